@@ -1,0 +1,48 @@
+import Foundation
+
+/// A signed-in user. Mirrors MSAL's `MSALAccount`.
+public final class MSALAccount: Sendable, CustomStringConvertible {
+    /// The user's sign-in name (`preferred_username` of the id token, the email for External ID).
+    public let username: String?
+    /// The home account id, `uid.utid` from the token response's `client_info`.
+    public let identifier: String?
+    /// The authority host the account belongs to.
+    public let environment: String
+    /// The parts of the home account id.
+    public let homeAccountId: MSALAccountId?
+    private let claims: [String: JSONValue]?
+
+    package init(username: String?, identifier: String?, environment: String, homeAccountId: MSALAccountId?, claims: [String: JSONValue]?) {
+        self.username = username
+        self.identifier = identifier
+        self.environment = environment
+        self.homeAccountId = homeAccountId
+        self.claims = claims
+    }
+
+    /// The id token's claims, as `JSONSerialization` would produce them.
+    public var accountClaims: [String: Any]? {
+        claims?.mapValues(\.foundationValue)
+    }
+
+    package var jsonClaims: [String: JSONValue]? { claims }
+
+    public var description: String {
+        // The username is personal data: only the opaque identifier is shown.
+        "MSALAccount(identifier: \(identifier ?? "nil"), environment: \(environment))"
+    }
+}
+
+/// The parts of a home account id. Mirrors MSAL's `MSALAccountId`.
+public struct MSALAccountId: Sendable, Equatable {
+    /// `objectId.tenantId`.
+    public let identifier: String
+    public let objectId: String
+    public let tenantId: String
+
+    public init(identifier: String, objectId: String, tenantId: String) {
+        self.identifier = identifier
+        self.objectId = objectId
+        self.tenantId = tenantId
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+
+/// An authority: the URL of the tenant that signs users in. Mirrors MSAL's `MSALAuthority`.
+public class MSALAuthority: @unchecked Sendable {
+    // `@unchecked` only because the class is not final (MSAL's hierarchy); its one stored
+    // property is a `let` of a Sendable type and subclasses (all in this module) add none.
+
+    /// The normalised authority URL that endpoint paths are appended to.
+    public let url: URL
+
+    init(validatedURL: URL) {
+        url = validatedURL
+    }
+}
+
+/// The authority of a Microsoft Entra External ID (CIAM) tenant.
+///
+/// Accepted forms (spec §1.1): `https://contoso.ciamlogin.com` (normalised to
+/// `https://contoso.ciamlogin.com/contoso.onmicrosoft.com`), the long form, the tenant-id form
+/// `https://contoso.ciamlogin.com/{tenant-guid}`, and a custom URL domain. Query and fragment are
+/// dropped, as is a trailing `/`. The scheme must be `https`; `http` is accepted only for loopback
+/// hosts (`localhost`, `127.0.0.0/8`, `::1`), where the local emulator listens.
+public final class MSALCIAMAuthority: MSALAuthority, @unchecked Sendable {
+    public init(url: URL) throws(MSALError) {
+        super.init(validatedURL: try MSALCIAMAuthority.normalise(url))
+    }
+
+    /// Builds `https://{subdomain}.ciamlogin.com/{subdomain}.onmicrosoft.com`.
+    public convenience init(tenantSubdomain: String) throws(MSALError) {
+        let label = tenantSubdomain.lowercased()
+        let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789-")
+        guard !label.isEmpty, label.count <= 63, label.allSatisfy(allowed.contains),
+              label.first != "-", label.last != "-"
+        else {
+            throw MSALError(.invalidParameter, "tenantSubdomain '\(tenantSubdomain)' is not a valid DNS label (letters, digits and '-')")
+        }
+        guard let url = URL(string: "https://\(label).ciamlogin.com") else {
+            throw MSALError(.invalidParameter, "tenantSubdomain '\(tenantSubdomain)' does not form a URL")
+        }
+        try self.init(url: url)
+    }
+
+    static func normalise(_ url: URL) throws(MSALError) -> URL {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+            throw MSALError(.invalidAuthority, "The authority '\(url.absoluteString)' is not a valid URL")
+        }
+        guard let scheme = components.scheme?.lowercased() else {
+            throw MSALError(.invalidAuthority, "The authority '\(url.absoluteString)' has no scheme; use https")
+        }
+        guard let host = components.host, !host.isEmpty else {
+            throw MSALError(.invalidAuthority, "The authority '\(url.absoluteString)' has no host")
+        }
+        switch scheme {
+        case "https":
+            break
+        case "http" where isLoopback(host):
+            break
+        case "http":
+            throw MSALError(.invalidAuthority, "The authority must use https; http is allowed only for loopback hosts (got '\(host)')")
+        default:
+            throw MSALError(.invalidAuthority, "The authority must use https (got '\(scheme)')")
+        }
+        guard components.user == nil, components.password == nil else {
+            throw MSALError(.invalidAuthority, "The authority must not carry user information")
+        }
+        components.scheme = scheme
+        components.query = nil
+        components.fragment = nil
+        var path = components.path
+        while path.hasSuffix("/") { path.removeLast() }
+        let labels = host.lowercased().split(separator: ".")
+        if path.isEmpty, labels.count >= 2, labels[1] == "ciamlogin" {
+            path = "/\(labels[0]).onmicrosoft.com"
+        }
+        components.path = path
+        guard let normalised = components.url else {
+            throw MSALError(.invalidAuthority, "The authority '\(url.absoluteString)' is not a valid URL")
+        }
+        return normalised
+    }
+
+    /// Whether a host names this machine: `localhost`, an IPv4 address in 127.0.0.0/8, or `::1`.
+    static func isLoopback(_ host: String) -> Bool {
+        let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
+        if bare == "localhost" || bare.hasSuffix(".localhost") || bare == "::1" || bare == "0:0:0:0:0:0:0:1" { return true }
+        let octets = bare.split(separator: ".", omittingEmptySubsequences: false)
+        guard octets.count == 4, octets[0] == "127" else { return false }
+        return octets.allSatisfy { octet in
+            guard let value = Int(octet), (0...255).contains(value), octet.allSatisfy(\.isASCII) else { return false }
+            return true
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+
+/// The entry point for native sign-in, sign-up and password reset against an External ID tenant.
+/// Mirrors MSAL's `MSALNativeAuthPublicClientApplication`.
+///
+/// Each flow comes in two forms that share one code path:
+/// - `async`: returns a result enum and throws the step's typed error;
+/// - delegate: returns at once and calls the delegate on the main actor, exactly once.
+///
+/// ```swift
+/// let app = try MSALNativeAuthPublicClientApplication(nativeAuthConfiguration: config)
+/// let parameters = MSALNativeAuthSignInParameters(username: "ada@contoso.com")
+/// parameters.password = "…"
+/// switch try await app.signIn(parameters: parameters) {
+/// case .completed(let result): print("Signed in as", result.account.username ?? "")
+/// case .codeRequired(let state, let sentTo, _, _): … // ask for the code sent to `sentTo`
+/// case .passwordRequired(let state): …
+/// }
+/// ```
+///
+/// Main-actor callbacks in a command-line program: the main actor runs on the main thread, so the
+/// thread must be serving it. Either make `main` `async` (`@main struct Tool { static func main()
+/// async { … } }`), which keeps the main actor's executor running while you await, or end
+/// `main.swift` with `dispatchMain()` (or a `RunLoop.main.run()` loop, as an ncurses program
+/// polling for keys does).
+public final class MSALNativeAuthPublicClientApplication: Sendable {
+    package let environment: NativeAuthEnvironment
+    private let signInController: SignInController
+
+    /// Creates the application. Throws `MSALError` for an empty client id or an authority that is
+    /// not usable (see `MSALCIAMAuthority`).
+    public convenience init(nativeAuthConfiguration configuration: MSALNativeAuthPublicClientApplicationConfig) throws(MSALError) {
+        try self.init(configuration: configuration, clock: SystemClock(), uuid: { UUID() })
+    }
+
+    package init(
+        configuration: MSALNativeAuthPublicClientApplicationConfig, clock: any NativeAuthClock, uuid: @escaping @Sendable () -> UUID
+    ) throws(MSALError) {
+        let clientId = configuration.clientId.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !clientId.isEmpty else {
+            throw MSALError(.invalidParameter, "clientId is empty; set it to the application (client) id of the app registration")
+        }
+        // Re-validate: the authority may have been built by a subclass or changed after creation.
+        let authorityURL = try MSALCIAMAuthority.normalise(configuration.authority.url)
+        guard configuration.requestTimeout > 0, configuration.maxResponseBodyBytes > 0 else {
+            throw MSALError(.invalidParameter, "requestTimeout and maxResponseBodyBytes must be positive")
+        }
+        let logger = configuration.loggerConfig ?? MSALGlobalConfig.loggerConfig
+        environment = NativeAuthEnvironment(
+            clientId: clientId,
+            authorityURL: authorityURL,
+            challengeTypes: configuration.challengeTypes,
+            capabilities: configuration.capabilities,
+            dc: configuration.sliceConfig?.dc,
+            interceptor: configuration.requestInterceptor,
+            transport: configuration.transport ?? URLSessionTransport(),
+            logger: logger,
+            clock: clock,
+            requestTimeout: configuration.requestTimeout,
+            maxResponseBodyBytes: configuration.maxResponseBodyBytes,
+            retryPolicy: configuration.retryPolicy,
+            appName: configuration.appName,
+            appVersion: configuration.appVersion,
+            uuid: uuid)
+        signInController = SignInController(client: NativeAuthClient(environment: environment))
+        logger.info("Native auth application created for authority \(authorityURL.absoluteString)")
+    }
+
+    // MARK: Sign-in
+
+    /// Starts a sign-in (spec §10.1, §10.2).
+    ///
+    /// Without a password the server chooses: a password prompt (`.passwordRequired`) or an emailed
+    /// code (`.codeRequired`). With a password, a password account completes in one call; a
+    /// code-only account still gets `.codeRequired`.
+    public func signIn(parameters: MSALNativeAuthSignInParameters) async throws(SignInStartError) -> SignInStartResult {
+        try await signInController.start(startRequest(parameters))
+    }
+
+    /// Starts a sign-in and reports to `delegate` on the main actor.
+    public func signIn(parameters: MSALNativeAuthSignInParameters, delegate: any SignInStartDelegate) {
+        let request = startRequest(parameters)
+        let controller = signInController
+        Task {
+            do throws(SignInStartError) {
+                switch try await controller.start(request) {
+                case .completed(let result):
+                    await delegate.onSignInCompleted(result: result)
+                case let .codeRequired(newState, sentTo, channel, codeLength):
+                    await delegate.onSignInCodeRequired(newState: newState, sentTo: sentTo, channelTargetType: channel, codeLength: codeLength)
+                case .passwordRequired(let newState):
+                    await delegate.onSignInPasswordRequired(newState: newState)
+                }
+            } catch {
+                await delegate.onSignInStartError(error: error)
+            }
+        }
+    }
+
+    /// Copies the parameters (a mutable class) into a value at call time.
+    private func startRequest(_ parameters: MSALNativeAuthSignInParameters) -> SignInController.StartRequest {
+        SignInController.StartRequest(
+            username: parameters.username,
+            password: parameters.password,
+            scopes: Scopes.withDefaults(parameters.scopes),
+            claims: parameters.claimsRequest?.jsonString(),
+            correlationId: parameters.correlationId ?? environment.uuid())
+    }
+}

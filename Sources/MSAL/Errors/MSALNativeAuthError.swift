@@ -1,0 +1,111 @@
+import Foundation
+
+/// The base of every error a native-auth flow reports. Mirrors MSAL's `MSALNativeAuthError`:
+/// apps read `errorDescription` and the `isXxx` flags of the subclass; `errorCodes` and
+/// `correlationId` help when asking the tenant's admins or Microsoft support.
+///
+/// Linux additions: `serverError` / `serverSuberror` (the wire `error` / `suberror` strings) and
+/// `underlyingError` (for network problems an `MSALNativeAuthNetworkFailure`, which keeps the
+/// transport's own error, for example an `NSError` in `NSURLErrorDomain`).
+public class MSALNativeAuthError: Error, LocalizedError, CustomStringConvertible, @unchecked Sendable {
+    // `@unchecked` only because the class is not final (MSAL's hierarchy): every stored property
+    // is a `let` of a Sendable type, and the subclasses, all in this module, add only `let`s.
+
+    /// The message for the app: the server's `error_description` (or redirect reason) when there
+    /// was one, else a fixed text for the error's kind.
+    public let errorDescription: String?
+    /// The correlation id of the flow, as the server echoed it.
+    public let correlationId: UUID
+    /// The server's `error_codes`, empty when there were none.
+    public let errorCodes: [Int]
+    /// The server's `error_uri`, when present.
+    public let errorUri: String?
+    /// The server's `error` string, when the error came from the server.
+    public let serverError: String?
+    /// The server's `suberror` string, when present.
+    public let serverSuberror: String?
+    /// What caused the error below the protocol level (transport failure, undecodable response).
+    public let underlyingError: (any Error)?
+
+    init(_ details: MSALNativeAuthErrorDetails) {
+        errorDescription = details.message
+        correlationId = details.correlationId
+        errorCodes = details.errorCodes
+        errorUri = details.errorURI
+        serverError = details.serverError
+        serverSuberror = details.serverSuberror
+        underlyingError = details.underlyingError
+    }
+
+    public var description: String {
+        var text = "\(String(describing: type(of: self))): \(errorDescription ?? "no description")"
+        if !errorCodes.isEmpty { text += " (codes \(errorCodes.map(String.init).joined(separator: ",")))" }
+        text += " [correlation \(correlationId.uuidString)]"
+        return text
+    }
+}
+
+/// What every native-auth error is built from, gathered in one place by the error mapping.
+package struct MSALNativeAuthErrorDetails: Sendable {
+    package var message: String?
+    package var correlationId: UUID
+    package var errorCodes: [Int] = []
+    package var errorURI: String?
+    package var serverError: String?
+    package var serverSuberror: String?
+    package var underlyingError: (any Error)?
+
+    package init(message: String?, correlationId: UUID) {
+        self.message = message
+        self.correlationId = correlationId
+    }
+
+    /// From a server error envelope; the message is the server's description or `fallback`.
+    package init(_ apiError: NativeAuthAPIError, correlationId: UUID, fallback: String) {
+        self.init(message: nonEmpty(apiError.errorDescription) ?? fallback, correlationId: correlationId)
+        errorCodes = apiError.errorCodes
+        errorURI = apiError.errorURI
+        serverError = apiError.error.rawValue
+        serverSuberror = apiError.suberror?.rawValue
+    }
+
+    /// From a failure below the protocol (transport, status, decoding).
+    package init(_ failure: MSALNativeAuthNetworkFailure, correlationId: UUID) {
+        self.init(message: failure.message, correlationId: correlationId)
+        underlyingError = failure
+    }
+
+    /// From a redirect answer: the server's reason or MSAL's fixed browser-required text.
+    package init(redirectReason: String?, correlationId: UUID) {
+        self.init(message: nonEmpty(redirectReason) ?? MSALNativeAuthErrorMessage.browserRequired, correlationId: correlationId)
+    }
+}
+
+private func nonEmpty(_ text: String?) -> String? {
+    guard let text, !text.isEmpty else { return nil }
+    return text
+}
+
+/// MSAL's default texts for errors without a server description (public-api §7).
+package enum MSALNativeAuthErrorMessage {
+    package static let browserRequired = "Browser required. Use acquireTokenInteractively instead"
+    package static let generalError = "General error"
+    package static let userNotFound = "User does not exist"
+    package static let invalidCredentials = "Invalid credentials"
+    package static let invalidUsername = "Invalid username"
+    package static let invalidPassword = "Invalid password"
+    package static let userAlreadyExists = "User already exists"
+    package static let invalidCode = "Invalid code"
+    package static let userDoesNotHavePassword = "User does not have password associated with account"
+    package static let refreshTokenExpired = "Refresh token is expired"
+    package static let invalidScope = "Invalid scope"
+
+    package static func delegateNotImplemented(_ name: String) -> String {
+        "MSALNativeAuth has called the delegate method \(name) that has not been implemented"
+    }
+
+    package static let stateAlreadyUsed =
+        "This state has already been used to complete its step or its flow has ended; continue with the state the last step returned"
+    package static let mfaNotSupported =
+        "The server requires multifactor authentication or strong-auth method registration, which this version of the SDK does not support natively"
+}

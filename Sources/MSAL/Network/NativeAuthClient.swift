@@ -1,0 +1,193 @@
+import Foundation
+
+/// What the SDK resolved from the app's configuration, immutable for the application's lifetime.
+package struct NativeAuthEnvironment: Sendable {
+    package var clientId: String
+    package var authorityURL: URL
+    package var challengeTypes: MSALNativeAuthChallengeTypes
+    package var capabilities: MSALNativeAuthCapabilities
+    package var dc: String?
+    package var interceptor: (any MSALNativeAuthRequestInterceptor)?
+    package var transport: any HTTPTransport
+    package var logger: MSALLoggerConfig
+    package var clock: any NativeAuthClock
+    package var requestTimeout: TimeInterval
+    package var maxResponseBodyBytes: Int
+    package var retryPolicy: MSALNativeAuthRetryPolicy
+    package var appName: String?
+    package var appVersion: String?
+    package var uuid: @Sendable () -> UUID
+}
+
+/// The answer to one native-auth request after retries: the raw response or why there is none,
+/// and the correlation id the flow continues with (the server's echo when it sent one, §2.5).
+package struct NativeAuthExchange: Sendable {
+    package var correlationId: UUID
+    package var result: Result<HTTPResponse, MSALNativeAuthNetworkFailure>
+}
+
+/// Sends native-auth requests: builds the URL, the form body and every header (spec §2), retries
+/// as MSAL does, enforces the body cap, adopts the echoed correlation id, and logs without secrets.
+package struct NativeAuthClient: Sendable {
+    package let environment: NativeAuthEnvironment
+
+    package init(environment: NativeAuthEnvironment) {
+        self.environment = environment
+    }
+
+    /// The SDK's name and version on the wire (`x-client-SKU`, `x-client-Ver`).
+    package static let sku = "MSAL.Swift.Linux"
+
+    package func url(for endpoint: NativeAuthEndpoint) -> URL {
+        // Appended to the authority path as a string (§1.2); `dc` is the only query parameter (§1.3).
+        var components = URLComponents(url: environment.authorityURL, resolvingAgainstBaseURL: false)!
+        components.path += endpoint.path
+        if let dc = environment.dc {
+            components.queryItems = [URLQueryItem(name: "dc", value: dc)]
+        }
+        return components.url!
+    }
+
+    package func makeRequest(_ endpoint: NativeAuthEndpoint, fields: [(String, String?)], correlationId: UUID) async -> HTTPRequest {
+        let url = url(for: endpoint)
+        var headers: [String: String] = [
+            "Content-Type": "application/x-www-form-urlencoded",
+            "Accept": "application/json",
+            "client-request-id": correlationId.uuidString,
+            "return-client-request-id": "true",
+            "x-client-SKU": Self.sku,
+            "x-client-Ver": MSALNativeAuthSDK.version,
+            "x-client-OS": Self.operatingSystemVersion,
+            "x-client-CPU": MemoryLayout<Int>.size == 8 ? "64" : "32",
+            "x-client-current-telemetry": endpoint.currentTelemetry,
+            "x-client-last-telemetry": "4|0|||",
+        ]
+        if let name = environment.appName, !name.isEmpty { headers["x-app-name"] = name }
+        if let version = environment.appVersion, !version.isEmpty { headers["x-app-ver"] = version }
+        if let interceptor = environment.interceptor {
+            let extra = await interceptor.headers(for: url, clock: environment.clock, logger: environment.logger)
+            for (name, value) in extra { headers[name] = value }
+        }
+        return HTTPRequest(
+            method: "POST", url: url, headers: headers, body: FormEncoding.encode(fields),
+            timeout: environment.requestTimeout, maxResponseBytes: environment.maxResponseBodyBytes)
+    }
+
+    /// Sends a POST to `endpoint` with the form `fields` (nil values omitted). `client_id` is added first.
+    package func post(_ endpoint: NativeAuthEndpoint, fields: [(String, String?)], correlationId: UUID) async -> NativeAuthExchange {
+        let allFields = [("client_id", Optional(environment.clientId))] + fields
+        let request = await makeRequest(endpoint, fields: allFields, correlationId: correlationId)
+        let logger = environment.logger
+        let fieldNames = allFields.compactMap { $0.1 == nil ? nil : $0.0 }.joined(separator: ",")
+        logger.info("POST \(endpoint.path) correlation \(correlationId.uuidString) fields \(fieldNames)")
+
+        let policy = environment.retryPolicy
+        var attempt = 0
+        while true {
+            attempt += 1
+            let mayRetry = attempt == 1
+            let response: HTTPResponse
+            do {
+                response = try await environment.transport.send(request)
+            } catch {
+                let transportError = (error as? HTTPTransportError)
+                    ?? (error is CancellationError
+                        ? HTTPTransportError(kind: .cancelled, message: "The request was cancelled", underlyingError: error)
+                        : HTTPTransportError(kind: .other, message: String(describing: error), underlyingError: error))
+                logger.warning("\(endpoint.path) transport failure (attempt \(attempt)): \(transportError.kind.rawValue)")
+                if mayRetry, transportError.isTransient {
+                    let delay = transportError.kind == .notConnectedToInternet ? policy.offlineRetryDelay : policy.retryDelay
+                    if await pause(delay) { continue }
+                    return exchange(correlationId, .failure(cancelled()))
+                }
+                return exchange(correlationId, .failure(failure(for: transportError)))
+            }
+
+            logger.info("\(endpoint.path) answered HTTP \(response.status) (attempt \(attempt))")
+            if response.body.count > environment.maxResponseBodyBytes {
+                return exchange(correlationId, .failure(MSALNativeAuthNetworkFailure(
+                    kind: .responseTooLarge,
+                    message: "The response body is larger than \(environment.maxResponseBodyBytes) bytes")))
+            }
+            let adopted = Self.echoedCorrelationId(response) ?? correlationId
+            switch response.status {
+            case 500...599:
+                if mayRetry {
+                    if await pause(policy.retryDelay) { continue }
+                    return exchange(adopted, .failure(cancelled()))
+                }
+                return exchange(adopted, .failure(MSALNativeAuthNetworkFailure(
+                    kind: .unexpectedStatus(response.status), message: "The server answered HTTP \(response.status)")))
+            case 429:
+                let wait = Self.retryAfter(response, now: environment.clock.now())
+                if mayRetry, (wait ?? policy.defaultRetryAfter) <= policy.maxRetryAfter {
+                    if await pause(wait ?? policy.defaultRetryAfter) { continue }
+                    return exchange(adopted, .failure(cancelled()))
+                }
+                let said = wait.map { " and asked to wait \(Int($0.rounded(.up))) s" } ?? ""
+                return exchange(adopted, .failure(MSALNativeAuthNetworkFailure(
+                    kind: .unexpectedStatus(429), message: "The server answered HTTP 429 (too many requests)\(said)",
+                    retryAfter: wait)))
+            default:
+                return exchange(adopted, .success(response))
+            }
+        }
+    }
+
+    private func exchange(_ id: UUID, _ result: Result<HTTPResponse, MSALNativeAuthNetworkFailure>) -> NativeAuthExchange {
+        NativeAuthExchange(correlationId: id, result: result)
+    }
+
+    /// Waits before a retry; false when the task was cancelled meanwhile.
+    private func pause(_ seconds: TimeInterval) async -> Bool {
+        do {
+            try await environment.clock.sleep(seconds: seconds)
+            return !Task.isCancelled
+        } catch {
+            return false
+        }
+    }
+
+    private func cancelled() -> MSALNativeAuthNetworkFailure {
+        MSALNativeAuthNetworkFailure(kind: .cancelled, message: "The operation was cancelled")
+    }
+
+    private func failure(for error: HTTPTransportError) -> MSALNativeAuthNetworkFailure {
+        switch error.kind {
+        case .responseTooLarge:
+            return MSALNativeAuthNetworkFailure(kind: .responseTooLarge, message: error.message, transportError: error)
+        case .cancelled:
+            return MSALNativeAuthNetworkFailure(kind: .cancelled, message: error.message, transportError: error)
+        default:
+            return MSALNativeAuthNetworkFailure(kind: .transport, message: "The request failed: \(error.message)", transportError: error)
+        }
+    }
+
+    /// The server's `client-request-id` when it is a UUID (spec §2.5).
+    static func echoedCorrelationId(_ response: HTTPResponse) -> UUID? {
+        response.header("client-request-id").flatMap { UUID(uuidString: $0.trimmingCharacters(in: .whitespaces)) }
+    }
+
+    /// `Retry-After` as seconds from now: either delta-seconds or an HTTP date.
+    static func retryAfter(_ response: HTTPResponse, now: Date) -> TimeInterval? {
+        guard let raw = response.header("Retry-After")?.trimmingCharacters(in: .whitespaces), !raw.isEmpty else { return nil }
+        if let seconds = Double(raw), seconds.isFinite, seconds >= 0 { return seconds }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        guard let date = formatter.date(from: raw) else { return nil }
+        return max(0, date.timeIntervalSince(now))
+    }
+
+    static let operatingSystemVersion: String = {
+        let version = ProcessInfo.processInfo.operatingSystemVersion
+        return "\(version.majorVersion).\(version.minorVersion).\(version.patchVersion)"
+    }()
+}
+
+/// The SDK's own identity.
+public enum MSALNativeAuthSDK {
+    /// The version sent as `x-client-Ver`.
+    public static let version = "0.1.0"
+}

@@ -1,0 +1,44 @@
+/// The native-auth endpoints (spec §1.4) with the server-telemetry ids the SDK reports for each (§2.3).
+package enum NativeAuthEndpoint: String, Sendable, CaseIterable {
+    case signInInitiate = "/oauth2/v2.0/initiate"
+    case signInChallenge = "/oauth2/v2.0/challenge"
+    case signInIntrospect = "/oauth2/v2.0/introspect"
+    case token = "/oauth2/v2.0/token"
+    case signUpStart = "/signup/v1.0/start"
+    case signUpChallenge = "/signup/v1.0/challenge"
+    case signUpContinue = "/signup/v1.0/continue"
+    case resetPasswordStart = "/resetpassword/v1.0/start"
+    case resetPasswordChallenge = "/resetpassword/v1.0/challenge"
+    case resetPasswordContinue = "/resetpassword/v1.0/continue"
+    case resetPasswordSubmit = "/resetpassword/v1.0/submit"
+    case resetPasswordPollCompletion = "/resetpassword/v1.0/poll_completion"
+    case registerIntrospect = "/register/v1.0/introspect"
+    case registerChallenge = "/register/v1.0/challenge"
+    case registerContinue = "/register/v1.0/continue"
+
+    /// The path appended to the authority.
+    package var path: String { rawValue }
+
+    /// `x-client-current-telemetry` for a request to this endpoint: `4|{apiId},{operation}|`.
+    package var currentTelemetry: String {
+        let (api, operation): (Int, Int)
+        switch self {
+        case .signInInitiate: (api, operation) = (74002, 2)
+        case .signInChallenge: (api, operation) = (74002, 3)
+        case .signInIntrospect: (api, operation) = (74002, 4)
+        case .token: (api, operation) = (75002, 0)
+        case .signUpStart: (api, operation) = (75010, 3)
+        case .signUpChallenge: (api, operation) = (75010, 4)
+        case .signUpContinue: (api, operation) = (75010, 5)
+        case .resetPasswordStart: (api, operation) = (75009, 0)
+        case .resetPasswordChallenge: (api, operation) = (75009, 1)
+        case .resetPasswordContinue: (api, operation) = (75009, 2)
+        case .resetPasswordSubmit: (api, operation) = (75009, 3)
+        case .resetPasswordPollCompletion: (api, operation) = (75009, 4)
+        case .registerIntrospect: (api, operation) = (75029, 0)
+        case .registerChallenge: (api, operation) = (75029, 1)
+        case .registerContinue: (api, operation) = (75029, 2)
+        }
+        return "4|\(api),\(operation)|"
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+
+/// Why a native-auth exchange produced no usable answer: the transport failed, the server answered
+/// with a status the API does not use for flow outcomes, or the body could not be decoded.
+/// Every such failure surfaces to the app as a general error whose `underlyingError` is this value.
+public struct MSALNativeAuthNetworkFailure: Error, Sendable, CustomStringConvertible {
+    public enum Kind: Sendable, Equatable {
+        /// No complete HTTP response; `transportError` says why.
+        case transport
+        /// An HTTP status other than 200, 400 or 401 (after any retry).
+        case unexpectedStatus(Int)
+        /// A 200/400/401 body that is not what the API promises (not JSON, a missing field, an
+        /// unknown `challenge_type`, ...).
+        case invalidResponse
+        /// The body was larger than the configured maximum.
+        case responseTooLarge
+        /// The calling task was cancelled.
+        case cancelled
+    }
+
+    public let kind: Kind
+    public let message: String
+    /// The transport's error (for URLSession an `NSError` in `NSURLErrorDomain`) when there was one.
+    public let transportError: HTTPTransportError?
+    /// For HTTP 429: the wait the server asked for, in seconds, when it said.
+    public let retryAfter: TimeInterval?
+
+    package init(kind: Kind, message: String, transportError: HTTPTransportError? = nil, retryAfter: TimeInterval? = nil) {
+        self.kind = kind
+        self.message = message
+        self.transportError = transportError
+        self.retryAfter = retryAfter
+    }
+
+    public var description: String { message }
+}

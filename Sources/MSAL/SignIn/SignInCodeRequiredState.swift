@@ -1,0 +1,67 @@
+import Foundation
+
+/// The sign-in is waiting for the one-time code the server sent. Mirrors MSAL's `SignInCodeRequiredState`.
+///
+/// ```swift
+/// do {
+///     case .completed(let result) = try await state.submitCode(code: "12345678")
+/// } catch where error.isInvalidCode {
+///     // ask again; `state` still accepts a code
+/// }
+/// ```
+public final class SignInCodeRequiredState: Sendable {
+    package let controller: SignInController
+    package let continuationToken: String
+    package let correlationId: UUID
+    package let scopes: [String]
+    package let claims: String?
+    package let lifecycle = StateLifecycle()
+
+    package init(controller: SignInController, continuationToken: String, correlationId: UUID, scopes: [String], claims: String?) {
+        self.controller = controller
+        self.continuationToken = continuationToken
+        self.correlationId = correlationId
+        self.scopes = scopes
+        self.claims = claims
+    }
+
+    /// Submits the code. On a thrown error this state stays usable unless the error says the flow ended.
+    public func submitCode(code: String) async throws(VerifyCodeError) -> SignInVerifyCodeResult {
+        try await controller.submitCode(code, on: self)
+    }
+
+    /// Asks the server to send a new code; the previous one stops working.
+    public func resendCode() async throws(ResendCodeError) -> SignInResendCodeResult {
+        try await controller.resendCode(on: self)
+    }
+
+    /// Submits the code and reports to `delegate` on the main actor.
+    public func submitCode(code: String, delegate: any SignInVerifyCodeDelegate) {
+        Task {
+            do throws(VerifyCodeError) {
+                switch try await submitCode(code: code) {
+                case .completed(let result): await delegate.onSignInCompleted(result: result)
+                }
+            } catch {
+                await delegate.onSignInVerifyCodeError(error: error, newState: retryState)
+            }
+        }
+    }
+
+    /// Asks for a new code and reports to `delegate` on the main actor.
+    public func resendCode(delegate: any SignInResendCodeDelegate) {
+        Task {
+            do throws(ResendCodeError) {
+                switch try await resendCode() {
+                case let .codeRequired(newState, sentTo, channel, codeLength):
+                    await delegate.onSignInResendCodeCodeRequired(newState: newState, sentTo: sentTo, channelTargetType: channel, codeLength: codeLength)
+                }
+            } catch {
+                await delegate.onSignInResendCodeError(error: error, newState: retryState)
+            }
+        }
+    }
+
+    /// This state, when it can still be used after a failure.
+    private var retryState: SignInCodeRequiredState? { lifecycle.isConsumed ? nil : self }
+}

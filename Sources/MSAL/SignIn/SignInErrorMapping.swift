@@ -1,0 +1,78 @@
+import Foundation
+
+/// Every mapping from a sign-in server answer to a public sign-in error (public-api §8.3, §8.4).
+extension SignInStartError {
+    /// From the `initiate` answer: `user_not_found` is its own kind; anything else is general.
+    static func fromInitiate(_ apiError: NativeAuthAPIError, correlationId: UUID) -> SignInStartError {
+        if apiError.error == .userNotFound {
+            return SignInStartError(type: .userNotFound, MSALNativeAuthErrorDetails(
+                apiError, correlationId: correlationId, fallback: MSALNativeAuthErrorMessage.userNotFound))
+        }
+        return general(apiError, correlationId: correlationId)
+    }
+
+    static func general(_ apiError: NativeAuthAPIError, correlationId: UUID) -> SignInStartError {
+        SignInStartError(type: .generalError, MSALNativeAuthErrorDetails(
+            apiError, correlationId: correlationId, fallback: MSALNativeAuthErrorMessage.generalError))
+    }
+
+    static func browserRequired(_ reason: String?, correlationId: UUID) -> SignInStartError {
+        SignInStartError(type: .browserRequired, MSALNativeAuthErrorDetails(redirectReason: reason, correlationId: correlationId))
+    }
+
+    static func general(_ failure: MSALNativeAuthNetworkFailure, correlationId: UUID) -> SignInStartError {
+        SignInStartError(type: .generalError, MSALNativeAuthErrorDetails(failure, correlationId: correlationId))
+    }
+
+    /// From the token step of a sign-in that started with a password.
+    static func fromToken(_ failure: TokenRedemptionFailure) -> SignInStartError {
+        switch failure {
+        case .browserRequired(let details): return SignInStartError(type: .browserRequired, details)
+        case .invalidCredentials(let details): return SignInStartError(type: .invalidCredentials, details)
+        case .userNotFound(let details): return SignInStartError(type: .userNotFound, details)
+        case .invalidCode(let details), .strongAuthRequired(let details), .general(let details):
+            return SignInStartError(type: .generalError, details)
+        }
+    }
+}
+
+extension PasswordRequiredError {
+    /// From the token step of `SignInPasswordRequiredState.submitPassword`. A wrong password uses
+    /// MSAL's fixed text `Invalid password` rather than the server's description.
+    static func fromSignInToken(_ failure: TokenRedemptionFailure) -> PasswordRequiredError {
+        switch failure {
+        case .browserRequired(let details):
+            return PasswordRequiredError(type: .browserRequired, details)
+        case .invalidCredentials(var details):
+            details.message = MSALNativeAuthErrorMessage.invalidPassword
+            return PasswordRequiredError(type: .invalidPassword, details)
+        case .userNotFound(let details), .invalidCode(let details), .strongAuthRequired(let details), .general(let details):
+            return PasswordRequiredError(type: .generalError, details)
+        }
+    }
+}
+
+extension VerifyCodeError {
+    /// From the token step of `SignInCodeRequiredState.submitCode`.
+    static func fromSignInToken(_ failure: TokenRedemptionFailure) -> VerifyCodeError {
+        switch failure {
+        case .browserRequired(let details):
+            return VerifyCodeError(type: .browserRequired, details)
+        case .invalidCode(var details):
+            if details.message == MSALNativeAuthErrorMessage.generalError { details.message = MSALNativeAuthErrorMessage.invalidCode }
+            return VerifyCodeError(type: .invalidCode, details)
+        case .invalidCredentials(let details), .userNotFound(let details), .strongAuthRequired(let details), .general(let details):
+            return VerifyCodeError(type: .generalError, details)
+        }
+    }
+}
+
+extension ResendCodeError {
+    static func general(_ details: MSALNativeAuthErrorDetails) -> ResendCodeError {
+        ResendCodeError(type: .generalError, details)
+    }
+
+    static func browserRequired(_ reason: String?, correlationId: UUID) -> ResendCodeError {
+        ResendCodeError(type: .browserRequired, MSALNativeAuthErrorDetails(redirectReason: reason, correlationId: correlationId))
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+
+/// Why a `/oauth2/v2.0/token` call did not yield tokens, classified once (spec §6.4) so that each
+/// flow step maps it to its own public error.
+package enum TokenRedemptionFailure: Error, Sendable {
+    case browserRequired(MSALNativeAuthErrorDetails)
+    /// `invalid_grant` with first code 50126.
+    case invalidCredentials(MSALNativeAuthErrorDetails)
+    /// `user_not_found`, or `invalid_grant` with first code 50034.
+    case userNotFound(MSALNativeAuthErrorDetails)
+    /// `invalid_grant` + `invalid_oob_value`.
+    case invalidCode(MSALNativeAuthErrorDetails)
+    /// `mfa_required` / `registration_required`: a second factor this SDK version cannot complete.
+    case strongAuthRequired(MSALNativeAuthErrorDetails)
+    /// Anything else, including answers that cannot be cached (no `client_info`, a broken id token).
+    case general(MSALNativeAuthErrorDetails)
+
+    package var details: MSALNativeAuthErrorDetails {
+        switch self {
+        case .browserRequired(let d), .invalidCredentials(let d), .userNotFound(let d), .invalidCode(let d),
+             .strongAuthRequired(let d), .general(let d):
+            return d
+        }
+    }
+}
+
+/// One token grant of a native-auth flow.
+package struct TokenGrant: Sendable {
+    package enum Kind: Sendable {
+        case password(username: String, password: String)
+        case oob(code: String)
+        case continuationToken(username: String?)
+    }
+
+    package var kind: Kind
+    package var continuationToken: String
+    /// App scopes with the OIDC defaults already added.
+    package var scopes: [String]
+    package var claims: String?
+}
+
+extension NativeAuthClient {
+    /// Redeems a grant at the token endpoint and builds the account result (spec §6, §10.1, §10.2, §10.6).
+    package func redeem(_ grant: TokenGrant, correlationId: UUID) async
+        -> (result: Result<MSALNativeAuthUserAccountResult, TokenRedemptionFailure>, correlationId: UUID)
+    {
+        var fields: [(String, String?)] = [("continuation_token", grant.continuationToken)]
+        switch grant.kind {
+        case .password(let username, let password):
+            fields += [("grant_type", "password"), ("username", username), ("password", password),
+                       ("challenge_type", environment.challengeTypes.wireValue)]
+        case .oob(let code):
+            fields += [("grant_type", "oob"), ("oob", code)]
+        case .continuationToken(let username):
+            fields += [("grant_type", "continuation_token"), ("username", username),
+                       ("challenge_type", environment.challengeTypes.wireValue)]
+        }
+        fields += [("scope", Scopes.wire(grant.scopes)), ("client_info", "true"), ("claims", grant.claims)]
+
+        let (outcome, correlationId) = await call(.token, fields, correlationId: correlationId, expecting: TokenResponse.self)
+        switch outcome {
+        case .success(let response):
+            do {
+                let result = try MSALNativeAuthUserAccountResult.make(
+                    from: response, requestedScopes: grant.scopes, authority: environment.authorityURL,
+                    now: environment.clock.now(), correlationId: correlationId)
+                environment.logger.info("Token response accepted for account \(pii: result.account.username)")
+                return (.success(result), correlationId)
+            } catch {
+                environment.logger.warning("Token response cannot be used: \(error.message)")
+                let failure = MSALNativeAuthNetworkFailure(kind: .invalidResponse, message: error.message)
+                return (.failure(.general(MSALNativeAuthErrorDetails(failure, correlationId: correlationId))), correlationId)
+            }
+        case .redirect(let reason):
+            return (.failure(.browserRequired(MSALNativeAuthErrorDetails(redirectReason: reason, correlationId: correlationId))), correlationId)
+        case .failure(let failure):
+            return (.failure(.general(MSALNativeAuthErrorDetails(failure, correlationId: correlationId))), correlationId)
+        case .apiError(let apiError):
+            return (.failure(Self.classify(apiError, correlationId: correlationId)), correlationId)
+        }
+    }
+
+    static func classify(_ apiError: NativeAuthAPIError, correlationId: UUID) -> TokenRedemptionFailure {
+        let fallback = MSALNativeAuthErrorMessage.generalError
+        let details = MSALNativeAuthErrorDetails(apiError, correlationId: correlationId, fallback: fallback)
+        switch (apiError.error, apiError.suberror, apiError.firstCode) {
+        case (.invalidGrant, .invalidOOBValue?, _):
+            return .invalidCode(details)
+        case (.invalidGrant, .mfaRequired?, _), (.invalidGrant, .registrationRequired?, _):
+            var unsupported = details
+            unsupported.message = MSALNativeAuthErrorMessage.mfaNotSupported
+            return .strongAuthRequired(unsupported)
+        case (.invalidGrant, _, NativeAuthServerCode.invalidCredentials?):
+            return .invalidCredentials(details)
+        case (.invalidGrant, _, NativeAuthServerCode.userNotFound?), (.userNotFound, _, _):
+            return .userNotFound(details)
+        case (.invalidRequest, _, _) where apiError.errorCodes.contains(NativeAuthServerCode.passwordChangeRequired):
+            var changed = details
+            changed.message = "User password change is required, which can't be done natively. Reset the password first. "
+                + (details.message ?? "")
+            return .general(changed)
+        default:
+            return .general(details)
+        }
+    }
+}

@@ -1,0 +1,23 @@
+import Foundation
+
+package enum Base64URL {
+    /// Decodes base64url (or plain base64), with or without padding. Nil for anything else.
+    package static func decode(_ text: some StringProtocol) -> Data? {
+        var base64 = String(text).replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        guard base64.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "/" || $0 == "=") }) else {
+            return nil
+        }
+        while base64.hasSuffix("=") { base64.removeLast() }
+        guard base64.count % 4 != 1 else { return nil }
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        return Data(base64Encoded: base64)
+    }
+
+    /// Encodes without padding.
+    package static func encode(_ data: Data) -> String {
+        data.base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+}
