@@ -16,7 +16,7 @@ let package = Package(
         .testTarget(
             name: "MSALTests",
             dependencies: ["MSAL", "NativeAuthTesting"],
-            resources: [.copy("Golden")]
+            exclude: ["Golden"]
         ),
     ]
 )

@@ -6,7 +6,7 @@ import Foundation
 ///
 /// Linux additions: `serverError` / `serverSuberror` (the wire `error` / `suberror` strings) and
 /// `underlyingError` (for network problems an `MSALNativeAuthNetworkFailure`, which keeps the
-/// transport's own error, for example an `NSError` in `NSURLErrorDomain`).
+/// transport's own error, for example a `URLError`, whose `NSURLErrorDomain` code `as NSError` shows).
 public class MSALNativeAuthError: Error, LocalizedError, CustomStringConvertible, @unchecked Sendable {
     // `@unchecked` only because the class is not final (MSAL's hierarchy): every stored property
     // is a `let` of a Sendable type, and the subclasses, all in this module, add only `let`s.

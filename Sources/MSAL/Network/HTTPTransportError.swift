@@ -2,8 +2,8 @@ import Foundation
 
 /// A request that did not produce a complete HTTP response.
 ///
-/// `underlyingError` keeps what the platform reported (for URLSession an `NSError` in
-/// `NSURLErrorDomain` with its code), so an app can tell "offline" from "refused".
+/// `underlyingError` keeps what the platform reported (for URLSession a `URLError`; `as NSError`
+/// gives its `NSURLErrorDomain` code), so an app can tell "offline" from "refused".
 public struct HTTPTransportError: Error, Sendable, CustomStringConvertible {
     /// What went wrong, in terms the retry policy and the app can act on.
     public enum Kind: String, Sendable {

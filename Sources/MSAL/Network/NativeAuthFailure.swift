@@ -20,7 +20,7 @@ public struct MSALNativeAuthNetworkFailure: Error, Sendable, CustomStringConvert
 
     public let kind: Kind
     public let message: String
-    /// The transport's error (for URLSession an `NSError` in `NSURLErrorDomain`) when there was one.
+    /// The transport's error (for URLSession a `URLError`) when there was one.
     public let transportError: HTTPTransportError?
     /// For HTTP 429: the wait the server asked for, in seconds, when it said.
     public let retryAfter: TimeInterval?

@@ -1,0 +1,76 @@
+import MSAL
+
+/// A sign-in delegate that records every callback it receives, for tests of apps that use the
+/// delegate API. Each event names the callback; `waitForEvent()` suspends until the next arrives.
+@MainActor
+public final class RecordingSignInDelegate: SignInStartDelegate, SignInPasswordRequiredDelegate, SignInVerifyCodeDelegate,
+    SignInResendCodeDelegate
+{
+    /// One delivered callback.
+    public enum Event: Sendable {
+        case startError(SignInStartError)
+        case codeRequired(SignInCodeRequiredState, sentTo: String, channel: String, codeLength: Int)
+        case passwordRequired(SignInPasswordRequiredState)
+        case completed(MSALNativeAuthUserAccountResult)
+        case passwordError(PasswordRequiredError, newState: SignInPasswordRequiredState?)
+        case verifyCodeError(VerifyCodeError, newState: SignInCodeRequiredState?)
+        case resendError(ResendCodeError, newState: SignInCodeRequiredState?)
+        case resendCodeRequired(SignInCodeRequiredState, sentTo: String, codeLength: Int)
+
+        /// The callback's MSAL name.
+        public var name: String {
+            switch self {
+            case .startError: return "onSignInStartError"
+            case .codeRequired: return "onSignInCodeRequired"
+            case .passwordRequired: return "onSignInPasswordRequired"
+            case .completed: return "onSignInCompleted"
+            case .passwordError: return "onSignInPasswordRequiredError"
+            case .verifyCodeError: return "onSignInVerifyCodeError"
+            case .resendError: return "onSignInResendCodeError"
+            case .resendCodeRequired: return "onSignInResendCodeCodeRequired"
+            }
+        }
+    }
+
+    public private(set) var events: [Event] = []
+    private var waiters: [CheckedContinuation<Event, Never>] = []
+    private var delivered = 0
+
+    public init() {}
+
+    /// The next event not yet returned by this method, waiting for it if needed.
+    public func waitForEvent() async -> Event {
+        if delivered < events.count {
+            delivered += 1
+            return events[delivered - 1]
+        }
+        return await withCheckedContinuation { waiters.append($0) }
+    }
+
+    private func record(_ event: Event) {
+        events.append(event)
+        if !waiters.isEmpty {
+            delivered += 1
+            waiters.removeFirst().resume(returning: event)
+        }
+    }
+
+    public func onSignInStartError(error: SignInStartError) { record(.startError(error)) }
+    public func onSignInCodeRequired(newState: SignInCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int) {
+        record(.codeRequired(newState, sentTo: sentTo, channel: channelTargetType.value, codeLength: codeLength))
+    }
+    public func onSignInPasswordRequired(newState: SignInPasswordRequiredState) { record(.passwordRequired(newState)) }
+    public func onSignInCompleted(result: MSALNativeAuthUserAccountResult) { record(.completed(result)) }
+    public func onSignInPasswordRequiredError(error: PasswordRequiredError, newState: SignInPasswordRequiredState?) {
+        record(.passwordError(error, newState: newState))
+    }
+    public func onSignInVerifyCodeError(error: VerifyCodeError, newState: SignInCodeRequiredState?) {
+        record(.verifyCodeError(error, newState: newState))
+    }
+    public func onSignInResendCodeError(error: ResendCodeError, newState: SignInCodeRequiredState?) {
+        record(.resendError(error, newState: newState))
+    }
+    public func onSignInResendCodeCodeRequired(newState: SignInCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int) {
+        record(.resendCodeRequired(newState, sentTo: sentTo, codeLength: codeLength))
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import MSAL
+import Testing
+@testable import MSAL
+
+/// The real URLSession transport against a loopback socket: what arrives on the wire, and how
+/// failures surface (codes as measured on Linux FoundationNetworking).
+@Suite struct URLSessionTransportTests {
+    private func request(_ url: URL, limit: Int = 1 << 20) -> HTTPRequest {
+        HTTPRequest(method: "POST", url: url, headers: ["Content-Type": "application/x-www-form-urlencoded", "client-request-id": "abc"],
+                    body: Data("a=b+c".utf8), timeout: 10, maxResponseBytes: limit)
+    }
+
+    @Test func sendsTheRequestAndReadsTheResponse() async throws {
+        let server = try LoopbackServer(answers: [
+            LoopbackServer.response(status: 200, headers: ["client-request-id": "xyz", "Content-Type": "application/json"], body: #"{"ok":1}"#),
+        ])
+        defer { server.stop() }
+        let response = try await URLSessionTransport().send(request(server.url))
+        #expect(response.status == 200)
+        #expect(response.header("Client-Request-Id") == "xyz")
+        #expect(String(decoding: response.body, as: UTF8.self) == #"{"ok":1}"#)
+        let wire = String(decoding: try #require(server.receivedRequests.first), as: UTF8.self)
+        #expect(wire.hasPrefix("POST /t/oauth2/v2.0/initiate HTTP/1.1\r\n"))
+        #expect(wire.lowercased().contains("content-type: application/x-www-form-urlencoded"))
+        #expect(wire.hasSuffix("\r\n\r\na=b+c"))
+    }
+
+    @Test func errorStatusesAreResponsesNotErrors() async throws {
+        let server = try LoopbackServer(answers: [LoopbackServer.response(status: 503, body: "busy")])
+        defer { server.stop() }
+        let response = try await URLSessionTransport().send(request(server.url))
+        #expect(response.status == 503)
+    }
+
+    @Test func refusedConnectionIsCannotConnectWithTheURLError() async throws {
+        let port = try LoopbackServer.closedPort()
+        let url = URL(string: "http://127.0.0.1:\(port)/t")!
+        let error = try await #require(throws: HTTPTransportError.self) { try await URLSessionTransport().send(request(url)) }
+        #expect(error.kind == .cannotConnect)
+        // FoundationNetworking reports a `URLError`; `as NSError` gives its domain and code.
+        let underlying = try #require(error.underlyingError) as NSError
+        #expect(underlying.domain == NSURLErrorDomain)
+        #expect(underlying.code == NSURLErrorCannotConnectToHost)
+    }
+
+    @Test func declaredOversizeBodyIsRefused() async throws {
+        let server = try LoopbackServer(answers: [LoopbackServer.response(status: 200, body: String(repeating: "x", count: 5000))])
+        defer { server.stop() }
+        let error = try await #require(throws: HTTPTransportError.self) { try await URLSessionTransport().send(request(server.url, limit: 1000)) }
+        #expect(error.kind == .responseTooLarge)
+    }
+
+    @Test func streamedOversizeBodyIsRefused() async throws {
+        // No Content-Length: the cap is enforced while reading.
+        let body = String(repeating: "y", count: 300_000)
+        let server = try LoopbackServer(answers: [.raw(Data("HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n\(body)".utf8))])
+        defer { server.stop() }
+        let error = try await #require(throws: HTTPTransportError.self) { try await URLSessionTransport().send(request(server.url, limit: 64_000)) }
+        #expect(error.kind == .responseTooLarge)
+    }
+
+    @Test func cutBodyIsAConnectionFailure() async throws {
+        let server = try LoopbackServer(answers: [.cutBody(status: 200, declared: 1000, sent: 10)])
+        defer { server.stop() }
+        let error = try await #require(throws: HTTPTransportError.self) { try await URLSessionTransport().send(request(server.url)) }
+        #expect(error.isTransient)
+        #expect(error.underlyingError != nil)
+    }
+
+    @Test func emptyReplyIsATransientFailure() async throws {
+        let server = try LoopbackServer(answers: [.close])
+        defer { server.stop() }
+        let error = try await #require(throws: HTTPTransportError.self) { try await URLSessionTransport().send(request(server.url)) }
+        #expect(error.isTransient)
+    }
+
+    @Test func signInOverTheRealTransportRetriesACutAnswerAndSucceeds() async throws {
+        let server = try LoopbackServer(answers: [
+            .close,
+            LoopbackServer.response(status: 400, headers: ["Content-Type": "application/json"], body: #"{"error":"user_not_found","error_codes":[50034]}"#),
+        ])
+        defer { server.stop() }
+        let config = MSALNativeAuthPublicClientApplicationConfig(
+            clientId: "id", authority: try MSALCIAMAuthority(url: URL(string: "http://127.0.0.1:\(server.port)/t")!), challengeTypes: [.OOB])
+        let clock = TestClock()
+        let app = try MSALNativeAuthPublicClientApplication(configuration: config, clock: clock, uuid: { UUID() })
+        let error = try await #require(throws: SignInStartError.self) {
+            try await app.signIn(parameters: MSALNativeAuthSignInParameters(username: "a@b.c"))
+        }
+        #expect(error.isUserNotFound)
+        #expect(clock.sleeps == [0.5])
+        #expect(server.receivedRequests.count == 2)
+    }
+}
