@@ -9,14 +9,23 @@ let package = Package(
         .library(name: "MSAL", targets: ["MSAL"]),
         // Test doubles for apps that embed the SDK: a strict stub transport and recording delegates.
         .library(name: "NativeAuthTesting", targets: ["NativeAuthTesting"]),
+        // The local native-auth server, as a library (in-process) and as a command.
+        .library(name: "NativeAuthEmulator", targets: ["NativeAuthEmulator"]),
+        .executable(name: "native-auth-emulator", targets: ["native-auth-emulator"]),
     ],
     targets: [
         .target(name: "MSAL"),
         .target(name: "NativeAuthTesting", dependencies: ["MSAL"]),
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // Imports MSAL's public API only (for `HTTPTransport`), never its internals.
+        .target(name: "NativeAuthEmulator", dependencies: ["MSAL", "CMicroHTTPD", "CCrypto"]),
+        .executableTarget(name: "native-auth-emulator", dependencies: ["NativeAuthEmulator"]),
         .testTarget(
             name: "MSALTests",
             dependencies: ["MSAL", "NativeAuthTesting"],
             exclude: ["Golden"]
         ),
+        .testTarget(name: "NativeAuthEmulatorTests", dependencies: ["NativeAuthEmulator", "MSAL", "NativeAuthTesting"]),
     ]
 )

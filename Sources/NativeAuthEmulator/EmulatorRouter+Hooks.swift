@@ -1,0 +1,154 @@
+import Foundation
+
+/// The test hooks under `/_emulator/` (not part of the real API; see the README).
+extension EmulatorRouter {
+    func handleHook(_ request: EmulatorRequest, now: Date) -> EmulatorResponse {
+        let hook = String(request.path.dropFirst("/_emulator".count))
+        switch (request.method, hook) {
+        case ("GET", "/mailbox"):
+            guard let username = request.query["username"], !username.isEmpty else { return hookError(400, "username is required") }
+            let messages = world.withLock { $0.mailbox[username.lowercased()] ?? [] }
+            return .json(200, messages.map { mail in
+                ["to": mail.to, "code": mail.code, "purpose": mail.purpose.rawValue, "sent_at": Self.iso8601(mail.sentAt)]
+            })
+        case ("POST", "/users"):
+            return addUser(request)
+        case ("DELETE", "/users"):
+            guard let username = request.query["username"], !username.isEmpty else { return hookError(400, "username is required") }
+            let removed = world.withLock { world -> Bool in
+                world.refreshTokens = world.refreshTokens.filter { $0.value.username.lowercased() != username.lowercased() }
+                return world.users.removeValue(forKey: username.lowercased()) != nil
+            }
+            return removed ? EmulatorResponse(status: 204) : hookError(404, "no user \(username)")
+        case ("DELETE", "/sessions"):
+            guard let username = request.query["username"], !username.isEmpty else { return hookError(400, "username is required") }
+            let revoked = world.withLock { world -> Int in
+                let before = world.refreshTokens.count
+                world.refreshTokens = world.refreshTokens.filter { $0.value.username.lowercased() != username.lowercased() }
+                return before - world.refreshTokens.count
+            }
+            return .json(200, ["revoked_refresh_tokens": revoked])
+        case ("POST", "/faults"):
+            return addFaults(request)
+        case ("DELETE", "/faults"):
+            world.withLock { $0.faults.removeAll() }
+            return EmulatorResponse(status: 204)
+        case ("POST", "/clock"):
+            guard let object = (try? JSONSerialization.jsonObject(with: request.body)) as? [String: Any],
+                  let seconds = (object["advance_seconds"] as? NSNumber)?.doubleValue, seconds.isFinite, seconds >= 0
+            else { return hookError(400, "expected {\"advance_seconds\": N} with N >= 0") }
+            let offset = world.withLock { world -> TimeInterval in
+                world.clockOffset += seconds
+                return world.clockOffset
+            }
+            return .json(200, ["now": Self.iso8601(self.now()), "offset_seconds": offset])
+        case ("GET", "/requests"):
+            let log = world.withLock { $0.requestLog }
+            return .json(200, log.map { entry -> [String: Any] in
+                var item: [String: Any] = ["method": entry.method, "path": entry.path, "endpoint": entry.endpoint, "fields": entry.fields,
+                                           "status": entry.status, "at": Self.iso8601(entry.at)]
+                item["client_request_id"] = entry.clientRequestId ?? NSNull()
+                return item
+            })
+        case ("DELETE", "/requests"):
+            world.withLock { $0.requestLog.removeAll() }
+            return EmulatorResponse(status: 204)
+        case (_, "/mailbox"), (_, "/users"), (_, "/faults"), (_, "/clock"), (_, "/requests"), (_, "/sessions"):
+            return hookError(405, "method \(request.method) not allowed on \(request.path)")
+        default:
+            return hookError(404, "no test hook at \(request.path)")
+        }
+    }
+
+    private func hookError(_ status: Int, _ message: String) -> EmulatorResponse {
+        .json(status, ["error": status == 404 ? "not_found" : "invalid_request", "error_description": message])
+    }
+
+    private func addUser(_ request: EmulatorRequest) -> EmulatorResponse {
+        guard request.body.count <= configuration.maxRequestBodyBytes,
+              let user = try? JSONDecoder().decode(Seed.User.self, from: request.body)
+        else { return hookError(400, "expected a JSON user {\"username\", \"password\"?, \"attributes\"?, \"object_id\"?}") }
+        guard Self.isEmailAddress(user.username) else { return hookError(400, "username must be an email address") }
+        let record = UserRecord(
+            username: user.username, objectId: user.objectId ?? UUID().uuidString.lowercased(),
+            password: user.password.map { PasswordHash(password: $0, iterations: configuration.passwordHashIterations) },
+            attributes: user.attributes)
+        let added = world.withLock { world -> Bool in
+            guard world.users[user.username.lowercased()] == nil else { return false }
+            world.users[user.username.lowercased()] = record
+            return true
+        }
+        return added ? .json(201, ["username": record.username, "object_id": record.objectId]) : hookError(409, "user \(user.username) exists")
+    }
+
+    private func addFaults(_ request: EmulatorRequest) -> EmulatorResponse {
+        guard let list = (try? JSONSerialization.jsonObject(with: request.body)) as? [[String: Any]] else {
+            return hookError(400, "expected a JSON list of faults")
+        }
+        var faults: [Fault] = []
+        for item in list {
+            guard let endpoint = item["endpoint"] as? String, !endpoint.isEmpty else { return hookError(400, "each fault needs an endpoint") }
+            var body: Fault.BodyKind?
+            if let raw = item["body"] as? String {
+                guard let kind = Fault.BodyKind(rawValue: raw) else {
+                    return hookError(400, "body must be truncated, invalid_json, empty, html or oversize")
+                }
+                body = kind
+            }
+            let count = (item["count"] as? NSNumber)?.intValue ?? 1
+            let status = (item["status"] as? NSNumber)?.intValue
+            if let status, !(100...599).contains(status) { return hookError(400, "status must be an HTTP status") }
+            let retryAfter = (item["retry_after"] as? NSNumber)?.stringValue ?? (item["retry_after"] as? String)
+            faults.append(Fault(endpoint: endpoint, status: status, retryAfter: retryAfter,
+                                delayMilliseconds: max(0, (item["delay_ms"] as? NSNumber)?.intValue ?? 0), body: body,
+                                dropConnection: (item["drop_connection"] as? Bool) ?? false, remaining: count <= 0 ? nil : count))
+        }
+        world.withLock { $0.faults.append(contentsOf: faults) }
+        return .json(200, ["added": faults.count])
+    }
+
+    /// Applies the first fault matching `endpoint`, if any, around the real handler.
+    func withFaults(endpoint: String, request: EmulatorRequest, now: Date, correlationId: String,
+                    _ real: () -> EmulatorResponse) -> EmulatorResponse {
+        let fault: Fault? = world.withLock { world in
+            guard let index = world.faults.firstIndex(where: { $0.matches(endpoint, fullPath: request.path) }) else { return nil }
+            let fault = world.faults[index]
+            if let remaining = fault.remaining {
+                if remaining <= 1 { world.faults.remove(at: index) } else { world.faults[index].remaining = remaining - 1 }
+            }
+            return fault
+        }
+        guard let fault else { return real() }
+        if fault.dropConnection {
+            var dropped = EmulatorResponse(status: 0)
+            dropped.dropConnection = true
+            dropped.delayMilliseconds = fault.delayMilliseconds
+            return dropped
+        }
+        var response: EmulatorResponse
+        if let status = fault.status {
+            let error = status == 429 ? "too_many_requests" : status >= 500 ? "server_error" : "invalid_request"
+            response = .json(status, ["error": error, "error_description": "AADSTS90033: Injected fault (HTTP \(status)).",
+                                      "error_codes": [90033], "correlation_id": correlationId])
+        } else {
+            response = real()
+        }
+        if let retryAfter = fault.retryAfter { response.headers["Retry-After"] = retryAfter }
+        switch fault.body {
+        case .truncated?: response.body = response.body.prefix(max(1, response.body.count / 2))
+        case .invalidJSON?: response.body = Data("{\"error\": \"server_error\", ".utf8) + Data("oops".utf8)
+        case .empty?: response.body = Data()
+        case .html?:
+            response.body = Data("<!DOCTYPE html><html><body><h1>502 Bad Gateway</h1></body></html>".utf8)
+            response.headers["Content-Type"] = "text/html"
+        case .oversize?: response.body = Data("{\"padding\":\"".utf8) + Data(repeating: UInt8(ascii: "x"), count: 2 << 20) + Data("\"}".utf8)
+        case nil: break
+        }
+        response.delayMilliseconds = fault.delayMilliseconds
+        return response
+    }
+
+    static func iso8601(_ date: Date) -> String {
+        timestamp(date).replacingOccurrences(of: " ", with: "T")
+    }
+}

@@ -1,0 +1,324 @@
+import Foundation
+import Synchronization
+
+/// The emulator's request handling: a pure function of the request and the emulator's state,
+/// callable in-process (see `EmulatorTransport`) and served over HTTP by `EmulatorServer`.
+///
+/// Native-auth endpoints live under the tenant, `/{subdomain}.onmicrosoft.com/…` (or the tenant
+/// id); test hooks under `/_emulator/`; the sample protected APIs at their seeded paths.
+public final class EmulatorRouter: Sendable {
+    public let seed: Seed
+    public let configuration: EmulatorConfiguration
+    let signingKey: RSAKey
+    let world: Mutex<EmulatorWorld>
+    private let wallClock: @Sendable () -> Date
+    private let mailObserver: (@Sendable (EmulatorMail) -> Void)?
+
+    /// Creates a router over `seed`. `onMail` is called for every one-time code "sent"
+    /// (the executable prints it; the demo shows it in its mailbox panel).
+    public init(
+        seed: Seed = .demo, configuration: EmulatorConfiguration = EmulatorConfiguration(),
+        now: @escaping @Sendable () -> Date = { Date() }, onMail: (@Sendable (EmulatorMail) -> Void)? = nil
+    ) throws {
+        self.seed = seed
+        self.configuration = configuration
+        signingKey = try RSAKey(keyID: "emulator-" + Base64URLCoding.encode(Secrets.randomBytes(6)))
+        wallClock = now
+        mailObserver = onMail
+        var initial = EmulatorWorld()
+        for user in seed.users {
+            initial.users[user.username.lowercased()] = UserRecord(
+                username: user.username, objectId: user.objectId ?? UUID().uuidString.lowercased(),
+                password: user.password.map { PasswordHash(password: $0, iterations: configuration.passwordHashIterations) },
+                attributes: user.attributes)
+        }
+        world = Mutex(initial)
+        try validateSeed()
+    }
+
+    private func validateSeed() throws {
+        guard !seed.apps.isEmpty else { throw EmulatorError("seed: at least one app is needed") }
+        for api in seed.apis where !api.scopes.contains(api.requiredScope) {
+            throw EmulatorError("seed: api '\(api.name)' requires scope '\(api.requiredScope)', which it does not define")
+        }
+        for app in seed.apps {
+            for attribute in app.attributes {
+                if let regex = attribute.regex, (try? NSRegularExpression(pattern: regex)) == nil {
+                    throw EmulatorError("seed: attribute '\(attribute.name)' of app '\(app.clientId)' has an invalid regex")
+                }
+            }
+        }
+    }
+
+    /// The emulator's current time: the wall clock moved by `POST /_emulator/clock`.
+    public func now() -> Date {
+        wallClock().addingTimeInterval(world.withLock { $0.clockOffset })
+    }
+
+    /// The issuer of every token: `https://{tenantId}.ciamlogin.com/{tenantId}/v2.0`.
+    public var issuer: String { "https://\(seed.tenant.id).ciamlogin.com/\(seed.tenant.id)/v2.0" }
+
+    /// The signing keys the sample APIs trust (the JWKS).
+    public var keys: [RSAKey] { [signingKey] }
+
+    /// The authority an SDK is configured with for a server at `baseURL`.
+    public func authority(baseURL: String) -> String { "\(baseURL)/\(seed.tenant.subdomain).onmicrosoft.com" }
+
+    // MARK: Dispatch
+
+    struct RequestContext {
+        var request: EmulatorRequest
+        var now: Date
+        var correlationId: String
+        var endpoint: String
+    }
+
+    /// Answers one request.
+    public func handle(_ request: EmulatorRequest) -> EmulatorResponse {
+        let now = self.now()
+        sweep(now: now)
+        let correlationId = request.headers["client-request-id"].flatMap { UUID(uuidString: $0)?.uuidString.lowercased() }
+            ?? UUID().uuidString.lowercased()
+
+        if request.path.hasPrefix("/_emulator/") {
+            return handleHook(request, now: now)
+        }
+        if let api = seed.apis.first(where: { $0.path == request.path }) {
+            return withFaults(endpoint: request.path, request: request, now: now, correlationId: correlationId) {
+                handleSampleAPI(api, request: request, now: now)
+            }
+        }
+
+        let segments = request.path.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: true)
+        guard segments.count == 2, isTenant(String(segments[0])) else {
+            return notFound(request)
+        }
+        let endpoint = "/" + segments[1]
+        let context = RequestContext(request: request, now: now, correlationId: correlationId, endpoint: endpoint)
+        var response = withFaults(endpoint: endpoint, request: request, now: now, correlationId: correlationId) {
+            route(context)
+        }
+        if let echoed = request.headers["client-request-id"] {
+            response.headers["client-request-id"] = echoed
+        }
+        return response
+    }
+
+    private func isTenant(_ segment: String) -> Bool {
+        let lowered = segment.lowercased()
+        return lowered == "\(seed.tenant.subdomain).onmicrosoft.com".lowercased() || lowered == seed.tenant.id.lowercased()
+            || lowered == seed.tenant.subdomain.lowercased()
+    }
+
+    private func notFound(_ request: EmulatorRequest) -> EmulatorResponse {
+        .json(404, ["error": "not_found", "error_description": "No endpoint at \(request.method) \(request.path)"])
+    }
+
+    /// Native-auth endpoints (all POST) and the discovery documents (GET).
+    private func route(_ context: RequestContext) -> EmulatorResponse {
+        let request = context.request
+        switch context.endpoint {
+        case "/v2.0/.well-known/openid-configuration":
+            guard request.method == "GET" else { return methodNotAllowed("GET", context) }
+            return openIDConfiguration(context)
+        case "/discovery/v2.0/keys":
+            guard request.method == "GET" else { return methodNotAllowed("GET", context) }
+            return .json(200, ["keys": keys.map(\.jwk)])
+        default:
+            break
+        }
+        guard let handler = nativeHandler(context.endpoint) else { return notFound(request) }
+        guard request.method == "POST" else { return methodNotAllowed("POST", context) }
+        let contentType = request.headers["content-type"]?.lowercased() ?? ""
+        guard contentType.hasPrefix("application/x-www-form-urlencoded") else {
+            return apiError("invalid_request", 900561, "The request body must be application/x-www-form-urlencoded.", context: context).response
+        }
+        guard request.body.count <= configuration.maxRequestBodyBytes else {
+            return .json(413, ["error": "invalid_request", "error_description": "The request body is larger than \(configuration.maxRequestBodyBytes) bytes."])
+        }
+        let form: FormBody
+        do {
+            form = try FormBody(request.body)
+        } catch .duplicate(let name) {
+            return apiError("invalid_request", 90015, "The parameter '\(name)' is duplicated.", context: context).response
+        } catch {
+            return apiError("invalid_request", 90014, "The request body is not a valid form.", context: context).response
+        }
+        let response: EmulatorResponse
+        do {
+            let app = try validateClient(form, context)
+            response = try handler(NativeRequest(form: form, app: app, context: context))
+        } catch {
+            response = error.response
+        }
+        log(context, form: form, status: response.status)
+        return response
+    }
+
+    private func methodNotAllowed(_ allowed: String, _ context: RequestContext) -> EmulatorResponse {
+        var response = apiError("invalid_request", 900561, "The endpoint only accepts \(allowed) requests.", status: 405, context: context).response
+        response.headers["Allow"] = allowed
+        return response
+    }
+
+    struct NativeRequest {
+        var form: FormBody
+        var app: Seed.App
+        var context: RequestContext
+    }
+
+    /// The handler of each native-auth endpoint (spec §1.4).
+    private func nativeHandler(_ endpoint: String) -> ((NativeRequest) throws(Failure) -> EmulatorResponse)? {
+        switch endpoint {
+        case "/oauth2/v2.0/initiate": return signInInitiate
+        case "/oauth2/v2.0/challenge": return signInChallenge
+        case "/oauth2/v2.0/token": return token
+        case "/signup/v1.0/start": return signUpStart
+        case "/signup/v1.0/challenge": return signUpChallenge
+        case "/signup/v1.0/continue": return signUpContinue
+        case "/resetpassword/v1.0/start": return resetPasswordStart
+        case "/resetpassword/v1.0/challenge": return resetPasswordChallenge
+        case "/resetpassword/v1.0/continue": return resetPasswordContinue
+        case "/resetpassword/v1.0/submit": return resetPasswordSubmit
+        case "/resetpassword/v1.0/poll_completion": return resetPasswordPoll
+        default: return nil
+        }
+    }
+
+    /// Validation order of spec §11.2, first part: the client.
+    private func validateClient(_ form: FormBody, _ context: RequestContext) throws(Failure) -> Seed.App {
+        guard let clientId = form["client_id"] else {
+            throw apiError("invalid_request", 90100, "client_id parameter is empty or not valid.", context: context)
+        }
+        guard let app = seed.apps.first(where: { $0.clientId.lowercased() == clientId.lowercased() }) else {
+            throw apiError("unauthorized_client", 700016,
+                           "Application with identifier '\(clientId)' was not found in the directory '\(seed.tenant.subdomain)'.", context: context)
+        }
+        guard app.nativeAuthEnabled, app.publicClient else {
+            throw apiError("invalid_client", 550022, "The application is not enabled for native authentication.",
+                           suberror: "nativeauthapi_disabled", context: context)
+        }
+        return app
+    }
+
+    /// The client's `challenge_type` list (spec §4.1): must contain `redirect` and only known values.
+    func challengeTypes(_ form: FormBody, _ context: RequestContext) throws(Failure) -> Set<String> {
+        guard let raw = form["challenge_type"] else { throw missingParameter("challenge_type", context) }
+        let values = Set(raw.split(separator: " ").map(String.init))
+        let known: Set<String> = ["oob", "password", "redirect"]
+        guard values.isSubset(of: known) else {
+            throw apiError("unsupported_challenge_type", 901007, "The challenge_type list contains an unsupported value.", context: context)
+        }
+        guard values.contains("redirect") else {
+            throw apiError("invalid_request", 901007, "The challenge_type list parameter must contain 'redirect'.", context: context)
+        }
+        return values
+    }
+
+    // MARK: Housekeeping
+
+    /// Drops expired flows and tokens so memory stays bounded.
+    private func sweep(now: Date) {
+        world.withLock { world in
+            guard world.flowOrder.count > 0 else { return }
+            let horizon = TimeInterval(configuration.continuationTokenLifetime + configuration.codeLifetime)
+            while let first = world.flowOrder.first {
+                guard let flow = world.flows[first] else { world.flowOrder.removeFirst(); continue }
+                guard flow.createdAt.addingTimeInterval(horizon) < now || world.flows.count > configuration.maxFlows else { break }
+                world.flows.removeValue(forKey: first)
+                world.flowOrder.removeFirst()
+            }
+            if world.tokens.count > 2 * max(world.flows.count, 1000) {
+                world.tokens = world.tokens.filter { $0.value.expiresAt > now && world.flows[$0.value.flowId] != nil }
+            }
+        }
+    }
+
+    private func log(_ context: RequestContext, form: FormBody, status: Int) {
+        let redacted: Set<String> = ["password", "new_password", "oob", "continuation_token", "refresh_token", "attributes"]
+        var fields: [String: String] = [:]
+        for (name, value) in form.fields { fields[name] = redacted.contains(name) ? "<redacted>" : value }
+        let entry = LoggedRequest(method: context.request.method, path: context.request.path, endpoint: context.endpoint, fields: fields,
+                                  clientRequestId: context.request.headers["client-request-id"], status: status, at: context.now)
+        world.withLock { world in
+            world.requestLog.append(entry)
+            if world.requestLog.count > configuration.maxRequestLogEntries {
+                world.requestLog.removeFirst(world.requestLog.count - configuration.maxRequestLogEntries)
+            }
+        }
+    }
+
+    /// Sends a code for `flow` (records it in the mailbox and tells the observer).
+    func sendCode(to username: String, purpose: FlowKind, now: Date, world: inout EmulatorWorld) -> OneTimeCode {
+        let code = OneTimeCode(code: Secrets.numericCode(length: configuration.codeLength),
+                               expiresAt: now.addingTimeInterval(TimeInterval(configuration.codeLifetime)))
+        let mail = Mail(to: username, code: code.code, purpose: purpose, sentAt: now)
+        world.mailbox[username.lowercased(), default: []].append(mail)
+        if let mailObserver {
+            let message = EmulatorMail(to: username, code: code.code, purpose: purpose.rawValue, sentAt: now)
+            mailObserver(message)
+        }
+        return code
+    }
+
+    // MARK: Flows and tokens
+
+    /// Starts a flow and returns its first continuation token.
+    func startFlow(_ flow: Flow, step: FlowStep, world: inout EmulatorWorld, now: Date) -> String {
+        var flow = flow
+        flow.step = step
+        world.flows[flow.id] = flow
+        world.flowOrder.append(flow.id)
+        return issueToken(flowId: flow.id, step: step, generation: flow.generation, world: &world, now: now)
+    }
+
+    func issueToken(flowId: String, step: FlowStep, generation: Int, world: inout EmulatorWorld, now: Date) -> String {
+        let token = Secrets.opaqueToken()
+        world.tokens[token] = TokenRecord(flowId: flowId, step: step, generation: generation,
+                                          expiresAt: now.addingTimeInterval(TimeInterval(configuration.continuationTokenLifetime)))
+        return token
+    }
+
+    /// Moves `flow` to `step`, retiring the tokens of earlier steps, and returns a token for it.
+    func advance(_ flow: inout Flow, to step: FlowStep, world: inout EmulatorWorld, now: Date) -> String {
+        flow.step = step
+        flow.generation += 1
+        world.flows[flow.id] = flow
+        return issueToken(flowId: flow.id, step: step, generation: flow.generation, world: &world, now: now)
+    }
+
+    /// Looks up the flow behind a continuation token and checks it may be used here (spec §8.1).
+    func flow(
+        for token: String?, accepting steps: Set<StepKey>, clientId: String, world: inout EmulatorWorld, context: RequestContext,
+        grant: Bool = false
+    ) throws(Failure) -> Flow {
+        guard let token else { throw missingParameter("continuation_token", context) }
+        guard let record = world.tokens[token], var flow = world.flows[record.flowId], flow.clientId == clientId else {
+            throw invalidContinuationToken(context, grant: grant)
+        }
+        guard record.expiresAt > context.now else {
+            throw expiredContinuationToken(context)
+        }
+        guard record.generation == flow.generation, steps.contains(StepKey(record.step)), StepKey(record.step) == StepKey(flow.step) else {
+            if record.generation != flow.generation { throw invalidContinuationToken(context, grant: grant) }
+            throw wrongEndpointToken(context)
+        }
+        flow.step = record.step
+        return flow
+    }
+
+    /// Hashable stand-in for a step (FlowStep is compared by case).
+    struct StepKey: Hashable {
+        let name: String
+        init(_ step: FlowStep) { name = String(describing: step) }
+    }
+}
+
+/// A one-time code the emulator "sent".
+public struct EmulatorMail: Sendable, Equatable {
+    public var to: String
+    public var code: String
+    /// `sign_in`, `sign_up` or `reset_password`.
+    public var purpose: String
+    public var sentAt: Date
+}

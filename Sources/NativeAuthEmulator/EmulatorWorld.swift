@@ -1,0 +1,123 @@
+import Foundation
+
+/// Everything the emulator remembers, guarded by one lock in `EmulatorRouter`.
+struct EmulatorWorld {
+    var users: [String: UserRecord] = [:]
+    var flows: [String: Flow] = [:]
+    var tokens: [String: TokenRecord] = [:]
+    var mailbox: [String: [Mail]] = [:]
+    var refreshTokens: [String: RefreshRecord] = [:]
+    var faults: [Fault] = []
+    var requestLog: [LoggedRequest] = []
+    var clockOffset: TimeInterval = 0
+    var flowOrder: [String] = []
+}
+
+struct UserRecord {
+    var username: String
+    var objectId: String
+    var password: PasswordHash?
+    var attributes: [String: String]
+}
+
+/// The one-time code of a flow.
+struct OneTimeCode {
+    var code: String
+    var expiresAt: Date
+}
+
+enum FlowKind: String {
+    case signIn = "sign_in"
+    case signUp = "sign_up"
+    case resetPassword = "reset_password"
+}
+
+/// Where a flow stands; each continuation token is bound to one step.
+enum FlowStep: Equatable {
+    case signInInitiated
+    case signInPasswordChallenge
+    case signInOOBChallenge
+    case signUpStarted
+    case signUpCodeSent
+    case signUpCredentialRequired
+    case signUpPasswordRequested
+    case signUpAttributesRequired
+    case resetStarted
+    case resetCodeSent
+    case resetVerified
+    case resetSubmitted
+    /// The flow succeeded; its token signs the user in with `grant_type=continuation_token`.
+    case signInAfter
+    case finished
+}
+
+struct Flow {
+    var id: String
+    var kind: FlowKind
+    var clientId: String
+    var username: String
+    var step: FlowStep
+    /// Bumped whenever the flow moves past a step, which retires that step's tokens.
+    var generation = 0
+    var createdAt: Date
+    var code: OneTimeCode?
+    var codeAttempts = 0
+    var passwordAttempts = 0
+    // Sign-up
+    var pendingPassword: PasswordHash?
+    var pendingAttributes: [String: String] = [:]
+    var emailVerified = false
+    // Password reset
+    var newPassword: PasswordHash?
+    var pollsRemaining = 0
+}
+
+struct TokenRecord {
+    var flowId: String
+    var step: FlowStep
+    var generation: Int
+    var expiresAt: Date
+}
+
+struct Mail {
+    var to: String
+    var code: String
+    var purpose: FlowKind
+    var sentAt: Date
+}
+
+struct RefreshRecord {
+    var username: String
+    var clientId: String
+    var expiresAt: Date
+}
+
+/// One injected fault (see `POST /_emulator/faults`).
+struct Fault {
+    var endpoint: String
+    var status: Int?
+    var retryAfter: String?
+    var delayMilliseconds: Int
+    var body: BodyKind?
+    var dropConnection: Bool
+    /// Remaining uses; nil means every matching request.
+    var remaining: Int?
+
+    enum BodyKind: String {
+        case truncated, invalidJSON = "invalid_json", empty, html, oversize
+    }
+
+    func matches(_ endpoint: String, fullPath: String) -> Bool {
+        self.endpoint == "*" || self.endpoint == endpoint || fullPath.hasSuffix(self.endpoint)
+    }
+}
+
+struct LoggedRequest {
+    var method: String
+    var path: String
+    var endpoint: String
+    var fields: [String: String]
+    var clientRequestId: String?
+    var status: Int
+    var at: Date
+}

@@ -1,0 +1,212 @@
+import Foundation
+
+/// The emulator's world at start: one tenant, its apps, users and protected APIs.
+/// Loaded from JSON (`--seed FILE`) with the field names below, or `Seed.demo`.
+public struct Seed: Codable, Sendable {
+    public struct Tenant: Codable, Sendable {
+        /// The subdomain: the authority is `…/{subdomain}.onmicrosoft.com` (the tenant id works too).
+        public var subdomain: String
+        public var id: String
+    }
+
+    public struct Attribute: Codable, Sendable {
+        public var name: String
+        public var type: String = "string"
+        public var required: Bool = true
+        public var regex: String?
+        /// Required attributes are asked for one screen at a time, lowest first.
+        public var screen: Int = 1
+
+        public init(name: String, type: String = "string", required: Bool = true, regex: String? = nil, screen: Int = 1) {
+            self.name = name
+            self.type = type
+            self.required = required
+            self.regex = regex
+            self.screen = screen
+        }
+
+        enum CodingKeys: String, CodingKey { case name, type, required, regex, screen }
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            name = try c.decode(String.self, forKey: .name)
+            type = try c.decodeIfPresent(String.self, forKey: .type) ?? "string"
+            required = try c.decodeIfPresent(Bool.self, forKey: .required) ?? true
+            regex = try c.decodeIfPresent(String.self, forKey: .regex)
+            screen = try c.decodeIfPresent(Int.self, forKey: .screen) ?? 1
+        }
+    }
+
+    public enum SignUpMethod: String, Codable, Sendable {
+        /// Email with password: the password is set during sign-up.
+        case password
+        /// Email one-time passcode only: no password.
+        case otp
+    }
+
+    public struct App: Codable, Sendable {
+        public var clientId: String
+        public var name: String
+        public var nativeAuthEnabled: Bool = true
+        public var publicClient: Bool = true
+        public var signUpMethod: SignUpMethod = .password
+        public var signUpEnabled: Bool = true
+        public var passwordResetEnabled: Bool = true
+        public var attributes: [Attribute] = []
+
+        public init(clientId: String, name: String, signUpMethod: SignUpMethod, attributes: [Attribute] = []) {
+            self.clientId = clientId
+            self.name = name
+            self.signUpMethod = signUpMethod
+            self.attributes = attributes
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case clientId = "client_id", name, nativeAuthEnabled = "native_auth_enabled", publicClient = "public_client"
+            case signUpMethod = "sign_up_method", signUpEnabled = "sign_up_enabled", passwordResetEnabled = "password_reset_enabled"
+            case attributes
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            clientId = try c.decode(String.self, forKey: .clientId)
+            name = try c.decodeIfPresent(String.self, forKey: .name) ?? clientId
+            nativeAuthEnabled = try c.decodeIfPresent(Bool.self, forKey: .nativeAuthEnabled) ?? true
+            publicClient = try c.decodeIfPresent(Bool.self, forKey: .publicClient) ?? true
+            signUpMethod = try c.decodeIfPresent(SignUpMethod.self, forKey: .signUpMethod) ?? .password
+            signUpEnabled = try c.decodeIfPresent(Bool.self, forKey: .signUpEnabled) ?? true
+            passwordResetEnabled = try c.decodeIfPresent(Bool.self, forKey: .passwordResetEnabled) ?? true
+            attributes = try c.decodeIfPresent([Attribute].self, forKey: .attributes) ?? []
+        }
+    }
+
+    public struct User: Codable, Sendable {
+        public var username: String
+        /// Nil for an email-code-only account.
+        public var password: String?
+        public var objectId: String?
+        public var attributes: [String: String] = [:]
+
+        public init(username: String, password: String?, objectId: String? = nil, attributes: [String: String] = [:]) {
+            self.username = username
+            self.password = password
+            self.objectId = objectId
+            self.attributes = attributes
+        }
+
+        enum CodingKeys: String, CodingKey { case username, password, objectId = "object_id", attributes }
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            username = try c.decode(String.self, forKey: .username)
+            password = try c.decodeIfPresent(String.self, forKey: .password)
+            objectId = try c.decodeIfPresent(String.self, forKey: .objectId)
+            attributes = try c.decodeIfPresent([String: String].self, forKey: .attributes) ?? [:]
+        }
+    }
+
+    /// A protected web API: a resource with scopes, served by the emulator at `path`.
+    public struct API: Codable, Sendable {
+        public var name: String
+        /// The resource's application id: the `aud` of its access tokens.
+        public var appId: String
+        /// The application id URI that prefixes its scopes, e.g. `api://emulator/todolist`.
+        public var identifierUri: String
+        public var scopes: [String]
+        /// Where the emulator serves the sample API, e.g. `/api/todolist`.
+        public var path: String
+        /// The scope a caller's token must carry in `scp`.
+        public var requiredScope: String
+
+        public init(name: String, appId: String, identifierUri: String, scopes: [String], path: String, requiredScope: String) {
+            self.name = name
+            self.appId = appId
+            self.identifierUri = identifierUri
+            self.scopes = scopes
+            self.path = path
+            self.requiredScope = requiredScope
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case name, appId = "app_id", identifierUri = "identifier_uri", scopes, path, requiredScope = "required_scope"
+        }
+
+        /// The full scope strings an app asks for, e.g. `api://emulator/todolist/ToDoList.Read`.
+        /// An identifier URI that ends in `/` is followed directly by the scope name.
+        public var fullScopes: [String] { scopes.map { scopeString($0) } }
+
+        /// `identifierUri` + `/` + name, without doubling a trailing slash (but `.default` after a
+        /// trailing slash keeps both, `api://x//.default`, as MSAL builds it).
+        public func scopeString(_ name: String) -> String {
+            if name == ".default" { return identifierUri + "/" + name }
+            return identifierUri.hasSuffix("/") ? identifierUri + name : identifierUri + "/" + name
+        }
+
+        /// The scope name a requested scope string stands for at this API, or nil when it is not
+        /// one of this API's (`.default` included).
+        func scopeName(for requested: String) -> String? {
+            let trimmedURI = identifierUri.hasSuffix("/") ? String(identifierUri.dropLast()) : identifierUri
+            for prefix in Set([identifierUri + "/", trimmedURI + "/", identifierUri]) where requested.hasPrefix(prefix) {
+                let name = String(requested.dropFirst(prefix.count))
+                if name == ".default" || scopes.contains(name) { return name }
+            }
+            return nil
+        }
+    }
+
+    public var tenant: Tenant
+    public var apps: [App]
+    public var users: [User]
+    public var apis: [API]
+
+    public init(tenant: Tenant, apps: [App], users: [User], apis: [API]) {
+        self.tenant = tenant
+        self.apps = apps
+        self.users = users
+        self.apis = apis
+    }
+
+    /// Parses a seed file; errors name the field that is wrong.
+    public static func load(from data: Data) throws -> Seed {
+        do {
+            return try JSONDecoder().decode(Seed.self, from: data)
+        } catch let DecodingError.keyNotFound(key, context) {
+            throw EmulatorError("seed: missing field '\((context.codingPath.map(\.stringValue) + [key.stringValue]).joined(separator: "."))'")
+        } catch let DecodingError.typeMismatch(_, context) {
+            throw EmulatorError("seed: wrong type at '\(context.codingPath.map(\.stringValue).joined(separator: "."))'")
+        } catch let DecodingError.dataCorrupted(context) {
+            throw EmulatorError("seed: invalid value at '\(context.codingPath.map(\.stringValue).joined(separator: "."))': \(context.debugDescription)")
+        } catch {
+            throw EmulatorError("seed: not valid JSON")
+        }
+    }
+
+    /// The built-in demo world.
+    public static let demo = Seed(
+        tenant: Tenant(subdomain: "emulator", id: "5c3b1c2e-8a4f-4f5e-9d7a-0e6b2a9c1d00"),
+        apps: [
+            App(clientId: "11111111-1111-4111-8111-111111111111", name: "Demo app (email + password)", signUpMethod: .password,
+                attributes: [Attribute(name: "displayName", regex: "^.{1,64}$"),
+                             Attribute(name: "city", required: false)]),
+            App(clientId: "22222222-2222-4222-8222-222222222222", name: "Demo app (email code only)", signUpMethod: .otp,
+                attributes: [Attribute(name: "displayName", regex: "^.{1,64}$")]),
+        ],
+        users: [
+            User(username: "ada@example.com", password: "Analytical-Engine-1843", objectId: "a1a1a1a1-0000-4000-8000-000000000001",
+                 attributes: ["displayName": "Ada Lovelace"]),
+            User(username: "grace@example.com", password: nil, objectId: "a1a1a1a1-0000-4000-8000-000000000002",
+                 attributes: ["displayName": "Grace Hopper"]),
+        ],
+        apis: [
+            API(name: "todolist", appId: "33333333-3333-4333-8333-333333333333", identifierUri: "api://emulator/todolist",
+                scopes: ["ToDoList.Read", "ToDoList.ReadWrite"], path: "/api/todolist", requiredScope: "ToDoList.Read"),
+            API(name: "profile", appId: "44444444-4444-4444-8444-444444444444", identifierUri: "api://emulator/profile/",
+                scopes: ["Profile.Read"], path: "/api/profile", requiredScope: "Profile.Read"),
+        ])
+}
+
+extension Seed: CustomStringConvertible {
+    public var description: String { "Seed(tenant: \(tenant.subdomain), apps: \(apps.count), users: \(users.count), apis: \(apis.count))" }
+}
+
+extension Seed.Tenant {
+    enum CodingKeys: String, CodingKey { case subdomain, id }
+}
