@@ -82,7 +82,10 @@ struct EmulatorHarness {
 
     /// initiate + challenge for a password user; returns the token for the password grant.
     func passwordToken(_ username: String = ada) throws -> String {
-        try #require(challenge(try #require(initiate(username).token)).token)
+        let initiated = initiate(username).token
+        let first = try #require(initiated)
+        let challenged = challenge(first).token
+        return try #require(challenged)
     }
 
     func passwordGrant(_ token: String, username: String = ada, password: String = adaPassword,
