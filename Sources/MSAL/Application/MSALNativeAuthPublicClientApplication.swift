@@ -26,6 +26,8 @@ import Foundation
 public final class MSALNativeAuthPublicClientApplication: Sendable {
     package let environment: NativeAuthEnvironment
     private let signInController: SignInController
+    private let signUpController: SignUpController
+    private let resetPasswordController: ResetPasswordController
 
     /// Creates the application. Throws `MSALError` for an empty client id or an authority that is
     /// not usable (see `MSALCIAMAuthority`).
@@ -62,7 +64,10 @@ public final class MSALNativeAuthPublicClientApplication: Sendable {
             appName: configuration.appName,
             appVersion: configuration.appVersion,
             uuid: uuid)
-        signInController = SignInController(client: NativeAuthClient(environment: environment))
+        let client = NativeAuthClient(environment: environment)
+        signInController = SignInController(client: client)
+        signUpController = SignUpController(client: client, signIn: signInController)
+        resetPasswordController = ResetPasswordController(client: client, signIn: signInController)
         logger.info("Native auth application created for authority \(authorityURL.absoluteString)")
     }
 
@@ -105,5 +110,65 @@ public final class MSALNativeAuthPublicClientApplication: Sendable {
             scopes: Scopes.withDefaults(parameters.scopes),
             claims: parameters.claimsRequest?.jsonString(),
             correlationId: parameters.correlationId ?? environment.uuid())
+    }
+
+    // MARK: Sign-up
+
+    /// Starts a sign-up (spec §10.3–§10.5): the server sends a code to verify the address.
+    public func signUp(parameters: MSALNativeAuthSignUpParameters) async throws(SignUpStartError) -> SignUpStartResult {
+        try await signUpController.start(signUpRequest(parameters))
+    }
+
+    /// Starts a sign-up and reports to `delegate` on the main actor.
+    public func signUp(parameters: MSALNativeAuthSignUpParameters, delegate: any SignUpStartDelegate) {
+        let request = signUpRequest(parameters)
+        let controller = signUpController
+        Task {
+            do throws(SignUpStartError) {
+                switch try await controller.start(request) {
+                case let .codeRequired(newState, sentTo, channel, codeLength):
+                    await delegate.onSignUpCodeRequired(newState: newState, sentTo: sentTo, channelTargetType: channel, codeLength: codeLength)
+                case .attributesInvalid(let names):
+                    await delegate.onSignUpAttributesInvalid(attributeNames: names)
+                }
+            } catch {
+                await delegate.onSignUpStartError(error: error)
+            }
+        }
+    }
+
+    private func signUpRequest(_ parameters: MSALNativeAuthSignUpParameters) -> SignUpController.StartRequest {
+        SignUpController.StartRequest(
+            username: parameters.username,
+            password: parameters.password,
+            attributes: Result { () throws(MSALError) in try SignUpAttributes.json(parameters.attributes) },
+            correlationId: parameters.correlationId ?? environment.uuid())
+    }
+
+    // MARK: Password reset
+
+    /// Starts a self-service password reset (spec §10.9): the server sends a code to the address.
+    public func resetPassword(parameters: MSALNativeAuthResetPasswordParameters) async throws(ResetPasswordStartError) -> ResetPasswordStartResult {
+        try await resetPasswordController.start(resetRequest(parameters))
+    }
+
+    /// Starts a password reset and reports to `delegate` on the main actor.
+    public func resetPassword(parameters: MSALNativeAuthResetPasswordParameters, delegate: any ResetPasswordStartDelegate) {
+        let request = resetRequest(parameters)
+        let controller = resetPasswordController
+        Task {
+            do throws(ResetPasswordStartError) {
+                switch try await controller.start(request) {
+                case let .codeRequired(newState, sentTo, channel, codeLength):
+                    await delegate.onResetPasswordCodeRequired(newState: newState, sentTo: sentTo, channelTargetType: channel, codeLength: codeLength)
+                }
+            } catch {
+                await delegate.onResetPasswordStartError(error: error)
+            }
+        }
+    }
+
+    private func resetRequest(_ parameters: MSALNativeAuthResetPasswordParameters) -> ResetPasswordController.StartRequest {
+        ResetPasswordController.StartRequest(username: parameters.username, correlationId: parameters.correlationId ?? environment.uuid())
     }
 }

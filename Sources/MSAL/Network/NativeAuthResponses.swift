@@ -158,6 +158,67 @@ package enum ChallengeResponse: NativeAuthSuccessBody, Equatable {
     }
 }
 
+/// `/signup/v1.0/continue` 200: the user exists; the token, when present, signs them in (§5.2).
+package struct SignUpCompletedResponse: NativeAuthSuccessBody, Equatable {
+    package var continuationToken: String?
+
+    private struct Wire: Decodable { var continuationToken: String? }
+
+    package init(json: Data) throws(NativeAuthDecodingError) {
+        // Any 200 counts as completion, even one whose body cannot be read.
+        let wire: Wire? = try? decodeJSON(json, "sign-up response")
+        continuationToken = wire?.continuationToken.flatMap { $0.isEmpty ? nil : $0 }
+    }
+}
+
+/// `/resetpassword/v1.0/submit` 200: the token to poll with and how often (§5.3).
+package struct ResetPasswordSubmitResponse: NativeAuthSuccessBody, Equatable {
+    package var continuationToken: String
+    package var pollInterval: Int
+
+    private struct Wire: Decodable {
+        var continuationToken: String?
+        var pollInterval: Int?
+    }
+
+    package init(json: Data) throws(NativeAuthDecodingError) {
+        let wire: Wire = try decodeJSON(json, "password submit response")
+        continuationToken = try required(wire.continuationToken, "continuation_token")
+        pollInterval = try required(wire.pollInterval, "poll_interval")
+        guard (0...300).contains(pollInterval) else {
+            throw NativeAuthDecodingError("The password submit response has an implausible poll_interval \(pollInterval)")
+        }
+    }
+}
+
+/// `/resetpassword/v1.0/poll_completion` 200 (§5.3).
+package struct ResetPasswordPollResponse: NativeAuthSuccessBody, Equatable {
+    package enum Status: String, Sendable {
+        case succeeded
+        case inProgress = "in_progress"
+        case failed
+        case notStarted = "not_started"
+    }
+
+    package var status: Status
+    package var continuationToken: String?
+
+    private struct Wire: Decodable {
+        var status: String?
+        var continuationToken: String?
+    }
+
+    package init(json: Data) throws(NativeAuthDecodingError) {
+        let wire: Wire = try decodeJSON(json, "poll response")
+        let raw = try required(wire.status, "status")
+        guard let status = Status(rawValue: raw) else {
+            throw NativeAuthDecodingError("The poll response has an unknown status '\(raw)'")
+        }
+        self.status = status
+        continuationToken = wire.continuationToken.flatMap { $0.isEmpty ? nil : $0 }
+    }
+}
+
 /// A successful `/oauth2/v2.0/token` answer (§6.2), checked as IdentityCore checks it.
 package struct TokenResponse: NativeAuthSuccessBody, Equatable {
     package var tokenType: String?
@@ -290,7 +351,11 @@ private func snake(_ key: String) -> String {
 extension NativeAuthClient {
     /// Decodes an exchange by status (§2.4): 200 → redirect or success body, 400/401 → error
     /// envelope, anything else → failure. Every decoding problem is a failure with a message.
-    package func decode<Success: NativeAuthSuccessBody>(_ exchange: NativeAuthExchange, as type: Success.Type) -> NativeAuthOutcome<Success> {
+    /// `honoursRedirect: false` is for `/signup/v1.0/continue`, where MSAL treats any 200 as
+    /// completion, a redirect body included (spec §3.3).
+    package func decode<Success: NativeAuthSuccessBody>(
+        _ exchange: NativeAuthExchange, as type: Success.Type, honoursRedirect: Bool = true
+    ) -> NativeAuthOutcome<Success> {
         let response: HTTPResponse
         switch exchange.result {
         case .failure(let failure): return .failure(failure)
@@ -298,7 +363,7 @@ extension NativeAuthClient {
         }
         switch response.status {
         case 200:
-            if let reason = RedirectProbe.reason(in: response.body) {
+            if honoursRedirect, let reason = RedirectProbe.reason(in: response.body) {
                 return .redirect(reason: reason)
             }
             do {
@@ -323,9 +388,10 @@ extension NativeAuthClient {
 
     /// Posts and decodes in one step; returns the correlation id the flow continues with.
     package func call<Success: NativeAuthSuccessBody>(
-        _ endpoint: NativeAuthEndpoint, _ fields: [(String, String?)], correlationId: UUID, expecting type: Success.Type
+        _ endpoint: NativeAuthEndpoint, _ fields: [(String, String?)], correlationId: UUID, expecting type: Success.Type,
+        honoursRedirect: Bool = true
     ) async -> (outcome: NativeAuthOutcome<Success>, correlationId: UUID) {
         let exchange = await post(endpoint, fields: fields, correlationId: correlationId)
-        return (decode(exchange, as: type), exchange.correlationId)
+        return (decode(exchange, as: type, honoursRedirect: honoursRedirect), exchange.correlationId)
     }
 }

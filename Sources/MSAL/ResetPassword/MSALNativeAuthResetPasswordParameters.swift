@@ -1,0 +1,23 @@
+import Foundation
+
+/// What `resetPassword(parameters:delegate:)` needs. Mirrors MSAL's `MSALNativeAuthResetPasswordParameters`.
+public final class MSALNativeAuthResetPasswordParameters {
+    /// The account's email address.
+    public var username: String
+    /// The correlation id for the whole flow; a new one is made when nil.
+    public var correlationId: UUID?
+
+    public init(username: String) {
+        self.username = username
+    }
+}
+
+/// What `SignInAfterResetPasswordState.signIn(parameters:delegate:)` needs. Mirrors MSAL's
+/// `MSALNativeAuthSignInAfterResetPasswordParameters`.
+public final class MSALNativeAuthSignInAfterResetPasswordParameters {
+    /// The API scopes to ask for; `openid profile offline_access` are always added.
+    public var scopes: [String]?
+    public var claimsRequest: MSALClaimsRequest?
+
+    public init() {}
+}

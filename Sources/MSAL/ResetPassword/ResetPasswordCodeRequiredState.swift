@@ -1,0 +1,53 @@
+import Foundation
+
+/// The password reset is waiting for the code sent to the account's address. Mirrors MSAL's
+/// `ResetPasswordCodeRequiredState`.
+public final class ResetPasswordCodeRequiredState: Sendable {
+    package let controller: ResetPasswordController
+    package let username: String
+    package let continuationToken: String
+    package let correlationId: UUID
+    package let lifecycle = StateLifecycle()
+
+    package init(controller: ResetPasswordController, username: String, continuationToken: String, correlationId: UUID) {
+        self.controller = controller
+        self.username = username
+        self.continuationToken = continuationToken
+        self.correlationId = correlationId
+    }
+
+    /// Submits the code. After `isInvalidCode` this state accepts another code.
+    public func submitCode(code: String) async throws(VerifyCodeError) -> ResetPasswordVerifyCodeResult {
+        try await controller.submitCode(code, on: self)
+    }
+
+    /// Sends a new code. As in MSAL, a failure the server answered ends the flow.
+    public func resendCode() async throws(ResendCodeError) -> ResetPasswordResendCodeResult {
+        try await controller.resendCode(on: self)
+    }
+
+    public func submitCode(code: String, delegate: any ResetPasswordVerifyCodeDelegate) {
+        Task {
+            do throws(VerifyCodeError) {
+                switch try await submitCode(code: code) {
+                case .passwordRequired(let next): await delegate.onPasswordRequired(newState: next)
+                }
+            } catch {
+                await delegate.onResetPasswordVerifyCodeError(error: error, newState: lifecycle.isConsumed ? nil : self)
+            }
+        }
+    }
+
+    public func resendCode(delegate: any ResetPasswordResendCodeDelegate) {
+        Task {
+            do throws(ResendCodeError) {
+                switch try await resendCode() {
+                case let .codeRequired(next, sentTo, channel, length):
+                    await delegate.onResetPasswordResendCodeRequired(newState: next, sentTo: sentTo, channelTargetType: channel, codeLength: length)
+                }
+            } catch {
+                await delegate.onResetPasswordResendCodeError(error: error, newState: lifecycle.isConsumed ? nil : self)
+            }
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import Synchronization
+
+/// The password reset is waiting for the new password. Mirrors MSAL's `ResetPasswordRequiredState`.
+///
+/// Submitting sends the password, then polls the server until the change completes (at once, then
+/// at the server's interval, at most six checks). If the server refuses the password late, during
+/// polling, this state continues with the token the server handed out at submission, as MSAL's
+/// new state would.
+public final class ResetPasswordRequiredState: Sendable {
+    package let controller: ResetPasswordController
+    package let username: String
+    package let correlationId: UUID
+    package let lifecycle = StateLifecycle()
+    private let token: Mutex<String>
+
+    package init(controller: ResetPasswordController, username: String, continuationToken: String, correlationId: UUID) {
+        self.controller = controller
+        self.username = username
+        self.correlationId = correlationId
+        token = Mutex(continuationToken)
+    }
+
+    package var continuationToken: String { token.withLock { $0 } }
+
+    package func replaceContinuationToken(with newToken: String) {
+        token.withLock { $0 = newToken }
+    }
+
+    /// Submits the new password and waits for the change. After `isInvalidPassword` this state
+    /// accepts another password.
+    public func submitPassword(password: String) async throws(PasswordRequiredError) -> ResetPasswordRequiredResult {
+        try await controller.submitPassword(password, on: self)
+    }
+
+    public func submitPassword(password: String, delegate: any ResetPasswordRequiredDelegate) {
+        Task {
+            do throws(PasswordRequiredError) {
+                switch try await submitPassword(password: password) {
+                case .completed(let next): await delegate.onResetPasswordCompleted(newState: next)
+                }
+            } catch {
+                await delegate.onResetPasswordRequiredError(error: error, newState: lifecycle.isConsumed ? nil : self)
+            }
+        }
+    }
+}

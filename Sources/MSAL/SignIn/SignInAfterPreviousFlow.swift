@@ -1,0 +1,40 @@
+import Foundation
+
+extension SignInController {
+    /// Signs in with the continuation token that ends a sign-up or a password reset (spec §10.6),
+    /// shared by `SignInAfterSignUpState` and `SignInAfterResetPasswordState`.
+    package func signInAfterPreviousFlow(
+        username: String, continuationToken: String?, parameters scopes: [String]?, claims: String?, correlationId: UUID,
+        lifecycle: StateLifecycle
+    ) async -> Result<MSALNativeAuthUserAccountResult, GenericFailure> {
+        guard !lifecycle.isConsumed else {
+            return .failure(GenericFailure(type: .generalError, details: .stateAlreadyUsed(correlationId)))
+        }
+        guard let continuationToken else {
+            return .failure(GenericFailure(type: .generalError, details: MSALNativeAuthErrorDetails(
+                message: "Sign In is not available at this point, please use the standalone sign in methods", correlationId: correlationId)))
+        }
+        let grant = TokenGrant(kind: .continuationToken(username: username), continuationToken: continuationToken,
+                               scopes: Scopes.withDefaults(scopes), claims: claims)
+        let redeemed = await client.redeem(grant, correlationId: correlationId)
+        // The token is single-use: whatever the answer, this state is done.
+        lifecycle.consume()
+        switch redeemed.result {
+        case .success(let result):
+            return .success(result)
+        case .failure(.browserRequired(let details)):
+            return .failure(GenericFailure(type: .browserRequired, details: details))
+        case .failure(let failure):
+            return .failure(GenericFailure(type: .generalError, details: failure.details))
+        }
+    }
+}
+
+/// A browser-required-or-general failure before it becomes one of the generic public errors.
+package struct GenericFailure: Error, Sendable {
+    package var type: MSALNativeAuthGenericError.ErrorType
+    package var details: MSALNativeAuthErrorDetails
+    /// True when no server answer was heard (transport failure, 5xx): the state that sent the
+    /// request stays usable.
+    package var isNetworkFailure = false
+}

@@ -1,0 +1,38 @@
+import Foundation
+
+/// The sign-up needs user attributes. Mirrors MSAL's `SignUpAttributesRequiredState`.
+public final class SignUpAttributesRequiredState: Sendable {
+    package let controller: SignUpController
+    package let username: String
+    package let continuationToken: String
+    package let correlationId: UUID
+    package let lifecycle = StateLifecycle()
+
+    package init(controller: SignUpController, username: String, continuationToken: String, correlationId: UUID) {
+        self.controller = controller
+        self.username = username
+        self.continuationToken = continuationToken
+        self.correlationId = correlationId
+    }
+
+    /// Submits attributes by programmatic name (values JSON-serialisable).
+    public func submitAttributes(attributes: [String: Any]) async throws(AttributesRequiredError) -> SignUpAttributesRequiredResult {
+        let json = Result { () throws(MSALError) in try SignUpAttributes.json(attributes) }
+        return try await controller.submitAttributes(json, on: self)
+    }
+
+    public func submitAttributes(attributes: [String: Any], delegate: any SignUpAttributesRequiredDelegate) {
+        let json = Result { () throws(MSALError) in try SignUpAttributes.json(attributes) }
+        Task {
+            do throws(AttributesRequiredError) {
+                switch try await controller.submitAttributes(json, on: self) {
+                case .completed(let next): await delegate.onSignUpCompleted(newState: next)
+                case .attributesRequired(let required, let next): await delegate.onSignUpAttributesRequired(attributes: required, newState: next)
+                case .attributesInvalid(let names, let next): await delegate.onSignUpAttributesInvalid(attributeNames: names, newState: next)
+                }
+            } catch {
+                await delegate.onSignUpAttributesRequiredError(error: error)
+            }
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+
+/// The sign-up is waiting for the code sent to verify the email address. Mirrors MSAL's
+/// `SignUpCodeRequiredState`.
+public final class SignUpCodeRequiredState: Sendable {
+    package let controller: SignUpController
+    package let username: String
+    package let continuationToken: String
+    package let correlationId: UUID
+    package let lifecycle = StateLifecycle()
+
+    package init(controller: SignUpController, username: String, continuationToken: String, correlationId: UUID) {
+        self.controller = controller
+        self.username = username
+        self.continuationToken = continuationToken
+        self.correlationId = correlationId
+    }
+
+    /// Submits the code. After `isInvalidCode` this state accepts another code.
+    public func submitCode(code: String) async throws(VerifyCodeError) -> SignUpVerifyCodeResult {
+        try await controller.submitCode(code, on: self)
+    }
+
+    /// Sends a new code; the previous one stops working.
+    public func resendCode() async throws(ResendCodeError) -> SignUpResendCodeResult {
+        try await controller.resendCode(on: self)
+    }
+
+    public func submitCode(code: String, delegate: any SignUpVerifyCodeDelegate) {
+        Task {
+            do throws(VerifyCodeError) {
+                switch try await submitCode(code: code) {
+                case .completed(let next): await delegate.onSignUpCompleted(newState: next)
+                case .passwordRequired(let next): await delegate.onSignUpPasswordRequired(newState: next)
+                case .attributesRequired(let attributes, let next): await delegate.onSignUpAttributesRequired(attributes: attributes, newState: next)
+                }
+            } catch {
+                await delegate.onSignUpVerifyCodeError(error: error, newState: lifecycle.isConsumed ? nil : self)
+            }
+        }
+    }
+
+    public func resendCode(delegate: any SignUpResendCodeDelegate) {
+        Task {
+            do throws(ResendCodeError) {
+                switch try await resendCode() {
+                case let .codeRequired(next, sentTo, channel, length):
+                    await delegate.onSignUpResendCodeCodeRequired(newState: next, sentTo: sentTo, channelTargetType: channel, codeLength: length)
+                }
+            } catch {
+                await delegate.onSignUpResendCodeError(error: error, newState: lifecycle.isConsumed ? nil : self)
+            }
+        }
+    }
+}
