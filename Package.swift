@@ -21,10 +21,13 @@ let package = Package(
         // Imports MSAL's public API only (for `HTTPTransport`), never its internals.
         .target(name: "NativeAuthEmulator", dependencies: ["MSAL", "CMicroHTTPD", "CCrypto"]),
         .executableTarget(name: "native-auth-emulator", dependencies: ["NativeAuthEmulator"]),
+        // Test helper: several processes writing one cache file, one killed mid-write.
+        .executableTarget(name: "msal-cache-stress", dependencies: ["MSAL"]),
         .testTarget(
             name: "MSALTests",
             dependencies: ["MSAL", "NativeAuthTesting"],
-            exclude: ["Golden"]
+            exclude: ["Golden", "Fixtures/make_msal_python_cache.py"],
+            resources: [.copy("Fixtures/msal-python-cache.json")]
         ),
         .testTarget(name: "NativeAuthEmulatorTests", dependencies: ["NativeAuthEmulator", "MSAL", "NativeAuthTesting"]),
     ]

@@ -69,6 +69,7 @@ import Testing
     @Test func validConfigurationBuilds() throws {
         let config = MSALNativeAuthPublicClientApplicationConfig(
             clientId: "id", authority: try MSALCIAMAuthority(url: URL(string: "http://127.0.0.1:9/t")!), challengeTypes: [.password])
+        config.tokenCacheLocation = .inMemory
         _ = try MSALNativeAuthPublicClientApplication(nativeAuthConfiguration: config)
     }
 

@@ -83,6 +83,7 @@ import Testing
         defer { server.stop() }
         let config = MSALNativeAuthPublicClientApplicationConfig(
             clientId: "id", authority: try MSALCIAMAuthority(url: URL(string: "http://127.0.0.1:\(server.port)/t")!), challengeTypes: [.OOB])
+        config.tokenCacheLocation = .inMemory
         let clock = TestClock()
         let app = try MSALNativeAuthPublicClientApplication(configuration: config, clock: clock, uuid: { UUID() })
         let error = try await #require(throws: SignInStartError.self) {

@@ -11,6 +11,7 @@ import Testing
         let config = MSALNativeAuthPublicClientApplicationConfig(
             clientId: H.passwordApp, authority: try MSALCIAMAuthority(url: URL(string: router.authority(baseURL: "http://127.0.0.1:1"))!),
             challengeTypes: [.OOB, .password])
+        config.tokenCacheLocation = .inMemory
         config.transport = EmulatorTransport(router: router)
         config.retryPolicy.retryDelay = 0.001
         config.requestTimeout = timeout

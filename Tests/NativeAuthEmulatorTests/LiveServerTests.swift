@@ -23,6 +23,7 @@ import Testing
     {
         let config = MSALNativeAuthPublicClientApplicationConfig(
             clientId: clientId, authority: try MSALCIAMAuthority(url: URL(string: server.authority)!), challengeTypes: types)
+        config.tokenCacheLocation = .inMemory
         config.retryPolicy.retryDelay = 0.01
         return try MSALNativeAuthPublicClientApplication(nativeAuthConfiguration: config)
     }

@@ -32,6 +32,7 @@ import Testing
         func app(clientId: String = H.passwordApp, types: MSALNativeAuthChallengeTypes = [.OOB, .password]) throws -> MSALNativeAuthPublicClientApplication {
             let config = MSALNativeAuthPublicClientApplicationConfig(
                 clientId: clientId, authority: try MSALCIAMAuthority(url: URL(string: server.authority)!), challengeTypes: types)
+            config.tokenCacheLocation = .inMemory
             return try MSALNativeAuthPublicClientApplication(configuration: config, clock: clock, uuid: { UUID() })
         }
 

@@ -1,22 +1,72 @@
 import Foundation
+import Synchronization
 
-/// The result of a completed sign-in: the account and its tokens. Mirrors MSAL's
-/// `MSALNativeAuthUserAccountResult`.
+/// A signed-in account with its tokens. Mirrors MSAL's `MSALNativeAuthUserAccountResult`.
+///
+/// ```swift
+/// let parameters = MSALNativeAuthGetAccessTokenParameters()
+/// parameters.scopes = ["api://contoso/todolist/ToDoList.Read"]
+/// let token = try await result.getAccessToken(parameters: parameters)
+/// request.setValue("Bearer \(token.accessToken)", forHTTPHeaderField: "Authorization")
+/// ```
 public final class MSALNativeAuthUserAccountResult: Sendable {
-    /// The signed-in account.
-    public let account: MSALAccount
-    /// The raw id token (a JWT), when the server returned one.
-    public let idToken: String?
+    private let current: Mutex<(account: MSALAccount, idToken: String?)>
     package let tokens: TokenSet
+    package let client: NativeAuthClient?
 
-    package init(account: MSALAccount, idToken: String?, tokens: TokenSet) {
-        self.account = account
-        self.idToken = idToken
+    package init(account: MSALAccount, idToken: String?, tokens: TokenSet, client: NativeAuthClient? = nil) {
+        current = Mutex((account, idToken))
         self.tokens = tokens
+        self.client = client
+    }
+
+    /// The signed-in account (updated when a refresh brings a newer id token).
+    public var account: MSALAccount { current.withLock { $0.account } }
+    /// The raw id token (a JWT), when the server returned one.
+    public var idToken: String? { current.withLock { $0.idToken } }
+
+    package func update(account: MSALAccount, idToken: String?) {
+        current.withLock { $0 = (account, idToken) }
+    }
+
+    /// An access token for `parameters.scopes`: from the cache when one covers them and is not
+    /// about to expire, otherwise by redeeming the refresh token.
+    public func getAccessToken(parameters: MSALNativeAuthGetAccessTokenParameters = MSALNativeAuthGetAccessTokenParameters())
+        async throws(RetrieveAccessTokenError) -> MSALNativeAuthTokenResult
+    {
+        try await accessToken(AccessTokenRequest(parameters, newCorrelationId: newCorrelationId()))
+    }
+
+    /// Gets an access token and reports to `delegate` on the main actor.
+    public func getAccessToken(parameters: MSALNativeAuthGetAccessTokenParameters, delegate: any CredentialsDelegate) {
+        let request = AccessTokenRequest(parameters, newCorrelationId: newCorrelationId())
+        Task {
+            do throws(RetrieveAccessTokenError) {
+                let result = try await accessToken(request)
+                await delegate.onAccessTokenRetrieveCompleted(result: result)
+            } catch {
+                await delegate.onAccessTokenRetrieveError(error: error)
+            }
+        }
+    }
+
+    private func newCorrelationId() -> UUID {
+        client?.environment.uuid() ?? UUID()
+    }
+
+    /// Removes this account's tokens and account record from the local cache. No network call.
+    public func signOut() {
+        guard let client else { return }
+        do {
+            try client.environment.cache.removeAccount(homeAccountId: account.identifier ?? "")
+            client.environment.logger.info("Signed out account \(account.identifier ?? "")")
+        } catch {
+            client.environment.logger.error("Sign-out could not update the token cache: \(error.message)")
+        }
     }
 }
 
-/// The tokens of one token response, as the SDK keeps them.
+/// The tokens of one token response, as the sign-in handed them back.
 package struct TokenSet: Sendable, Equatable {
     package var accessToken: String?
     package var refreshToken: String?
@@ -31,24 +81,40 @@ extension MSALNativeAuthUserAccountResult {
     /// Builds the result from a token response, as IdentityCore would cache it: `client_info` gives
     /// the account identity, the id token its claims. Throws when either is malformed.
     package static func make(
-        from response: TokenResponse, requestedScopes: [String], authority: URL, now: Date, correlationId: UUID
+        from response: TokenResponse, requestedScopes: [String], authority: URL, now: Date, correlationId: UUID, client: NativeAuthClient? = nil
     ) throws(NativeAuthDecodingError) -> MSALNativeAuthUserAccountResult {
-        let clientInfo = try ClientInfo(encoded: response.clientInfo)
-        let idToken = try response.idToken.map { raw throws(NativeAuthDecodingError) in try IDToken(raw: raw) }
-        let account = MSALAccount(
-            username: idToken?.username,
-            identifier: clientInfo.homeAccountId,
-            environment: authority.host ?? "",
-            homeAccountId: MSALAccountId(identifier: clientInfo.homeAccountId, objectId: clientInfo.uid, tenantId: clientInfo.utid),
-            claims: idToken?.claims)
-        let granted = response.scope.map { $0.split(separator: " ").map(String.init) } ?? requestedScopes
+        let parsed = try ParsedTokenResponse(response, requestedScopes: requestedScopes)
         let tokens = TokenSet(
             accessToken: response.accessToken,
             refreshToken: response.refreshToken,
-            scopes: granted.isEmpty ? requestedScopes : granted,
+            scopes: parsed.grantedScopes,
             expiresOn: response.expiresOn.map { Date(timeIntervalSince1970: $0) } ?? response.expiresIn.map { now.addingTimeInterval($0) },
             extendedExpiresOn: response.extExpiresIn.map { now.addingTimeInterval($0) },
             correlationId: correlationId)
-        return MSALNativeAuthUserAccountResult(account: account, idToken: response.idToken, tokens: tokens)
+        return MSALNativeAuthUserAccountResult(account: parsed.account(environment: authority.host ?? ""), idToken: response.idToken,
+                                               tokens: tokens, client: client)
+    }
+}
+
+/// The identity parts of a token response, checked once.
+package struct ParsedTokenResponse: Sendable {
+    package var clientInfo: ClientInfo
+    package var idToken: IDToken?
+    package var grantedScopes: [String]
+
+    package init(_ response: TokenResponse, requestedScopes: [String]) throws(NativeAuthDecodingError) {
+        clientInfo = try ClientInfo(encoded: response.clientInfo)
+        idToken = try response.idToken.map { raw throws(NativeAuthDecodingError) in try IDToken(raw: raw) }
+        let granted = response.scope.map { $0.split(separator: " ").map(String.init) } ?? requestedScopes
+        grantedScopes = granted.isEmpty ? requestedScopes : granted
+    }
+
+    package func account(environment: String) -> MSALAccount {
+        MSALAccount(
+            username: idToken?.username,
+            identifier: clientInfo.homeAccountId,
+            environment: environment,
+            homeAccountId: MSALAccountId(identifier: clientInfo.homeAccountId, objectId: clientInfo.uid, tenantId: clientInfo.utid),
+            claims: idToken?.claims)
     }
 }

@@ -25,6 +25,7 @@ import Foundation
 /// polling for keys does).
 public final class MSALNativeAuthPublicClientApplication: Sendable {
     package let environment: NativeAuthEnvironment
+    private let client: NativeAuthClient
     private let signInController: SignInController
     private let signUpController: SignUpController
     private let resetPasswordController: ResetPasswordController
@@ -48,6 +49,12 @@ public final class MSALNativeAuthPublicClientApplication: Sendable {
             throw MSALError(.invalidParameter, "requestTimeout and maxResponseBodyBytes must be positive")
         }
         let logger = configuration.loggerConfig ?? MSALGlobalConfig.loggerConfig
+        let storage: any TokenCacheStorage
+        switch configuration.tokenCacheLocation {
+        case .default: storage = FileTokenCacheStorage(url: FileTokenCacheStorage.defaultURL(clientId: clientId))
+        case .file(let url): storage = FileTokenCacheStorage(url: url)
+        case .inMemory: storage = InMemoryTokenCacheStorage()
+        }
         environment = NativeAuthEnvironment(
             clientId: clientId,
             authorityURL: authorityURL,
@@ -63,8 +70,12 @@ public final class MSALNativeAuthPublicClientApplication: Sendable {
             retryPolicy: configuration.retryPolicy,
             appName: configuration.appName,
             appVersion: configuration.appVersion,
-            uuid: uuid)
+            uuid: uuid,
+            cache: TokenCache(storage: storage, clientId: clientId, authority: authorityURL, logger: logger),
+            tokenExpirationBuffer: max(0, configuration.tokenExpirationBuffer),
+            allowsMultipleAccounts: configuration.allowsMultipleAccounts)
         let client = NativeAuthClient(environment: environment)
+        self.client = client
         signInController = SignInController(client: client)
         signUpController = SignUpController(client: client, signIn: signInController)
         resetPasswordController = ResetPasswordController(client: client, signIn: signInController)
@@ -170,5 +181,63 @@ public final class MSALNativeAuthPublicClientApplication: Sendable {
 
     private func resetRequest(_ parameters: MSALNativeAuthResetPasswordParameters) -> ResetPasswordController.StartRequest {
         ResetPasswordController.StartRequest(username: parameters.username, correlationId: parameters.correlationId ?? environment.uuid())
+    }
+
+    // MARK: Accounts
+
+    /// The signed-in account of this client id, restored from the token cache (for example after a
+    /// restart), or nil. With several accounts allowed, the one used most recently.
+    public func getNativeAuthUserAccount(correlationId: UUID? = nil) -> MSALNativeAuthUserAccountResult? {
+        environment.cache.accounts().first.map(result(for:))
+    }
+
+    /// Every account with tokens for this client id, most recently used first.
+    public func allAccounts() throws(MSALError) -> [MSALAccount] {
+        try checkCache()
+        return environment.cache.accounts().map { result(for: $0).account }
+    }
+
+    /// The account whose identifier (home account id) is `identifier`.
+    public func account(forIdentifier identifier: String) throws(MSALError) -> MSALAccount {
+        try checkCache()
+        guard let found = environment.cache.accounts().first(where: { $0.homeAccountId.lowercased() == identifier.lowercased() }) else {
+            throw MSALError(.accountNotFound, "No cached account has the identifier \(identifier)")
+        }
+        return result(for: found).account
+    }
+
+    /// The account whose username is `username` (case-insensitive).
+    public func account(forUsername username: String) throws(MSALError) -> MSALAccount {
+        try checkCache()
+        guard let found = environment.cache.accounts().first(where: { $0.username?.lowercased() == username.lowercased() }) else {
+            throw MSALError(.accountNotFound, "No cached account has that username")
+        }
+        return result(for: found).account
+    }
+
+    /// Removes an account's tokens for this client id from the cache.
+    public func remove(_ account: MSALAccount) throws(MSALError) {
+        guard let identifier = account.identifier else { throw MSALError(.invalidParameter, "The account has no identifier") }
+        try environment.cache.removeAccount(homeAccountId: identifier)
+    }
+
+    /// The last problem the token cache met (a corrupt file set aside, an unreadable file, a failed
+    /// write), or nil. The SDK keeps working in memory meanwhile; see the log for details.
+    public var lastTokenCacheError: MSALError? { environment.cache.lastError }
+
+    private func checkCache() throws(MSALError) {
+        _ = environment.cache.accounts()
+        if let error = environment.cache.lastError, error.code == .cacheUnavailable { throw error }
+    }
+
+    private func result(for cached: CachedAccount) -> MSALNativeAuthUserAccountResult {
+        let idToken = cached.idToken.flatMap { try? IDToken(raw: $0) }
+        let parts = cached.homeAccountId.split(separator: ".", maxSplits: 1).map(String.init)
+        let account = MSALAccount(
+            username: idToken?.username ?? cached.username, identifier: cached.homeAccountId, environment: cached.environment,
+            homeAccountId: parts.count == 2 ? MSALAccountId(identifier: cached.homeAccountId, objectId: parts[0], tenantId: parts[1]) : nil,
+            claims: idToken?.claims)
+        let tokens = TokenSet(accessToken: nil, refreshToken: nil, scopes: [], expiresOn: nil, extendedExpiresOn: nil, correlationId: environment.uuid())
+        return MSALNativeAuthUserAccountResult(account: account, idToken: cached.idToken, tokens: tokens, client: client)
     }
 }

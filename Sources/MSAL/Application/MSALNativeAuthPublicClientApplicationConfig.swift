@@ -46,6 +46,11 @@ public final class MSALNativeAuthPublicClientApplicationConfig {
     public var appName: String? = ProcessInfo.processInfo.processName
     /// Sent as `x-app-ver` when set.
     public var appVersion: String?
+    /// Where tokens are kept. Default: a file under the XDG data directory.
+    public var tokenCacheLocation: MSALNativeAuthTokenCacheLocation = .default
+    /// Keep several accounts side by side. Default false: as in MSAL's native auth, a new sign-in
+    /// replaces the previous account of this client id.
+    public var allowsMultipleAccounts = false
 
     /// A configuration for an explicit authority (long form, tenant-id form, custom domain, or a
     /// loopback emulator). Problems such as an empty client id are reported when the application
@@ -60,6 +65,16 @@ public final class MSALNativeAuthPublicClientApplicationConfig {
     public convenience init(clientId: String, tenantSubdomain: String, challengeTypes: MSALNativeAuthChallengeTypes) throws(MSALError) {
         self.init(clientId: clientId, authority: try MSALCIAMAuthority(tenantSubdomain: tenantSubdomain), challengeTypes: challengeTypes)
     }
+}
+
+/// Where the token cache lives.
+public enum MSALNativeAuthTokenCacheLocation: Sendable, Equatable {
+    /// `$XDG_DATA_HOME/msal-native-auth/<client id>/token_cache.json` (else `~/.local/share/…`).
+    case `default`
+    /// A file of the app's choosing, in MSAL's unified cache format; other MSAL libraries can share it.
+    case file(URL)
+    /// Memory only: gone when the process ends.
+    case inMemory
 }
 
 /// Data-centre routing. Mirrors MSAL's `MSALSliceConfig`; native auth sends only `dc`.

@@ -1,23 +1,190 @@
 import Foundation
+import Synchronization
 
-/// A request for specific claims, sent as the `claims` parameter. Mirrors MSAL's `MSALClaimsRequest`
-/// for construction from JSON; the builder API for individual claims arrives with the token-cache work.
-public final class MSALClaimsRequest: Sendable, CustomStringConvertible {
-    private let value: JSONValue
+/// Where requested claims should appear. Mirrors MSAL's `MSALClaimsRequestTarget` (plus `userinfo`,
+/// which OpenID Connect defines and MSAL for iOS leaves out).
+public enum MSALClaimsRequestTarget: UInt, Sendable, CaseIterable {
+    case idToken = 0
+    case accessToken = 1
+    case userinfo = 2
 
-    /// Parses a claims-request JSON object such as `{"access_token":{"acrs":{"essential":true,"value":"c4"}}}`.
-    /// Throws `MSALError` with code `.invalidJSON` when the text is not a JSON object.
-    public init(jsonString: String) throws(MSALError) {
-        guard let parsed = JSONValue.parse(Data(jsonString.utf8)), case .object = parsed else {
-            throw MSALError(.invalidJSON, "The claims request is not a JSON object")
+    var key: String {
+        switch self {
+        case .idToken: return "id_token"
+        case .accessToken: return "access_token"
+        case .userinfo: return "userinfo"
         }
-        value = parsed
+    }
+
+    init?(key: String) {
+        guard let target = Self.allCases.first(where: { $0.key == key }) else { return nil }
+        self = target
+    }
+}
+
+/// A request for specific claims, sent as the `claims` parameter (OpenID Connect Core §5.5).
+/// Mirrors MSAL's `MSALClaimsRequest`.
+///
+/// ```swift
+/// var requestError: NSError? = nil
+/// let request = MSALClaimsRequest(jsonString: #"{"id_token":{"auth_time":{"essential":true}}}"#, error: &requestError)
+/// let individualClaimRequest = MSALIndividualClaimRequest(name: "custom-claim")
+/// individualClaimRequest.additionalInfo = MSALIndividualClaimRequestAdditionalInfo()
+/// individualClaimRequest.additionalInfo?.essential = 1
+/// individualClaimRequest.additionalInfo?.value = "myvalue"
+/// try request.requestClaim(individualClaimRequest, for: .idToken)
+/// ```
+///
+/// A claims request makes `getAccessToken` skip the cached access token, as in MSAL.
+public final class MSALClaimsRequest: Sendable, CustomStringConvertible {
+    /// target → claim name → `null` or the claim's additional information.
+    private let claims = Mutex<[MSALClaimsRequestTarget: [String: JSONValue]]>([:])
+
+    /// An empty claims request, to be filled with `requestClaim(_:for:)`.
+    public init() {}
+
+    /// Parses a claims-request JSON object. Throws `MSALError` with code `.invalidJSON` when the
+    /// text is not a JSON object of targets (`id_token`, `access_token`, `userinfo`) each holding
+    /// an object of claims.
+    public init(jsonString: String) throws(MSALError) {
+        claims.withLock { $0 = [:] }
+        let parsed = try Self.parse(jsonString)
+        claims.withLock { $0 = parsed }
+    }
+
+    /// MSAL's Objective-C-style initialiser: on invalid JSON, `error` receives an `NSError`
+    /// (domain `MSALErrorDomain`) and the request is empty.
+    public convenience init(jsonString: String, error: UnsafeMutablePointer<NSError?>?) {
+        self.init()
+        do {
+            let parsed = try Self.parse(jsonString)
+            claims.withLock { $0 = parsed }
+        } catch let failure {
+            error?.pointee = NSError(domain: "MSALErrorDomain", code: -50000,
+                                     userInfo: [NSLocalizedDescriptionKey: failure.message])
+        }
+    }
+
+    /// Adds (or replaces) the request for one claim in `target`. Throws `MSALError` when its
+    /// additional information cannot be JSON (a value that is not a string, number, Boolean,
+    /// array, dictionary or null; or both `value` and `values`).
+    ///
+    /// Untyped `throws` on purpose: MSAL's documentation catches with `catch let error as NSError`,
+    /// which Swift 6.3 cannot compile around a typed-throws call (a compiler crash, measured here).
+    public func requestClaim(_ request: MSALIndividualClaimRequest, for target: MSALClaimsRequestTarget) throws {
+        let encoded = try request.jsonValue()
+        claims.withLock { $0[target, default: [:]][request.name] = encoded }
+    }
+
+    /// The claims requested for `target`.
+    public func claimsRequests(for target: MSALClaimsRequestTarget) -> [MSALIndividualClaimRequest] {
+        let entries = claims.withLock { $0[target] ?? [:] }
+        return entries.keys.sorted().map { name in MSALIndividualClaimRequest(name: name, json: entries[name] ?? .null) }
+    }
+
+    /// Removes the request for the claim called `name` in `target`; returns whether there was one.
+    @discardableResult
+    public func removeClaimRequest(withName name: String, for target: MSALClaimsRequestTarget) -> Bool {
+        claims.withLock { $0[target]?.removeValue(forKey: name) != nil }
     }
 
     /// The JSON text sent on the wire (compact, keys sorted).
     public func jsonString() -> String {
-        value.serialized()
+        let snapshot = claims.withLock { $0 }
+        var object: [String: JSONValue] = [:]
+        for (target, entries) in snapshot where !entries.isEmpty {
+            object[target.key] = .object(entries)
+        }
+        return JSONValue.object(object).serialized()
     }
 
     public var description: String { jsonString() }
+
+    private static func parse(_ text: String) throws(MSALError) -> [MSALClaimsRequestTarget: [String: JSONValue]] {
+        guard let parsed = JSONValue.parse(Data(text.utf8)), case .object(let targets) = parsed else {
+            throw MSALError(.invalidJSON, "The claims request is not a JSON object")
+        }
+        var out: [MSALClaimsRequestTarget: [String: JSONValue]] = [:]
+        for (key, value) in targets {
+            guard let target = MSALClaimsRequestTarget(key: key) else {
+                throw MSALError(.invalidJSON, "The claims request target '\(key)' is not one of id_token, access_token, userinfo")
+            }
+            guard case .object(let entries) = value else {
+                throw MSALError(.invalidJSON, "The claims of '\(key)' are not a JSON object")
+            }
+            for (name, entry) in entries {
+                switch entry {
+                case .null, .object: continue
+                default: throw MSALError(.invalidJSON, "The request for claim '\(name)' must be null or an object")
+                }
+            }
+            out[target] = entries
+        }
+        return out
+    }
+}
+
+/// The request for one claim. Mirrors MSAL's `MSALIndividualClaimRequest`.
+public final class MSALIndividualClaimRequest {
+    /// The claim's name.
+    public var name: String
+    /// `essential`, `value` or `values`; nil sends the claim as `null` (simply requested).
+    public var additionalInfo: MSALIndividualClaimRequestAdditionalInfo?
+
+    public init(name: String) {
+        self.name = name
+    }
+
+    fileprivate init(name: String, json: JSONValue) {
+        self.name = name
+        if case .object(let members) = json {
+            let info = MSALIndividualClaimRequestAdditionalInfo()
+            if let essential = members["essential"] {
+                switch essential {
+                case .bool(let flag): info.essential = NSNumber(value: flag)
+                case .number(let number): info.essential = NSNumber(value: number != 0)
+                default: break
+                }
+            }
+            info.value = members["value"]?.foundationValue
+            if case .array(let items)? = members["values"] { info.values = items.map(\.foundationValue) }
+            additionalInfo = info
+        }
+    }
+
+    fileprivate func jsonValue() throws(MSALError) -> JSONValue {
+        guard !name.isEmpty else { throw MSALError(.invalidParameter, "A claim request needs a name") }
+        guard let info = additionalInfo else { return .null }
+        var members: [String: JSONValue] = [:]
+        if let essential = info.essential { members["essential"] = .bool(essential.boolValue) }
+        if info.value != nil, info.values != nil {
+            throw MSALError(.invalidParameter, "The claim '\(name)' sets both value and values; OpenID Connect allows one")
+        }
+        if let value = info.value {
+            guard let encoded = JSONValue(foundation: value) else {
+                throw MSALError(.invalidParameter, "The value of claim '\(name)' cannot be serialised to JSON")
+            }
+            members["value"] = encoded
+        }
+        if let values = info.values {
+            guard let encoded = JSONValue(foundation: values) else {
+                throw MSALError(.invalidParameter, "The values of claim '\(name)' cannot be serialised to JSON")
+            }
+            members["values"] = encoded
+        }
+        return .object(members)
+    }
+}
+
+/// `essential`, `value` and `values` of a claim request. Mirrors MSAL's
+/// `MSALIndividualClaimRequestAdditionalInfo`.
+public final class MSALIndividualClaimRequestAdditionalInfo {
+    /// Whether the claim is essential; any non-zero number means true.
+    public var essential: NSNumber?
+    /// Ask for the claim with this value (a string, number, Boolean, array, dictionary or NSNull).
+    public var value: Any?
+    /// Ask for the claim with one of these values, in order of preference.
+    public var values: [Any]?
+
+    public init() {}
 }

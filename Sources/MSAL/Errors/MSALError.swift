@@ -12,6 +12,10 @@ public struct MSALError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let invalidAuthority = Code("invalidAuthority")
         /// A JSON document (for example a claims request) could not be parsed.
         public static let invalidJSON = Code("invalidJSON")
+        /// The token cache could not be read or written (permissions, a full disk, a lock).
+        public static let cacheUnavailable = Code("cacheUnavailable")
+        /// No cached account matches.
+        public static let accountNotFound = Code("accountNotFound")
 
         public var description: String { name }
     }

@@ -17,6 +17,9 @@ package struct NativeAuthEnvironment: Sendable {
     package var appName: String?
     package var appVersion: String?
     package var uuid: @Sendable () -> UUID
+    package var cache: TokenCache
+    package var tokenExpirationBuffer: TimeInterval
+    package var allowsMultipleAccounts: Bool
 }
 
 /// The answer to one native-auth request after retries: the raw response or why there is none,

@@ -61,10 +61,19 @@ extension NativeAuthClient {
         switch outcome {
         case .success(let response):
             do {
+                let now = environment.clock.now()
                 let result = try MSALNativeAuthUserAccountResult.make(
                     from: response, requestedScopes: grant.scopes, authority: environment.authorityURL,
-                    now: environment.clock.now(), correlationId: correlationId)
+                    now: now, correlationId: correlationId, client: self)
                 environment.logger.info("Token response accepted for account \(pii: result.account.username)")
+                let parsed = try ParsedTokenResponse(response, requestedScopes: grant.scopes)
+                do {
+                    try environment.cache.save(response, clientInfo: parsed.clientInfo, idToken: parsed.idToken, scopes: parsed.grantedScopes,
+                                               now: now, condition: .signIn(singleAccount: !environment.allowsMultipleAccounts))
+                } catch {
+                    // Signed in all the same; the tokens live in the result and the cache error is on record.
+                    environment.logger.warning("The new tokens could not be cached: \(error.message)")
+                }
                 return (.success(result), correlationId)
             } catch {
                 environment.logger.warning("Token response cannot be used: \(error.message)")

@@ -4,6 +4,7 @@ import Foundation
 package enum Scopes {
     /// The OpenID Connect scopes MSAL always asks for.
     package static let oidcDefaults = ["openid", "profile", "offline_access"]
+    package static let oidcDefaultsLowercased: Set<String> = ["openid", "profile", "offline_access"]
 
     /// The app's scopes followed by the OIDC defaults, without duplicates, order kept.
     package static func withDefaults(_ scopes: [String]?) -> [String] {
@@ -19,5 +20,23 @@ package enum Scopes {
 
     package static func wire(_ scopes: [String]) -> String {
         scopes.joined(separator: " ")
+    }
+
+    /// For `…/.default` (including `api://x//.default` for a resource ending in `/`): the resource,
+    /// lower-cased and without trailing slashes; nil for any other scope.
+    package static func defaultScopeResource(_ scope: String) -> String? {
+        guard scope.lowercased().hasSuffix("/.default") else { return nil }
+        var resource = String(scope.dropLast(".default".count)).lowercased()
+        while resource.hasSuffix("/") { resource.removeLast() }
+        return resource
+    }
+
+    /// Whether `granted` (lower-cased) satisfies the requested scope `wanted` (lower-cased):
+    /// equal, or any scope of the resource when `wanted` is its `.default`.
+    package static func covers(_ granted: Set<String>, _ wanted: String) -> Bool {
+        if let resource = defaultScopeResource(wanted) {
+            return granted.contains(wanted) || granted.contains { $0.hasPrefix(resource + "/") }
+        }
+        return granted.contains(wanted)
     }
 }

@@ -74,6 +74,8 @@ struct Harness {
         let config = try MSALNativeAuthPublicClientApplicationConfig(
             clientId: Fixture.clientId, tenantSubdomain: "contoso", challengeTypes: challengeTypes)
         config.transport = stub
+        config.tokenCacheLocation = .inMemory
+        config.clientId = Fixture.clientId
         config.loggerConfig = log.config
         config.appName = "msal-tests"
         config.appVersion = "1.2.3"

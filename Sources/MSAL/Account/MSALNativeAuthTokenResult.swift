@@ -1,0 +1,81 @@
+import Foundation
+
+/// An access token for an API. Mirrors MSAL's `MSALNativeAuthTokenResult`.
+public final class MSALNativeAuthTokenResult: Sendable {
+    /// The bearer token to send as `Authorization: Bearer …`.
+    public let accessToken: String
+    /// The scopes it is valid for.
+    public let scopes: [String]
+    /// When it expires.
+    public let expiresOn: Date?
+    /// The refresh token, only when the parameters asked for it (`returnRefreshToken`).
+    public let refreshToken: String?
+    /// The correlation id of the request that produced it (a fresh one for a cache hit).
+    public let correlationId: UUID
+
+    package init(accessToken: String, scopes: [String], expiresOn: Date?, refreshToken: String?, correlationId: UUID) {
+        self.accessToken = accessToken
+        self.scopes = scopes
+        self.expiresOn = expiresOn
+        self.refreshToken = refreshToken
+        self.correlationId = correlationId
+    }
+}
+
+/// What `getAccessToken(parameters:delegate:)` needs. Mirrors MSAL's `MSALNativeAuthGetAccessTokenParameters`.
+public final class MSALNativeAuthGetAccessTokenParameters {
+    /// Skip the cached access token and redeem the refresh token.
+    public var forceRefresh: Bool = false
+    /// Hand back the refresh token in the result too.
+    public var returnRefreshToken: Bool = false
+    /// The API scopes; `openid profile offline_access` are always added.
+    public var scopes: [String]?
+    /// Extra claims; a claims request always skips the cached access token.
+    public var claimsRequest: MSALClaimsRequest?
+    public var correlationId: UUID?
+
+    public init() {}
+}
+
+/// A failure to get an access token. Mirrors MSAL's `RetrieveAccessTokenError`.
+public final class RetrieveAccessTokenError: MSALNativeAuthError, @unchecked Sendable {
+    package enum ErrorType: Sendable, Equatable {
+        case browserRequired
+        case refreshTokenExpired
+        case invalidScope
+        case generalError
+    }
+
+    package let type: ErrorType
+    /// When the server granted fewer scopes than asked: the scopes it granted.
+    public let grantedScopes: [String]?
+    /// When the server granted fewer scopes than asked: the scopes it declined.
+    public let declinedScopes: [String]?
+
+    package init(type: ErrorType, _ details: MSALNativeAuthErrorDetails, grantedScopes: [String]? = nil, declinedScopes: [String]? = nil) {
+        self.type = type
+        self.grantedScopes = grantedScopes
+        self.declinedScopes = declinedScopes
+        super.init(details)
+    }
+
+    /// The user must sign in interactively (in a browser), for example to consent.
+    public var isBrowserRequired: Bool { type == .browserRequired }
+    /// The refresh token is expired, revoked or missing: sign the user in again.
+    public var isRefreshTokenExpired: Bool { type == .refreshTokenExpired }
+    /// A requested scope is unknown, or scopes of two resources were mixed.
+    public var isInvalidScope: Bool { type == .invalidScope }
+}
+
+/// Receives the outcome of `getAccessToken(parameters:delegate:)`. Mirrors MSAL's `CredentialsDelegate`.
+@MainActor
+public protocol CredentialsDelegate: AnyObject, Sendable {
+    func onAccessTokenRetrieveError(error: RetrieveAccessTokenError)
+    func onAccessTokenRetrieveCompleted(result: MSALNativeAuthTokenResult)
+}
+
+extension CredentialsDelegate {
+    public func onAccessTokenRetrieveCompleted(result: MSALNativeAuthTokenResult) {
+        onAccessTokenRetrieveError(error: RetrieveAccessTokenError(type: .generalError, .notImplemented("onAccessTokenRetrieveCompleted", result.correlationId)))
+    }
+}

@@ -1,0 +1,168 @@
+import Foundation
+
+/// A `getAccessToken` call's parameters, copied at call time.
+package struct AccessTokenRequest: Sendable {
+    var scopes: [String]
+    var forceRefresh: Bool
+    var returnRefreshToken: Bool
+    var claims: String?
+    var correlationId: UUID
+
+    init(_ parameters: MSALNativeAuthGetAccessTokenParameters, newCorrelationId: UUID) {
+        scopes = Scopes.withDefaults(parameters.scopes)
+        forceRefresh = parameters.forceRefresh
+        returnRefreshToken = parameters.returnRefreshToken
+        claims = parameters.claimsRequest?.jsonString()
+        correlationId = parameters.correlationId ?? newCorrelationId
+    }
+}
+
+extension MSALNativeAuthUserAccountResult {
+    /// Cache first, then one shared refresh per (account, scopes, claims) (spec §7.6).
+    func accessToken(_ request: AccessTokenRequest) async throws(RetrieveAccessTokenError) -> MSALNativeAuthTokenResult {
+        guard let client, let homeAccountId = account.identifier else {
+            throw RetrieveAccessTokenError(type: .generalError, MSALNativeAuthErrorDetails(
+                message: "This account result is not connected to an application", correlationId: request.correlationId))
+        }
+        let environment = client.environment
+        let cache = environment.cache
+        let now = environment.clock.now()
+        if !request.forceRefresh, request.claims == nil,
+           let cached = cache.accessToken(homeAccountId: homeAccountId, scopes: request.scopes,
+                                          validAt: now.addingTimeInterval(environment.tokenExpirationBuffer)) {
+            environment.logger.verbose("Access token served from the cache")
+            return MSALNativeAuthTokenResult(
+                accessToken: cached.secret, scopes: cached.scopes, expiresOn: cached.expiresOn,
+                refreshToken: request.returnRefreshToken ? cache.refreshToken(homeAccountId: homeAccountId) : nil,
+                correlationId: request.correlationId)
+        }
+
+        let resourceScopes = request.scopes.filter { !Scopes.oidcDefaultsLowercased.contains($0.lowercased()) }
+        let key = [homeAccountId.lowercased(), resourceScopes.map { $0.lowercased() }.sorted().joined(separator: " "),
+                   request.claims ?? "", request.returnRefreshToken ? "rt" : ""].joined(separator: "|")
+        cache.refreshCallers.withLock { $0 += 1 }
+        let task: Task<Result<MSALNativeAuthTokenResult, RetrieveAccessTokenError>, Never> = cache.inFlight.withLock { table in
+            if let running = table[key] { return running }
+            let started = Task { await self.refresh(request, homeAccountId: homeAccountId, client: client) }
+            table[key] = started
+            return started
+        }
+        let result = await task.value
+        cache.inFlight.withLock { table in
+            // Only the caller that finds its own task removes it.
+            if let running = table[key], running == task { table.removeValue(forKey: key) }
+        }
+        return try result.get()
+    }
+
+    /// Redeems the refresh token at the token endpoint (the Linux route of spec §7.6) and stores
+    /// the answer, unless the account was signed out meanwhile.
+    private func refresh(_ request: AccessTokenRequest, homeAccountId: String, client: NativeAuthClient) async
+        -> Result<MSALNativeAuthTokenResult, RetrieveAccessTokenError>
+    {
+        let environment = client.environment
+        let cache = environment.cache
+        let generation = cache.generation(of: homeAccountId)
+        guard let refreshToken = cache.refreshToken(homeAccountId: homeAccountId) else {
+            return .failure(RetrieveAccessTokenError(type: .refreshTokenExpired, MSALNativeAuthErrorDetails(
+                message: "No refresh token is cached for this account; sign in again", correlationId: request.correlationId)))
+        }
+        environment.logger.info("Refreshing access token correlation \(request.correlationId.uuidString)")
+        let answer = await client.call(.token, [
+            ("grant_type", "refresh_token"), ("refresh_token", refreshToken), ("scope", Scopes.wire(request.scopes)),
+            ("client_info", "1"), ("claims", request.claims),
+        ], correlationId: request.correlationId, expecting: TokenResponse.self)
+        let id = answer.correlationId
+        switch answer.outcome {
+        case .success(let response):
+            return store(response, request: request, generation: generation, correlationId: id, client: client)
+        case .redirect(let reason):
+            return .failure(RetrieveAccessTokenError(type: .browserRequired, MSALNativeAuthErrorDetails(redirectReason: reason, correlationId: id)))
+        case .apiError(let error):
+            return .failure(RetrieveAccessTokenError.fromRefresh(error, correlationId: id))
+        case .failure(let failure):
+            return .failure(RetrieveAccessTokenError(type: .generalError, MSALNativeAuthErrorDetails(failure, correlationId: id)))
+        }
+    }
+
+    private func store(_ response: TokenResponse, request: AccessTokenRequest, generation: Int, correlationId: UUID, client: NativeAuthClient)
+        -> Result<MSALNativeAuthTokenResult, RetrieveAccessTokenError>
+    {
+        let environment = client.environment
+        let now = environment.clock.now()
+        let parsed: ParsedTokenResponse
+        do {
+            parsed = try ParsedTokenResponse(response, requestedScopes: request.scopes)
+        } catch {
+            return .failure(RetrieveAccessTokenError(type: .generalError, MSALNativeAuthErrorDetails(
+                MSALNativeAuthNetworkFailure(kind: .invalidResponse, message: error.message), correlationId: correlationId)))
+        }
+        guard parsed.clientInfo.homeAccountId.lowercased() == (account.identifier ?? "").lowercased() else {
+            return .failure(RetrieveAccessTokenError(type: .generalError, MSALNativeAuthErrorDetails(
+                message: "The refreshed tokens belong to another account", correlationId: correlationId)))
+        }
+        guard let accessToken = response.accessToken else {
+            return .failure(RetrieveAccessTokenError(type: .generalError, MSALNativeAuthErrorDetails(
+                message: "The token response carries no access token", correlationId: correlationId)))
+        }
+        do {
+            let saved = try environment.cache.save(response, clientInfo: parsed.clientInfo, idToken: parsed.idToken, scopes: parsed.grantedScopes,
+                                                   now: now, condition: .refresh(generation: generation))
+            guard saved else {
+                return .failure(RetrieveAccessTokenError(type: .generalError, MSALNativeAuthErrorDetails(
+                    message: "The account was signed out while its token was being refreshed", correlationId: correlationId)))
+            }
+        } catch {
+            // The tokens are good even though the cache could not keep them; the error is on record.
+            environment.logger.warning("Refreshed tokens could not be cached: \(error.message)")
+        }
+        if let idToken = parsed.idToken {
+            update(account: parsed.account(environment: account.environment), idToken: idToken.raw)
+        }
+        let wanted = request.scopes.filter { !Scopes.oidcDefaultsLowercased.contains($0.lowercased()) }
+        let granted = Set(parsed.grantedScopes.map { $0.lowercased() })
+        let declined = wanted.filter { !Scopes.covers(granted, $0.lowercased()) }
+        if !declined.isEmpty {
+            return .failure(RetrieveAccessTokenError(
+                type: .generalError,
+                MSALNativeAuthErrorDetails(
+                    message: "The server granted \(parsed.grantedScopes.joined(separator: " ")) but declined \(declined.joined(separator: " "))",
+                    correlationId: correlationId),
+                grantedScopes: parsed.grantedScopes, declinedScopes: declined))
+        }
+        let expiresOn = response.expiresOn.map { Date(timeIntervalSince1970: $0) } ?? now.addingTimeInterval(response.expiresIn ?? 600)
+        return .success(MSALNativeAuthTokenResult(
+            accessToken: accessToken, scopes: parsed.grantedScopes, expiresOn: expiresOn,
+            refreshToken: request.returnRefreshToken ? response.refreshToken : nil, correlationId: correlationId))
+    }
+}
+
+extension RetrieveAccessTokenError {
+    /// Refresh errors (public-api §8.8, issue-level refinements): scope problems, expired or revoked
+    /// refresh tokens and consent needs get their own kinds; MFA and password-change needs keep
+    /// MSAL's message prefixes.
+    static func fromRefresh(_ error: NativeAuthAPIError, correlationId: UUID) -> RetrieveAccessTokenError {
+        var details = MSALNativeAuthErrorDetails(error, correlationId: correlationId, fallback: MSALNativeAuthErrorMessage.generalError)
+        let codes = Set(error.errorCodes)
+        if codes.contains(NativeAuthServerCode.mfaRequired) {
+            details.message = "Multifactor authentication is required; it cannot be completed while refreshing. Sign in again. " + (details.message ?? "")
+            return RetrieveAccessTokenError(type: .generalError, details)
+        }
+        if codes.contains(NativeAuthServerCode.passwordChangeRequired) {
+            details.message = "The user must change their password; reset it and sign in again. " + (details.message ?? "")
+            return RetrieveAccessTokenError(type: .generalError, details)
+        }
+        switch error.error {
+        case .invalidScope:
+            return RetrieveAccessTokenError(type: .invalidScope, details)
+        case NativeAuthErrorCode(rawValue: "interaction_required"), NativeAuthErrorCode(rawValue: "consent_required"):
+            return RetrieveAccessTokenError(type: .browserRequired, details)
+        case .invalidGrant where codes.contains(65001) || error.suberror?.rawValue == "consent_required":
+            return RetrieveAccessTokenError(type: .browserRequired, details)
+        case .invalidGrant, .expiredRefreshToken:
+            return RetrieveAccessTokenError(type: .refreshTokenExpired, details)
+        default:
+            return RetrieveAccessTokenError(type: .generalError, details)
+        }
+    }
+}

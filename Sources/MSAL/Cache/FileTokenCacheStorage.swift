@@ -1,0 +1,178 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The token cache in a JSON file, safe across threads and processes.
+///
+/// - The directory is created 0700 and the file written 0600.
+/// - Writes go to a temporary file in the same directory (`O_CREAT|O_EXCL`, 0600), are `fsync`ed,
+///   renamed over the cache file, and the directory is `fsync`ed: a reader, or a process killed at
+///   any point, sees the old file or the new one, never a mix. (Foundation's atomic write would
+///   reset the mode to 0644, so it is not used.)
+/// - Every read-merge-write holds an exclusive `flock` on a side file `<name>.lock`, so two
+///   programs that share the cache lose neither's tokens. Reads take no lock: rename is atomic.
+/// - A file that cannot be parsed is renamed to `<name>.corrupt-<time>` (never deleted) and
+///   reported; the cache carries on empty. A file that cannot be read (permissions) is reported and
+///   left alone: the cache then refuses to write rather than overwrite what it could not read.
+package final class FileTokenCacheStorage: TokenCacheStorage {
+    package let url: URL
+    private let lockPath: String
+    private let maxBytes: Int
+
+    package init(url: URL, maxBytes: Int = 64 << 20) {
+        self.url = url
+        lockPath = url.path + ".lock"
+        self.maxBytes = maxBytes
+    }
+
+    /// `$XDG_DATA_HOME/msal-native-auth/<client id>/token_cache.json`, else under `~/.local/share`.
+    package static func defaultURL(clientId: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        let base: URL
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+            base = URL(fileURLWithPath: xdg, isDirectory: true)
+        } else {
+            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+            base = URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".local/share", isDirectory: true)
+        }
+        let safeClient = String(clientId.lowercased().map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "_" })
+        return base.appendingPathComponent("msal-native-auth", isDirectory: true)
+            .appendingPathComponent(safeClient, isDirectory: true).appendingPathComponent("token_cache.json")
+    }
+
+    package func load(ifChangedSince stamp: TokenCacheStamp?) throws(MSALError) -> TokenCacheSnapshot? {
+        let current = try currentStamp()
+        if let stamp, stamp == current { return nil }
+        return try read()
+    }
+
+    package func update(_ change: (inout TokenCacheDocument) -> Void) throws(MSALError) -> TokenCacheSnapshot {
+        try ensureDirectory()
+        let lock = open(lockPath, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+        guard lock >= 0 else { throw posixError("open the cache lock file", lockPath) }
+        defer { close(lock) }
+        while flock(lock, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw posixError("lock the token cache", lockPath) }
+        }
+        defer { flock(lock, LOCK_UN) }
+
+        var snapshot = try read()
+        change(&snapshot.document)
+        try write(snapshot.document.serialized())
+        snapshot.stamp = try currentStamp()
+        return snapshot
+    }
+
+    // MARK: Reading
+
+    private func currentStamp() throws(MSALError) -> TokenCacheStamp {
+        var info = stat()
+        guard stat(url.path, &info) == 0 else {
+            if errno == ENOENT { return TokenCacheStamp([-1]) }
+            throw posixError("inspect the token cache", url.path)
+        }
+        return TokenCacheStamp([Int64(info.st_dev), Int64(info.st_ino), Int64(info.st_size), Int64(info.st_mtim.tv_sec),
+                                Int64(info.st_mtim.tv_nsec)])
+    }
+
+    private func read() throws(MSALError) -> TokenCacheSnapshot {
+        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+        if descriptor < 0 {
+            if errno == ENOENT { return TokenCacheSnapshot(document: TokenCacheDocument(), stamp: TokenCacheStamp([-1])) }
+            throw posixError("read the token cache", url.path)
+        }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw posixError("inspect the token cache", url.path) }
+        let stamp = TokenCacheStamp([Int64(info.st_dev), Int64(info.st_ino), Int64(info.st_size), Int64(info.st_mtim.tv_sec),
+                                     Int64(info.st_mtim.tv_nsec)])
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw MSALError(.invalidParameter, "The token cache path \(url.path) is not a regular file")
+        }
+        guard Int(info.st_size) <= maxBytes else {
+            return setAside("is larger than \(maxBytes) bytes")
+        }
+        var data = Data(count: Int(info.st_size))
+        var total = 0
+        while total < data.count {
+            let count = data.withUnsafeMutableBytes { raw in Glibc.read(descriptor, raw.baseAddress! + total, raw.count - total) }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { throw posixError("read the token cache", url.path) }
+            if count == 0 { break }
+            total += count
+        }
+        data.count = total
+        do {
+            return TokenCacheSnapshot(document: try TokenCacheDocument(json: data), stamp: stamp)
+        } catch {
+            return setAside("is not a valid token cache (\(error.message))")
+        }
+    }
+
+    /// Moves an unusable file out of the way, keeping it, and returns an empty cache with the problem.
+    private func setAside(_ reason: String) -> TokenCacheSnapshot {
+        let backup = url.path + ".corrupt-\(Int(Date().timeIntervalSince1970))-\(getpid())"
+        let moved = rename(url.path, backup) == 0
+        let message = moved
+            ? "The token cache file \(url.path) \(reason); it was moved to \(backup) and the cache starts empty"
+            : "The token cache file \(url.path) \(reason) and could not be moved aside"
+        return TokenCacheSnapshot(document: TokenCacheDocument(), stamp: TokenCacheStamp([-1]), problem: MSALError(.invalidJSON, message))
+    }
+
+    // MARK: Writing
+
+    private func ensureDirectory() throws(MSALError) {
+        let directory = url.deletingLastPathComponent()
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else { throw MSALError(.invalidParameter, "\(directory.path) is not a directory") }
+            return
+        }
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw MSALError(.invalidParameter, "Cannot create the token cache directory \(directory.path): \(error.localizedDescription)")
+        }
+        chmod(directory.path, 0o700)
+    }
+
+    private func write(_ data: Data) throws(MSALError) {
+        let directory = url.deletingLastPathComponent().path
+        let temporary = url.path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let descriptor = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw posixError("create a temporary cache file", temporary) }
+        var ok = true
+        data.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+                if written < 0, errno == EINTR { continue }
+                guard written > 0 else { ok = false; return }
+                offset += written
+            }
+        }
+        let failure = errno
+        if ok, fsync(descriptor) != 0 { ok = false }
+        close(descriptor)
+        guard ok else {
+            unlink(temporary)
+            errno = failure
+            throw posixError("write the token cache", temporary)
+        }
+        guard rename(temporary, url.path) == 0 else {
+            let error = posixError("replace the token cache", url.path)
+            unlink(temporary)
+            throw error
+        }
+        let directoryDescriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if directoryDescriptor >= 0 {
+            fsync(directoryDescriptor)
+            close(directoryDescriptor)
+        }
+    }
+
+    private func posixError(_ action: String, _ path: String) -> MSALError {
+        let code = errno
+        return MSALError(.cacheUnavailable, "Cannot \(action) at \(path): \(String(cString: strerror(code))) (errno \(code))")
+    }
+}

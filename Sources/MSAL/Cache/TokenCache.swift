@@ -1,0 +1,332 @@
+import Foundation
+import Synchronization
+
+/// The application's view of the token cache: fast look-ups from an in-memory copy that is
+/// reloaded whenever the storage changed (a `stat` per look-up for a file), and writes that
+/// read, merge and write back under the storage's lock.
+///
+/// One `TokenCache` serves one client id at one authority (`environment` = host, `realm` = the
+/// authority's tenant segment, as MSAL's other libraries compute them).
+package final class TokenCache: Sendable {
+    package let clientId: String
+    package let environment: String
+    package let realm: String
+    private let storage: any TokenCacheStorage
+    private let logger: MSALLoggerConfig
+    private let state = Mutex(State())
+    /// Refreshes in flight, by account and scopes: concurrent callers share one request.
+    package let inFlight = Mutex<[String: Task<Result<MSALNativeAuthTokenResult, RetrieveAccessTokenError>, Never>]>([:])
+    /// How many callers have gone to the refresh path (shared or not); lets tests wait for a crowd.
+    package let refreshCallers = Mutex(0)
+
+    private struct State {
+        var stamp: TokenCacheStamp?
+        var document = TokenCacheDocument()
+        /// Our client's access tokens by lower-cased home account id.
+        var accessTokens: [String: [CachedAccessToken]] = [:]
+        var lastError: MSALError?
+        /// Bumped when an account is removed, so a refresh that started earlier does not bring it back.
+        var generations: [String: Int] = [:]
+    }
+
+    package init(storage: any TokenCacheStorage, clientId: String, authority: URL, logger: MSALLoggerConfig) {
+        self.storage = storage
+        self.clientId = clientId
+        environment = (authority.host ?? "").lowercased()
+        realm = authority.pathComponents.dropFirst().first ?? ""
+        self.logger = logger
+    }
+
+    /// The last problem the cache met (unreadable or corrupt file, failed write), if any.
+    package var lastError: MSALError? { state.withLock { $0.lastError } }
+
+    // MARK: Reading
+
+    /// Runs `body` on an up-to-date in-memory copy.
+    private func withCurrent<R>(_ body: (inout State) -> R) -> R {
+        state.withLock { state in
+            do throws(MSALError) {
+                if let snapshot = try storage.load(ifChangedSince: state.stamp) {
+                    install(snapshot, into: &state)
+                }
+            } catch {
+                if state.lastError?.message != error.message {
+                    logger.error("Token cache unavailable: \(error.message)")
+                }
+                state.lastError = error
+            }
+            return body(&state)
+        }
+    }
+
+    private func install(_ snapshot: TokenCacheSnapshot, into state: inout State) {
+        state.stamp = snapshot.stamp
+        state.document = snapshot.document
+        if let problem = snapshot.problem {
+            logger.error("\(problem.message)")
+            state.lastError = problem
+        }
+        var index: [String: [CachedAccessToken]] = [:]
+        for entry in snapshot.document[.accessToken].values {
+            guard entry.string("client_id")?.lowercased() == clientId.lowercased(),
+                  entry.string("environment")?.lowercased() == environment,
+                  entry.string("realm")?.lowercased() == realm.lowercased(),
+                  let token = CachedAccessToken(entry)
+            else { continue }
+            index[token.homeAccountId.lowercased(), default: []].append(token)
+        }
+        state.accessTokens = index
+    }
+
+    /// An access token of `homeAccountId` whose scopes cover `scopes` (OIDC scopes aside) and that
+    /// is still valid at `validAt`.
+    package func accessToken(homeAccountId: String, scopes: [String], validAt: Date) -> CachedAccessToken? {
+        let wanted = Set(scopes.map { $0.lowercased() }).subtracting(Scopes.oidcDefaultsLowercased)
+        return withCurrent { state in
+            state.accessTokens[homeAccountId.lowercased()]?.first { token in
+                guard token.expiresOn > validAt else { return false }
+                return wanted.isEmpty ? token.resourceScopes.isEmpty : wanted.allSatisfy { Scopes.covers(token.resourceScopes, $0) }
+            }
+        }
+    }
+
+    package func refreshToken(homeAccountId: String) -> String? {
+        withCurrent { state in
+            state.document[.refreshToken].values.first { entry in
+                entry.string("home_account_id")?.lowercased() == homeAccountId.lowercased()
+                    && entry.string("client_id")?.lowercased() == clientId.lowercased()
+                    && entry.string("environment")?.lowercased() == environment
+            }?.string("secret")
+        }
+    }
+
+    /// The accounts that hold credentials for this client, most recently refreshed first.
+    package func accounts() -> [CachedAccount] {
+        withCurrent { state in
+            let document = state.document
+            var lastUsed: [String: Double] = [:]
+            for entry in Array(document[.refreshToken].values) + Array(document[.idToken].values) where belongsToClient(entry) {
+                guard let id = entry.string("home_account_id")?.lowercased() else { continue }
+                lastUsed[id] = max(lastUsed[id] ?? 0, entry.epochSeconds("last_modification_time") ?? 0)
+            }
+            var accounts: [CachedAccount] = []
+            for entry in document[.account].values {
+                guard let id = entry.string("home_account_id"), lastUsed[id.lowercased()] != nil,
+                      entry.string("environment")?.lowercased() == environment
+                else { continue }
+                let idToken = document[.idToken].values.first {
+                    belongsToClient($0) && $0.string("home_account_id")?.lowercased() == id.lowercased()
+                }?.string("secret")
+                accounts.append(CachedAccount(homeAccountId: id, environment: environment, username: entry.string("username"),
+                                              idToken: idToken, lastUsed: lastUsed[id.lowercased()] ?? 0))
+            }
+            return accounts.sorted { $0.lastUsed > $1.lastUsed || ($0.lastUsed == $1.lastUsed && $0.homeAccountId < $1.homeAccountId) }
+        }
+    }
+
+    private func belongsToClient(_ entry: [String: JSONValue]) -> Bool {
+        entry.string("client_id")?.lowercased() == clientId.lowercased() && entry.string("environment")?.lowercased() == environment
+    }
+
+    package func generation(of homeAccountId: String) -> Int {
+        state.withLock { $0.generations[homeAccountId.lowercased()] ?? 0 }
+    }
+
+    // MARK: Writing
+
+    package struct Saved: Sendable {
+        var homeAccountId: String
+        var grantedScopes: [String]
+    }
+
+    package enum SaveCondition: Sendable {
+        /// A new sign-in: with `singleAccount`, other accounts of this client are removed first.
+        case signIn(singleAccount: Bool)
+        /// A refresh: saved only if the account is still there (in this process and in the file).
+        case refresh(generation: Int)
+    }
+
+    /// Stores a token response. Returns false when a refresh found its account signed out.
+    @discardableResult
+    package func save(_ response: TokenResponse, clientInfo: ClientInfo, idToken: IDToken?, scopes: [String], now: Date,
+                      condition: SaveCondition) throws(MSALError) -> Bool {
+        let homeAccountId = clientInfo.homeAccountId
+        if case .refresh(let generation) = condition, self.generation(of: homeAccountId) != generation { return false }
+        var stillThere = true
+        let snapshot: TokenCacheSnapshot
+        do {
+            snapshot = try storage.update { document in
+                switch condition {
+                case .signIn(let single):
+                    if single {
+                        for other in credentialedAccounts(in: document) where other != homeAccountId.lowercased() {
+                            removeCredentials(of: other, from: &document)
+                        }
+                    }
+                case .refresh:
+                    stillThere = document[.refreshToken].values.contains {
+                        belongsToClient($0) && $0.string("home_account_id")?.lowercased() == homeAccountId.lowercased()
+                    }
+                    if !stillThere { return }
+                }
+                write(response, clientInfo: clientInfo, idToken: idToken, scopes: scopes, now: now, into: &document)
+            }
+        } catch {
+            state.withLock { $0.lastError = error }
+            logger.error("Token cache write failed: \(error.message)")
+            throw error
+        }
+        state.withLock { state in
+            install(snapshot, into: &state)
+            if snapshot.problem == nil, state.lastError?.code == .cacheUnavailable { state.lastError = nil }
+        }
+        return stillThere
+    }
+
+    /// Removes the account's tokens for this client, and the account record when no other client
+    /// holds credentials for it.
+    package func removeAccount(homeAccountId: String) throws(MSALError) {
+        state.withLock { $0.generations[homeAccountId.lowercased(), default: 0] += 1 }
+        let snapshot: TokenCacheSnapshot
+        do {
+            snapshot = try storage.update { document in removeCredentials(of: homeAccountId.lowercased(), from: &document) }
+        } catch {
+            state.withLock { $0.lastError = error }
+            logger.error("Token cache write failed: \(error.message)")
+            throw error
+        }
+        state.withLock { install(snapshot, into: &$0) }
+    }
+
+    private func credentialedAccounts(in document: TokenCacheDocument) -> Set<String> {
+        var ids = Set<String>()
+        for section in [TokenCacheDocument.Section.accessToken, .refreshToken, .idToken] {
+            for entry in document[section].values where belongsToClient(entry) {
+                if let id = entry.string("home_account_id") { ids.insert(id.lowercased()) }
+            }
+        }
+        return ids
+    }
+
+    private func removeCredentials(of homeAccountId: String, from document: inout TokenCacheDocument) {
+        for section in [TokenCacheDocument.Section.accessToken, .refreshToken, .idToken] {
+            document[section] = document[section].filter { _, entry in
+                !(belongsToClient(entry) && entry.string("home_account_id")?.lowercased() == homeAccountId)
+            }
+        }
+        let stillUsed = [TokenCacheDocument.Section.accessToken, .refreshToken, .idToken].contains { section in
+            document[section].values.contains {
+                $0.string("home_account_id")?.lowercased() == homeAccountId && $0.string("environment")?.lowercased() == environment
+            }
+        }
+        if !stillUsed {
+            document[.account] = document[.account].filter { _, entry in
+                !(entry.string("home_account_id")?.lowercased() == homeAccountId && entry.string("environment")?.lowercased() == environment)
+            }
+        }
+    }
+
+    private func write(_ response: TokenResponse, clientInfo: ClientInfo, idToken: IDToken?, scopes: [String], now: Date,
+                       into document: inout TokenCacheDocument) {
+        let homeAccountId = clientInfo.homeAccountId
+        let seconds = Int(now.timeIntervalSince1970)
+        if let secret = response.accessToken {
+            let target = TokenCacheKey.target(scopes)
+            let newScopes = Set(scopes.map { $0.lowercased() }).subtracting(Scopes.oidcDefaultsLowercased)
+            // Drop tokens of this account whose scopes overlap (they are superseded).
+            document[.accessToken] = document[.accessToken].filter { _, entry in
+                guard belongsToClient(entry), entry.string("realm")?.lowercased() == realm.lowercased(),
+                      entry.string("home_account_id")?.lowercased() == homeAccountId.lowercased() else { return true }
+                let old = Set((entry.string("target") ?? "").split(separator: " ").map { $0.lowercased() })
+                    .subtracting(Scopes.oidcDefaultsLowercased)
+                return newScopes.isEmpty ? !old.isEmpty : old.isDisjoint(with: newScopes)
+            }
+            let expiresIn = response.expiresOn.map { $0 - now.timeIntervalSince1970 } ?? response.expiresIn ?? 600
+            let key = TokenCacheKey.accessToken(homeAccountId: homeAccountId, environment: environment, clientId: clientId, realm: realm, target: target)
+            var entry = document[.accessToken][key] ?? [:]
+            entry["credential_type"] = .string("AccessToken")
+            entry["secret"] = .string(secret)
+            entry["home_account_id"] = .string(homeAccountId)
+            entry["environment"] = .string(environment)
+            entry["client_id"] = .string(clientId)
+            entry["realm"] = .string(realm)
+            entry["target"] = .string(target)
+            entry["token_type"] = .string(response.tokenType ?? "Bearer")
+            entry["cached_at"] = .string(String(seconds))
+            entry["expires_on"] = .string(String(seconds + Int(expiresIn)))
+            entry["extended_expires_on"] = .string(String(seconds + Int(response.extExpiresIn ?? expiresIn)))
+            document[.accessToken][key] = entry
+        }
+        if let secret = response.refreshToken {
+            let key = TokenCacheKey.refreshToken(homeAccountId: homeAccountId, environment: environment, clientId: clientId)
+            document[.refreshToken] = document[.refreshToken].filter { existing, entry in
+                existing == key || !(belongsToClient(entry) && entry.string("home_account_id")?.lowercased() == homeAccountId.lowercased())
+            }
+            var entry = document[.refreshToken][key] ?? [:]
+            entry["credential_type"] = .string("RefreshToken")
+            entry["secret"] = .string(secret)
+            entry["home_account_id"] = .string(homeAccountId)
+            entry["environment"] = .string(environment)
+            entry["client_id"] = .string(clientId)
+            entry["last_modification_time"] = .string(String(seconds))
+            document[.refreshToken][key] = entry
+        }
+        if let idToken {
+            let key = TokenCacheKey.idToken(homeAccountId: homeAccountId, environment: environment, clientId: clientId, realm: realm)
+            var entry = document[.idToken][key] ?? [:]
+            entry["credential_type"] = .string("IdToken")
+            entry["secret"] = .string(idToken.raw)
+            entry["home_account_id"] = .string(homeAccountId)
+            entry["environment"] = .string(environment)
+            entry["realm"] = .string(realm)
+            entry["client_id"] = .string(clientId)
+            entry["last_modification_time"] = .string(String(seconds))
+            document[.idToken][key] = entry
+        }
+        let accountKey = TokenCacheKey.account(homeAccountId: homeAccountId, environment: environment, realm: realm)
+        var account = document[.account][accountKey] ?? [:]
+        account["home_account_id"] = .string(homeAccountId)
+        account["environment"] = .string(environment)
+        account["realm"] = .string(realm)
+        account["local_account_id"] = .string(idToken?.objectId ?? clientInfo.uid)
+        account["username"] = .string(idToken?.username ?? account.string("username") ?? "")
+        account["authority_type"] = .string("MSSTS")
+        account["client_info"] = .string(response.clientInfo)
+        if let name = idToken?.string("name") { account["name"] = .string(name) }
+        document[.account][accountKey] = account
+        let metadataKey = TokenCacheKey.appMetadata(environment: environment, clientId: clientId)
+        var metadata = document[.appMetadata][metadataKey] ?? [:]
+        metadata["client_id"] = .string(clientId)
+        metadata["environment"] = .string(environment)
+        document[.appMetadata][metadataKey] = metadata
+    }
+}
+
+/// An access token as read from the cache.
+package struct CachedAccessToken: Sendable {
+    package var homeAccountId: String
+    package var secret: String
+    package var scopes: [String]
+    /// Lower-cased scopes without the OIDC ones.
+    package var resourceScopes: Set<String>
+    package var expiresOn: Date
+
+    init?(_ entry: [String: JSONValue]) {
+        guard let homeAccountId = entry.string("home_account_id"), let secret = entry.string("secret"),
+              let expiresOn = entry.epochSeconds("expires_on") else { return nil }
+        self.homeAccountId = homeAccountId
+        self.secret = secret
+        scopes = (entry.string("target") ?? "").split(separator: " ").map(String.init)
+        resourceScopes = Set(scopes.map { $0.lowercased() }).subtracting(Scopes.oidcDefaultsLowercased)
+        self.expiresOn = Date(timeIntervalSince1970: expiresOn)
+    }
+}
+
+/// An account as read from the cache.
+package struct CachedAccount: Sendable {
+    package var homeAccountId: String
+    package var environment: String
+    package var username: String?
+    package var idToken: String?
+    package var lastUsed: Double
+}

@@ -1,0 +1,50 @@
+import Foundation
+import Synchronization
+
+/// Where the token cache document lives. Implementations make `update` atomic with respect to
+/// every other user of the same storage, so that concurrent writers lose nothing.
+package protocol TokenCacheStorage: Sendable {
+    /// The current document, unless it is unchanged since `stamp`. A document that cannot be
+    /// parsed is set aside and reported in `problem`, with an empty document in its place.
+    func load(ifChangedSince stamp: TokenCacheStamp?) throws(MSALError) -> TokenCacheSnapshot?
+
+    /// Reads the latest document, applies `change`, writes the result back, and returns it.
+    func update(_ change: (inout TokenCacheDocument) -> Void) throws(MSALError) -> TokenCacheSnapshot
+}
+
+/// What identifies one version of the stored document (for a file: device, inode, size, mtime).
+package struct TokenCacheStamp: Sendable, Equatable {
+    package var parts: [Int64]
+    package init(_ parts: [Int64]) { self.parts = parts }
+}
+
+package struct TokenCacheSnapshot: Sendable {
+    package var document: TokenCacheDocument
+    package var stamp: TokenCacheStamp
+    /// A problem found while reading (a corrupt file set aside), to report but not to fail on.
+    package var problem: MSALError?
+}
+
+/// A cache that lives as long as the process.
+package final class InMemoryTokenCacheStorage: TokenCacheStorage {
+    private let state = Mutex((document: TokenCacheDocument(), version: Int64(0)))
+
+    package init(document: TokenCacheDocument = TokenCacheDocument()) {
+        state.withLock { $0.document = document }
+    }
+
+    package func load(ifChangedSince stamp: TokenCacheStamp?) throws(MSALError) -> TokenCacheSnapshot? {
+        state.withLock { state in
+            let current = TokenCacheStamp([state.version])
+            return current == stamp ? nil : TokenCacheSnapshot(document: state.document, stamp: current)
+        }
+    }
+
+    package func update(_ change: (inout TokenCacheDocument) -> Void) throws(MSALError) -> TokenCacheSnapshot {
+        state.withLock { state in
+            change(&state.document)
+            state.version += 1
+            return TokenCacheSnapshot(document: state.document, stamp: TokenCacheStamp([state.version]))
+        }
+    }
+}

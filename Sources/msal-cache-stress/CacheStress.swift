@@ -1,0 +1,48 @@
+import Foundation
+import MSAL
+
+/// A helper for the cache's multi-process tests (not shipped as a product):
+///
+///     msal-cache-stress write FILE PREFIX COUNT   adds COUNT entries PREFIX-0…, one locked update each
+///     msal-cache-stress churn FILE                rewrites FILE forever with version-stamped contents
+///     msal-cache-stress check FILE                exits 0 when FILE parses as a token cache
+@main
+struct CacheStress {
+    static func main() {
+        let arguments = CommandLine.arguments
+        guard arguments.count >= 3 else {
+            FileHandle.standardError.write(Data("usage: msal-cache-stress write|churn|check FILE [PREFIX COUNT]\n".utf8))
+            exit(2)
+        }
+        let storage = FileTokenCacheStorage(url: URL(fileURLWithPath: arguments[2]))
+        do {
+            switch arguments[1] {
+            case "write" where arguments.count == 5:
+                let prefix = arguments[3]
+                for index in 0..<(Int(arguments[4]) ?? 0) {
+                    _ = try storage.update { document in
+                        document[.accessToken]["\(prefix)-\(index)"] = ["secret": .string("\(prefix)-\(index)"), "writer": .string(prefix)]
+                    }
+                }
+            case "churn":
+                var version = 0
+                // Large, varying contents so that a kill can land in the middle of a write.
+                let padding = String(repeating: "x", count: 200_000)
+                while true {
+                    version += 1
+                    _ = try storage.update { document in
+                        document[.accessToken] = ["version": ["secret": .string(String(version)), "padding": .string(padding)]]
+                    }
+                }
+            case "check":
+                guard let snapshot = try storage.load(ifChangedSince: nil), snapshot.problem == nil else { exit(1) }
+                print(snapshot.document[.accessToken]["version"]?["secret"]?.stringValue ?? "empty")
+            default:
+                exit(2)
+            }
+        } catch {
+            FileHandle.standardError.write(Data("msal-cache-stress: \(error)\n".utf8))
+            exit(1)
+        }
+    }
+}
