@@ -12,6 +12,8 @@ let package = Package(
         // The local native-auth server, as a library (in-process) and as a command.
         .library(name: "NativeAuthEmulator", targets: ["NativeAuthEmulator"]),
         .executable(name: "native-auth-emulator", targets: ["native-auth-emulator"]),
+        // The terminal demo: the "call two protected APIs" screen, emulator embedded by default.
+        .executable(name: "multi-api-demo", targets: ["multi-api-demo"]),
     ],
     targets: [
         .target(name: "MSAL"),
@@ -21,6 +23,12 @@ let package = Package(
         // Imports MSAL's public API only (for `HTTPTransport`), never its internals.
         .target(name: "NativeAuthEmulator", dependencies: ["MSAL", "CMicroHTTPD", "CCrypto"]),
         .executableTarget(name: "native-auth-emulator", dependencies: ["NativeAuthEmulator"]),
+        // No pkgConfig: ncursesw's .pc file adds -D flags SwiftPM refuses; the headers are in /usr/include.
+        .systemLibrary(name: "CNCurses", providers: [.apt(["libncurses-dev"])]),
+        // The demo's screen logic (model, pure update, render into a canvas, the tutorial's
+        // controller) apart from the terminal, so that it is tested without one.
+        .target(name: "MultiAPIDemoKit", dependencies: ["MSAL", "NativeAuthEmulator"], path: "Examples/MultiAPIDemo/Kit"),
+        .executableTarget(name: "multi-api-demo", dependencies: ["MultiAPIDemoKit", "CNCurses"], path: "Examples/MultiAPIDemo/App"),
         // Test helper: several processes writing one cache file, one killed mid-write.
         .executableTarget(name: "msal-cache-stress", dependencies: ["MSAL"]),
         .testTarget(
@@ -30,5 +38,6 @@ let package = Package(
             resources: [.copy("Fixtures/msal-python-cache.json")]
         ),
         .testTarget(name: "NativeAuthEmulatorTests", dependencies: ["NativeAuthEmulator", "MSAL", "NativeAuthTesting"]),
+        .testTarget(name: "MultiAPIDemoTests", dependencies: ["MultiAPIDemoKit", "MSAL", "NativeAuthEmulator"], exclude: ["Golden"]),
     ]
 )

@@ -1,0 +1,137 @@
+import Dispatch
+import Foundation
+import MSAL
+import MultiAPIDemoKit
+import Synchronization
+
+/// Set by the SIGINT/SIGTERM handler (a lock-free store, safe in a signal handler); the main loop
+/// polls it and leaves through the same path as Ctrl-C, which restores the terminal.
+let stopRequested = Atomic<Bool>(false)
+
+/// `multi-api-demo`: the tutorial's "call two protected APIs" screen in a terminal.
+@main
+struct DemoMain {
+    static let usage = """
+        Usage: multi-api-demo [--config FILE] [--log FILE]
+
+        The "call two protected APIs" screen of Microsoft Entra External ID native authentication,
+        in a terminal: sign in, sign up, reset password, sign out, and call two protected APIs.
+
+        With no --config it starts a local emulator of the native-auth API inside the program and
+        shows the demo accounts and a mailbox with the one-time codes the emulator "sent".
+
+        Options:
+          --config FILE   talk to a real tenant, from a JSON file:
+                            {"client_id": "…", "tenant_subdomain": "contoso",   (or "authority": "https://…")
+                             "challenge_types": ["oob", "password"],
+                             "api1": {"url": "https://…", "scopes": ["api://…/Scope"]},
+                             "api2": {"url": "https://…", "scopes": ["api://…/Scope"]},
+                             "cache_file": "/optional/token_cache.json"}
+          --log FILE      append the SDK's log (personal data masked) to FILE
+          -h, --help      show this help
+
+        Keys: Tab/Shift-Tab or arrows move, Enter or Space presses, Esc closes a dialog or cancels
+        the request in progress, Ctrl-C quits. Mouse clicks work on fields and buttons.
+        Colours follow NO_COLOR.
+
+        Exit status: 0 when quit, 1 when the terminal cannot be used, 2 for bad arguments or configuration.
+        """
+
+    @MainActor
+    static func main() {
+        var arguments = Array(CommandLine.arguments.dropFirst())[...]
+        var configPath: String?
+        var logPath: String?
+        while let argument = arguments.popFirst() {
+            switch argument {
+            case "-h", "--help":
+                FileHandle.standardOutput.write(Data((usage + "\n").utf8))
+                exit(0)
+            case "--config":
+                guard let value = arguments.popFirst() else { fail(2, "--config needs a file") }
+                configPath = value
+            case "--log":
+                guard let value = arguments.popFirst() else { fail(2, "--log needs a file") }
+                logPath = value
+            default:
+                fail(2, "unknown option '\(argument)'. Try --help.")
+            }
+        }
+
+        let logger = logPath.map(makeLogger)
+        let environment: DemoEnvironment
+        do {
+            if let configPath {
+                guard let data = FileManager.default.contents(atPath: configPath) else { fail(2, "cannot read the configuration file \(configPath)") }
+                environment = try DemoEnvironment.tenant(try DemoConfiguration.load(data), logger: logger)
+            } else {
+                environment = try DemoEnvironment.embedded(logger: logger)
+            }
+        } catch let problem as DemoConfiguration.Problem {
+            fail(2, "configuration \(configPath ?? ""): \(problem)")
+        } catch let error as MSALError {
+            fail(2, "configuration \(configPath ?? ""): \(error.message)")
+        } catch {
+            fail(1, "cannot start: \(error)")
+        }
+
+        // Before ncurses starts: it installs its own handlers only over default dispositions, and a
+        // parent (a test runner, tmux) may have left SIGWINCH ignored, which would hide resizes.
+        // A parent may also have left them blocked (a thread pool's mask is inherited across exec).
+        var wanted = sigset_t()
+        sigemptyset(&wanted)
+        for number in [SIGINT, SIGTERM, SIGWINCH] { sigaddset(&wanted, number) }
+        pthread_sigmask(SIG_UNBLOCK, &wanted, nil)
+        signal(SIGWINCH, SIG_DFL)
+        for number in [SIGINT, SIGTERM] {
+            signal(number) { _ in stopRequested.store(true, ordering: .relaxed) }
+        }
+
+        let noColor = !(ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
+        guard let terminal = Terminal(colors: !noColor) else {
+            environment.stop()
+            fail(1, "cannot use this terminal (TERM=\(ProcessInfo.processInfo.environment["TERM"] ?? "unset")); run it in an interactive terminal")
+        }
+        let controller = DemoController(environment: environment, size: terminal.size)
+
+        var lastTick = Date()
+        while !controller.model.quit {
+            if stopRequested.load(ordering: .relaxed) {
+                controller.handle(.interrupt)
+                break
+            }
+            terminal.draw(render(controller.model))
+            if let key = terminal.readKey() {
+                controller.handle(key)
+            }
+            if Date().timeIntervalSince(lastTick) >= 0.08 {
+                controller.handle(.tick)
+                lastTick = Date()
+            }
+            // Lets the SDK's main-actor callbacks, URLSession completions and signals run.
+            RunLoop.main.run(until: Date().addingTimeInterval(0.002))
+        }
+        terminal.close()
+        environment.stop()
+        exit(0)
+    }
+
+    static func fail(_ status: Int32, _ message: String) -> Never {
+        FileHandle.standardError.write(Data("multi-api-demo: \(message)\n".utf8))
+        exit(status)
+    }
+
+    static func makeLogger(path: String) -> MSALLoggerConfig {
+        if !FileManager.default.fileExists(atPath: path), !FileManager.default.createFile(atPath: path, contents: nil) {
+            fail(2, "cannot create the log file \(path)")
+        }
+        guard let handle = FileHandle(forWritingAtPath: path) else { fail(2, "cannot write the log file \(path)") }
+        handle.seekToEndOfFile()
+        let logger = MSALLoggerConfig()
+        logger.logLevel = .info
+        logger.setLogCallback { level, message, _ in
+            handle.write(Data("[\(level)] \(message ?? "")\n".utf8))
+        }
+        return logger
+    }
+}

@@ -1,0 +1,326 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import MSAL
+
+/// The screen's controller: the tutorial "call multiple APIs with native authentication" with its
+/// method names (`signInPressed`, `protectedApi1Pressed`, `accessProtectedAPI`,
+/// `onAccessTokenRetrieveCompleted`, …), driving the model instead of UIKit views, plus the
+/// code, password and attribute dialogs the other flows need.
+@MainActor
+public final class DemoController {
+    public private(set) var model = DemoModel()
+    let environment: DemoEnvironment
+    var nativeAuth: MSALNativeAuthPublicClientApplication { environment.nativeAuth }
+
+    // The tutorial's state.
+    let protectedAPIUrl1: String?
+    let protectedAPIUrl2: String?
+    let protectedAPIScopes1: [String]
+    let protectedAPIScopes2: [String]
+    var accessTokenAPI1: String?
+    var accessTokenAPI2: String?
+    var accountResult: MSALNativeAuthUserAccountResult?
+
+    // The states of the flow a dialog belongs to.
+    var signInCodeState: SignInCodeRequiredState?
+    var signInPasswordState: SignInPasswordRequiredState?
+    var signUpCodeState: SignUpCodeRequiredState?
+    var signUpPasswordState: SignUpPasswordRequiredState?
+    var signUpAttributesState: SignUpAttributesRequiredState?
+    var resetCodeState: ResetPasswordCodeRequiredState?
+    var resetPasswordState: ResetPasswordRequiredState?
+
+    /// Each operation's callbacks go through a gate of this generation; Esc moves it on, so a
+    /// cancelled operation's late answer is dropped.
+    private(set) var generation = 0
+    private var apiTask: URLSessionDataTask?
+
+    public init(environment: DemoEnvironment, size: DemoModel.Size) {
+        self.environment = environment
+        protectedAPIUrl1 = environment.api1?.url
+        protectedAPIUrl2 = environment.api2?.url
+        protectedAPIScopes1 = environment.api1?.scopes ?? []
+        protectedAPIScopes2 = environment.api2?.scopes ?? []
+        model.size = size
+        model.mode = environment.mode
+        model.mailbox = environment.mailbox.map { _ in [] }
+        retrieveCachedAccount()
+        if let banner = environment.banner, accountResult == nil {
+            showResultText(banner)
+        }
+    }
+
+    /// Applies a key: the pure update, then its effects.
+    public func handle(_ key: Key) {
+        if key == .tick { refreshMailbox() }
+        for effect in update(&model, key) {
+            perform(effect)
+        }
+    }
+
+    func perform(_ effect: DemoEffect) {
+        switch effect {
+        case .press(.signIn): signInPressed()
+        case .press(.signUp): signUpPressed()
+        case .press(.resetPassword): resetPasswordPressed()
+        case .press(.signOut): signOutPressed()
+        case .press(.api1): protectedApi1Pressed()
+        case .press(.api2): protectedApi2Pressed()
+        case .submit(let values): submitPrompt(values)
+        case .resend: resendPressed()
+        case .cancelPrompt: clearFlowStates()
+        case .cancelOperation: cancelOperation()
+        case .quit: apiTask?.cancel()
+        }
+    }
+
+    // MARK: Tutorial: buttons
+
+    func signInPressed() {
+        guard !model.email.isEmpty, !model.password.isEmpty else {
+            showResultText("Email or password not set")
+            return
+        }
+        showResultText("Signing in...")
+        let parameters = MSALNativeAuthSignInParameters(username: model.email)
+        parameters.password = model.password
+        parameters.scopes = []
+        nativeAuth.signIn(parameters: parameters, delegate: startOperation())
+    }
+
+    func signUpPressed() {
+        guard !model.email.isEmpty else {
+            showResultText("Email not set")
+            return
+        }
+        showResultText("Signing up...")
+        let parameters = MSALNativeAuthSignUpParameters(username: model.email)
+        parameters.password = model.password.isEmpty ? nil : model.password
+        nativeAuth.signUp(parameters: parameters, delegate: startOperation())
+    }
+
+    func resetPasswordPressed() {
+        guard !model.email.isEmpty else {
+            showResultText("Email not set")
+            return
+        }
+        showResultText("Resetting password...")
+        nativeAuth.resetPassword(parameters: MSALNativeAuthResetPasswordParameters(username: model.email), delegate: startOperation())
+    }
+
+    func signOutPressed() {
+        guard accountResult != nil else {
+            showResultText("Not currently signed in")
+            return
+        }
+        accountResult?.signOut()
+        accountResult = nil
+        accessTokenAPI1 = nil
+        accessTokenAPI2 = nil
+        showResultText("Signed out")
+        updateUI()
+    }
+
+    func protectedApi1Pressed() {
+        guard let url = protectedAPIUrl1, !protectedAPIScopes1.isEmpty else {
+            showResultText("API 1 not configured.")
+            return
+        }
+        if let accessToken = accessTokenAPI1 {
+            accessProtectedAPI(apiUrl: url, accessToken: accessToken)
+        } else {
+            requestAccessToken(scopes: protectedAPIScopes1, message: "Retrieving access token to use with API 1...")
+        }
+    }
+
+    func protectedApi2Pressed() {
+        guard let url = protectedAPIUrl2, !protectedAPIScopes2.isEmpty else {
+            showResultText("API 2 not configured.")
+            return
+        }
+        if let accessToken = accessTokenAPI2 {
+            accessProtectedAPI(apiUrl: url, accessToken: accessToken)
+        } else {
+            requestAccessToken(scopes: protectedAPIScopes2, message: "Retrieving access token to use with API 2...")
+        }
+    }
+
+    private func requestAccessToken(scopes: [String], message: String) {
+        guard let accountResult else {
+            showResultText("Sign in first.")
+            return
+        }
+        let parameters = MSALNativeAuthGetAccessTokenParameters()
+        parameters.scopes = scopes
+        accountResult.getAccessToken(parameters: parameters, delegate: startOperation())
+        showResultText(message)
+    }
+
+    // MARK: Tutorial: helpers
+
+    func showResultText(_ text: String) {
+        model.result = text
+    }
+
+    func updateUI() {
+        model.signedInAs = accountResult?.account.username
+    }
+
+    func retrieveCachedAccount() {
+        accountResult = nativeAuth.getNativeAuthUserAccount()
+        if let accountResult, let username = accountResult.account.username {
+            showResultText("Account found in cache: \(username)")
+        } else {
+            accountResult = nil
+            showResultText("")
+        }
+        updateUI()
+    }
+
+    func accessProtectedAPI(apiUrl: String, accessToken: String) {
+        guard let url = URL(string: apiUrl), url.scheme != nil, url.host != nil else {
+            // As in the tutorial, reported after whatever the caller shows next.
+            DispatchQueue.main.async { MainActor.assumeIsolated { self.showResultText("Invalid API url") } }
+            return
+        }
+        var request = URLRequest(url: url)
+        request.httpMethod = "GET"
+        request.setValue("Bearer \(accessToken)", forHTTPHeaderField: "Authorization")
+        let current = beginBusy()
+        let task = URLSession.shared.dataTask(with: request) { data, response, error in
+            let status = (response as? HTTPURLResponse)?.statusCode
+            let text: String
+            if let error {
+                text = error.localizedDescription
+            } else if let status, (200...299).contains(status) {
+                if let data, let result = try? JSONSerialization.jsonObject(with: data, options: []) {
+                    text = """
+                        Accessed API successfully using access token.
+                        HTTP response code: \(status)
+                        HTTP response body: \(Self.describe(result))
+                        """
+                } else {
+                    text = "Couldn't deserialize result JSON"
+                }
+            } else {
+                text = "Unsuccessful response found when accessing the API" + (status.map { " (HTTP \($0))" } ?? "")
+            }
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated {
+                    guard self.endBusy(current) else { return }
+                    self.showResultText(text)
+                }
+            }
+        }
+        apiTask = task
+        task.resume()
+    }
+
+    nonisolated static func describe(_ json: Any) -> String {
+        guard let data = try? JSONSerialization.data(withJSONObject: json, options: [.sortedKeys, .withoutEscapingSlashes]) else {
+            return "\(json)"
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    // MARK: Dialogs
+
+    func showPrompt(_ prompt: Prompt) {
+        model.prompt = prompt
+        model.focus = prompt.fields.isEmpty ? .promptButton(prompt.buttons[0]) : .promptField(0)
+    }
+
+    func closePrompt() {
+        model.prompt = nil
+        model.focus = .email
+    }
+
+    func promptMessage(_ text: String) {
+        model.prompt?.message = text
+    }
+
+    static func codePrompt(_ kind: Prompt.Kind, sentTo: String, codeLength: Int) -> Prompt {
+        Prompt(kind: kind, title: "Enter the \(codeLength)-digit code", fields: [Prompt.Field(label: "Code")],
+               buttons: [.submit, .resend, .cancel], message: "Sent to \(sentTo)")
+    }
+
+    private func submitPrompt(_ values: [String]) {
+        guard let prompt = model.prompt else { return }
+        let first = values.first ?? ""
+        switch prompt.kind {
+        case .signInCode: signInCodeState?.submitCode(code: first, delegate: startOperation())
+        case .signInPassword: signInPasswordState?.submitPassword(password: first, delegate: startOperation())
+        case .signUpCode: signUpCodeState?.submitCode(code: first, delegate: startOperation())
+        case .signUpPassword: signUpPasswordState?.submitPassword(password: first, delegate: startOperation())
+        case .attributes:
+            var attributes: [String: Any] = [:]
+            for (field, value) in zip(prompt.fields, values) where !value.isEmpty { attributes[field.label] = value }
+            signUpAttributesState?.submitAttributes(attributes: attributes, delegate: startOperation())
+        case .resetCode: resetCodeState?.submitCode(code: first, delegate: startOperation())
+        case .resetPassword: resetPasswordState?.submitPassword(password: first, delegate: startOperation())
+        }
+        promptMessage("Checking...")
+    }
+
+    private func resendPressed() {
+        switch model.prompt?.kind {
+        case .signInCode?: signInCodeState?.resendCode(delegate: startOperation())
+        case .signUpCode?: signUpCodeState?.resendCode(delegate: startOperation())
+        case .resetCode?: resetCodeState?.resendCode(delegate: startOperation())
+        default: return
+        }
+        promptMessage("Sending a new code...")
+    }
+
+    func clearFlowStates() {
+        signInCodeState = nil
+        signInPasswordState = nil
+        signUpCodeState = nil
+        signUpPasswordState = nil
+        signUpAttributesState = nil
+        resetCodeState = nil
+        resetPasswordState = nil
+    }
+
+    // MARK: Busy and cancel
+
+    /// Starts an operation: busy, and a gate for its callbacks.
+    func startOperation() -> CallbackGate {
+        CallbackGate(controller: self, generation: beginBusy())
+    }
+
+    private func beginBusy() -> Int {
+        generation += 1
+        model.busy = true
+        return generation
+    }
+
+    /// Ends the operation of `current`; false when it was cancelled (or superseded).
+    func endBusy(_ current: Int) -> Bool {
+        guard current == generation else { return false }
+        model.busy = false
+        return true
+    }
+
+    private func cancelOperation() {
+        generation += 1
+        model.busy = false
+        apiTask?.cancel()
+        apiTask = nil
+        if model.prompt != nil {
+            promptMessage("Cancelled.")
+        } else {
+            showResultText("Cancelled.")
+        }
+    }
+
+    private func refreshMailbox() {
+        guard let mail = environment.mailbox else { return }
+        model.mailbox = mail.prefix(3).map { message in
+            let purpose = message.purpose.replacingOccurrences(of: "_", with: " ")
+            return "\(message.code)  \(purpose)  to \(message.to)"
+        }
+    }
+}

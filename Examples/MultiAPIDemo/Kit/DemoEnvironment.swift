@@ -1,0 +1,92 @@
+import Foundation
+import MSAL
+import NativeAuthEmulator
+import Synchronization
+
+/// What the screen talks to: the SDK application, the two APIs, and (for the embedded
+/// emulator) its mailbox.
+public final class DemoEnvironment: Sendable {
+    public let nativeAuth: MSALNativeAuthPublicClientApplication
+    public let api1: DemoAPI?
+    public let api2: DemoAPI?
+    /// `emulator` or the tenant's host.
+    public let mode: String
+    /// Shown at start: the demo credentials.
+    public let banner: String?
+    private let server: EmulatorServer?
+    private let mail: MailBox?
+
+    init(nativeAuth: MSALNativeAuthPublicClientApplication, api1: DemoAPI?, api2: DemoAPI?, mode: String, banner: String?,
+         server: EmulatorServer?, mail: MailBox?) {
+        self.nativeAuth = nativeAuth
+        self.api1 = api1
+        self.api2 = api2
+        self.mode = mode
+        self.banner = banner
+        self.server = server
+        self.mail = mail
+    }
+
+    /// The codes the embedded emulator sent, newest first; nil for a real tenant.
+    public var mailbox: [EmulatorMail]? {
+        mail?.all.reversed()
+    }
+
+    public func stop() {
+        server?.stop()
+    }
+
+    /// Starts the emulator in-process on 127.0.0.1 (a free port) with the demo seed.
+    public static func embedded(logger: MSALLoggerConfig?) throws -> DemoEnvironment {
+        let box = MailBox()
+        let router = try EmulatorRouter(seed: .demo, onMail: { message in box.append(message) })
+        let server = try EmulatorServer(router: router, port: 0)
+        let seed = router.seed
+        let config = MSALNativeAuthPublicClientApplicationConfig(
+            clientId: seed.apps[0].clientId, authority: try MSALCIAMAuthority(url: URL(string: server.authority)!),
+            challengeTypes: [.OOB, .password])
+        // The emulator forgets its users and keys when it stops: a cache kept across runs would
+        // only hold dead tokens, so the embedded demo keeps tokens in memory.
+        config.tokenCacheLocation = .inMemory
+        config.loggerConfig = logger
+        let app = try MSALNativeAuthPublicClientApplication(nativeAuthConfiguration: config)
+        let apis = seed.apis.map { DemoAPI(url: server.baseURL + $0.path, scopes: [$0.scopeString($0.requiredScope)]) }
+        let banner = """
+            Offline demo: an emulator of the native-auth API runs inside this program.
+            Password account: ada@example.com / Analytical-Engine-1843
+            Email-code account: grace@example.com (type any password; a code is sent to the mailbox below)
+            Sign Up and Reset Password send their codes to the mailbox too.
+            """
+        return DemoEnvironment(nativeAuth: app, api1: apis.first, api2: apis.dropFirst().first, mode: "emulator", banner: banner,
+                               server: server, mail: box)
+    }
+
+    /// A real tenant from a configuration file.
+    public static func tenant(_ configuration: DemoConfiguration, logger: MSALLoggerConfig?) throws -> DemoEnvironment {
+        var types: MSALNativeAuthChallengeTypes = []
+        if configuration.challengeTypes.contains("oob") { types.insert(.OOB) }
+        if configuration.challengeTypes.contains("password") { types.insert(.password) }
+        let config: MSALNativeAuthPublicClientApplicationConfig
+        if let subdomain = configuration.tenantSubdomain {
+            config = try MSALNativeAuthPublicClientApplicationConfig(clientId: configuration.clientId, tenantSubdomain: subdomain, challengeTypes: types)
+        } else {
+            guard let raw = configuration.authority, let url = URL(string: raw) else {
+                throw DemoConfiguration.Problem("field 'authority' is not a URL")
+            }
+            config = MSALNativeAuthPublicClientApplicationConfig(clientId: configuration.clientId, authority: try MSALCIAMAuthority(url: url),
+                                                                 challengeTypes: types)
+        }
+        if let file = configuration.cacheFile { config.tokenCacheLocation = .file(URL(fileURLWithPath: file)) }
+        config.loggerConfig = logger
+        let app = try MSALNativeAuthPublicClientApplication(nativeAuthConfiguration: config)
+        return DemoEnvironment(nativeAuth: app, api1: configuration.api1, api2: configuration.api2, mode: config.authority.url.host ?? "tenant",
+                               banner: nil, server: nil, mail: nil)
+    }
+}
+
+/// Lets the emulator's mail callback (any thread) append to the shared list.
+final class MailBox: Sendable {
+    private let storage = Mutex<[EmulatorMail]>([])
+    func append(_ mail: EmulatorMail) { storage.withLock { $0.append(mail) } }
+    var all: [EmulatorMail] { storage.withLock { $0 } }
+}

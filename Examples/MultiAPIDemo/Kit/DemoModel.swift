@@ -1,0 +1,124 @@
+/// Everything the screen shows. A value: `update` changes it, `render` draws it.
+public struct DemoModel: Equatable, Sendable {
+    public var email = ""
+    public var password = ""
+    public var focus: Focus = .email
+    /// The result view's text (the tutorial's `resultTextView`).
+    public var result = ""
+    /// A network operation is under way: the spinner turns, Esc cancels.
+    public var busy = false
+    public var spinnerFrame = 0
+    /// A dialog asking for a code, a new password or attributes.
+    public var prompt: Prompt?
+    /// Who is signed in, for the status area.
+    public var signedInAs: String?
+    /// The emulator's mailbox lines, newest first; nil when talking to a real tenant.
+    public var mailbox: [String]?
+    public var size = Size(columns: 80, rows: 24)
+    /// Shown at the top right: `emulator` or the tenant's host.
+    public var mode = "emulator"
+    public var quit = false
+
+    public init() {}
+
+    public struct Size: Equatable, Sendable {
+        public var columns: Int
+        public var rows: Int
+        public init(columns: Int, rows: Int) {
+            self.columns = columns
+            self.rows = rows
+        }
+    }
+
+    /// The focus order of the main screen, or of the dialog when one is open.
+    public var focusOrder: [Focus] {
+        if let prompt {
+            return prompt.fields.indices.map { Focus.promptField($0) } + prompt.buttons.map { Focus.promptButton($0) }
+        }
+        return [.email, .password] + DemoButton.allCases.map { Focus.button($0) }
+    }
+}
+
+public enum Focus: Hashable, Sendable {
+    case email
+    case password
+    case button(DemoButton)
+    case promptField(Int)
+    case promptButton(PromptButton)
+}
+
+/// The tutorial screen's buttons.
+public enum DemoButton: String, CaseIterable, Sendable {
+    case signIn = "Sign In"
+    case signUp = "Sign Up"
+    case resetPassword = "Reset Password"
+    case signOut = "Sign Out"
+    case api1 = "API 1"
+    case api2 = "API 2"
+}
+
+public enum PromptButton: String, Sendable {
+    case submit = "Submit"
+    case resend = "Resend"
+    case cancel = "Cancel"
+}
+
+/// A dialog: a title, fields to fill and buttons.
+public struct Prompt: Equatable, Sendable {
+    public enum Kind: Equatable, Sendable {
+        case signInCode, signUpCode, resetCode
+        case signUpPassword, resetPassword, signInPassword
+        case attributes
+    }
+
+    public struct Field: Equatable, Sendable {
+        public var label: String
+        public var text = ""
+        public var masked = false
+        public init(label: String, text: String = "", masked: Bool = false) {
+            self.label = label
+            self.text = text
+            self.masked = masked
+        }
+    }
+
+    public var kind: Kind
+    public var title: String
+    public var fields: [Field]
+    public var buttons: [PromptButton]
+    /// A line under the fields (an error, or what was sent where).
+    public var message: String?
+
+    public init(kind: Kind, title: String, fields: [Field], buttons: [PromptButton], message: String? = nil) {
+        self.kind = kind
+        self.title = title
+        self.fields = fields
+        self.buttons = buttons
+        self.message = message
+    }
+}
+
+/// A key (or mouse, resize, timer) event, as the terminal driver maps it.
+public enum Key: Equatable, Sendable {
+    case character(Character)
+    case tab, backTab, up, down, left, right
+    case enter, escape, backspace
+    case resize(columns: Int, rows: Int)
+    case click(x: Int, y: Int)
+    /// Ctrl-C, Ctrl-D, SIGINT or SIGTERM.
+    case interrupt
+    /// A timer tick (turns the spinner).
+    case tick
+}
+
+/// What an update asks the controller to do.
+public enum DemoEffect: Equatable, Sendable {
+    case press(DemoButton)
+    /// The dialog's Submit with its field values.
+    case submit([String])
+    case resend
+    case cancelPrompt
+    /// Esc while busy.
+    case cancelOperation
+    case quit
+}

@@ -1,0 +1,115 @@
+import Foundation
+
+/// Draws the model into a canvas of the model's size.
+public func render(_ model: DemoModel) -> Canvas {
+    var canvas = Canvas(columns: model.size.columns, rows: model.size.rows)
+    let layout = DemoLayout(model)
+    let width = model.size.columns
+
+    // Title bar.
+    canvas.fill(x: 0, y: 0, count: width, style: .title)
+    canvas.put(" MSAL native auth · Call two protected APIs", x: 0, y: 0, style: .title)
+    let mode = " \(model.mode) "
+    canvas.put(mode, x: max(0, width - mode.count), y: 0, style: .title)
+
+    // Fields.
+    canvas.put("Email", x: 1, y: layout.email.y)
+    canvas.put("Password", x: 1, y: layout.password.y)
+    drawField(&canvas, model.email, rect: layout.email, masked: false, focused: model.focus == .email)
+    drawField(&canvas, model.password, rect: layout.password, masked: true, focused: model.focus == .password)
+
+    // Buttons.
+    for button in DemoButton.allCases {
+        guard let rect = layout.buttons[button] else { continue }
+        let focused = model.focus == .button(button) && model.prompt == nil
+        canvas.put("[ \(button.rawValue) ]", x: rect.x, y: rect.y, style: focused ? .focusedButton : .button)
+    }
+    let status = model.signedInAs.map { "Signed in as \($0)" } ?? "Not signed in"
+    if let api2 = layout.buttons[.api2] {
+        canvas.put(status, x: api2.x + api2.width + 4, y: api2.y, style: model.signedInAs == nil ? .dim : .success)
+    }
+
+    // Result view.
+    heading(&canvas, "Result", y: layout.resultTop - 1, width: width)
+    let lines = wrap(model.result, width: max(1, width - 2))
+    let room = max(0, layout.resultBottom - layout.resultTop + 1)
+    for (offset, line) in lines.prefix(room).enumerated() {
+        let style: Canvas.Style = line.hasPrefix("Error") || line.hasPrefix("Invalid") || line.hasPrefix("Unsuccessful") ? .error : .normal
+        canvas.put(line, x: 1, y: layout.resultTop + offset, style: style)
+    }
+    if lines.count > room, room > 0 {
+        canvas.put("…", x: width - 2, y: layout.resultBottom, style: .dim)
+    }
+
+    // Mailbox.
+    if let top = layout.mailboxTop, let mailbox = model.mailbox {
+        heading(&canvas, "Mailbox (emulator: codes it sent)", y: top, width: width)
+        if mailbox.isEmpty {
+            canvas.put("No messages yet", x: 1, y: top + 1, style: .dim)
+        }
+        for (offset, line) in mailbox.prefix(3).enumerated() {
+            canvas.put(line, x: 1, y: top + 1 + offset, style: .mailbox, width: width - 2)
+        }
+    }
+
+    // Dialog.
+    if let prompt = model.prompt, let box = layout.dialog {
+        drawBox(&canvas, box, title: prompt.title)
+        let labelWidth = prompt.fields.map(\.label.count).max() ?? 0
+        for (index, field) in prompt.fields.enumerated() {
+            let rect = layout.promptFields[index]
+            canvas.put(field.label, x: box.x + 2, y: rect.y, style: .dialog)
+            _ = labelWidth
+            drawField(&canvas, field.text, rect: rect, masked: field.masked, focused: model.focus == .promptField(index))
+        }
+        for button in prompt.buttons {
+            guard let rect = layout.promptButtons[button] else { continue }
+            canvas.put("[ \(button.rawValue) ]", x: rect.x, y: rect.y, style: model.focus == .promptButton(button) ? .focusedButton : .button)
+        }
+        if let message = prompt.message {
+            canvas.put(message, x: box.x + 2, y: box.y + box.height - 2, style: message.hasPrefix("Error") || message.hasPrefix("Invalid") ? .error : .dialog,
+                       width: box.width - 4)
+        }
+    }
+
+    // Status line.
+    canvas.fill(x: 0, y: layout.statusRow, count: width, style: .dim)
+    if model.busy {
+        canvas.put(" \(Spinner.frames[model.spinnerFrame % Spinner.frames.count]) Working… Esc cancels", x: 0, y: layout.statusRow, style: .heading)
+    } else {
+        let help = model.prompt == nil
+            ? " Tab/arrows move · Enter press · mouse click · Ctrl-C quit"
+            : " Tab/arrows move · Enter submit · Esc close · Ctrl-C quit"
+        canvas.put(help, x: 0, y: layout.statusRow, style: .dim)
+    }
+    return canvas
+}
+
+private func drawField(_ canvas: inout Canvas, _ text: String, rect: DemoLayout.Rect, masked: Bool, focused: Bool) {
+    let inner = rect.width - 2
+    var shown = masked ? String(repeating: "•", count: text.count) : text
+    if focused { shown += "▏" }
+    if shown.count > inner { shown = "…" + String(shown.suffix(inner - 1)) }
+    canvas.put("[", x: rect.x, y: rect.y, style: .dim)
+    canvas.put(shown.padding(toLength: inner, withPad: " ", startingAt: 0), x: rect.x + 1, y: rect.y,
+               style: focused ? .focusedField : .field)
+    canvas.put("]", x: rect.x + rect.width - 1, y: rect.y, style: .dim)
+}
+
+private func heading(_ canvas: inout Canvas, _ title: String, y: Int, width: Int) {
+    canvas.put("─ \(title) " + String(repeating: "─", count: max(0, width - title.count - 3)), x: 0, y: y, style: .heading)
+}
+
+private func drawBox(_ canvas: inout Canvas, _ box: DemoLayout.Rect, title: String) {
+    for row in box.y..<(box.y + box.height) {
+        canvas.fill(x: box.x, y: row, count: box.width, style: .dialog)
+    }
+    let titled = "┌─ \(title) "
+    let top = titled.count < box.width - 1 ? titled + String(repeating: "─", count: box.width - titled.count - 1) + "┐" : String(titled.prefix(box.width))
+    canvas.put(top, x: box.x, y: box.y, style: .dialog)
+    for row in (box.y + 1)..<(box.y + box.height - 1) {
+        canvas.put("│", x: box.x, y: row, style: .dialog)
+        canvas.put("│", x: box.x + box.width - 1, y: row, style: .dialog)
+    }
+    canvas.put("└" + String(repeating: "─", count: max(0, box.width - 2)) + "┘", x: box.x, y: box.y + box.height - 1, style: .dialog)
+}

@@ -1,0 +1,113 @@
+/// The pure part of the app: a key changes the model and may ask for effects.
+public func update(_ model: inout DemoModel, _ key: Key) -> [DemoEffect] {
+    switch key {
+    case .tick:
+        if model.busy { model.spinnerFrame = (model.spinnerFrame + 1) % Spinner.frames.count }
+        return []
+    case .resize(let columns, let rows):
+        model.size = DemoModel.Size(columns: max(1, columns), rows: max(1, rows))
+        return []
+    case .interrupt:
+        model.quit = true
+        return [.quit]
+    case .escape:
+        if model.busy { return [.cancelOperation] }
+        if model.prompt != nil {
+            model.prompt = nil
+            model.focus = .email
+            return [.cancelPrompt]
+        }
+        return []
+    case .tab, .down:
+        moveFocus(&model, by: 1)
+        return []
+    case .backTab, .up:
+        moveFocus(&model, by: -1)
+        return []
+    case .left, .right:
+        // Between buttons only; a text field keeps its focus.
+        if case .button = model.focus { moveFocus(&model, by: key == .left ? -1 : 1) }
+        if case .promptButton = model.focus { moveFocus(&model, by: key == .left ? -1 : 1) }
+        return []
+    case .character(let character):
+        if character == " ", case .button(let button) = model.focus { return press(&model, button) }
+        if character == " ", case .promptButton(let button) = model.focus { return pressPrompt(&model, button) }
+        editFocusedField(&model) { text in
+            guard text.count < 256, !character.isNewline else { return }
+            text.append(character)
+        }
+        return []
+    case .backspace:
+        editFocusedField(&model) { text in if !text.isEmpty { text.removeLast() } }
+        return []
+    case .enter:
+        switch model.focus {
+        case .email:
+            model.focus = .password
+            return []
+        case .password:
+            return press(&model, .signIn)
+        case .button(let button):
+            return press(&model, button)
+        case .promptField(let index):
+            guard let prompt = model.prompt else { return [] }
+            if index + 1 < prompt.fields.count {
+                model.focus = .promptField(index + 1)
+                return []
+            }
+            return pressPrompt(&model, .submit)
+        case .promptButton(let button):
+            return pressPrompt(&model, button)
+        }
+    case .click(let x, let y):
+        guard let target = DemoLayout(model).target(atX: x, y: y) else { return [] }
+        model.focus = target
+        switch target {
+        case .button(let button): return press(&model, button)
+        case .promptButton(let button): return pressPrompt(&model, button)
+        default: return []
+        }
+    }
+}
+
+private func press(_ model: inout DemoModel, _ button: DemoButton) -> [DemoEffect] {
+    guard !model.busy else { return [] }
+    return [.press(button)]
+}
+
+private func pressPrompt(_ model: inout DemoModel, _ button: PromptButton) -> [DemoEffect] {
+    guard let prompt = model.prompt else { return [] }
+    switch button {
+    case .cancel:
+        model.prompt = nil
+        model.focus = .email
+        return [.cancelPrompt]
+    case .resend:
+        return model.busy ? [] : [.resend]
+    case .submit:
+        return model.busy ? [] : [.submit(prompt.fields.map(\.text))]
+    }
+}
+
+private func moveFocus(_ model: inout DemoModel, by step: Int) {
+    let order = model.focusOrder
+    guard !order.isEmpty else { return }
+    let index = order.firstIndex(of: model.focus) ?? -step
+    model.focus = order[((index + step) % order.count + order.count) % order.count]
+}
+
+private func editFocusedField(_ model: inout DemoModel, _ edit: (inout String) -> Void) {
+    switch model.focus {
+    case .email: edit(&model.email)
+    case .password: edit(&model.password)
+    case .promptField(let index):
+        guard var prompt = model.prompt, prompt.fields.indices.contains(index) else { return }
+        edit(&prompt.fields[index].text)
+        model.prompt = prompt
+    default: break
+    }
+}
+
+enum Spinner {
+    static let frames: [Character] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
+}

@@ -1,0 +1,225 @@
+import Foundation
+import MSAL
+import Testing
+@testable import MultiAPIDemoKit
+@testable import NativeAuthEmulator
+
+/// The controller against the embedded emulator: the tutorial's behaviour, without a terminal.
+@Suite @MainActor struct ControllerTests {
+    private func controller() throws -> (DemoController, DemoEnvironment) {
+        let environment = try DemoEnvironment.embedded(logger: nil)
+        return (DemoController(environment: environment, size: .init(columns: 80, rows: 24)), environment)
+    }
+
+    /// Waits (bounded) for the model to satisfy `condition`, letting main-actor callbacks run.
+    private func until(_ controller: DemoController, _ what: String, _ condition: (DemoModel) -> Bool) async throws {
+        for _ in 0..<1000 {
+            if condition(controller.model) { return }
+            try await Task.sleep(nanoseconds: 10_000_000)
+            controller.handle(.tick)
+        }
+        Issue.record("timed out waiting for \(what); result: \(controller.model.result)")
+        throw CancellationError()
+    }
+
+    private func type(_ text: String, _ controller: DemoController) {
+        for character in text { controller.handle(.character(character)) }
+    }
+
+    private func signIn(_ controller: DemoController, _ email: String, _ password: String) {
+        type(email, controller)
+        controller.handle(.tab)
+        type(password, controller)
+        controller.handle(.enter)
+    }
+
+    private func press(_ controller: DemoController, _ button: DemoButton) {
+        controller.perform(.press(button))
+    }
+
+    @Test func emptyFieldsAreRefusedAsInTheTutorial() throws {
+        let (controller, environment) = try controller()
+        defer { environment.stop() }
+        press(controller, .signIn)
+        #expect(controller.model.result == "Email or password not set")
+        #expect(!controller.model.busy)
+    }
+
+    @Test func passwordSignInThenBothAPIsThenReuseThenSignOut() async throws {
+        let (controller, environment) = try controller()
+        defer { environment.stop() }
+        #expect(controller.model.result.contains("ada@example.com / Analytical-Engine-1843"))
+        signIn(controller, "ada@example.com", "Analytical-Engine-1843")
+        #expect(controller.model.result == "Signing in...")
+        try await until(controller, "sign-in") { $0.signedInAs == "ada@example.com" }
+        #expect(controller.model.result == "Signed in: ada@example.com")
+
+        press(controller, .api1)
+        #expect(controller.model.result == "Retrieving access token to use with API 1...")
+        try await until(controller, "API 1") { $0.result.hasPrefix("Accessed API successfully") && $0.result.contains("todolist") }
+        #expect(controller.accessTokenAPI1 != nil)
+        press(controller, .api2)
+        try await until(controller, "API 2") { $0.result.hasPrefix("Accessed API successfully") && $0.result.contains("profile") }
+
+        // A second press reuses the held token: no "Retrieving…" and no new token.
+        let held = controller.accessTokenAPI1
+        press(controller, .api1)
+        #expect(!controller.model.result.hasPrefix("Retrieving"))
+        try await until(controller, "API 1 again") { $0.result.contains("todolist") }
+        #expect(controller.accessTokenAPI1 == held)
+
+        press(controller, .signOut)
+        #expect(controller.model.result == "Signed out" && controller.model.signedInAs == nil)
+        #expect(controller.accessTokenAPI1 == nil && controller.accessTokenAPI2 == nil)
+        #expect(environment.nativeAuth.getNativeAuthUserAccount() == nil)
+    }
+
+    @Test func wrongPassword() async throws {
+        let (controller, environment) = try controller()
+        defer { environment.stop() }
+        signIn(controller, "ada@example.com", "Not-The-Password-1")
+        try await until(controller, "error") { !$0.busy && $0.result != "Signing in..." }
+        #expect(controller.model.result == "Invalid username or password")
+    }
+
+    @Test func codeSignInWithAWrongCodeThenResendThenTheRightOne() async throws {
+        let (controller, environment) = try controller()
+        defer { environment.stop() }
+        signIn(controller, "grace@example.com", "anything")
+        try await until(controller, "code dialog") { $0.prompt?.kind == .signInCode }
+        #expect(controller.model.mailbox?.count == 1)
+        type("00000000", controller)
+        controller.handle(.enter)
+        try await until(controller, "invalid code") { $0.prompt?.message?.hasPrefix("Invalid code") == true }
+        controller.perform(.resend)
+        try await until(controller, "resent") { $0.prompt?.message?.hasPrefix("A new code was sent") == true }
+        let code = try #require(environment.mailbox?.first?.code)
+        #expect(environment.mailbox?.count == 2)
+        for _ in 0..<8 { controller.handle(.backspace) }
+        type(code, controller)
+        controller.handle(.enter)
+        try await until(controller, "signed in") { $0.signedInAs == "grace@example.com" }
+        #expect(controller.model.prompt == nil)
+    }
+
+    @Test func signUpWithCodePasswordAndAttributes() async throws {
+        let (controller, environment) = try controller()
+        defer { environment.stop() }
+        type("new.person@example.com", controller)
+        controller.handle(.tab)
+        type("Fresh-Start-2026", controller)
+        press(controller, .signUp)
+        try await until(controller, "code dialog") { $0.prompt?.kind == .signUpCode }
+        type(try #require(environment.mailbox?.first?.code), controller)
+        controller.handle(.enter)
+        try await until(controller, "attributes") { $0.prompt?.kind == .attributes }
+        #expect(controller.model.prompt?.fields.map(\.label) == ["displayName"])
+        type("New Person", controller)
+        controller.handle(.enter)
+        try await until(controller, "signed in") { $0.signedInAs == "new.person@example.com" }
+    }
+
+    @Test func resetPasswordThenSignInWithoutTypingIt() async throws {
+        let (controller, environment) = try controller()
+        defer { environment.stop() }
+        type("ada@example.com", controller)
+        press(controller, .resetPassword)
+        try await until(controller, "code dialog") { $0.prompt?.kind == .resetCode }
+        type(try #require(environment.mailbox?.first?.code), controller)
+        controller.handle(.enter)
+        try await until(controller, "password dialog") { $0.prompt?.kind == .resetPassword }
+        type("weakweak", controller)
+        controller.handle(.enter)
+        try await until(controller, "weak password") { $0.prompt?.message?.hasPrefix("Invalid password") == true }
+        for _ in 0..<8 { controller.handle(.backspace) }
+        type("Difference-Engine-1822", controller)
+        controller.handle(.enter)
+        try await until(controller, "signed in") { $0.signedInAs == "ada@example.com" }
+    }
+
+    @Test func anAPIThatIsNotConfigured() throws {
+        let environment = try DemoEnvironment.embedded(logger: nil)
+        defer { environment.stop() }
+        let partial = DemoEnvironment(nativeAuth: environment.nativeAuth, api1: environment.api1, api2: nil, mode: "test", banner: nil,
+                                      server: nil, mail: nil)
+        let controller = DemoController(environment: partial, size: .init(columns: 80, rows: 24))
+        press(controller, .api2)
+        #expect(controller.model.result == "API 2 not configured.")
+        #expect(controller.model.mailbox == nil)
+    }
+
+    @Test func anInvalidAPIURL() async throws {
+        let environment = try DemoEnvironment.embedded(logger: nil)
+        defer { environment.stop() }
+        let broken = DemoEnvironment(nativeAuth: environment.nativeAuth, api1: DemoAPI(url: "not a url", scopes: environment.api1!.scopes),
+                                     api2: nil, mode: "test", banner: nil, server: nil, mail: nil)
+        let controller = DemoController(environment: broken, size: .init(columns: 80, rows: 24))
+        signIn(controller, "ada@example.com", "Analytical-Engine-1843")
+        try await until(controller, "sign-in") { $0.signedInAs != nil }
+        press(controller, .api1)
+        try await until(controller, "invalid url") { $0.result == "Invalid API url" }
+    }
+
+    @Test func escapeCancelsAndDropsTheLateAnswer() async throws {
+        let (controller, environment) = try controller()
+        defer { environment.stop() }
+        _ = environment.nativeAuth
+        signIn(controller, "ada@example.com", "Analytical-Engine-1843")
+        #expect(controller.model.busy)
+        controller.handle(.escape)
+        #expect(!controller.model.busy && controller.model.result == "Cancelled.")
+        try await Task.sleep(nanoseconds: 500_000_000)
+        controller.handle(.tick)
+        #expect(controller.model.result == "Cancelled.", "the cancelled sign-in's answer is dropped")
+        #expect(controller.model.signedInAs == nil)
+    }
+
+    @Test func aCachedAccountIsRestoredAtStart() async throws {
+        let server = try EmulatorServer(router: try EmulatorRouter(), port: 0)
+        defer { server.stop() }
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("demo-\(UUID().uuidString)/cache.json")
+        defer { try? FileManager.default.removeItem(at: cache.deletingLastPathComponent()) }
+        let configuration = try DemoConfiguration.load(Data("""
+            {"client_id": "\(Seed.demo.apps[0].clientId)", "authority": "\(server.authority)", "cache_file": "\(cache.path)",
+             "api1": {"url": "\(server.baseURL)/api/todolist", "scopes": ["api://emulator/todolist/ToDoList.Read"]}}
+            """.utf8))
+        let first = DemoController(environment: try DemoEnvironment.tenant(configuration, logger: nil), size: .init(columns: 80, rows: 24))
+        #expect(first.model.mailbox == nil && first.model.mode == "127.0.0.1")
+        signIn(first, "ada@example.com", "Analytical-Engine-1843")
+        try await until(first, "sign-in") { $0.signedInAs != nil }
+        let second = DemoController(environment: try DemoEnvironment.tenant(configuration, logger: nil), size: .init(columns: 80, rows: 24))
+        #expect(second.model.result == "Account found in cache: ada@example.com")
+        #expect(second.model.signedInAs == "ada@example.com")
+    }
+}
+
+@Suite struct ConfigurationFileTests {
+    @Test(arguments: [
+        ("{}", "client_id"),
+        (#"{"client_id": ""}"#, "client_id"),
+        (#"{"client_id": "x"}"#, "tenant_subdomain"),
+        (#"{"client_id": "x", "tenant_subdomain": "a", "authority": "https://b"}"#, "exactly one"),
+        (#"{"client_id": "x", "tenant_subdomain": "a", "challenge_types": ["sms"]}"#, "challenge_types"),
+        (#"{"client_id": "x", "tenant_subdomain": "a", "api1": {"url": "https://x"}}"#, "api1.scopes"),
+        (#"{"client_id": "x", "tenant_subdomain": "a", "api2": {"scopes": ["s"]}}"#, "api2.url"),
+        (#"{"client_id": "x", "tenant_subdomain": "a", "colour": "red"}"#, "colour"),
+        ("[1]", "JSON object"),
+    ])
+    func badConfigurationsNameTheField(json: String, field: String) {
+        do {
+            _ = try DemoConfiguration.load(Data(json.utf8))
+            Issue.record("accepted \(json)")
+        } catch {
+            #expect(error.description.contains(field), "\(error)")
+        }
+    }
+
+    @Test func aGoodConfiguration() throws {
+        let configuration = try DemoConfiguration.load(Data(#"""
+            {"client_id": "id", "tenant_subdomain": "contoso", "challenge_types": ["oob"],
+             "api1": {"url": "https://a", "scopes": ["api://a/R"]}}
+            """#.utf8))
+        #expect(configuration.clientId == "id" && configuration.challengeTypes == ["oob"] && configuration.api2 == nil)
+        #expect(configuration.api1 == DemoAPI(url: "https://a", scopes: ["api://a/R"]))
+    }
+}

@@ -1,0 +1,174 @@
+import Foundation
+import Testing
+@testable import NativeAuthEmulator
+
+/// The real program in an isolated tmux session against its embedded emulator.
+@Suite struct TerminalEndToEndTests {
+    private func start(columns: Int = 80, rows: Int = 24, arguments: String = "", environment: [String: String] = [:]) throws -> TmuxSession {
+        let session = try TmuxSession("\(TmuxSession.demoBinary) \(arguments)", columns: columns, rows: rows, environment: environment)
+        try session.waitFor("Tab/arrows move")
+        return session
+    }
+
+    private func signIn(_ session: TmuxSession, _ email: String, _ password: String) throws {
+        try session.type(email)
+        try session.press("Tab")
+        try session.type(password)
+        try session.press("Enter")
+    }
+
+    @Test func passwordSignInBothAPIsReuseAndSignOut() throws {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("demo-\(UUID().uuidString).log").path
+        defer { try? FileManager.default.removeItem(atPath: log) }
+        let session = try start(arguments: "--log \(log)")
+        try signIn(session, "ada@example.com", "Analytical-Engine-1843")
+        try session.waitFor("Signed in as ada@example.com")
+        // Focus is on the email field after sign-in: 6 tabs reach API 1, 7 reach API 2.
+        try session.press("Tab", "Tab", "Tab", "Tab", "Tab", "Tab", "Enter")
+        try session.waitFor("\"api\":\"todolist\"")
+        try session.press("Tab", "Enter")
+        try session.waitFor("\"api\":\"profile\"")
+        try session.press("BTab", "Enter")
+        try session.waitFor("\"api\":\"todolist\"")
+        let tokenRequests = try String(contentsOfFile: log, encoding: .utf8).components(separatedBy: "POST /oauth2/v2.0/token").count - 1
+        #expect(tokenRequests == 3, "sign-in, API 1, API 2; the second API 1 press reuses the held token")
+        let logText = try String(contentsOfFile: log, encoding: .utf8)
+        #expect(!logText.contains("Analytical-Engine-1843") && !logText.contains("ada@example.com"), "no secrets or addresses in the log")
+        try session.press("BTab", "Enter")   // Sign Out
+        try session.waitFor("Signed out")
+        try session.waitFor("Not signed in")
+        try session.press("C-c")
+        #expect(try session.waitForExit() == 0)
+    }
+
+    @Test func codeSignInReadingTheMailboxPanel() throws {
+        let session = try start()
+        try signIn(session, "grace@example.com", "x")
+        let screen = try session.waitFor("Enter the 8-digit code")
+        try session.waitFor("sign in  to grace@example.com")
+        let mailbox = try session.screen()
+        let code = try #require(mailbox.split(separator: "\n").compactMap { line -> String? in
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            guard trimmed.hasSuffix("to grace@example.com") else { return nil }
+            return String(trimmed.prefix(8))
+        }.first)
+        #expect(code.count == 8 && code.allSatisfy(\.isNumber), "\(screen)")
+        try session.type(code)
+        try session.press("Enter")
+        try session.waitFor("Signed in as grace@example.com")
+    }
+
+    @Test func signUpWithCodeAndAttributes() throws {
+        let session = try start()
+        try session.type("new.person@example.com")
+        try session.press("Tab")
+        try session.type("Fresh-Start-2026")
+        try session.press("Tab", "Tab", "Enter")   // Sign Up
+        try session.waitFor("Enter the 8-digit code")
+        let code = try #require(try session.waitFor("the sign-up code") { $0.contains("sign up  to new.person@example.com") }
+            .split(separator: "\n").first { $0.contains("sign up  to") }.map { String($0.trimmingCharacters(in: .whitespaces).prefix(8)) })
+        try session.type(code)
+        try session.press("Enter")
+        try session.waitFor("About you")
+        try session.type("Néw Pérson")
+        try session.press("Enter")
+        try session.waitFor("Signed in as new.person@example.com")
+    }
+
+    @Test func resetPasswordThenSignedIn() throws {
+        let session = try start()
+        try session.type("ada@example.com")
+        try session.press("Tab", "Tab", "Tab", "Tab", "Enter")   // Reset Password
+        try session.waitFor("Enter the 8-digit code")
+        let code = try #require(try session.waitFor("the reset code") { $0.contains("reset password  to ada@example.com") }
+            .split(separator: "\n").first { $0.contains("reset password  to") }.map { String($0.trimmingCharacters(in: .whitespaces).prefix(8)) })
+        try session.type(code)
+        try session.press("Enter")
+        try session.waitFor("Choose a new password")
+        try session.type("Difference-Engine-1822")
+        try session.press("Enter")
+        try session.waitFor("Signed in as ada@example.com")
+    }
+
+    @Test func wrongPassword() throws {
+        let session = try start()
+        try signIn(session, "ada@example.com", "nope-nope-nope")
+        try session.waitFor("Invalid username or password")
+    }
+
+    @Test func emptyFieldsAndResize() throws {
+        let session = try start()
+        try session.press("Tab", "Enter")
+        try session.waitFor("Email or password not set")
+        try session.resize(columns: 100, rows: 30)
+        let wide = try session.waitFor("a redraw at 100x30") { screen in
+            screen.split(separator: "\n", omittingEmptySubsequences: false).first.map { $0.hasSuffix("emulator") && $0.count > 90 } ?? false
+        }
+        #expect(wide.split(separator: "\n").count <= 30 && (wide.split(separator: "\n").last?.contains("Ctrl-C quit") ?? false))
+        try session.resize(columns: 80, rows: 24)
+        try session.waitFor("back to 80x24") { ($0.split(separator: "\n").first?.count ?? 0) <= 80 }
+    }
+
+    @Test func sigtermRestoresTheTerminalAndExitsCleanly() throws {
+        let session = try start()
+        // The pane runs `sh -c 'multi-api-demo; …'`: signal the demo, the shell's child.
+        let shell = try #require(Int32(try session.paneValue("#{pane_pid}")))
+        let children = try String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)
+        let pid = try #require(children.split(separator: " ").first.flatMap { Int32($0) })
+        kill(pid, SIGTERM)
+        #expect(try session.waitForExit() == 0)
+    }
+
+    @Test func noColorMeansNoColourEscapes() throws {
+        let coloured = try start(environment: ["NO_COLOR": ""])
+        #expect(try coloured.screen(escapes: true).contains("44m"), "the title bar is blue by default")
+        let plain = try start(environment: ["NO_COLOR": "1"])
+        let escapes = try plain.screen(escapes: true)
+        #expect(!escapes.contains("44m") && !escapes.contains("36m"))
+        #expect(escapes.contains("7m") || escapes.contains("1m"), "focus still shows, by reverse video or bold")
+    }
+
+    @Test func aRealTenantConfigurationHasNoMailboxAndCanLackAnAPI() throws {
+        let server = try EmulatorServer(router: try EmulatorRouter(), port: 0)
+        defer { server.stop() }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("demo-config-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let config = directory.appendingPathComponent("config.json")
+        try Data("""
+            {"client_id": "\(Seed.demo.apps[0].clientId)", "authority": "\(server.authority)",
+             "cache_file": "\(directory.appendingPathComponent("cache.json").path)",
+             "api1": {"url": "\(server.baseURL)/api/todolist", "scopes": ["api://emulator/todolist/ToDoList.Read"]}}
+            """.utf8).write(to: config)
+        let session = try start(arguments: "--config \(config.path)")
+        let screen = try session.screen()
+        #expect(!screen.contains("Mailbox") && screen.contains("127.0.0.1"))
+        try signIn(session, "ada@example.com", "Analytical-Engine-1843")
+        try session.waitFor("Signed in as ada@example.com")
+        try session.press("Tab", "Tab", "Tab", "Tab", "Tab", "Tab", "Tab", "Enter")   // API 2
+        try session.waitFor("API 2 not configured.")
+        try session.press("C-c")
+        #expect(try session.waitForExit() == 0)
+
+        // A second run restores the account from the cache file.
+        let again = try start(arguments: "--config \(config.path)")
+        try again.waitFor("Account found in cache: ada@example.com")
+    }
+
+    @Test func helpAndBadArguments() throws {
+        let help = try runDemo(["--help"])
+        #expect(help.status == 0 && help.output.contains("Usage: multi-api-demo"))
+        let unknown = try runDemo(["--frobnicate"])
+        #expect(unknown.status == 2 && unknown.error.contains("unknown option"))
+        let missing = try runDemo(["--config", "/nonexistent/config.json"])
+        #expect(missing.status == 2 && missing.error.contains("cannot read"))
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data(#"{"tenant_subdomain": "contoso"}"#.utf8).write(to: file)
+        let bad = try runDemo(["--config", file.path])
+        #expect(bad.status == 2 && bad.error.contains("client_id"))
+        let noTerminal = try runDemo([])
+        #expect(noTerminal.status == 1 && noTerminal.error.contains("cannot use this terminal"))
+    }
+}
+

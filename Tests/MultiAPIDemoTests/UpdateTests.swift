@@ -1,0 +1,109 @@
+import Testing
+@testable import MultiAPIDemoKit
+
+/// The pure `update(model, key)`.
+@Suite struct UpdateTests {
+    private func typed(_ text: String, into model: inout DemoModel) {
+        for character in text { _ = update(&model, .character(character)) }
+    }
+
+    @Test func tabCyclesThroughFieldsAndButtonsBothWays() {
+        var model = DemoModel()
+        var seen: [Focus] = [model.focus]
+        for _ in 0..<8 {
+            _ = update(&model, .tab)
+            seen.append(model.focus)
+        }
+        #expect(seen == [.email, .password, .button(.signIn), .button(.signUp), .button(.resetPassword), .button(.signOut), .button(.api1),
+                         .button(.api2), .email])
+        _ = update(&model, .backTab)
+        #expect(model.focus == .button(.api2))
+        _ = update(&model, .up)
+        #expect(model.focus == .button(.api1))
+        _ = update(&model, .left)
+        #expect(model.focus == .button(.signOut))
+        _ = update(&model, .right)
+        #expect(model.focus == .button(.api1))
+    }
+
+    @Test func typingEditsTheFocusedFieldWithUnicodeAndBackspace() {
+        var model = DemoModel()
+        typed("zoë@exämple.com", into: &model)
+        _ = update(&model, .backspace)
+        #expect(model.email == "zoë@exämple.co")
+        _ = update(&model, .enter)
+        #expect(model.focus == .password)
+        typed("秘密 pass", into: &model)
+        #expect(model.password == "秘密 pass" && model.email == "zoë@exämple.co")
+        _ = update(&model, .left)
+        #expect(model.focus == .password, "arrows do not leave a text field sideways")
+    }
+
+    @Test func enterInThePasswordFieldSignsIn() {
+        var model = DemoModel()
+        model.focus = .password
+        #expect(update(&model, .enter) == [.press(.signIn)])
+    }
+
+    @Test func buttonsPressWithEnterOrSpaceButNotWhileBusy() {
+        var model = DemoModel()
+        model.focus = .button(.api1)
+        #expect(update(&model, .enter) == [.press(.api1)])
+        #expect(update(&model, .character(" ")) == [.press(.api1)])
+        model.busy = true
+        #expect(update(&model, .enter) == [])
+        model.focus = .email
+        typed("a", into: &model)
+        #expect(model.email == "a", "keys are still answered while busy")
+    }
+
+    @Test func escapeCancelsWorkThenClosesTheDialog() {
+        var model = DemoModel()
+        model.prompt = Prompt(kind: .signInCode, title: "Code", fields: [Prompt.Field(label: "Code")], buttons: [.submit, .resend, .cancel])
+        model.focus = .promptField(0)
+        model.busy = true
+        #expect(update(&model, .escape) == [.cancelOperation])
+        model.busy = false
+        #expect(update(&model, .escape) == [.cancelPrompt])
+        #expect(model.prompt == nil && model.focus == .email)
+        #expect(update(&model, .escape) == [])
+    }
+
+    @Test func theDialogOwnsTheFocusAndSubmitsItsFields() {
+        var model = DemoModel()
+        model.prompt = Prompt(kind: .attributes, title: "About you", fields: [Prompt.Field(label: "displayName"), Prompt.Field(label: "city")],
+                              buttons: [.submit, .cancel])
+        model.focus = .promptField(0)
+        typed("Ada", into: &model)
+        _ = update(&model, .enter)
+        #expect(model.focus == .promptField(1))
+        typed("Oslo", into: &model)
+        #expect(update(&model, .enter) == [.submit(["Ada", "Oslo"])])
+        _ = update(&model, .tab)
+        _ = update(&model, .tab)
+        #expect(model.focus == .promptButton(.cancel))
+        _ = update(&model, .tab)
+        #expect(model.focus == .promptField(0), "focus stays inside the dialog")
+    }
+
+    @Test func clicksFocusAndPress() {
+        var model = DemoModel()
+        let layout = DemoLayout(model)
+        let api2 = layout.buttons[.api2]!
+        #expect(update(&model, .click(x: api2.x + 1, y: api2.y)) == [.press(.api2)])
+        #expect(update(&model, .click(x: layout.password.x + 3, y: layout.password.y)) == [])
+        #expect(model.focus == .password)
+        #expect(update(&model, .click(x: 79, y: 20)) == [])
+    }
+
+    @Test func resizeTickAndInterrupt() {
+        var model = DemoModel()
+        _ = update(&model, .resize(columns: 120, rows: 40))
+        #expect(model.size == DemoModel.Size(columns: 120, rows: 40))
+        model.busy = true
+        _ = update(&model, .tick)
+        #expect(model.spinnerFrame == 1)
+        #expect(update(&model, .interrupt) == [.quit])
+        #expect(model.quit)
+    }
+}
