@@ -29,6 +29,8 @@ let package = Package(
         // controller) apart from the terminal, so that it is tested without one.
         .target(name: "MultiAPIDemoKit", dependencies: ["MSAL", "NativeAuthEmulator"], path: "Examples/MultiAPIDemo/Kit"),
         .executableTarget(name: "multi-api-demo", dependencies: ["MultiAPIDemoKit", "CNCurses"], path: "Examples/MultiAPIDemo/App"),
+        // The benchmark program (run with scripts/bench, release build).
+        .executableTarget(name: "msal-benchmarks", dependencies: ["MSAL", "NativeAuthEmulator"], path: "Benchmarks/msal-benchmarks"),
         // Test helper: several processes writing one cache file, one killed mid-write.
         .executableTarget(name: "msal-cache-stress", dependencies: ["MSAL"]),
         .testTarget(

@@ -34,7 +34,8 @@ import Testing
     }
 
     @Test func refusedConnectionIsCannotConnectWithTheURLError() async throws {
-        let port = try LoopbackServer.closedPort()
+        let (port, release) = try LoopbackServer.refusingPort()
+        defer { release() }
         let url = URL(string: "http://127.0.0.1:\(port)/t")!
         let error = try await #require(throws: HTTPTransportError.self) { try await URLSessionTransport().send(request(url)) }
         #expect(error.kind == .cannotConnect)

@@ -63,6 +63,19 @@ extension MSALNativeAuthUserAccountResult {
         let environment = client.environment
         let cache = environment.cache
         let generation = cache.generation(of: homeAccountId)
+        // Single-flight across processes sharing the cache file: one refreshes, the others wait
+        // and then find its token in the cache (a refresh token used twice may be refused).
+        let release = await cache.refreshLock(homeAccountId.lowercased() + "|" + Scopes.wire(request.scopes.sorted()),
+                                              clock: environment.clock, timeout: environment.requestTimeout * 2)
+        defer { release() }
+        if !request.forceRefresh, request.claims == nil,
+           let cached = cache.accessToken(homeAccountId: homeAccountId, scopes: request.scopes,
+                                          validAt: environment.clock.now().addingTimeInterval(environment.tokenExpirationBuffer)) {
+            return .success(MSALNativeAuthTokenResult(
+                accessToken: cached.secret, scopes: cached.scopes, expiresOn: cached.expiresOn,
+                refreshToken: request.returnRefreshToken ? cache.refreshToken(homeAccountId: homeAccountId) : nil,
+                correlationId: request.correlationId))
+        }
         guard let refreshToken = cache.refreshToken(homeAccountId: homeAccountId) else {
             return .failure(RetrieveAccessTokenError(type: .refreshTokenExpired, MSALNativeAuthErrorDetails(
                 message: "No refresh token is cached for this account; sign in again", correlationId: request.correlationId)))

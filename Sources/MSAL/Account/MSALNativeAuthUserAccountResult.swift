@@ -51,7 +51,7 @@ public final class MSALNativeAuthUserAccountResult: Sendable {
     }
 
     private func newCorrelationId() -> UUID {
-        client?.environment.uuid() ?? UUID()
+        client?.environment.uuid() ?? CorrelationID.next()
     }
 
     /// Removes this account's tokens and account record from the local cache. No network call.

@@ -33,7 +33,7 @@ public final class MSALNativeAuthPublicClientApplication: Sendable {
     /// Creates the application. Throws `MSALError` for an empty client id or an authority that is
     /// not usable (see `MSALCIAMAuthority`).
     public convenience init(nativeAuthConfiguration configuration: MSALNativeAuthPublicClientApplicationConfig) throws(MSALError) {
-        try self.init(configuration: configuration, clock: SystemClock(), uuid: { UUID() })
+        try self.init(configuration: configuration, clock: SystemClock(), uuid: { CorrelationID.next() })
     }
 
     package init(

@@ -17,11 +17,14 @@ import Glibc
 ///   left alone: the cache then refuses to write rather than overwrite what it could not read.
 package final class FileTokenCacheStorage: TokenCacheStorage {
     package let url: URL
+    /// `url.path`, computed once: it is read on every look-up.
+    private let path: String
     private let lockPath: String
     private let maxBytes: Int
 
     package init(url: URL, maxBytes: Int = 64 << 20) {
         self.url = url
+        path = url.path
         lockPath = url.path + ".lock"
         self.maxBytes = maxBytes
     }
@@ -63,11 +66,29 @@ package final class FileTokenCacheStorage: TokenCacheStorage {
         return snapshot
     }
 
+    /// An exclusive, non-blocking `flock` on `<name>.refresh-<hash>.lock` beside the cache file.
+    package func tryRefreshLock(_ name: String) -> (() -> Void)? {
+        guard (try? ensureDirectory()) != nil else { return {} }
+        var hash: UInt64 = 14_695_981_039_346_656_037
+        for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 1_099_511_628_211 }
+        let lockFile = path + ".refresh-\(String(hash, radix: 16)).lock"
+        let descriptor = open(lockFile, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return {} }   // no lock to be had: refresh unlocked rather than not at all
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            close(descriptor)
+            return nil
+        }
+        return {
+            flock(descriptor, LOCK_UN)
+            close(descriptor)
+        }
+    }
+
     // MARK: Reading
 
     private func currentStamp() throws(MSALError) -> TokenCacheStamp {
         var info = stat()
-        guard stat(url.path, &info) == 0 else {
+        guard stat(path, &info) == 0 else {
             if errno == ENOENT { return TokenCacheStamp([-1]) }
             throw posixError("inspect the token cache", url.path)
         }

@@ -24,6 +24,8 @@ package final class TokenCache: Sendable {
         var document = TokenCacheDocument()
         /// Our client's access tokens by lower-cased home account id.
         var accessTokens: [String: [CachedAccessToken]] = [:]
+        /// The same tokens by account and exact scope set, for the common look-up in O(1).
+        var exact: [String: CachedAccessToken] = [:]
         var lastError: MSALError?
         /// Bumped when an account is removed, so a refresh that started earlier does not bring it back.
         var generations: [String: Int] = [:]
@@ -67,6 +69,7 @@ package final class TokenCache: Sendable {
             state.lastError = problem
         }
         var index: [String: [CachedAccessToken]] = [:]
+        var exact: [String: CachedAccessToken] = [:]
         for entry in snapshot.document[.accessToken].values {
             guard entry.string("client_id")?.lowercased() == clientId.lowercased(),
                   entry.string("environment")?.lowercased() == environment,
@@ -74,20 +77,31 @@ package final class TokenCache: Sendable {
                   let token = CachedAccessToken(entry)
             else { continue }
             index[token.homeAccountId.lowercased(), default: []].append(token)
+            let key = Self.exactKey(token.homeAccountId.lowercased(), token.resourceScopes)
+            if let existing = exact[key], existing.expiresOn >= token.expiresOn { continue }
+            exact[key] = token
         }
         state.accessTokens = index
+        state.exact = exact
     }
 
     /// An access token of `homeAccountId` whose scopes cover `scopes` (OIDC scopes aside) and that
     /// is still valid at `validAt`.
     package func accessToken(homeAccountId: String, scopes: [String], validAt: Date) -> CachedAccessToken? {
         let wanted = Set(scopes.map { $0.lowercased() }).subtracting(Scopes.oidcDefaultsLowercased)
+        let account = homeAccountId.lowercased()
+        let key = Self.exactKey(account, wanted)
         return withCurrent { state in
-            state.accessTokens[homeAccountId.lowercased()]?.first { token in
+            if let token = state.exact[key], token.expiresOn > validAt { return token }
+            return state.accessTokens[account]?.first { token in
                 guard token.expiresOn > validAt else { return false }
                 return wanted.isEmpty ? token.resourceScopes.isEmpty : wanted.allSatisfy { Scopes.covers(token.resourceScopes, $0) }
             }
         }
+    }
+
+    private static func exactKey(_ account: String, _ scopes: Set<String>) -> String {
+        account + "\u{1F}" + scopes.sorted().joined(separator: " ")
     }
 
     package func refreshToken(homeAccountId: String) -> String? {
@@ -126,6 +140,16 @@ package final class TokenCache: Sendable {
 
     private func belongsToClient(_ entry: [String: JSONValue]) -> Bool {
         entry.string("client_id")?.lowercased() == clientId.lowercased() && entry.string("environment")?.lowercased() == environment
+    }
+
+    /// Waits (polling every 20 ms, at most `timeout` seconds) for the cross-process refresh lock of
+    /// `name`; returns its release, or a no-op when the wait ran out.
+    package func refreshLock(_ name: String, clock: any NativeAuthClock, timeout: TimeInterval) async -> () -> Void {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            if let release = storage.tryRefreshLock(name) { return release }
+            guard Date() < deadline, (try? await clock.sleep(seconds: 0.02)) != nil else { return {} }
+        }
     }
 
     package func generation(of homeAccountId: String) -> Int {

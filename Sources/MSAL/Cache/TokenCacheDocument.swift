@@ -57,7 +57,7 @@ package struct TokenCacheDocument: Sendable, Equatable {
         for section in Section.allCases where top[section.rawValue] == nil {
             top[section.rawValue] = .object([:])
         }
-        return Data(JSONValue.object(top).serialized().utf8)
+        return JSONValue.object(top).serializedData()
     }
 }
 

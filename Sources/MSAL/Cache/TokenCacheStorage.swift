@@ -10,6 +10,15 @@ package protocol TokenCacheStorage: Sendable {
 
     /// Reads the latest document, applies `change`, writes the result back, and returns it.
     func update(_ change: (inout TokenCacheDocument) -> Void) throws(MSALError) -> TokenCacheSnapshot
+
+    /// Tries to take the lock that makes a token refresh single-flight across processes sharing
+    /// this storage; returns a release function, or nil when another process holds it.
+    func tryRefreshLock(_ name: String) -> (() -> Void)?
+}
+
+extension TokenCacheStorage {
+    /// Nothing else shares a non-file storage: the lock is always free.
+    package func tryRefreshLock(_ name: String) -> (() -> Void)? { {} }
 }
 
 /// What identifies one version of the stored document (for a file: device, inode, size, mtime).

@@ -45,12 +45,22 @@ final class LoopbackServer: Sendable {
         thread.start()
     }
 
-    /// A port on which nothing listens (bound, then closed).
-    static func closedPort() throws -> UInt16 {
-        let server = try LoopbackServer(answers: [])
-        let port = server.port
-        server.stop()
-        return port
+    /// A port on which nothing listens: bound but never listening, so connections are refused,
+    /// and held until `release` so that no other test's server can be given it meanwhile.
+    static func refusingPort() throws -> (port: UInt16, release: () -> Void) {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw POSIXError(.EIO) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
+            }
+        }
+        guard bound else { close(fd); throw POSIXError(.EADDRINUSE) }
+        return (UInt16(bigEndian: address.sin_port), { close(fd) })
     }
 
     var url: URL { URL(string: "http://127.0.0.1:\(port)/t/oauth2/v2.0/initiate")! }
@@ -65,20 +75,25 @@ final class LoopbackServer: Sendable {
         while true {
             let connection = accept(listener, nil, nil)
             guard connection >= 0 else { return }
-            let request = readRequest(connection)
-            requests.withLock { $0.append(request) }
-            let answer = answers.withLock { $0.isEmpty ? Answer.close : $0.removeFirst() }
-            switch answer {
-            case .raw(let data):
-                write(connection, data)
-            case .cutBody(let status, let declared, let sent):
-                write(connection, Data("HTTP/1.1 \(status) OK\r\nContent-Type: application/json\r\nContent-Length: \(declared)\r\n\r\n".utf8))
-                write(connection, Data(repeating: UInt8(ascii: "x"), count: sent))
-            case .close:
-                break
-            }
-            close(connection)
+            // Each connection on its own thread: a slow one cannot hold up the next.
+            Thread { [self] in answer(connection) }.start()
         }
+    }
+
+    private func answer(_ connection: Int32) {
+        let request = readRequest(connection)
+        requests.withLock { $0.append(request) }
+        let answer = answers.withLock { $0.isEmpty ? Answer.close : $0.removeFirst() }
+        switch answer {
+        case .raw(let data):
+            write(connection, data)
+        case .cutBody(let status, let declared, let sent):
+            write(connection, Data("HTTP/1.1 \(status) OK\r\nContent-Type: application/json\r\nContent-Length: \(declared)\r\n\r\n".utf8))
+            write(connection, Data(repeating: UInt8(ascii: "x"), count: sent))
+        case .close:
+            break
+        }
+        close(connection)
     }
 
     private func readRequest(_ fd: Int32) -> Data {

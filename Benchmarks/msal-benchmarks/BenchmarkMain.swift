@@ -1,0 +1,72 @@
+import Foundation
+
+/// `msal-benchmarks`: the figures of BENCHMARKS.md, side by side with MSAL for Python where it
+/// has a counterpart, in one run. Prints a table and writes the same figures as JSON.
+///
+///     msal-benchmarks [--python PATH] [--json FILE] [--demo PATH] [--quick]
+@main
+struct BenchmarkMain {
+    static func main() async {
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        let selfPath = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
+        if arguments.first == "single-flight-worker" { exit(await singleFlightWorker(Array(arguments.dropFirst()))) }
+        if arguments.first == "memory-worker" { exit(await memoryWorker(Array(arguments.dropFirst()))) }
+        var python: String?, json = "benchmarks.json", demo: String?, quick = false, only: String?
+        while !arguments.isEmpty {
+            let argument = arguments.removeFirst()
+            switch argument {
+            case "--python": python = arguments.isEmpty ? nil : arguments.removeFirst()
+            case "--json": json = arguments.isEmpty ? json : arguments.removeFirst()
+            case "--demo": demo = arguments.isEmpty ? nil : arguments.removeFirst()
+            case "--quick": quick = true
+            case "--only": only = arguments.isEmpty ? nil : arguments.removeFirst()
+            default:
+                FileHandle.standardError.write(Data("usage: msal-benchmarks [--python PATH] [--json FILE] [--demo PATH] [--quick]\n".utf8))
+                exit(2)
+            }
+        }
+        do {
+            var rows: [Row] = []
+            func section(_ name: String, _ more: [Row]) {
+                FileHandle.standardError.write(Data("measured: \(name)\n".utf8))
+                rows += more
+            }
+            func wanted(_ name: String) -> Bool { only == nil || only == name }
+            if wanted("round-trips") { section("round trips", try await roundTrips()) }
+            var latency: [LatencyResult] = []
+            if wanted("latency") {
+                let (latencyRows, results) = try await cachedLatency(python: python, iterations: quick ? 2_000 : 20_000)
+                latency = results
+                section("cached latency", latencyRows)
+            }
+            if wanted("single-flight") { section("single-flight", try await singleFlight(selfPath: selfPath)) }
+            if wanted("persistence") { section("persistence", try persistence(python: python)) }
+            if wanted("throughput") { section("throughput", try await throughput()) }
+            if wanted("overhead") { section("overhead", try await overhead(iterations: quick ? 5 : 30)) }
+            if wanted("memory") { section("memory", try memory(selfPath: selfPath, demoPath: demo)) }
+
+            let width = rows.map(\.figure.count).max() ?? 40
+            print("| " + "figure".padding(toLength: width, withPad: " ", startingAt: 0) + " | measured | target | met |")
+            print("|" + String(repeating: "-", count: width + 2) + "|---|---|---|")
+            for row in rows {
+                let met = row.met.map { $0 ? "yes" : "**no**" } ?? "—"
+                print("| " + row.figure.padding(toLength: width, withPad: " ", startingAt: 0) + " | \(row.measured) | \(row.target) | \(met) |")
+            }
+            struct Report: Encodable {
+                var date: String
+                var machine: String
+                var rows: [Row]
+                var latency: [LatencyResult]
+            }
+            let machine = "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.physicalMemory >> 30) GiB"
+            let report = Report(date: ISO8601DateFormatter().string(from: Date()), machine: machine, rows: rows, latency: latency)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            try encoder.encode(report).write(to: URL(fileURLWithPath: json))
+            FileHandle.standardError.write(Data("wrote \(json)\n".utf8))
+        } catch {
+            FileHandle.standardError.write(Data("msal-benchmarks: \(error)\n".utf8))
+            exit(1)
+        }
+    }
+}

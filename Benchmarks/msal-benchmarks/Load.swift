@@ -1,0 +1,303 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import MSAL
+import NativeAuthEmulator
+import Synchronization
+
+// MARK: 3. Single-flight
+
+func singleFlight(selfPath: String) async throws -> [Row] {
+    var configuration = EmulatorConfiguration()
+    configuration.passwordHashIterations = 1000
+    let router = try EmulatorRouter(configuration: configuration)
+    let server = try EmulatorServer(router: router, port: 0)
+    defer { server.stop() }
+    let log = RequestLog(router: router)
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bench-flight-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let file = directory.appendingPathComponent("token_cache.json")
+    let clock = MovableClock()
+    let app = try Demo.app(authority: server.authority, cache: .file(file), clock: clock)
+    let account = try await Demo.signIn(app)
+    _ = try await Demo.token(account, Demo.todo)
+
+    clock.advance(3600)
+    log.clear()
+    let failures = await withTaskGroup(of: Bool.self) { group in
+        for _ in 0..<1000 { group.addTask { (try? await Demo.token(account, Demo.todo)) == nil } }
+        var failed = 0
+        for await failure in group where failure { failed += 1 }
+        return failed
+    }
+    let inProcess = log.refreshGrants
+    var rows = [Row(figure: "single-flight: 1,000 concurrent calls, 1 process (refresh requests)", measured: "\(inProcess)" + (failures > 0 ? " (\(failures) failed)" : ""),
+                    target: "1", met: inProcess == 1 && failures == 0)]
+
+    // Two processes on the same file, both seeing the token expired.
+    log.clear()
+    let first = try spawn(selfPath, ["single-flight-worker", server.authority, file.path, "500", "7200"])
+    let second = try spawn(selfPath, ["single-flight-worker", server.authority, file.path, "500", "7200"])
+    let statuses = [wait(first), wait(second)]
+    let twoProcesses = log.refreshGrants
+    rows.append(Row(figure: "single-flight: 2 processes × 500 calls on one cache file (refresh requests)",
+                    measured: "\(twoProcesses)" + (statuses.allSatisfy { $0 == 0 } ? "" : " (a worker failed: \(statuses))"),
+                    target: "1 (reported)", met: twoProcesses == 1 && statuses.allSatisfy { $0 == 0 }))
+    return rows
+}
+
+/// The worker of the two-process single-flight figure.
+func singleFlightWorker(_ arguments: [String]) async -> Int32 {
+    guard arguments.count == 4, let count = Int(arguments[2]), let offset = Double(arguments[3]) else { return 2 }
+    do {
+        let clock = MovableClock()
+        clock.advance(offset)
+        let app = try Demo.app(authority: arguments[0], cache: .file(URL(fileURLWithPath: arguments[1])), clock: clock)
+        guard let account = app.getNativeAuthUserAccount() else { return 3 }
+        let failed = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<count { group.addTask { (try? await Demo.token(account, Demo.todo)) == nil } }
+            var failed = 0
+            for await failure in group where failure { failed += 1 }
+            return failed
+        }
+        return failed == 0 ? 0 : 4
+    } catch {
+        return 5
+    }
+}
+
+func spawn(_ path: String, _ arguments: [String]) throws -> pid_t {
+    let argv = ([path] + arguments).map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var empty = sigset_t()
+    sigemptyset(&empty)
+    posix_spawnattr_setsigmask(&attributes, &empty)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+    var pid: pid_t = 0
+    let status = posix_spawn(&pid, path, nil, &attributes, argv, environ)
+    guard status == 0 else { throw POSIXError(POSIXErrorCode(rawValue: status) ?? .EIO) }
+    return pid
+}
+
+func wait(_ pid: pid_t) -> Int32 {
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+    return (status >> 8) & 0xff
+}
+
+// MARK: 5. Emulator throughput
+
+/// A bare HTTP client for the emulator: the flow's requests with hand-built form bodies.
+/// Counts from many tasks.
+final class Tally: Sendable {
+    private let counts = Mutex((completed: 0, failed: 0))
+    func add(completed: Int = 0, failed: Int = 0) { counts.withLock { $0.completed += completed; $0.failed += failed } }
+    var totals: (Int, Int) { counts.withLock { ($0.completed, $0.failed) } }
+}
+
+struct BareClient: Sendable {
+    let session: URLSession
+    let authority: String
+
+    init(authority: String, connections: Int) {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpMaximumConnectionsPerHost = connections
+        configuration.urlCache = nil
+        session = URLSession(configuration: configuration)
+        self.authority = authority
+    }
+
+    func post(_ path: String, _ form: String) async throws -> [String: Any] {
+        var request = URLRequest(url: URL(string: authority + path)!)
+        request.httpMethod = "POST"
+        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data(form.utf8)
+        let (data, response) = try await session.data(for: request)
+        guard (response as? HTTPURLResponse)?.statusCode == 200 else { throw EmulatorError("HTTP \((response as? HTTPURLResponse)?.statusCode ?? 0) at \(path)") }
+        return (try JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
+    }
+
+    func get(_ url: String, bearer: String) async throws {
+        var request = URLRequest(url: URL(string: url)!)
+        request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization")
+        let (_, response) = try await session.data(for: request)
+        guard (response as? HTTPURLResponse)?.statusCode == 200 else { throw EmulatorError("API answered \((response as? HTTPURLResponse)?.statusCode ?? 0)") }
+    }
+
+    /// initiate → challenge → token (password); returns the token response.
+    func passwordSignIn(scope: String = "openid profile offline_access") async throws -> [String: Any] {
+        let client = "client_id=\(Demo.passwordApp)&challenge_type=oob+password+redirect"
+        let t0 = try await post("/oauth2/v2.0/initiate", client + "&username=ada%40example.com")["continuation_token"] as? String ?? ""
+        let t1 = try await post("/oauth2/v2.0/challenge", client + "&continuation_token=\(t0)")["continuation_token"] as? String ?? ""
+        let scopes = scope.replacingOccurrences(of: " ", with: "+").addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed.subtracting(.init(charactersIn: "/:"))) ?? ""
+        return try await post("/oauth2/v2.0/token", client + "&continuation_token=\(t1)&grant_type=password&username=ada%40example.com"
+                              + "&password=Analytical-Engine-1843&scope=\(scopes)&client_info=true")
+    }
+}
+
+func throughput() async throws -> [Row] {
+
+    // The ceiling: RS256 signatures per second on every core, two per sign-in (access and id token).
+    let key = try RSAKey(keyID: "bench")
+    let payload = Data(repeating: 0x41, count: 600)
+    let cores = ProcessInfo.processInfo.activeProcessorCount
+    let signed = Mutex(0)
+    let start = now()
+    DispatchQueue.concurrentPerform(iterations: cores) { _ in
+        var count = 0
+        while now() - start < 2_000_000_000 {
+            _ = try? key.sign(payload)
+            count += 1
+        }
+        signed.withLock { $0 += count }
+    }
+    let signaturesPerSecond = Double(signed.withLock { $0 }) / (Double(now() - start) / 1e9)
+    let ceiling = signaturesPerSecond / 2
+    var rows = [Row(figure: "RS256 signatures per second (\(cores) cores)", measured: format(signaturesPerSecond, 0), target: "(ceiling: ÷2 per sign-in)", met: nil)]
+
+    // As shipped (PBKDF2 with 10,000 iterations per password check), then with 1,000 iterations
+    // to show how much of a sign-in the password hash takes.
+    for (iterations, concurrencies) in [(10_000, [1, 16, 64]), (1_000, [16])] {
+    var configuration = EmulatorConfiguration()
+    configuration.passwordHashIterations = iterations
+    let server = try EmulatorServer(router: try EmulatorRouter(configuration: configuration), port: 0)
+    defer { server.stop() }
+    for concurrency in concurrencies {
+        let client = BareClient(authority: server.authority, connections: concurrency)
+        let done = Tally()
+        let begin = now()
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<concurrency {
+                group.addTask {
+                    while now() - begin < 3_000_000_000 {
+                        do {
+                            _ = try await client.passwordSignIn()
+                            done.add(completed: 1)
+                        } catch {
+                            done.add(failed: 1)
+                        }
+                    }
+                }
+            }
+        }
+        let seconds = Double(now() - begin) / 1e9
+        let (completed, failed) = done.totals
+        let rate = Double(completed) / seconds
+        let shipped = iterations == 10_000
+        rows.append(Row(figure: "emulator password sign-ins/s, concurrency \(concurrency)" + (shipped ? "" : ", PBKDF2 at \(iterations) iterations"),
+                        measured: "\(format(rate, 0)) (\(format(100 * rate / ceiling, 0))% of \(format(ceiling, 0)))" + (failed > 0 ? ", \(failed) errors" : ""),
+                        target: concurrency == 16 && shipped ? "≥ 60% of the ceiling" : "(reported)",
+                        met: concurrency == 16 && shipped ? rate >= 0.6 * ceiling : nil))
+        client.session.invalidateAndCancel()
+    }
+    }
+    return rows
+}
+
+// MARK: 6. SDK overhead
+
+func overhead(iterations: Int) async throws -> [Row] {
+    var configuration = EmulatorConfiguration()
+    configuration.passwordHashIterations = 1000
+    let router = try EmulatorRouter(configuration: configuration)
+    let server = try EmulatorServer(router: router, port: 0)
+    defer { server.stop() }
+    let bare = BareClient(authority: server.authority, connections: 4)
+    let todoURL = server.baseURL + "/api/todolist", profileURL = server.baseURL + "/api/profile"
+
+    // One application object, as an app keeps one (its URLSession keeps connections open).
+    let app = try Demo.app(authority: server.authority)
+    func sdkRound() async throws {
+        let account = try await Demo.signIn(app)
+        try await bare.get(todoURL, bearer: try await Demo.token(account, Demo.todo))
+        try await bare.get(profileURL, bearer: try await Demo.token(account, Demo.profile))
+    }
+    func bareRound() async throws {
+        let tokens = try await bare.passwordSignIn()
+        let client = "client_id=\(Demo.passwordApp)&grant_type=refresh_token&client_info=1"
+        let refresh1 = tokens["refresh_token"] as? String ?? ""
+        let first = try await bare.post("/oauth2/v2.0/token", client + "&refresh_token=\(refresh1)&scope=api%3A%2F%2Femulator%2Ftodolist%2FToDoList.Read+openid+profile+offline_access")
+        try await bare.get(todoURL, bearer: first["access_token"] as? String ?? "")
+        let refresh2 = first["refresh_token"] as? String ?? ""
+        let second = try await bare.post("/oauth2/v2.0/token", client + "&refresh_token=\(refresh2)&scope=api%3A%2F%2Femulator%2Fprofile%2FProfile.Read+openid+profile+offline_access")
+        try await bare.get(profileURL, bearer: second["access_token"] as? String ?? "")
+    }
+    for _ in 0..<3 { try await sdkRound(); try await bareRound() }
+    var sdk: [UInt64] = [], raw: [UInt64] = []
+    for _ in 0..<iterations {
+        var start = now()
+        try await sdkRound()
+        sdk.append(now() - start)
+        start = now()
+        try await bareRound()
+        raw.append(now() - start)
+    }
+    let s = Stats(sdk), b = Stats(raw)
+    let extra = (s.p50 - b.p50) / b.p50
+    return [Row(figure: "sign-in + 2 tokens + 2 API calls, p50 (SDK vs bare HTTP client)",
+                measured: "\(format(s.p50 / 1000, 2)) ms vs \(format(b.p50 / 1000, 2)) ms (\(extra >= 0 ? "+" : "")\(format(100 * extra, 0))%)",
+                target: "SDK adds ≤ 20%", met: extra <= 0.20)]
+}
+
+// MARK: 7. Memory
+
+func memoryWorker(_ arguments: [String]) async -> Int32 {
+    guard let path = arguments.first, let app = try? CacheFixture.application(cache: URL(fileURLWithPath: path)),
+          let account = app.getNativeAuthUserAccount() else { return 2 }
+    let parameters = MSALNativeAuthGetAccessTokenParameters()
+    for set in 0..<100 {
+        parameters.scopes = [CacheFixture.scope(set)]
+        _ = try? await account.getAccessToken(parameters: parameters)
+    }
+    print(format(peakRSSMegabytes() ?? -1))
+    return 0
+}
+
+func memory(selfPath: String, demoPath: String?) throws -> [Row] {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bench-memory-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let file = directory.appendingPathComponent("token_cache.json")
+    try CacheFixture.write(to: file, accounts: 100, scopeSets: 100)
+    let sdk = Double(try run(selfPath, ["memory-worker", file.path]).output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+    var rows = [Row(figure: "peak RSS, SDK holding 10,000 tokens", measured: "\(format(sdk)) MB", target: "≤ 50 MB", met: sdk > 0 && sdk <= 50)]
+    if let demoPath, let demo = demoScenarioPeakRSS(demoPath) {
+        rows.append(Row(figure: "peak RSS, terminal demo after sign-in, API 1, API 2, sign-out", measured: "\(format(demo)) MB", target: "≤ 60 MB",
+                        met: demo <= 60))
+    } else {
+        rows.append(Row(figure: "peak RSS, terminal demo", measured: "not measured (no tmux or demo binary)", target: "≤ 60 MB", met: nil))
+    }
+    return rows
+}
+
+/// Drives the demo in a private tmux session through the full scenario, then reads its VmHWM.
+func demoScenarioPeakRSS(_ demo: String) -> Double? {
+    let socket = "bench-\(UUID().uuidString.prefix(8))"
+    let tmux = "/usr/bin/tmux"
+    guard FileManager.default.isExecutableFile(atPath: tmux), FileManager.default.isExecutableFile(atPath: demo) else { return nil }
+    defer { _ = try? run(tmux, ["-L", socket, "kill-server"]) }
+    func keys(_ list: [String]) { _ = try? run(tmux, ["-L", socket, "send-keys"] + list) }
+    func type(_ text: String) { _ = try? run(tmux, ["-L", socket, "send-keys", "-l", text]) }
+    func screen() -> String { (try? run(tmux, ["-L", socket, "capture-pane", "-p"]).output) ?? "" }
+    func waitFor(_ text: String) -> Bool {
+        for _ in 0..<300 where !screen().contains(text) { usleep(50_000) }
+        return screen().contains(text)
+    }
+    _ = try? run(tmux, ["-L", socket, "-f", "/dev/null", "new-session", "-d", "-x", "80", "-y", "24", "-e", "LANG=C.UTF-8", demo])
+    guard waitFor("Tab/arrows move") else { return nil }
+    type("ada@example.com"); keys(["Tab"]); type("Analytical-Engine-1843"); keys(["Enter"])
+    guard waitFor("Signed in as") else { return nil }
+    keys(["Tab", "Tab", "Tab", "Tab", "Tab", "Tab", "Enter"])
+    guard waitFor("todolist") else { return nil }
+    keys(["Tab", "Enter"])
+    guard waitFor("\"profile\"") else { return nil }
+    keys(["BTab", "BTab", "Enter"])
+    guard waitFor("Signed out") else { return nil }
+    let pid = (try? run(tmux, ["-L", socket, "display-message", "-p", "#{pane_pid}"]).output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? ""
+    let peak = peakRSSMegabytes(pid: pid)
+    keys(["C-c"])
+    return peak
+}
