@@ -1,8 +1,29 @@
 import Foundation
 
+/// What `SignInAfterSignUpState` and `SignInAfterResetPasswordState` share: the token that ends
+/// the previous flow, and the one sign-in it allows (spec §10.6).
+package struct SignInAfterPreviousFlow: Sendable {
+    package let controller: SignInController
+    package let username: String
+    package let continuationToken: String?
+    package let correlationId: UUID
+    package let lifecycle = StateLifecycle()
+
+    package init(controller: SignInController, username: String, continuationToken: String?, correlationId: UUID) {
+        self.controller = controller
+        self.username = username
+        self.continuationToken = continuationToken
+        self.correlationId = correlationId
+    }
+
+    package func signIn(scopes: [String]?, claims: MSALClaimsRequest?) async -> Result<MSALNativeAuthUserAccountResult, GenericFailure> {
+        await controller.signInAfterPreviousFlow(username: username, continuationToken: continuationToken, parameters: scopes,
+                                                 claims: claims?.jsonString(), correlationId: correlationId, lifecycle: lifecycle)
+    }
+}
+
 extension SignInController {
-    /// Signs in with the continuation token that ends a sign-up or a password reset (spec §10.6),
-    /// shared by `SignInAfterSignUpState` and `SignInAfterResetPasswordState`.
+    /// Signs in with the continuation token that ends a sign-up or a password reset (spec §10.6).
     package func signInAfterPreviousFlow(
         username: String, continuationToken: String?, parameters scopes: [String]?, claims: String?, correlationId: UUID,
         lifecycle: StateLifecycle
