@@ -122,7 +122,7 @@ extension EmulatorRouter {
                            extra: ["continuation_token": token, "required_attributes": wanted], context: context)
         }
         guard world.users[flow.username.lowercased()] == nil else {
-            _ = advance(&flow, to: .finished, world: &world, now: context.now)
+            advance(&flow, to: .finished, world: &world, now: context.now)
             throw apiError("user_already_exists", 1003037, "It looks like you may already have an account.", context: context)
         }
         world.users[flow.username.lowercased()] = UserRecord(

@@ -48,7 +48,7 @@ extension EmulatorRouter {
                 world.flows[flow.id] = flow
                 throw apiError("invalid_grant", 50126, "Error validating credentials due to invalid username or password.", context: context)
             }
-            _ = advance(&flow, to: .finished, world: &world, now: context.now)
+            advance(&flow, to: .finished, world: &world, now: context.now)
             return user
         }
         return try issueTokens(for: user, app: r.app, scopes: scopes, clientInfo: r.form["client_info"], context: context)
@@ -63,7 +63,7 @@ extension EmulatorRouter {
             guard let user = world.users[flow.username.lowercased()] else {
                 throw apiError("invalid_grant", 50034, "The user account does not exist in the directory.", context: context)
             }
-            _ = advance(&flow, to: .finished, world: &world, now: context.now)
+            advance(&flow, to: .finished, world: &world, now: context.now)
             return user
         }
         return try issueTokens(for: user, app: r.app, scopes: scopes, clientInfo: r.form["client_info"], context: context)
@@ -81,7 +81,7 @@ extension EmulatorRouter {
             guard let user = world.users[flow.username.lowercased()] else {
                 throw apiError("invalid_grant", 50034, "The user account does not exist in the directory.", context: context)
             }
-            _ = advance(&flow, to: .finished, world: &world, now: context.now)
+            advance(&flow, to: .finished, world: &world, now: context.now)
             return user
         }
         return try issueTokens(for: user, app: r.app, scopes: scopes, clientInfo: r.form["client_info"], context: context)

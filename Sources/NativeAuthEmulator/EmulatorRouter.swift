@@ -217,18 +217,25 @@ public final class EmulatorRouter: Sendable {
 
     // MARK: Housekeeping
 
-    /// Drops expired flows and tokens so memory stays bounded.
+    /// Drops expired flows and tokens so memory stays bounded. Amortised: the order list is
+    /// compacted only when its dead head is large, tokens are filtered only when they outnumber
+    /// live flows by far, so a busy emulator does no per-request O(n) work.
     private func sweep(now: Date) {
         world.withLock { world in
-            guard world.flowOrder.count > 0 else { return }
             let horizon = TimeInterval(configuration.continuationTokenLifetime + configuration.codeLifetime)
-            while let first = world.flowOrder.first {
-                guard let flow = world.flows[first] else { world.flowOrder.removeFirst(); continue }
-                guard flow.createdAt.addingTimeInterval(horizon) < now || world.flows.count > configuration.maxFlows else { break }
-                world.flows.removeValue(forKey: first)
-                world.flowOrder.removeFirst()
+            while world.flowHead < world.flowOrder.count {
+                let id = world.flowOrder[world.flowHead]
+                if let flow = world.flows[id] {
+                    guard flow.createdAt.addingTimeInterval(horizon) < now || world.flows.count > configuration.maxFlows else { break }
+                    world.flows.removeValue(forKey: id)
+                }
+                world.flowHead += 1
             }
-            if world.tokens.count > 2 * max(world.flows.count, 1000) {
+            if world.flowHead > 1024, world.flowHead * 2 > world.flowOrder.count {
+                world.flowOrder.removeFirst(world.flowHead)
+                world.flowHead = 0
+            }
+            if world.tokens.count > 4 * max(world.flows.count, 1000) {
                 world.tokens = world.tokens.filter { $0.value.expiresAt > now && world.flows[$0.value.flowId] != nil }
             }
         }
@@ -242,8 +249,10 @@ public final class EmulatorRouter: Sendable {
                                   clientRequestId: context.request.headers["client-request-id"], status: status, at: context.now)
         world.withLock { world in
             world.requestLog.append(entry)
-            if world.requestLog.count > configuration.maxRequestLogEntries {
-                world.requestLog.removeFirst(world.requestLog.count - configuration.maxRequestLogEntries)
+            // Trim a tenth at a time, not one entry per request.
+            let limit = configuration.maxRequestLogEntries
+            if world.requestLog.count > limit + max(1, limit / 10) {
+                world.requestLog.removeFirst(world.requestLog.count - limit)
             }
         }
     }
@@ -280,9 +289,15 @@ public final class EmulatorRouter: Sendable {
     }
 
     /// Moves `flow` to `step`, retiring the tokens of earlier steps, and returns a token for it.
+    /// A finished flow is forgotten at once (its tokens then answer as invalid).
+    @discardableResult
     func advance(_ flow: inout Flow, to step: FlowStep, world: inout EmulatorWorld, now: Date) -> String {
         flow.step = step
         flow.generation += 1
+        if step == .finished {
+            world.flows.removeValue(forKey: flow.id)
+            return ""
+        }
         world.flows[flow.id] = flow
         return issueToken(flowId: flow.id, step: step, generation: flow.generation, world: &world, now: now)
     }

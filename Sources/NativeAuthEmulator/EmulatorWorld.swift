@@ -11,6 +11,8 @@ struct EmulatorWorld {
     var requestLog: [LoggedRequest] = []
     var clockOffset: TimeInterval = 0
     var flowOrder: [String] = []
+    /// Entries of `flowOrder` before this index are already swept.
+    var flowHead = 0
 }
 
 struct UserRecord {
