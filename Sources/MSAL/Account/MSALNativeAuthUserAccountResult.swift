@@ -59,7 +59,7 @@ public final class MSALNativeAuthUserAccountResult: Sendable {
         guard let client else { return }
         do {
             try client.environment.cache.removeAccount(homeAccountId: account.identifier ?? "")
-            client.environment.logger.info("Signed out account \(account.identifier ?? "")")
+            client.environment.logger.info("Signed out account \(pii: account.identifier)")
         } catch {
             client.environment.logger.error("Sign-out could not update the token cache: \(error.message)")
         }
