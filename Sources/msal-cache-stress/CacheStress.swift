@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import MSAL
 
 /// A helper for the cache's multi-process tests (not shipped as a product):
@@ -6,6 +9,9 @@ import MSAL
 ///     msal-cache-stress write FILE PREFIX COUNT   adds COUNT entries PREFIX-0…, one locked update each
 ///     msal-cache-stress churn FILE                rewrites FILE forever with version-stamped contents
 ///     msal-cache-stress check FILE                exits 0 when FILE parses as a token cache
+///     msal-cache-stress full-disk FILE BYTES      one update with files limited to BYTES (RLIMIT_FSIZE):
+///                                                 a disk that fills up mid-write; exits 3 when the
+///                                                 write failed cleanly with an error
 @main
 struct CacheStress {
     static func main() {
@@ -33,6 +39,18 @@ struct CacheStress {
                     _ = try storage.update { document in
                         document[.accessToken] = ["version": ["secret": .string(String(version)), "padding": .string(padding)]]
                     }
+                }
+            case "full-disk" where arguments.count == 4:
+                var limit = rlimit(rlim_cur: rlim_t(Int(arguments[3]) ?? 0), rlim_max: rlim_t(Int(arguments[3]) ?? 0))
+                signal(SIGXFSZ, SIG_IGN)   // a write past the limit then fails with EFBIG instead of killing us
+                setrlimit(Int32(RLIMIT_FSIZE.rawValue), &limit)
+                do {
+                    _ = try storage.update { document in
+                        document[.accessToken]["big"] = ["secret": .string(String(repeating: "z", count: 1 << 20))]
+                    }
+                } catch {
+                    FileHandle.standardError.write(Data("\(error)\n".utf8))
+                    exit(3)
                 }
             case "check":
                 guard let snapshot = try storage.load(ifChangedSince: nil), snapshot.problem == nil else { exit(1) }

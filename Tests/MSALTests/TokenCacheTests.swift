@@ -296,6 +296,32 @@ import Glibc
         #expect(!versions.isEmpty)
     }
 
+    @Test func aFullDiskFailsTheWriteCleanlyAndKeepsTheOldFile() throws {
+        let directory = try TemporaryDirectory()
+        let writer = Process()
+        writer.executableURL = Self.stressTool
+        writer.arguments = ["write", directory.cacheFile.path, "kept", "5"]
+        try writer.run()
+        writer.waitUntilExit()
+        let before = try Data(contentsOf: directory.cacheFile)
+
+        let full = Process()
+        full.executableURL = Self.stressTool
+        full.arguments = ["full-disk", directory.cacheFile.path, "65536"]
+        let errors = Pipe()
+        full.standardError = errors
+        try full.run()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        full.waitUntilExit()
+        #expect(full.terminationStatus == 3, "the write must fail with an error, not a crash: \(message)")
+        #expect(message.contains("Cannot write the token cache"), "\(message)")
+        #expect(try Data(contentsOf: directory.cacheFile) == before, "the old file is untouched")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.cacheFile.deletingLastPathComponent().path)
+        #expect(!leftovers.contains { $0.contains(".tmp-") }, "no temporary file left: \(leftovers)")
+        let snapshot = try #require(try FileTokenCacheStorage(url: directory.cacheFile).load(ifChangedSince: nil))
+        #expect(snapshot.document[.accessToken].count == 5 && snapshot.problem == nil)
+    }
+
     private func run(_ tool: String, _ arguments: [String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)
