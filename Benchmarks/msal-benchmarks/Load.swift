@@ -92,6 +92,19 @@ func wait(_ pid: pid_t) -> Int32 {
 // MARK: 5. Emulator throughput
 
 /// A bare HTTP client for the emulator: the flow's requests with hand-built form bodies.
+/// A number of jobs handed out to many tasks, one at a time.
+final class Budget: Sendable {
+    private let left: Mutex<Int>
+    init(_ count: Int) { left = Mutex(count) }
+    func take() -> Bool {
+        left.withLock { left in
+            guard left > 0 else { return false }
+            left -= 1
+            return true
+        }
+    }
+}
+
 /// Counts from many tasks.
 final class Tally: Sendable {
     private let counts = Mutex((completed: 0, failed: 0))
@@ -322,4 +335,37 @@ func demoScenarioPeakRSS(_ demo: String) -> Double? {
     let peak = peakRSSMegabytes(pid: pid)
     keys(["C-c"])
     return peak
+}
+
+// MARK: Load (issue 8): 10,000 sign-ins at concurrency 64
+
+func load(signIns: Int) async throws -> [Row] {
+    let server = try EmulatorServer(router: try EmulatorRouter(), port: 0)
+    defer { server.stop() }
+    let client = BareClient(authority: server.authority, connections: 64)
+    let before = peakRSSMegabytes() ?? 0
+    let budget = Budget(signIns)
+    let done = Tally()
+    let begin = now()
+    await withTaskGroup(of: Void.self) { group in
+        for _ in 0..<64 {
+            group.addTask {
+                while budget.take() {
+                    do {
+                        let tokens = try await client.passwordSignIn()
+                        done.add(completed: tokens["access_token"] == nil ? 0 : 1, failed: tokens["access_token"] == nil ? 1 : 0)
+                    } catch {
+                        done.add(failed: 1)
+                    }
+                }
+            }
+        }
+    }
+    let seconds = Double(now() - begin) / 1e9
+    let (completed, failed) = done.totals
+    let after = peakRSSMegabytes() ?? 0
+    client.session.invalidateAndCancel()
+    return [Row(figure: "load: \(signIns) password sign-ins at concurrency 64",
+                measured: "\(completed) ok, \(failed) errors in \(format(seconds)) s; peak RSS \(format(before)) → \(format(after)) MB",
+                target: "0 errors, bounded memory", met: failed == 0 && completed == signIns)]
 }

@@ -8,7 +8,7 @@ extension EmulatorRouter {
         let types = try challengeTypes(r.form, context)
         guard types.contains("oob") else { return redirect("Password reset verifies the email address with a one-time passcode, which the client cannot handle.") }
         guard r.app.passwordResetEnabled else { return redirect("Self-service password reset is not enabled for this application.") }
-        return try world.withLock { world throws(Failure) -> EmulatorResponse in
+        return try world.withLock { (world: inout EmulatorWorld) throws(Failure) -> EmulatorResponse in
             guard let user = world.users[username.lowercased()] else {
                 throw apiError("user_not_found", 50034, "The user account does not exist in the \(seed.tenant.subdomain) directory.", context: context)
             }
@@ -24,7 +24,7 @@ extension EmulatorRouter {
     func resetPasswordChallenge(_ r: NativeRequest) throws(Failure) -> EmulatorResponse {
         let context = r.context
         let types = try challengeTypes(r.form, context)
-        return try world.withLock { world throws(Failure) -> EmulatorResponse in
+        return try world.withLock { (world: inout EmulatorWorld) throws(Failure) -> EmulatorResponse in
             var flow = try flow(for: r.form["continuation_token"], accepting: [StepKey(.resetStarted), StepKey(.resetCodeSent)],
                                 clientId: r.app.clientId, world: &world, context: context)
             guard types.contains("oob") else { return redirect("Password reset needs a one-time passcode, which the client cannot handle.") }
@@ -41,7 +41,7 @@ extension EmulatorRouter {
         guard grantType == "oob" else {
             throw apiError("unsupported_grant_type", 70003, "The app requested an unsupported grant type '\(grantType)'.", context: context)
         }
-        return try world.withLock { world throws(Failure) -> EmulatorResponse in
+        return try world.withLock { (world: inout EmulatorWorld) throws(Failure) -> EmulatorResponse in
             var flow = try flow(for: r.form["continuation_token"], accepting: [StepKey(.resetCodeSent)],
                                 clientId: r.app.clientId, world: &world, context: context)
             try checkCode(r.form["oob"], flow: &flow, world: &world, context: context)
@@ -53,14 +53,14 @@ extension EmulatorRouter {
     func resetPasswordSubmit(_ r: NativeRequest) throws(Failure) -> EmulatorResponse {
         let context = r.context
         guard let password = r.form["new_password"] else { throw missingParameter("new_password", context) }
-        let (username, current) = try world.withLock { world throws(Failure) -> (String, PasswordHash?) in
+        let (username, current) = try world.withLock { (world: inout EmulatorWorld) throws(Failure) -> (String, PasswordHash?) in
             let flow = try flow(for: r.form["continuation_token"], accepting: [StepKey(.resetVerified)],
                                 clientId: r.app.clientId, world: &world, context: context)
             return (flow.username, world.users[flow.username.lowercased()]?.password)
         }
         try checkPasswordPolicy(password, username: username, current: current, context: context)
         let hash = PasswordHash(password: password, iterations: configuration.passwordHashIterations)
-        return try world.withLock { world throws(Failure) -> EmulatorResponse in
+        return try world.withLock { (world: inout EmulatorWorld) throws(Failure) -> EmulatorResponse in
             var flow = try flow(for: r.form["continuation_token"], accepting: [StepKey(.resetVerified)],
                                 clientId: r.app.clientId, world: &world, context: context)
             flow.newPassword = hash
@@ -72,7 +72,7 @@ extension EmulatorRouter {
 
     func resetPasswordPoll(_ r: NativeRequest) throws(Failure) -> EmulatorResponse {
         let context = r.context
-        return try world.withLock { world throws(Failure) -> EmulatorResponse in
+        return try world.withLock { (world: inout EmulatorWorld) throws(Failure) -> EmulatorResponse in
             let token = r.form["continuation_token"]
             var flow = try flow(for: token, accepting: [StepKey(.resetSubmitted)], clientId: r.app.clientId, world: &world, context: context)
             if flow.pollsRemaining > 0 {

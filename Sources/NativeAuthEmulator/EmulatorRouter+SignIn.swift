@@ -6,7 +6,7 @@ extension EmulatorRouter {
         let context = r.context
         guard let username = r.form["username"] else { throw missingParameter("username", context) }
         _ = try challengeTypes(r.form, context)
-        return try world.withLock { world throws(Failure) -> EmulatorResponse in
+        return try world.withLock { (world: inout EmulatorWorld) throws(Failure) -> EmulatorResponse in
             guard world.users[username.lowercased()] != nil else {
                 throw apiError("user_not_found", 50034, "The user account does not exist in the \(seed.tenant.subdomain) directory.", context: context)
             }
@@ -20,7 +20,7 @@ extension EmulatorRouter {
     func signInChallenge(_ r: NativeRequest) throws(Failure) -> EmulatorResponse {
         let context = r.context
         let types = try challengeTypes(r.form, context)
-        return try world.withLock { world throws(Failure) -> EmulatorResponse in
+        return try world.withLock { (world: inout EmulatorWorld) throws(Failure) -> EmulatorResponse in
             var flow = try flow(for: r.form["continuation_token"], accepting: [StepKey(.signInInitiated), StepKey(.signInOOBChallenge)],
                                 clientId: r.app.clientId, world: &world, context: context)
             guard let user = world.users[flow.username.lowercased()] else {

@@ -22,7 +22,7 @@ extension EmulatorRouter {
         }
         let attributes = try parseAttributes(r.form["attributes"], context: context)
         try validateAttributes(attributes, app: r.app, context: context)
-        return try world.withLock { world throws(Failure) -> EmulatorResponse in
+        return try world.withLock { (world: inout EmulatorWorld) throws(Failure) -> EmulatorResponse in
             guard world.users[username.lowercased()] == nil else {
                 throw apiError("user_already_exists", 1003037, "It looks like you may already have an account.", context: context)
             }
@@ -38,7 +38,7 @@ extension EmulatorRouter {
     func signUpChallenge(_ r: NativeRequest) throws(Failure) -> EmulatorResponse {
         let context = r.context
         let types = try challengeTypes(r.form, context)
-        return try world.withLock { world throws(Failure) -> EmulatorResponse in
+        return try world.withLock { (world: inout EmulatorWorld) throws(Failure) -> EmulatorResponse in
             var flow = try flow(for: r.form["continuation_token"],
                                 accepting: [StepKey(.signUpStarted), StepKey(.signUpCodeSent), StepKey(.signUpCredentialRequired)],
                                 clientId: r.app.clientId, world: &world, context: context)
@@ -60,7 +60,7 @@ extension EmulatorRouter {
         guard let grantType = r.form["grant_type"] else { throw missingParameter("grant_type", context) }
         switch grantType {
         case "oob":
-            return try world.withLock { world throws(Failure) -> EmulatorResponse in
+            return try world.withLock { (world: inout EmulatorWorld) throws(Failure) -> EmulatorResponse in
                 var flow = try flow(for: r.form["continuation_token"], accepting: [StepKey(.signUpCodeSent)],
                                     clientId: r.app.clientId, world: &world, context: context)
                 try checkCode(r.form["oob"], flow: &flow, world: &world, context: context)
@@ -69,13 +69,13 @@ extension EmulatorRouter {
             }
         case "password":
             guard let password = r.form["password"] else { throw missingParameter("password", context) }
-            let username = try world.withLock { world throws(Failure) -> String in
+            let username = try world.withLock { (world: inout EmulatorWorld) throws(Failure) -> String in
                 try flow(for: r.form["continuation_token"], accepting: [StepKey(.signUpPasswordRequested)],
                          clientId: r.app.clientId, world: &world, context: context).username
             }
             try checkPasswordPolicy(password, username: username, current: nil, context: context)
             let hash = PasswordHash(password: password, iterations: configuration.passwordHashIterations)
-            return try world.withLock { world throws(Failure) -> EmulatorResponse in
+            return try world.withLock { (world: inout EmulatorWorld) throws(Failure) -> EmulatorResponse in
                 var flow = try flow(for: r.form["continuation_token"], accepting: [StepKey(.signUpPasswordRequested)],
                                     clientId: r.app.clientId, world: &world, context: context)
                 flow.pendingPassword = hash
@@ -85,7 +85,7 @@ extension EmulatorRouter {
             let attributes = try parseAttributes(r.form["attributes"], context: context)
             guard !attributes.isEmpty else { throw missingParameter("attributes", context) }
             try validateAttributes(attributes, app: r.app, context: context)
-            return try world.withLock { world throws(Failure) -> EmulatorResponse in
+            return try world.withLock { (world: inout EmulatorWorld) throws(Failure) -> EmulatorResponse in
                 var flow = try flow(for: r.form["continuation_token"], accepting: [StepKey(.signUpAttributesRequired)],
                                     clientId: r.app.clientId, world: &world, context: context)
                 // Optional attributes are accepted only before the email is verified (spec §5.2).

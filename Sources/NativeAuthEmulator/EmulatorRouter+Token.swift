@@ -27,7 +27,7 @@ extension EmulatorRouter {
         guard let password = r.form["password"] else { throw missingParameter("password", context) }
         _ = try challengeTypes(r.form, context)
         // Look up under the lock, hash outside it, decide under it again.
-        let stored = try world.withLock { world throws(Failure) -> PasswordHash? in
+        let stored = try world.withLock { (world: inout EmulatorWorld) throws(Failure) -> PasswordHash? in
             let flow = try flow(for: r.form["continuation_token"], accepting: [StepKey(.signInPasswordChallenge)],
                                 clientId: r.app.clientId, world: &world, context: context, grant: true)
             guard flow.username.lowercased() == username.lowercased() else {
@@ -36,7 +36,7 @@ extension EmulatorRouter {
             return world.users[username.lowercased()]?.password
         }
         let matches = stored?.matches(password) ?? false
-        let user = try world.withLock { world throws(Failure) -> UserRecord in
+        let user = try world.withLock { (world: inout EmulatorWorld) throws(Failure) -> UserRecord in
             var flow = try flow(for: r.form["continuation_token"], accepting: [StepKey(.signInPasswordChallenge)],
                                 clientId: r.app.clientId, world: &world, context: context, grant: true)
             guard matches, let user = world.users[username.lowercased()] else {
@@ -56,7 +56,7 @@ extension EmulatorRouter {
 
     private func codeGrant(_ r: NativeRequest, scopes: ResolvedScopes) throws(Failure) -> EmulatorResponse {
         let context = r.context
-        let user = try world.withLock { world throws(Failure) -> UserRecord in
+        let user = try world.withLock { (world: inout EmulatorWorld) throws(Failure) -> UserRecord in
             var flow = try flow(for: r.form["continuation_token"], accepting: [StepKey(.signInOOBChallenge)],
                                 clientId: r.app.clientId, world: &world, context: context, grant: true)
             try checkCode(r.form["oob"], flow: &flow, world: &world, context: context)
@@ -72,7 +72,7 @@ extension EmulatorRouter {
     private func continuationGrant(_ r: NativeRequest, scopes: ResolvedScopes) throws(Failure) -> EmulatorResponse {
         let context = r.context
         if r.form["challenge_type"] != nil { _ = try challengeTypes(r.form, context) }
-        let user = try world.withLock { world throws(Failure) -> UserRecord in
+        let user = try world.withLock { (world: inout EmulatorWorld) throws(Failure) -> UserRecord in
             var flow = try flow(for: r.form["continuation_token"], accepting: [StepKey(.signInAfter)],
                                 clientId: r.app.clientId, world: &world, context: context, grant: true)
             if let username = r.form["username"], username.lowercased() != flow.username.lowercased() {
@@ -90,7 +90,7 @@ extension EmulatorRouter {
     private func refreshGrant(_ r: NativeRequest, scopes: ResolvedScopes) throws(Failure) -> EmulatorResponse {
         let context = r.context
         guard let refreshToken = r.form["refresh_token"] else { throw missingParameter("refresh_token", context) }
-        let user = try world.withLock { world throws(Failure) -> UserRecord in
+        let user = try world.withLock { (world: inout EmulatorWorld) throws(Failure) -> UserRecord in
             guard let record = world.refreshTokens[refreshToken], record.clientId == r.app.clientId else {
                 throw apiError("invalid_grant", 9002313, "Invalid request. The refresh token is malformed, revoked or not valid for this client.",
                                context: context)

@@ -1,4 +1,5 @@
 import Foundation
+import MSAL
 import Synchronization
 
 /// The emulator's request handling: a pure function of the request and the emulator's state,
@@ -10,7 +11,7 @@ public final class EmulatorRouter: Sendable {
     public let seed: Seed
     public let configuration: EmulatorConfiguration
     let signingKey: RSAKey
-    let world: Mutex<EmulatorWorld>
+    let world: Locked<EmulatorWorld>
     private let wallClock: @Sendable () -> Date
     private let mailObserver: (@Sendable (EmulatorMail) -> Void)?
 
@@ -32,7 +33,7 @@ public final class EmulatorRouter: Sendable {
                 password: user.password.map { PasswordHash(password: $0, iterations: configuration.passwordHashIterations) },
                 attributes: user.attributes)
         }
-        world = Mutex(initial)
+        world = Locked(initial)
         try validateSeed()
     }
 

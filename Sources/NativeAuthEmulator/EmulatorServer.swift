@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import Foundation
+import MSAL
 import Synchronization
 
 /// Serves an `EmulatorRouter` over HTTP (or HTTPS) with libmicrohttpd, one thread per connection,
@@ -15,7 +16,7 @@ public final class EmulatorServer: Sendable {
     public let host: String
     public let port: UInt16
     public let usesTLS: Bool
-    private let daemon: Mutex<OpaquePointer?>
+    private let daemon: Locked<OpaquePointer?>
     private let context: Unmanaged<ServerContext>
 
     /// Starts serving. `tlsCertificatePEM` and `tlsKeyPEM` together switch on HTTPS.
@@ -41,7 +42,7 @@ public final class EmulatorServer: Sendable {
         self.host = host
         self.port = emu_daemon_port(started)
         usesTLS = tls
-        daemon = Mutex(started)
+        daemon = Locked(started)
         self.context = retained
     }
 

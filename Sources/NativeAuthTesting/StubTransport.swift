@@ -49,7 +49,7 @@ public final class StubTransport: HTTPTransport, Sendable {
         var mismatches: [String] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     public init() {}
 

@@ -88,7 +88,7 @@ import Testing
     }
 
     final class Counter: Sendable {
-        private let value = Mutex(0)
+        private let value = Locked(0)
         func next() -> Int { value.withLock { $0 += 1; return $0 } }
     }
 

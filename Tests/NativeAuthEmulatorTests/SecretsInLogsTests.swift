@@ -12,7 +12,7 @@ import Testing
     /// The emulator as a transport that remembers every secret that crossed it.
     final class SecretCollectingTransport: HTTPTransport {
         let inner: EmulatorTransport
-        private let found = Mutex<Set<String>>([])
+        private let found = Locked<Set<String>>([])
         init(_ inner: EmulatorTransport) { self.inner = inner }
 
         var secrets: Set<String> { found.withLock { $0 } }
@@ -43,7 +43,7 @@ import Testing
     @Test func noFlowLogsASecretOrAnAddress() async throws {
         let h = try H { $0.resetPasswordPollsInProgress = 2 }
         let transport = SecretCollectingTransport(EmulatorTransport(router: h.router))
-        let lines = Mutex<[String]>([])
+        let lines = Locked<[String]>([])
         let logger = MSALLoggerConfig()
         logger.logLevel = .verbose
         logger.piiEnabled = false

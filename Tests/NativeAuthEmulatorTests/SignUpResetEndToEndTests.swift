@@ -12,7 +12,7 @@ import Testing
 
     /// A clock that records waits instead of sleeping, so polling tests take no time.
     final class InstantClock: NativeAuthClock {
-        private let waits = Mutex<[Double]>([])
+        private let waits = Locked<[Double]>([])
         func now() -> Date { Date() }
         func sleep(seconds: Double) async throws { waits.withLock { $0.append(seconds) } }
         var sleeps: [Double] { waits.withLock { $0 } }

@@ -15,7 +15,7 @@ import Testing
 
     /// The SDK's clock, moved in step with the emulator's.
     final class MovableClock: NativeAuthClock {
-        private let offset = Mutex<TimeInterval>(0)
+        private let offset = Locked<TimeInterval>(0)
         func now() -> Date { Date().addingTimeInterval(offset.withLock { $0 }) }
         func sleep(seconds: Double) async throws { offset.withLock { $0 += seconds } }
         func advance(_ seconds: TimeInterval) { offset.withLock { $0 += seconds } }

@@ -86,7 +86,7 @@ public final class DemoEnvironment: Sendable {
 
 /// Lets the emulator's mail callback (any thread) append to the shared list.
 final class MailBox: Sendable {
-    private let storage = Mutex<[EmulatorMail]>([])
+    private let storage = Locked<[EmulatorMail]>([])
     func append(_ mail: EmulatorMail) { storage.withLock { $0.append(mail) } }
     var all: [EmulatorMail] { storage.withLock { $0 } }
 }

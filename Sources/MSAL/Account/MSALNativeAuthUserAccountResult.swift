@@ -10,12 +10,12 @@ import Synchronization
 /// request.setValue("Bearer \(token.accessToken)", forHTTPHeaderField: "Authorization")
 /// ```
 public final class MSALNativeAuthUserAccountResult: Sendable {
-    private let current: Mutex<(account: MSALAccount, idToken: String?)>
+    private let current: Locked<(account: MSALAccount, idToken: String?)>
     package let tokens: TokenSet
     package let client: NativeAuthClient?
 
     package init(account: MSALAccount, idToken: String?, tokens: TokenSet, client: NativeAuthClient? = nil) {
-        current = Mutex((account, idToken))
+        current = Locked((account, idToken))
         self.tokens = tokens
         self.client = client
     }

@@ -13,11 +13,11 @@ package final class TokenCache: Sendable {
     package let realm: String
     private let storage: any TokenCacheStorage
     private let logger: MSALLoggerConfig
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// Refreshes in flight, by account and scopes: concurrent callers share one request.
-    package let inFlight = Mutex<[String: Task<Result<MSALNativeAuthTokenResult, RetrieveAccessTokenError>, Never>]>([:])
+    package let inFlight = Locked<[String: Task<Result<MSALNativeAuthTokenResult, RetrieveAccessTokenError>, Never>]>([:])
     /// How many callers have gone to the refresh path (shared or not); lets tests wait for a crowd.
-    package let refreshCallers = Mutex(0)
+    package let refreshCallers = Locked(0)
 
     private struct State {
         var stamp: TokenCacheStamp?

@@ -36,7 +36,7 @@ package struct TokenCacheSnapshot: Sendable {
 
 /// A cache that lives as long as the process.
 package final class InMemoryTokenCacheStorage: TokenCacheStorage {
-    private let state = Mutex((document: TokenCacheDocument(), version: Int64(0)))
+    private let state = Locked((document: TokenCacheDocument(), version: Int64(0)))
 
     package init(document: TokenCacheDocument = TokenCacheDocument()) {
         state.withLock { $0.document = document }

@@ -38,7 +38,7 @@ public enum MSALClaimsRequestTarget: UInt, Sendable, CaseIterable {
 /// A claims request makes `getAccessToken` skip the cached access token, as in MSAL.
 public final class MSALClaimsRequest: Sendable, CustomStringConvertible {
     /// target → claim name → `null` or the claim's additional information.
-    private let claims = Mutex<[MSALClaimsRequestTarget: [String: JSONValue]]>([:])
+    private let claims = Locked<[MSALClaimsRequestTarget: [String: JSONValue]]>([:])
 
     /// An empty claims request, to be filled with `requestClaim(_:for:)`.
     public init() {}

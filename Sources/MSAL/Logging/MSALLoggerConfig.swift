@@ -22,7 +22,7 @@ public final class MSALLoggerConfig: Sendable {
         var callback: MSALLogCallback?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// A logger configuration of its own (for example one per application in tests).
     public init() {}

@@ -65,7 +65,7 @@ public final class URLSessionTransport: HTTPTransport {
             var tooLarge = false
         }
 
-        private let pending = Mutex<[Int: Pending]>([:])
+        private let pending = Locked<[Int: Pending]>([:])
 
         func register(_ id: Int, limit: Int, continuation: CheckedContinuation<HTTPResponse, any Error>) {
             pending.withLock { $0[id] = Pending(limit: limit, continuation: continuation) }

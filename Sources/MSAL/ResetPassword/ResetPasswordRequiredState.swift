@@ -12,13 +12,13 @@ public final class ResetPasswordRequiredState: Sendable {
     package let username: String
     package let correlationId: UUID
     package let lifecycle = StateLifecycle()
-    private let token: Mutex<String>
+    private let token: Locked<String>
 
     package init(controller: ResetPasswordController, username: String, continuationToken: String, correlationId: UUID) {
         self.controller = controller
         self.username = username
         self.correlationId = correlationId
-        token = Mutex(continuationToken)
+        token = Locked(continuationToken)
     }
 
     package var continuationToken: String { token.withLock { $0 } }

@@ -12,7 +12,7 @@ package final class OneShot<Value: Sendable>: Sendable {
         case done
     }
 
-    private let state = Mutex(State.empty)
+    private let state = Locked(State.empty)
 
     package init() {}
 

@@ -7,7 +7,7 @@ import Synchronization
 /// position answers further calls at once with a general error instead of a doomed round trip.
 /// This is a deliberate difference from MSAL for iOS, which lets the server refuse the reuse.
 package final class StateLifecycle: Sendable {
-    private let consumed = Mutex(false)
+    private let consumed = Locked(false)
 
     package init() {}
 

@@ -8,7 +8,7 @@ import Synchronization
 final class GatedTransport: HTTPTransport {
     let inner: StubTransport
     let gatedPath: String
-    private let state = Mutex((open: false, waiting: [CheckedContinuation<Void, Never>](), arrived: 0))
+    private let state = Locked((open: false, waiting: [CheckedContinuation<Void, Never>](), arrived: 0))
 
     init(_ inner: StubTransport, gating path: String) {
         self.inner = inner

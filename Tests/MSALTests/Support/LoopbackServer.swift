@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 #endif
 import Synchronization
+@testable import MSAL
 
 /// A minimal HTTP/1.1 server on 127.0.0.1 (a free port) for transport tests: each connection gets
 /// one request read and one scripted answer, which may be a cut or oversize body on purpose.
@@ -18,11 +19,11 @@ final class LoopbackServer: Sendable {
 
     let port: UInt16
     private let listener: Int32
-    private let requests = Mutex<[Data]>([])
-    private let answers: Mutex<[Answer]>
+    private let requests = Locked<[Data]>([])
+    private let answers: Locked<[Answer]>
 
     init(answers: [Answer]) throws {
-        self.answers = Mutex(answers)
+        self.answers = Locked(answers)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw POSIXError(.EIO) }
         var yes: Int32 = 1

@@ -4,7 +4,7 @@ import Synchronization
 
 /// A clock that never sleeps: it records each requested pause and advances its own time instead.
 final class TestClock: NativeAuthClock {
-    private let state = Mutex((now: Date(timeIntervalSince1970: 1_800_000_000), sleeps: [Double]()))
+    private let state = Locked((now: Date(timeIntervalSince1970: 1_800_000_000), sleeps: [Double]()))
 
     func now() -> Date { state.withLock { $0.now } }
 
@@ -38,7 +38,7 @@ final class LogCapture: Sendable {
 }
 
 final class LineBox: Sendable {
-    private let lines = Mutex<[String]>([])
+    private let lines = Locked<[String]>([])
     func append(_ line: String) { lines.withLock { $0.append(line) } }
     var all: [String] { lines.withLock { $0 } }
 }
