@@ -1,0 +1,79 @@
+import Foundation
+import MSAL
+import NativeAuthEmulator
+
+/// libFuzzer entry points for everything that parses outside input. Build and run with
+/// `scripts/fuzz` (release, `--sanitize=fuzzer --sanitize=address`); the target is chosen with
+/// `MSAL_FUZZ_TARGET`. Every input must end in a value or a typed error: a crash, a hang or a
+/// sanitizer report is a finding.
+enum FuzzTarget: String, CaseIterable {
+    case initiate, challenge, token, errorEnvelope, signUpCompleted, resetSubmit, resetPoll
+    case idToken, clientInfo, claims, cacheFile, form, emulator
+}
+
+let target: FuzzTarget = {
+    let name = ProcessInfo.processInfo.environment["MSAL_FUZZ_TARGET"] ?? ""
+    guard let target = FuzzTarget(rawValue: name) else {
+        FileHandle.standardError.write(Data("set MSAL_FUZZ_TARGET to one of: \(FuzzTarget.allCases.map(\.rawValue).joined(separator: ", "))\n".utf8))
+        exit(2)
+    }
+    return target
+}()
+
+let router: EmulatorRouter = {
+    var configuration = EmulatorConfiguration()
+    configuration.passwordHashIterations = 1
+    return try! EmulatorRouter(configuration: configuration)
+}()
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    let data = start.map { Data(bytes: $0, count: count) } ?? Data()
+    let text = String(decoding: data, as: UTF8.self)
+    switch target {
+    case .initiate: _ = try? ContinuationTokenResponse(json: data)
+    case .challenge: _ = try? ChallengeResponse(json: data)
+    case .token: _ = try? TokenResponse(json: data)
+    case .errorEnvelope: _ = try? NativeAuthAPIError(json: data)
+    case .signUpCompleted: _ = try? SignUpCompletedResponse(json: data)
+    case .resetSubmit: _ = try? ResetPasswordSubmitResponse(json: data)
+    case .resetPoll: _ = try? ResetPasswordPollResponse(json: data)
+    case .idToken: _ = try? IDToken(raw: text)
+    case .clientInfo: _ = try? ClientInfo(encoded: text)
+    case .claims:
+        if let request = try? MSALClaimsRequest(jsonString: text) { _ = request.jsonString() }
+    case .cacheFile:
+        if let document = try? TokenCacheDocument(json: data) { _ = document.serialized() }
+    case .form: _ = FormEncoding.decode(data)
+    case .emulator:
+        // The first byte picks an endpoint; the rest is the form body.
+        let endpoints = ["/oauth2/v2.0/initiate", "/oauth2/v2.0/challenge", "/oauth2/v2.0/token", "/signup/v1.0/start",
+                         "/signup/v1.0/challenge", "/signup/v1.0/continue", "/resetpassword/v1.0/start", "/resetpassword/v1.0/submit",
+                         "/_emulator/faults", "/_emulator/users", "/api/todolist"]
+        let endpoint = endpoints[Int(data.first ?? 0) % endpoints.count]
+        let path = endpoint.hasPrefix("/oauth2") || endpoint.hasPrefix("/signup") || endpoint.hasPrefix("/reset")
+            ? "/emulator.onmicrosoft.com" + endpoint : endpoint
+        let body = data.dropFirst()
+        _ = router.handle(EmulatorRequest(
+            method: endpoint == "/api/todolist" ? "GET" : "POST", path: path,
+            headers: ["Content-Type": "application/x-www-form-urlencoded", "Authorization": "Bearer " + String(decoding: body, as: UTF8.self)],
+            body: Data(body), baseURL: "http://127.0.0.1"))
+        _ = router.handle(EmulatorRequest(method: "DELETE", path: "/_emulator/faults", baseURL: "http://127.0.0.1"))
+    }
+    return 0
+}
+
+#if !MSAL_FUZZING
+/// Without libFuzzer (a normal build): replays the files named on the command line through the
+/// same entry point, so a corpus or a crash file can be rerun anywhere. (scripts/fuzz defines
+/// MSAL_FUZZING, and libFuzzer brings its own `main`.)
+@main
+struct FuzzReplay {
+    static func main() {
+        for path in CommandLine.arguments.dropFirst() {
+            guard let data = FileManager.default.contents(atPath: path) else { continue }
+            _ = data.withUnsafeBytes { raw in fuzz(raw.bindMemory(to: UInt8.self).baseAddress, raw.count) }
+        }
+    }
+}
+#endif
