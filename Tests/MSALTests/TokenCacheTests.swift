@@ -322,6 +322,37 @@ import Glibc
         #expect(snapshot.document[.accessToken].count == 5 && snapshot.problem == nil)
     }
 
+    /// Root (this machine, CI) reads any file, so the tool runs as `nobody` to meet a permission error.
+    @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
+                   "needs root and setpriv to drop to an unprivileged user"))
+    func anUnreadableFileIsReportedAndNeverReplaced() throws {
+        let directory = try TemporaryDirectory()
+        chmod(directory.url.path, 0o777)
+        let writer = Process()
+        writer.executableURL = Self.stressTool
+        writer.arguments = ["write", directory.cacheFile.path, "owner", "3"]
+        try writer.run()
+        writer.waitUntilExit()
+        chmod(directory.cacheFile.deletingLastPathComponent().deletingLastPathComponent().path, 0o777)
+        chmod(directory.cacheFile.deletingLastPathComponent().path, 0o777)
+        chmod(directory.cacheFile.path, 0o600)   // root's file: unreadable to nobody
+        let before = try Data(contentsOf: directory.cacheFile)
+
+        let intruder = Process()
+        intruder.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        intruder.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", Self.stressTool.path, "write", directory.cacheFile.path, "other", "1"]
+        let errors = Pipe()
+        intruder.standardError = errors
+        try intruder.run()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        intruder.waitUntilExit()
+        #expect(intruder.terminationStatus == 1, "a clear failure, not a crash: \(message)")
+        #expect(message.contains("Permission denied"), "\(message)")
+        #expect(try Data(contentsOf: directory.cacheFile) == before, "the unreadable file is neither replaced nor emptied")
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.cacheFile.deletingLastPathComponent().path)
+        #expect(!files.contains { $0.contains(".corrupt-") }, "an unreadable file is not set aside as corrupt: \(files)")
+    }
+
     private func run(_ tool: String, _ arguments: [String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)
