@@ -310,18 +310,18 @@ func memory(selfPath: String, demoPath: String?) throws -> [Row] {
 
 /// Drives the demo in a private tmux session through the full scenario, then reads its VmHWM.
 func demoScenarioPeakRSS(_ demo: String) -> Double? {
-    let socket = "bench-\(UUID().uuidString.prefix(8))"
+    let socket = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(UUID().uuidString.prefix(8)).tmux").path
     let tmux = "/usr/bin/tmux"
     guard FileManager.default.isExecutableFile(atPath: tmux), FileManager.default.isExecutableFile(atPath: demo) else { return nil }
-    defer { _ = try? run(tmux, ["-L", socket, "kill-server"]) }
-    func keys(_ list: [String]) { _ = try? run(tmux, ["-L", socket, "send-keys"] + list) }
-    func type(_ text: String) { _ = try? run(tmux, ["-L", socket, "send-keys", "-l", text]) }
-    func screen() -> String { (try? run(tmux, ["-L", socket, "capture-pane", "-p"]).output) ?? "" }
+    defer { _ = try? run(tmux, ["-S", socket, "kill-server"]); unlink(socket) }
+    func keys(_ list: [String]) { _ = try? run(tmux, ["-S", socket, "send-keys"] + list) }
+    func type(_ text: String) { _ = try? run(tmux, ["-S", socket, "send-keys", "-l", text]) }
+    func screen() -> String { (try? run(tmux, ["-S", socket, "capture-pane", "-p"]).output) ?? "" }
     func waitFor(_ text: String) -> Bool {
         for _ in 0..<300 where !screen().contains(text) { usleep(50_000) }
         return screen().contains(text)
     }
-    _ = try? run(tmux, ["-L", socket, "-f", "/dev/null", "new-session", "-d", "-x", "80", "-y", "24", "-e", "LANG=C.UTF-8", demo])
+    _ = try? run(tmux, ["-S", socket, "-f", "/dev/null", "new-session", "-d", "-x", "80", "-y", "24", "-e", "LANG=C.UTF-8", demo])
     guard waitFor("Tab/arrows move") else { return nil }
     type("ada@example.com"); keys(["Tab"]); type("Analytical-Engine-1843"); keys(["Enter"])
     guard waitFor("Signed in as") else { return nil }
@@ -331,7 +331,7 @@ func demoScenarioPeakRSS(_ demo: String) -> Double? {
     guard waitFor("\"profile\"") else { return nil }
     keys(["BTab", "BTab", "Enter"])
     guard waitFor("Signed out") else { return nil }
-    let pid = (try? run(tmux, ["-L", socket, "display-message", "-p", "#{pane_pid}"]).output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? ""
+    let pid = (try? run(tmux, ["-S", socket, "display-message", "-p", "#{pane_pid}"]).output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? ""
     let peak = peakRSSMegabytes(pid: pid)
     keys(["C-c"])
     return peak

@@ -6,7 +6,8 @@ import Testing
 
 /// A private tmux server running one program at a fixed size: type, press keys, read the screen.
 final class TmuxSession {
-    let socket = "msal-demo-\(UUID().uuidString.prefix(8))"
+    /// The server's socket, in the temporary directory rather than tmux's shared one, removed on deinit.
+    let socket = FileManager.default.temporaryDirectory.appendingPathComponent("msal-demo-\(UUID().uuidString.prefix(8)).tmux").path
     /// The program's exit status is written here by the wrapping shell.
     let statusFile = FileManager.default.temporaryDirectory.appendingPathComponent("demo-status-\(UUID().uuidString)").path
 
@@ -15,28 +16,29 @@ final class TmuxSession {
     }
 
     init(_ command: String, columns: Int = 80, rows: Int = 24, environment: [String: String] = [:]) throws {
-        var arguments = ["-L", socket, "-f", "/dev/null", "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", "-e", "LANG=C.UTF-8"]
+        var arguments = ["-S", socket, "-f", "/dev/null", "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", "-e", "LANG=C.UTF-8"]
         for (name, value) in environment { arguments += ["-e", "\(name)=\(value)"] }
         // The shell survives the Ctrl-C it shares with the program (a no-op trap; the program, once exec'd, gets default handling).
         arguments.append("/bin/sh -c 'trap : INT TERM; \(command); echo $? > \(statusFile)'")
         // The new tmux server inherits this call's descriptors: give it none to hold open.
         try tmux(arguments, captureOutput: false)
-        try tmux(["-L", socket, "set-option", "-g", "remain-on-exit", "on"])
+        try tmux(["-S", socket, "set-option", "-g", "remain-on-exit", "on"])
     }
 
     deinit {
-        _ = try? tmux(["-L", socket, "kill-server"])
+        _ = try? tmux(["-S", socket, "kill-server"])
         unlink(statusFile)
+        unlink(socket)
     }
 
-    func type(_ text: String) throws { try tmux(["-L", socket, "send-keys", "-l", text]) }
-    func press(_ keys: String...) throws { try tmux(["-L", socket, "send-keys"] + keys) }
+    func type(_ text: String) throws { try tmux(["-S", socket, "send-keys", "-l", text]) }
+    func press(_ keys: String...) throws { try tmux(["-S", socket, "send-keys"] + keys) }
     func resize(columns: Int, rows: Int) throws {
-        try tmux(["-L", socket, "resize-window", "-x", "\(columns)", "-y", "\(rows)"])
+        try tmux(["-S", socket, "resize-window", "-x", "\(columns)", "-y", "\(rows)"])
     }
 
     func screen(escapes: Bool = false) throws -> String {
-        try tmux(["-L", socket, "capture-pane", "-p"] + (escapes ? ["-e"] : []))
+        try tmux(["-S", socket, "capture-pane", "-p"] + (escapes ? ["-e"] : []))
     }
 
     /// Polls the screen until `condition` holds (15 s at most), returning that screen.
@@ -58,7 +60,7 @@ final class TmuxSession {
 
     /// A tmux format evaluated for the pane, such as `#{pane_pid}`.
     func paneValue(_ format: String) throws -> String {
-        try tmux(["-L", socket, "display-message", "-p", format]).trimmingCharacters(in: .whitespacesAndNewlines)
+        try tmux(["-S", socket, "display-message", "-p", format]).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// The program's exit status once it has ended (nil while it runs).
