@@ -3,7 +3,7 @@ import Foundation
 /// `msal-benchmarks`: the figures of BENCHMARKS.md, side by side with MSAL for Python where it
 /// has a counterpart, in one run. Prints a table and writes the same figures as JSON.
 ///
-///     msal-benchmarks [--python PATH] [--json FILE] [--demo PATH] [--quick]
+///     msal-benchmarks [--python PATH] [--json FILE] [--demo PATH] [--quick] [--only FIGURE] [--sign-ins N]
 @main
 struct BenchmarkMain {
     static func main() async {
@@ -11,7 +11,7 @@ struct BenchmarkMain {
         let selfPath = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
         if arguments.first == "single-flight-worker" { exit(await singleFlightWorker(Array(arguments.dropFirst()))) }
         if arguments.first == "memory-worker" { exit(await memoryWorker(Array(arguments.dropFirst()))) }
-        var python: String?, json = "benchmarks.json", demo: String?, quick = false, only: String?
+        var python: String?, json = "benchmarks.json", demo: String?, quick = false, only: String?, signIns: Int?
         while !arguments.isEmpty {
             let argument = arguments.removeFirst()
             switch argument {
@@ -20,8 +20,9 @@ struct BenchmarkMain {
             case "--demo": demo = arguments.isEmpty ? nil : arguments.removeFirst()
             case "--quick": quick = true
             case "--only": only = arguments.isEmpty ? nil : arguments.removeFirst()
+            case "--sign-ins" where Int(arguments.first ?? "").map({ $0 >= 4 }) == true: signIns = Int(arguments.removeFirst())
             default:
-                FileHandle.standardError.write(Data("usage: msal-benchmarks [--python PATH] [--json FILE] [--demo PATH] [--quick]\n".utf8))
+                FileHandle.standardError.write(Data("usage: msal-benchmarks [--python PATH] [--json FILE] [--demo PATH] [--quick] [--only FIGURE] [--sign-ins N]\n".utf8))
                 exit(2)
             }
         }
@@ -44,7 +45,7 @@ struct BenchmarkMain {
             if wanted("throughput") { section("throughput", try await throughput()) }
             if wanted("overhead") { section("overhead", try await overhead(iterations: quick ? 5 : 30)) }
             if wanted("memory") { section("memory", try memory(selfPath: selfPath, demoPath: demo)) }
-            if wanted("load") { section("load", try await load(signIns: quick ? 1_000 : 10_000)) }
+            if wanted("load") { section("load", try await load(signIns: signIns ?? (quick ? 1_000 : 10_000))) }
 
             let width = rows.map(\.figure.count).max() ?? 40
             print("| " + "figure".padding(toLength: width, withPad: " ", startingAt: 0) + " | measured | target | met |")

@@ -57,10 +57,15 @@ func run(_ path: String, _ arguments: [String], environment: [String: String] = 
     return ((status >> 8) & 0xff, text)
 }
 
-/// Peak resident set size of this process (VmHWM), in MB.
-func peakRSSMegabytes(pid: String = "self") -> Double? {
+/// Peak resident set size (VmHWM) of a process, in MB.
+func peakRSSMegabytes(pid: String = "self") -> Double? { statusMegabytes("VmHWM:", pid: pid) }
+
+/// Resident set size now (VmRSS) of this process, in MB.
+func currentRSSMegabytes() -> Double? { statusMegabytes("VmRSS:", pid: "self") }
+
+private func statusMegabytes(_ field: String, pid: String) -> Double? {
     guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+          let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field) }),
           let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
     else { return nil }
     return kilobytes / 1024

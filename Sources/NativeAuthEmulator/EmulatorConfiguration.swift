@@ -30,6 +30,9 @@ public struct EmulatorConfiguration: Sendable {
     public var maxRequestBodyBytes: Int = 64 * 1024
     /// Flows kept at most; the oldest are dropped first when more start. Default 100,000.
     public var maxFlows: Int = 100_000
+    /// Refresh tokens kept at most; past it, expired ones go first, then those expiring soonest
+    /// (a client holding one gets `invalid_grant` and signs in again). Default 100,000.
+    public var maxRefreshTokens: Int = 100_000
     /// Entries kept in the request log (oldest dropped first). Default 10,000.
     public var maxRequestLogEntries: Int = 10_000
 

@@ -218,7 +218,18 @@ public final class EmulatorRouter: Sendable {
 
     // MARK: Housekeeping
 
-    /// Drops expired flows and tokens so memory stays bounded. Amortised: the order list is
+    /// How much the emulator holds right now: the figures its limits bound.
+    public struct Occupancy: Sendable, Equatable {
+        public var flows: Int
+        public var refreshTokens: Int
+        public var requestLogEntries: Int
+    }
+
+    public var occupancy: Occupancy {
+        world.withLock { Occupancy(flows: $0.flows.count, refreshTokens: $0.refreshTokens.count, requestLogEntries: $0.requestLog.count) }
+    }
+
+    /// Drops expired flows, tokens and refresh tokens so memory stays bounded. Amortised: the order list is
     /// compacted only when its dead head is large, tokens are filtered only when they outnumber
     /// live flows by far, so a busy emulator does no per-request O(n) work.
     private func sweep(now: Date) {
@@ -238,6 +249,15 @@ public final class EmulatorRouter: Sendable {
             }
             if world.tokens.count > 4 * max(world.flows.count, 1000) {
                 world.tokens = world.tokens.filter { $0.value.expiresAt > now && world.flows[$0.value.flowId] != nil }
+            }
+            // Refresh tokens: trimmed a tenth past the limit at a time, so one sign-in in many pays.
+            let limit = configuration.maxRefreshTokens
+            if world.refreshTokens.count > limit + max(1, limit / 10) {
+                world.refreshTokens = world.refreshTokens.filter { $0.value.expiresAt > now }
+                if world.refreshTokens.count > limit {
+                    let kept = world.refreshTokens.sorted { $0.value.expiresAt > $1.value.expiresAt }.prefix(limit)
+                    world.refreshTokens = Dictionary(uniqueKeysWithValues: kept.map { ($0.key, $0.value) })
+                }
             }
         }
     }

@@ -89,6 +89,25 @@ import Testing
         #expect(expired.error == "invalid_grant" && expired.codes == [700082])
     }
 
+    @Test func refreshTokensAreBoundedAndTheNewestStillWork() throws {
+        let h = try H { $0.maxRefreshTokens = 20; $0.refreshTokenLifetime = 1000 }
+        let stale = try #require(try h.signIn()["refresh_token"] as? String)
+        h.advanceClock(1001)   // expired: the first to go
+        var issued: [String] = []
+        for _ in 0..<60 {
+            issued.append(try #require(try h.signIn()["refresh_token"] as? String))
+            h.advanceClock(1)   // distinct expiry times, so "soonest" is well defined
+        }
+        let held = h.router.world.withLock { $0.refreshTokens }
+        #expect(held.count <= 22, "the limit plus the tenth trimmed at a time")
+        #expect(h.router.occupancy.refreshTokens == held.count)
+        #expect(held[stale] == nil)
+        let newest = h.post("/oauth2/v2.0/token", ["grant_type": "refresh_token", "refresh_token": issued.last!, "scope": "openid offline_access"])
+        #expect(newest.status == 200)
+        let oldest = h.post("/oauth2/v2.0/token", ["grant_type": "refresh_token", "refresh_token": issued[0], "scope": "openid"])
+        #expect(oldest.error == "invalid_grant", "dropped first: it expires soonest")
+    }
+
     @Test func unsupportedGrantTypes() throws {
         let h = try H()
         for grant in ["mfa_oob", "client_credentials", "passwordless_otp"] {
