@@ -229,9 +229,10 @@ public final class EmulatorRouter: Sendable {
         world.withLock { Occupancy(flows: $0.flows.count, refreshTokens: $0.refreshTokens.count, requestLogEntries: $0.requestLog.count) }
     }
 
-    /// Drops expired flows, tokens and refresh tokens so memory stays bounded. Amortised: the order list is
-    /// compacted only when its dead head is large, tokens are filtered only when they outnumber
-    /// live flows by far, so a busy emulator does no per-request O(n) work.
+    /// Drops expired flows, tokens and refresh tokens so memory stays bounded. Amortised: the
+    /// order list is compacted only when its dead head is large, tokens are filtered only when
+    /// they outnumber live flows by far, refresh tokens only a tenth past their limit, so a busy
+    /// emulator does no per-request O(n) work.
     private func sweep(now: Date) {
         world.withLock { world in
             let horizon = TimeInterval(configuration.continuationTokenLifetime + configuration.codeLifetime)
@@ -250,7 +251,6 @@ public final class EmulatorRouter: Sendable {
             if world.tokens.count > 4 * max(world.flows.count, 1000) {
                 world.tokens = world.tokens.filter { $0.value.expiresAt > now && world.flows[$0.value.flowId] != nil }
             }
-            // Refresh tokens: trimmed a tenth past the limit at a time, so one sign-in in many pays.
             let limit = configuration.maxRefreshTokens
             if world.refreshTokens.count > limit + max(1, limit / 10) {
                 world.refreshTokens = world.refreshTokens.filter { $0.value.expiresAt > now }
