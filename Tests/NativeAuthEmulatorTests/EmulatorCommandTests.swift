@@ -1,0 +1,100 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+
+/// The `native-auth-emulator` program itself: options, exit codes, and stopping on a signal even
+/// when its parent started it with those signals blocked.
+@Suite struct EmulatorCommandTests {
+    static var binary: String {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("native-auth-emulator").path
+    }
+
+    /// A running child: its output goes to files, so nothing blocks on a full pipe.
+    struct Child {
+        let pid: pid_t
+        let stdoutPath: String
+        let stderrPath: String
+
+        var output: String { (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "" }
+        var errors: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
+
+        /// Waits up to `seconds` for the exit status; nil if it is still running (then killed).
+        func exitStatus(within seconds: Double) -> Int32? {
+            let deadline = Date().addingTimeInterval(seconds)
+            var status: Int32 = 0
+            while Date() < deadline {
+                if waitpid(pid, &status, WNOHANG) == pid { return (status >> 8) & 0xff }
+                usleep(20_000)
+            }
+            kill(pid, SIGKILL)
+            while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+            return nil
+        }
+
+        func cleanUp() { unlink(stdoutPath); unlink(stderrPath) }
+    }
+
+    /// Starts the program with `blocked` signals in its initial mask, as a thread-pool parent would.
+    static func start(_ arguments: [String], blocked: [Int32] = []) throws -> Child {
+        let directory = FileManager.default.temporaryDirectory.path
+        let child = Child(pid: 0, stdoutPath: "\(directory)/emulator-out-\(UUID().uuidString)", stderrPath: "\(directory)/emulator-err-\(UUID().uuidString)")
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, child.stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, child.stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        for number in blocked { sigaddset(&mask, number) }
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGINT)
+        sigaddset(&defaults, SIGTERM)
+        posix_spawnattr_setsigmask(&attributes, &mask)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let argv = ([binary] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, binary, &actions, &attributes, argv, environ)
+        guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
+        return Child(pid: pid, stdoutPath: child.stdoutPath, stderrPath: child.stderrPath)
+    }
+
+    /// Waits until the banner shows the server is listening.
+    static func waitForBanner(_ child: Child) -> Bool {
+        for _ in 0..<500 {
+            if child.output.contains("authority: ") { return true }
+            usleep(20_000)
+        }
+        return false
+    }
+
+    @Test func helpAndBadOptions() throws {
+        let help = try Self.start(["--help"])
+        defer { help.cleanUp() }
+        #expect(help.exitStatus(within: 10) == 0)
+        #expect(help.output.contains("--port"))
+
+        let bad = try Self.start(["--no-such-option"])
+        defer { bad.cleanUp() }
+        #expect(bad.exitStatus(within: 10) == 2)
+        #expect(bad.errors.contains("Try --help"))
+    }
+
+    @Test(arguments: [SIGTERM, SIGINT])
+    func stopsOnASignalEvenWhenStartedWithItBlocked(signal: Int32) throws {
+        let child = try Self.start(["--port", "0", "--quiet"], blocked: [SIGINT, SIGTERM])
+        defer { child.cleanUp() }
+        #expect(Self.waitForBanner(child), "no banner: \(child.errors)")
+        kill(child.pid, signal)
+        #expect(child.exitStatus(within: 10) == 0, "still running 10 s after signal \(signal)")
+        #expect(child.errors.contains("stopped"))
+    }
+}
