@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import NativeAuthEmulator
 
@@ -54,6 +53,15 @@ struct EmulatorCommand {
         } catch {
             fail(2, "cannot read seed file \(options.seedPath ?? ""): \(error.localizedDescription)")
         }
+        // SIGINT and SIGTERM are taken by sigwait on this thread. Blocked here, before the server
+        // starts its threads, so every thread inherits the block and none can swallow them: a
+        // signal handled on a server thread (a dispatch signal source's handler) was seen to be
+        // lost after a load, leaving the emulator running.
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        sigaddset(&stopSignals, SIGINT)
+        sigaddset(&stopSignals, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
         let quiet = options.quiet
         let server: EmulatorServer
         do {
@@ -76,18 +84,11 @@ struct EmulatorCommand {
         }
         FileHandle.standardOutput.write(Data(banner.utf8))
 
-        let signals = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
-            source.setEventHandler {
-                server.stop()
-                FileHandle.standardError.write(Data("native-auth-emulator: stopped\n".utf8))
-                exit(0)
-            }
-            source.resume()
-            return source
-        }
-        withExtendedLifetime(signals) { dispatchMain() }
+        var received: Int32 = 0
+        while sigwait(&stopSignals, &received) != 0 {}
+        server.stop()
+        FileHandle.standardError.write(Data("native-auth-emulator: stopped\n".utf8))
+        exit(0)
     }
 
     static func fail(_ status: Int32, _ message: String) -> Never {
