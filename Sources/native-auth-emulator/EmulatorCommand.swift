@@ -54,9 +54,9 @@ struct EmulatorCommand {
             fail(2, "cannot read seed file \(options.seedPath ?? ""): \(error.localizedDescription)")
         }
         // SIGINT and SIGTERM are taken by sigwait on this thread. Blocked here, before the server
-        // starts its threads, so every thread inherits the block and none can swallow them: a
-        // signal handled on a server thread (a dispatch signal source's handler) was seen to be
-        // lost after a load, leaving the emulator running.
+        // starts its threads, so every thread inherits the block and none can swallow them (with
+        // a dispatch signal source instead, a signal delivered to the server's thread was lost
+        // once it had served a request, and the emulator kept running).
         var stopSignals = sigset_t()
         sigemptyset(&stopSignals)
         sigaddset(&stopSignals, SIGINT)
