@@ -30,13 +30,12 @@ extension DemoController {
 
     func onSignInPasswordRequired(newState: SignInPasswordRequiredState) {
         signInPasswordState = newState
-        showPrompt(Prompt(kind: .signInPassword, title: "Enter your password", fields: [Prompt.Field(label: "Password", masked: true)],
-                          buttons: [.submit, .cancel]))
+        showPrompt(Self.passwordPrompt(.signInPassword, title: "Enter your password", label: "Password"))
     }
 
     func onSignInVerifyCodeError(error: VerifyCodeError, newState: SignInCodeRequiredState?) {
         signInCodeState = newState ?? signInCodeState
-        promptMessage(error.isInvalidCode ? "Invalid code. Try again or resend." : "Error: \(error.errorDescription ?? "")")
+        promptMessage(Self.message(for: error))
     }
 
     func onSignInPasswordRequiredError(error: PasswordRequiredError, newState: SignInPasswordRequiredState?) {
@@ -79,19 +78,18 @@ extension DemoController {
 
     func onSignUpVerifyCodeError(error: VerifyCodeError, newState: SignUpCodeRequiredState?) {
         signUpCodeState = newState ?? signUpCodeState
-        promptMessage(error.isInvalidCode ? "Invalid code. Try again or resend." : "Error: \(error.errorDescription ?? "")")
+        promptMessage(Self.message(for: error))
     }
 
     func onSignUpPasswordRequired(newState: SignUpPasswordRequiredState) {
         signUpPasswordState = newState
         showResultText("Email verified. Choose a password.")
-        showPrompt(Prompt(kind: .signUpPassword, title: "Choose a password", fields: [Prompt.Field(label: "Password", masked: true)],
-                          buttons: [.submit, .cancel]))
+        showPrompt(Self.passwordPrompt(.signUpPassword, title: "Choose a password", label: "Password"))
     }
 
     func onSignUpPasswordRequiredError(error: PasswordRequiredError, newState: SignUpPasswordRequiredState?) {
         signUpPasswordState = newState ?? signUpPasswordState
-        promptMessage(error.isInvalidPassword ? "Invalid password: \(error.errorDescription ?? "")" : "Error: \(error.errorDescription ?? "")")
+        promptMessage(Self.message(for: error))
     }
 
     func onSignUpAttributesRequired(attributes: [MSALNativeAuthRequiredAttribute], newState: SignUpAttributesRequiredState) {
@@ -141,19 +139,18 @@ extension DemoController {
 
     func onResetPasswordVerifyCodeError(error: VerifyCodeError, newState: ResetPasswordCodeRequiredState?) {
         resetCodeState = newState ?? resetCodeState
-        promptMessage(error.isInvalidCode ? "Invalid code. Try again or resend." : "Error: \(error.errorDescription ?? "")")
+        promptMessage(Self.message(for: error))
     }
 
     func onPasswordRequired(newState: ResetPasswordRequiredState) {
         resetPasswordState = newState
         showResultText("Code verified. Choose a new password.")
-        showPrompt(Prompt(kind: .resetPassword, title: "Choose a new password", fields: [Prompt.Field(label: "New password", masked: true)],
-                          buttons: [.submit, .cancel]))
+        showPrompt(Self.passwordPrompt(.resetPassword, title: "Choose a new password", label: "New password"))
     }
 
     func onResetPasswordRequiredError(error: PasswordRequiredError, newState: ResetPasswordRequiredState?) {
         resetPasswordState = newState ?? resetPasswordState
-        promptMessage(error.isInvalidPassword ? "Invalid password: \(error.errorDescription ?? "")" : "Error: \(error.errorDescription ?? "")")
+        promptMessage(Self.message(for: error))
     }
 
     func onResetPasswordCompleted(newState: SignInAfterResetPasswordState) {

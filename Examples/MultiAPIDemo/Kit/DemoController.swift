@@ -246,6 +246,20 @@ public final class DemoController {
                buttons: [.submit, .resend, .cancel], message: "Sent to \(sentTo)")
     }
 
+    static func passwordPrompt(_ kind: Prompt.Kind, title: String, label: String) -> Prompt {
+        Prompt(kind: kind, title: title, fields: [Prompt.Field(label: label, masked: true)], buttons: [.submit, .cancel])
+    }
+
+    /// What a prompt says when a code it sent is refused.
+    static func message(for error: VerifyCodeError) -> String {
+        error.isInvalidCode ? "Invalid code. Try again or resend." : "Error: \(error.errorDescription ?? "")"
+    }
+
+    /// What a prompt says when a password it sent is refused.
+    static func message(for error: PasswordRequiredError) -> String {
+        error.isInvalidPassword ? "Invalid password: \(error.errorDescription ?? "")" : "Error: \(error.errorDescription ?? "")"
+    }
+
     private func submitPrompt(_ values: [String]) {
         guard let prompt = model.prompt else { return }
         let first = values.first ?? ""
