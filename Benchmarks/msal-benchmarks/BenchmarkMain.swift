@@ -11,7 +11,12 @@ struct BenchmarkMain {
         let selfPath = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
         if arguments.first == "single-flight-worker" { exit(await singleFlightWorker(Array(arguments.dropFirst()))) }
         if arguments.first == "memory-worker" { exit(await memoryWorker(Array(arguments.dropFirst()))) }
-        var python: String?, json = "benchmarks.json", demo: String?, quick = false, only: String?, signIns: Int?
+        var python: String?
+        var json = "benchmarks.json"
+        var demo: String?
+        var quick = false
+        var only: String?
+        var signIns: Int?
         while !arguments.isEmpty {
             let argument = arguments.removeFirst()
             switch argument {
@@ -22,7 +27,10 @@ struct BenchmarkMain {
             case "--only": only = arguments.isEmpty ? nil : arguments.removeFirst()
             case "--sign-ins" where Int(arguments.first ?? "").map({ $0 >= 4 }) == true: signIns = Int(arguments.removeFirst())
             default:
-                FileHandle.standardError.write(Data("usage: msal-benchmarks [--python PATH] [--json FILE] [--demo PATH] [--quick] [--only FIGURE] [--sign-ins N]\n".utf8))
+                FileHandle.standardError.write(
+                    Data(
+                        "usage: msal-benchmarks [--python PATH] [--json FILE] [--demo PATH] [--quick] [--only FIGURE] [--sign-ins N]\n".utf8
+                    ))
                 exit(2)
             }
         }
@@ -52,7 +60,9 @@ struct BenchmarkMain {
             print("|" + String(repeating: "-", count: width + 2) + "|---|---|---|")
             for row in rows {
                 let met = row.met.map { $0 ? "yes" : "**no**" } ?? "—"
-                print("| " + row.figure.padding(toLength: width, withPad: " ", startingAt: 0) + " | \(row.measured) | \(row.target) | \(met) |")
+                print(
+                    "| " + row.figure.padding(toLength: width, withPad: " ", startingAt: 0)
+                        + " | \(row.measured) | \(row.target) | \(met) |")
             }
             struct Report: Encodable {
                 var date: String

@@ -13,9 +13,13 @@ enum CacheFixture {
     static func scope(_ set: Int) -> String { "api://bench/resource\(set)/Data.Read" }
 
     static func write(to url: URL, accounts: Int, scopeSets: Int) throws {
-        let environment = "contoso.ciamlogin.com", realm = "contoso.onmicrosoft.com"
+        let environment = "contoso.ciamlogin.com"
+        let realm = "contoso.onmicrosoft.com"
         let now = Int(Date().timeIntervalSince1970)
-        var accessTokens: [String: Any] = [:], refreshTokens: [String: Any] = [:], idTokens: [String: Any] = [:], accountEntries: [String: Any] = [:]
+        var accessTokens: [String: Any] = [:]
+        var refreshTokens: [String: Any] = [:]
+        var idTokens: [String: Any] = [:]
+        var accountEntries: [String: Any] = [:]
         for account in 0..<accounts {
             let home = "\(uid(account)).\(utid)"
             for set in 0..<scopeSets {
@@ -31,7 +35,9 @@ enum CacheFixture {
                 "credential_type": "RefreshToken", "secret": "rt-\(account)", "home_account_id": home, "environment": environment,
                 "client_id": clientId, "last_modification_time": String(now + account),
             ]
-            let claims: [String: Any] = ["preferred_username": username(account), "oid": uid(account), "tid": utid, "sub": uid(account), "ver": "2.0"]
+            let claims: [String: Any] = [
+                "preferred_username": username(account), "oid": uid(account), "tid": utid, "sub": uid(account), "ver": "2.0",
+            ]
             let idToken = "eyJhbGciOiJub25lIn0." + base64URL(try JSONSerialization.data(withJSONObject: claims)) + "."
             idTokens["\(home)-\(environment)-idtoken-\(clientId)-\(realm)-".lowercased()] = [
                 "credential_type": "IdToken", "secret": idToken, "home_account_id": home, "environment": environment, "realm": realm,
@@ -51,7 +57,8 @@ enum CacheFixture {
     }
 
     static func base64URL(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(
+            of: "=", with: "")
     }
 
     /// An application over the file, all accounts kept.

@@ -1,9 +1,10 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import MSAL
 import NativeAuthEmulator
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// One measured figure against its target.
 struct Row: Codable {
@@ -30,17 +31,22 @@ func roundTrips() async throws -> [Row] {
         log.clear()
         try await body()
         let count = log.count
-        rows.append(Row(figure: "round trips: \(name)", measured: "\(count)", target: "\(minimum) (protocol minimum)", met: count == minimum))
+        rows.append(
+            Row(figure: "round trips: \(name)", measured: "\(count)", target: "\(minimum) (protocol minimum)", met: count == minimum))
     }
 
     var signedIn: MSALNativeAuthUserAccountResult?
     try await measure("password sign-in", minimum: 3) { signedIn = try await Demo.signIn(app) }
     try await measure("email-code sign-in", minimum: 3) {
-        guard case .codeRequired(let state, _, _, _) = try await codeApp.signIn(parameters: .init(username: "grace@example.com")) else { return }
+        guard case .codeRequired(let state, _, _, _) = try await codeApp.signIn(parameters: .init(username: "grace@example.com")) else {
+            return
+        }
         _ = try await state.submitCode(code: log.lastCode("grace@example.com"))
     }
-    func signUp(_ name: String, _ username: String, password: String?, attributes: [String: Any]?, minimum: Int,
-                app: MSALNativeAuthPublicClientApplication) async throws -> SignInAfterSignUpState? {
+    func signUp(
+        _ name: String, _ username: String, password: String?, attributes: [String: Any]?, minimum: Int,
+        app: MSALNativeAuthPublicClientApplication
+    ) async throws -> SignInAfterSignUpState? {
         var after: SignInAfterSignUpState?
         try await measure(name, minimum: minimum) {
             let parameters = MSALNativeAuthSignUpParameters(username: username)
@@ -57,18 +63,24 @@ func roundTrips() async throws -> [Row] {
         }
         return after
     }
-    let after = try await signUp("sign-up, password and attributes at start", "one@example.com", password: "Fresh-Start-2026",
-                                 attributes: ["displayName": "One"], minimum: 3, app: app)
+    let after = try await signUp(
+        "sign-up, password and attributes at start", "one@example.com", password: "Fresh-Start-2026",
+        attributes: ["displayName": "One"], minimum: 3, app: app)
     try await measure("sign-in after sign-up", minimum: 1) { _ = try await after?.signIn() }
-    _ = try await signUp("sign-up, password after verification", "two@example.com", password: nil, attributes: ["displayName": "Two"],
-                         minimum: 5, app: app)
-    _ = try await signUp("sign-up, attributes after verification", "three@example.com", password: "Fresh-Start-2026", attributes: nil,
-                         minimum: 4, app: app)
-    _ = try await signUp("sign-up, email code only", "four@example.com", password: nil, attributes: ["displayName": "Four"],
-                         minimum: 3, app: codeApp)
+    _ = try await signUp(
+        "sign-up, password after verification", "two@example.com", password: nil, attributes: ["displayName": "Two"],
+        minimum: 5, app: app)
+    _ = try await signUp(
+        "sign-up, attributes after verification", "three@example.com", password: "Fresh-Start-2026", attributes: nil,
+        minimum: 4, app: app)
+    _ = try await signUp(
+        "sign-up, email code only", "four@example.com", password: nil, attributes: ["displayName": "Four"],
+        minimum: 3, app: codeApp)
     var resetAfter: SignInAfterResetPasswordState?
     try await measure("password reset", minimum: 5) {
-        guard case .codeRequired(let state, _, _, _) = try await app.resetPassword(parameters: .init(username: "ada@example.com")) else { return }
+        guard case .codeRequired(let state, _, _, _) = try await app.resetPassword(parameters: .init(username: "ada@example.com")) else {
+            return
+        }
         guard case .passwordRequired(let next) = try await state.submitCode(code: log.lastCode("ada@example.com")) else { return }
         if case .completed(let done) = try await next.submitPassword(password: "Difference-Engine-1822") { resetAfter = done }
     }
@@ -112,24 +124,36 @@ func cachedLatency(python: String?, iterations: Int) async throws -> ([Row], [La
         let sdk = Stats(samples)
         var peer: Stats?
         if let python {
-            let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("peer_msal.py").path
-            let output = try run(python, [script, "silent", file.path, CacheFixture.clientId, CacheFixture.authority, CacheFixture.scope(sets / 2),
-                                          account.account.username ?? "", String(max(200, iterations / 10))])
+            let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+                "peer_msal.py"
+            ).path
+            let output = try run(
+                python,
+                [
+                    script, "silent", file.path, CacheFixture.clientId, CacheFixture.authority, CacheFixture.scope(sets / 2),
+                    account.account.username ?? "", String(max(200, iterations / 10)),
+                ])
             if output.status == 0, let object = try JSONSerialization.jsonObject(with: Data(output.output.utf8)) as? [String: Any],
-               let raw = object["samples"] as? [NSNumber] {
+                let raw = object["samples"] as? [NSNumber]
+            {
                 peer = Stats(raw.map(\.uint64Value))
             }
         }
         let tokens = accounts * sets
         results.append(LatencyResult(tokens: tokens, sdk: sdk, peer: peer))
         let speedup = peer.map { $0.p50 / sdk.p50 }
-        rows.append(Row(figure: "cached getAccessToken, \(tokens) tokens (p50 / p99 µs)",
-                        measured: "\(format(sdk.p50, 2)) / \(format(sdk.p99, 2))" + (peer.map { "  (msal-python \(format($0.p50)) / \(format($0.p99)))" } ?? ""),
-                        target: tokens == 10_000 ? "p50 ≤ 5 µs; ≥ 10× the peer" : "≥ 10× the peer",
-                        met: (tokens != 10_000 || sdk.p50 <= 5) && (speedup.map { $0 >= 10 } ?? false)))
+        rows.append(
+            Row(
+                figure: "cached getAccessToken, \(tokens) tokens (p50 / p99 µs)",
+                measured: "\(format(sdk.p50, 2)) / \(format(sdk.p99, 2))"
+                    + (peer.map { "  (msal-python \(format($0.p50)) / \(format($0.p99)))" } ?? ""),
+                target: tokens == 10_000 ? "p50 ≤ 5 µs; ≥ 10× the peer" : "≥ 10× the peer",
+                met: (tokens != 10_000 || sdk.p50 <= 5) && (speedup.map { $0 >= 10 } ?? false)))
     }
     let growth = results[2].sdk.p50 / results[0].sdk.p50
-    rows.append(Row(figure: "cached getAccessToken growth, 10 → 10,000 tokens", measured: "\(format(growth, 2))×", target: "≤ 2×", met: growth <= 2))
+    rows.append(
+        Row(figure: "cached getAccessToken growth, 10 → 10,000 tokens", measured: "\(format(growth, 2))×", target: "≤ 2×", met: growth <= 2)
+    )
     return (rows, results)
 }
 
@@ -143,7 +167,9 @@ func persistence(python: String?) throws -> [Row] {
         let file = directory.appendingPathComponent("token_cache.json")
         try CacheFixture.write(to: file, accounts: accounts, scopeSets: sets)
         let data = try Data(contentsOf: file)
-        var parse: [UInt64] = [], serialize: [UInt64] = [], write: [UInt64] = []
+        var parse: [UInt64] = []
+        var serialize: [UInt64] = []
+        var write: [UInt64] = []
         let storage = FileTokenCacheStorage(url: file)
         for _ in 0..<10 {
             var start = now()
@@ -156,10 +182,15 @@ func persistence(python: String?) throws -> [Row] {
             _ = try storage.update { _ in }
             write.append(now() - start)
         }
-        let sdkLoad = Stats(parse), sdkSave = Stats(serialize), sdkWrite = Stats(write)
-        var peerLoad: Stats?, peerSave: Stats?
+        let sdkLoad = Stats(parse)
+        let sdkSave = Stats(serialize)
+        let sdkWrite = Stats(write)
+        var peerLoad: Stats?
+        var peerSave: Stats?
         if let python {
-            let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("peer_msal.py").path
+            let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+                "peer_msal.py"
+            ).path
             let output = try run(python, [script, "persist", file.path, "10"])
             if let object = try? JSONSerialization.jsonObject(with: Data(output.output.utf8)) as? [String: [NSNumber]] {
                 peerLoad = object["load"].map { Stats($0.map(\.uint64Value)) }
@@ -168,11 +199,19 @@ func persistence(python: String?) throws -> [Row] {
         }
         let tokens = accounts * sets
         func ms(_ stats: Stats?) -> String { stats.map { format($0.p50 / 1000, 2) + " ms" } ?? "n/a" }
-        rows.append(Row(figure: "cache load (parse), \(tokens) tokens, \(data.count / 1024) KiB", measured: "\(ms(sdkLoad))  (msal-python \(ms(peerLoad)))",
-                        target: "≤ the peer", met: peerLoad.map { sdkLoad.p50 <= $0.p50 }))
-        rows.append(Row(figure: "cache save (serialize), \(tokens) tokens", measured: "\(ms(sdkSave))  (msal-python \(ms(peerSave)))",
-                        target: "≤ the peer", met: peerSave.map { sdkSave.p50 <= $0.p50 }))
-        rows.append(Row(figure: "cache locked read-merge-write with fsync, \(tokens) tokens", measured: ms(sdkWrite), target: "(reported)", met: nil))
+        rows.append(
+            Row(
+                figure: "cache load (parse), \(tokens) tokens, \(data.count / 1024) KiB",
+                measured: "\(ms(sdkLoad))  (msal-python \(ms(peerLoad)))",
+                target: "≤ the peer", met: peerLoad.map { sdkLoad.p50 <= $0.p50 }))
+        rows.append(
+            Row(
+                figure: "cache save (serialize), \(tokens) tokens", measured: "\(ms(sdkSave))  (msal-python \(ms(peerSave)))",
+                target: "≤ the peer", met: peerSave.map { sdkSave.p50 <= $0.p50 }))
+        rows.append(
+            Row(
+                figure: "cache locked read-merge-write with fsync, \(tokens) tokens", measured: ms(sdkWrite), target: "(reported)", met: nil
+            ))
     }
     return rows
 }

@@ -17,8 +17,10 @@ enum Demo {
     static let todo = "api://emulator/todolist/ToDoList.Read"
     static let profile = "api://emulator/profile/Profile.Read"
 
-    static func app(authority: String, clientId: String = passwordApp, transport: (any HTTPTransport)? = nil,
-                    cache: MSALNativeAuthTokenCacheLocation = .inMemory, clock: MovableClock = MovableClock()) throws
+    static func app(
+        authority: String, clientId: String = passwordApp, transport: (any HTTPTransport)? = nil,
+        cache: MSALNativeAuthTokenCacheLocation = .inMemory, clock: MovableClock = MovableClock()
+    ) throws
         -> MSALNativeAuthPublicClientApplication
     {
         let config = MSALNativeAuthPublicClientApplicationConfig(
@@ -28,8 +30,10 @@ enum Demo {
         return try MSALNativeAuthPublicClientApplication(configuration: config, clock: clock, uuid: { UUID() })
     }
 
-    static func signIn(_ app: MSALNativeAuthPublicClientApplication, _ username: String = "ada@example.com",
-                       _ password: String = "Analytical-Engine-1843") async throws -> MSALNativeAuthUserAccountResult {
+    static func signIn(
+        _ app: MSALNativeAuthPublicClientApplication, _ username: String = "ada@example.com",
+        _ password: String = "Analytical-Engine-1843"
+    ) async throws -> MSALNativeAuthUserAccountResult {
         let parameters = MSALNativeAuthSignInParameters(username: username)
         parameters.password = password
         guard case .completed(let result) = try await app.signIn(parameters: parameters) else {
@@ -65,7 +69,8 @@ struct RequestLog {
     }
 
     func lastCode(_ username: String) -> String {
-        let response = router.handle(EmulatorRequest(method: "GET", path: "/_emulator/mailbox", query: ["username": username], baseURL: "http://127.0.0.1"))
+        let response = router.handle(
+            EmulatorRequest(method: "GET", path: "/_emulator/mailbox", query: ["username": username], baseURL: "http://127.0.0.1"))
         let list = ((try? JSONSerialization.jsonObject(with: response.body)) as? [[String: Any]]) ?? []
         return list.last?["code"] as? String ?? ""
     }

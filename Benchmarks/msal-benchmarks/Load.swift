@@ -1,10 +1,11 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import MSAL
 import NativeAuthEmulator
 import Synchronization
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 // MARK: 3. Single-flight
 
@@ -32,8 +33,12 @@ func singleFlight(selfPath: String) async throws -> [Row] {
         return failed
     }
     let inProcess = log.refreshGrants
-    var rows = [Row(figure: "single-flight: 1,000 concurrent calls, 1 process (refresh requests)", measured: "\(inProcess)" + (failures > 0 ? " (\(failures) failed)" : ""),
-                    target: "1", met: inProcess == 1 && failures == 0)]
+    var rows = [
+        Row(
+            figure: "single-flight: 1,000 concurrent calls, 1 process (refresh requests)",
+            measured: "\(inProcess)" + (failures > 0 ? " (\(failures) failed)" : ""),
+            target: "1", met: inProcess == 1 && failures == 0)
+    ]
 
     // Two processes on the same file, both seeing the token expired.
     log.clear()
@@ -41,9 +46,11 @@ func singleFlight(selfPath: String) async throws -> [Row] {
     let second = try spawn(selfPath, ["single-flight-worker", server.authority, file.path, "500", "7200"])
     let statuses = [wait(first), wait(second)]
     let twoProcesses = log.refreshGrants
-    rows.append(Row(figure: "single-flight: 2 processes × 500 calls on one cache file (refresh requests)",
-                    measured: "\(twoProcesses)" + (statuses.allSatisfy { $0 == 0 } ? "" : " (a worker failed: \(statuses))"),
-                    target: "1 (reported)", met: twoProcesses == 1 && statuses.allSatisfy { $0 == 0 }))
+    rows.append(
+        Row(
+            figure: "single-flight: 2 processes × 500 calls on one cache file (refresh requests)",
+            measured: "\(twoProcesses)" + (statuses.allSatisfy { $0 == 0 } ? "" : " (a worker failed: \(statuses))"),
+            target: "1 (reported)", met: twoProcesses == 1 && statuses.allSatisfy { $0 == 0 }))
     return rows
 }
 
@@ -69,7 +76,7 @@ func singleFlightWorker(_ arguments: [String]) async -> Int32 {
 
 func spawn(_ path: String, _ arguments: [String]) throws -> pid_t {
     let argv = ([path] + arguments).map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
+    defer { for pointer in argv { free(pointer) } }
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
@@ -108,7 +115,12 @@ final class Budget: Sendable {
 /// Counts from many tasks.
 final class Tally: Sendable {
     private let counts = Mutex((completed: 0, failed: 0))
-    func add(completed: Int = 0, failed: Int = 0) { counts.withLock { $0.completed += completed; $0.failed += failed } }
+    func add(completed: Int = 0, failed: Int = 0) {
+        counts.withLock {
+            $0.completed += completed
+            $0.failed += failed
+        }
+    }
     var totals: (Int, Int) { counts.withLock { ($0.completed, $0.failed) } }
 }
 
@@ -130,7 +142,9 @@ struct BareClient: Sendable {
         request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
         request.httpBody = Data(form.utf8)
         let (data, response) = try await session.data(for: request)
-        guard (response as? HTTPURLResponse)?.statusCode == 200 else { throw EmulatorError("HTTP \((response as? HTTPURLResponse)?.statusCode ?? 0) at \(path)") }
+        guard (response as? HTTPURLResponse)?.statusCode == 200 else {
+            throw EmulatorError("HTTP \((response as? HTTPURLResponse)?.statusCode ?? 0) at \(path)")
+        }
         return (try JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
     }
 
@@ -138,7 +152,9 @@ struct BareClient: Sendable {
         var request = URLRequest(url: URL(string: url)!)
         request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization")
         let (_, response) = try await session.data(for: request)
-        guard (response as? HTTPURLResponse)?.statusCode == 200 else { throw EmulatorError("API answered \((response as? HTTPURLResponse)?.statusCode ?? 0)") }
+        guard (response as? HTTPURLResponse)?.statusCode == 200 else {
+            throw EmulatorError("API answered \((response as? HTTPURLResponse)?.statusCode ?? 0)")
+        }
     }
 
     /// initiate → challenge → token (password); returns the token response.
@@ -146,9 +162,13 @@ struct BareClient: Sendable {
         let client = "client_id=\(Demo.passwordApp)&challenge_type=oob+password+redirect"
         let t0 = try await post("/oauth2/v2.0/initiate", client + "&username=ada%40example.com")["continuation_token"] as? String ?? ""
         let t1 = try await post("/oauth2/v2.0/challenge", client + "&continuation_token=\(t0)")["continuation_token"] as? String ?? ""
-        let scopes = scope.replacingOccurrences(of: " ", with: "+").addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed.subtracting(.init(charactersIn: "/:"))) ?? ""
-        return try await post("/oauth2/v2.0/token", client + "&continuation_token=\(t1)&grant_type=password&username=ada%40example.com"
-                              + "&password=Analytical-Engine-1843&scope=\(scopes)&client_info=true")
+        let scopes =
+            scope.replacingOccurrences(of: " ", with: "+").addingPercentEncoding(
+                withAllowedCharacters: .urlQueryAllowed.subtracting(.init(charactersIn: "/:"))) ?? ""
+        return try await post(
+            "/oauth2/v2.0/token",
+            client + "&continuation_token=\(t1)&grant_type=password&username=ada%40example.com"
+                + "&password=Analytical-Engine-1843&scope=\(scopes)&client_info=true")
     }
 }
 
@@ -170,14 +190,19 @@ func throughput() async throws -> [Row] {
     }
     let signaturesPerSecond = Double(signed.withLock { $0 }) / (Double(now() - start) / 1e9)
     let ceiling = signaturesPerSecond / 2
-    var rows = [Row(figure: "RS256 signatures per second (\(cores) cores)", measured: format(signaturesPerSecond, 0), target: "(ceiling: ÷2 per sign-in)", met: nil)]
+    var rows = [
+        Row(
+            figure: "RS256 signatures per second (\(cores) cores)", measured: format(signaturesPerSecond, 0),
+            target: "(ceiling: ÷2 per sign-in)", met: nil)
+    ]
 
     // The router alone, no sockets, one thread: the server's own cost per sign-in.
     let router = try EmulatorRouter()
     let form = ["Content-Type": "application/x-www-form-urlencoded"]
     let tenant = "/\(router.seed.tenant.subdomain).onmicrosoft.com"
     func call(_ path: String, _ body: String) -> [String: Any] {
-        let response = router.handle(EmulatorRequest(method: "POST", path: tenant + path, headers: form, body: Data(body.utf8), baseURL: "http://127.0.0.1"))
+        let response = router.handle(
+            EmulatorRequest(method: "POST", path: tenant + path, headers: form, body: Data(body.utf8), baseURL: "http://127.0.0.1"))
         return ((try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any]) ?? [:]
     }
     let client = "client_id=\(Demo.passwordApp)&challenge_type=oob+password+redirect"
@@ -186,49 +211,57 @@ func throughput() async throws -> [Row] {
     while now() - routerStart < 2_000_000_000 {
         let t0 = call("/oauth2/v2.0/initiate", client + "&username=ada%40example.com")["continuation_token"] as? String ?? ""
         let t1 = call("/oauth2/v2.0/challenge", client + "&continuation_token=\(t0)")["continuation_token"] as? String ?? ""
-        let tokens = call("/oauth2/v2.0/token", client + "&continuation_token=\(t1)&grant_type=password&username=ada%40example.com"
-                          + "&password=Analytical-Engine-1843&scope=openid+profile+offline_access&client_info=true")
+        let tokens = call(
+            "/oauth2/v2.0/token",
+            client + "&continuation_token=\(t1)&grant_type=password&username=ada%40example.com"
+                + "&password=Analytical-Engine-1843&scope=openid+profile+offline_access&client_info=true")
         if tokens["access_token"] != nil { routerSignIns += 1 }
     }
     let routerRate = Double(routerSignIns) / (Double(now() - routerStart) / 1e9)
-    rows.append(Row(figure: "router alone, no sockets, 1 thread: password sign-ins/s", measured: format(routerRate, 0),
-                    target: "(reported: the server's own cost)", met: nil))
+    rows.append(
+        Row(
+            figure: "router alone, no sockets, 1 thread: password sign-ins/s", measured: format(routerRate, 0),
+            target: "(reported: the server's own cost)", met: nil))
 
     // As shipped (PBKDF2 with 10,000 iterations per password check), then with 1,000 iterations
     // to show how much of a sign-in the password hash takes.
     for (iterations, concurrencies) in [(10_000, [1, 16, 64]), (1_000, [16])] {
-    var configuration = EmulatorConfiguration()
-    configuration.passwordHashIterations = iterations
-    let server = try EmulatorServer(router: try EmulatorRouter(configuration: configuration), port: 0)
-    defer { server.stop() }
-    for concurrency in concurrencies {
-        let client = BareClient(authority: server.authority, connections: concurrency)
-        let done = Tally()
-        let begin = now()
-        await withTaskGroup(of: Void.self) { group in
-            for _ in 0..<concurrency {
-                group.addTask {
-                    while now() - begin < 3_000_000_000 {
-                        do {
-                            _ = try await client.passwordSignIn()
-                            done.add(completed: 1)
-                        } catch {
-                            done.add(failed: 1)
+        var configuration = EmulatorConfiguration()
+        configuration.passwordHashIterations = iterations
+        let server = try EmulatorServer(router: try EmulatorRouter(configuration: configuration), port: 0)
+        defer { server.stop() }
+        for concurrency in concurrencies {
+            let client = BareClient(authority: server.authority, connections: concurrency)
+            let done = Tally()
+            let begin = now()
+            await withTaskGroup(of: Void.self) { group in
+                for _ in 0..<concurrency {
+                    group.addTask {
+                        while now() - begin < 3_000_000_000 {
+                            do {
+                                _ = try await client.passwordSignIn()
+                                done.add(completed: 1)
+                            } catch {
+                                done.add(failed: 1)
+                            }
                         }
                     }
                 }
             }
+            let seconds = Double(now() - begin) / 1e9
+            let (completed, failed) = done.totals
+            let rate = Double(completed) / seconds
+            let shipped = iterations == 10_000
+            rows.append(
+                Row(
+                    figure: "emulator password sign-ins/s, concurrency \(concurrency)"
+                        + (shipped ? "" : ", PBKDF2 at \(iterations) iterations"),
+                    measured: "\(format(rate, 0)) (\(format(100 * rate / ceiling, 0))% of \(format(ceiling, 0)))"
+                        + (failed > 0 ? ", \(failed) errors" : ""),
+                    target: concurrency == 16 && shipped ? "≥ 60% of the ceiling" : "(reported)",
+                    met: concurrency == 16 && shipped ? rate >= 0.6 * ceiling : nil))
+            client.session.invalidateAndCancel()
         }
-        let seconds = Double(now() - begin) / 1e9
-        let (completed, failed) = done.totals
-        let rate = Double(completed) / seconds
-        let shipped = iterations == 10_000
-        rows.append(Row(figure: "emulator password sign-ins/s, concurrency \(concurrency)" + (shipped ? "" : ", PBKDF2 at \(iterations) iterations"),
-                        measured: "\(format(rate, 0)) (\(format(100 * rate / ceiling, 0))% of \(format(ceiling, 0)))" + (failed > 0 ? ", \(failed) errors" : ""),
-                        target: concurrency == 16 && shipped ? "≥ 60% of the ceiling" : "(reported)",
-                        met: concurrency == 16 && shipped ? rate >= 0.6 * ceiling : nil))
-        client.session.invalidateAndCancel()
-    }
     }
     return rows
 }
@@ -242,7 +275,8 @@ func overhead(iterations: Int) async throws -> [Row] {
     let server = try EmulatorServer(router: router, port: 0)
     defer { server.stop() }
     let bare = BareClient(authority: server.authority, connections: 4)
-    let todoURL = server.baseURL + "/api/todolist", profileURL = server.baseURL + "/api/profile"
+    let todoURL = server.baseURL + "/api/todolist"
+    let profileURL = server.baseURL + "/api/profile"
 
     // One application object, as an app keeps one (its URLSession keeps connections open).
     let app = try Demo.app(authority: server.authority)
@@ -255,14 +289,22 @@ func overhead(iterations: Int) async throws -> [Row] {
         let tokens = try await bare.passwordSignIn()
         let client = "client_id=\(Demo.passwordApp)&grant_type=refresh_token&client_info=1"
         let refresh1 = tokens["refresh_token"] as? String ?? ""
-        let first = try await bare.post("/oauth2/v2.0/token", client + "&refresh_token=\(refresh1)&scope=api%3A%2F%2Femulator%2Ftodolist%2FToDoList.Read+openid+profile+offline_access")
+        let first = try await bare.post(
+            "/oauth2/v2.0/token",
+            client + "&refresh_token=\(refresh1)&scope=api%3A%2F%2Femulator%2Ftodolist%2FToDoList.Read+openid+profile+offline_access")
         try await bare.get(todoURL, bearer: first["access_token"] as? String ?? "")
         let refresh2 = first["refresh_token"] as? String ?? ""
-        let second = try await bare.post("/oauth2/v2.0/token", client + "&refresh_token=\(refresh2)&scope=api%3A%2F%2Femulator%2Fprofile%2FProfile.Read+openid+profile+offline_access")
+        let second = try await bare.post(
+            "/oauth2/v2.0/token",
+            client + "&refresh_token=\(refresh2)&scope=api%3A%2F%2Femulator%2Fprofile%2FProfile.Read+openid+profile+offline_access")
         try await bare.get(profileURL, bearer: second["access_token"] as? String ?? "")
     }
-    for _ in 0..<3 { try await sdkRound(); try await bareRound() }
-    var sdk: [UInt64] = [], raw: [UInt64] = []
+    for _ in 0..<3 {
+        try await sdkRound()
+        try await bareRound()
+    }
+    var sdk: [UInt64] = []
+    var raw: [UInt64] = []
     for _ in 0..<iterations {
         var start = now()
         try await sdkRound()
@@ -271,18 +313,23 @@ func overhead(iterations: Int) async throws -> [Row] {
         try await bareRound()
         raw.append(now() - start)
     }
-    let s = Stats(sdk), b = Stats(raw)
+    let s = Stats(sdk)
+    let b = Stats(raw)
     let extra = (s.p50 - b.p50) / b.p50
-    return [Row(figure: "sign-in + 2 tokens + 2 API calls, p50 (SDK vs bare HTTP client)",
-                measured: "\(format(s.p50 / 1000, 2)) ms vs \(format(b.p50 / 1000, 2)) ms (\(extra >= 0 ? "+" : "")\(format(100 * extra, 0))%)",
-                target: "SDK adds ≤ 20%", met: extra <= 0.20)]
+    return [
+        Row(
+            figure: "sign-in + 2 tokens + 2 API calls, p50 (SDK vs bare HTTP client)",
+            measured: "\(format(s.p50 / 1000, 2)) ms vs \(format(b.p50 / 1000, 2)) ms (\(extra >= 0 ? "+" : "")\(format(100 * extra, 0))%)",
+            target: "SDK adds ≤ 20%", met: extra <= 0.20)
+    ]
 }
 
 // MARK: 7. Memory
 
 func memoryWorker(_ arguments: [String]) async -> Int32 {
     guard let path = arguments.first, let app = try? CacheFixture.application(cache: URL(fileURLWithPath: path)),
-          let account = app.getNativeAuthUserAccount() else { return 2 }
+        let account = app.getNativeAuthUserAccount()
+    else { return 2 }
     let parameters = MSALNativeAuthGetAccessTokenParameters()
     for set in 0..<100 {
         parameters.scopes = [CacheFixture.scope(set)]
@@ -298,10 +345,14 @@ func memory(selfPath: String, demoPath: String?) throws -> [Row] {
     let file = directory.appendingPathComponent("token_cache.json")
     try CacheFixture.write(to: file, accounts: 100, scopeSets: 100)
     let sdk = Double(try run(selfPath, ["memory-worker", file.path]).output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
-    var rows = [Row(figure: "peak RSS, SDK holding 10,000 tokens", measured: "\(format(sdk)) MB", target: "≤ 50 MB", met: sdk > 0 && sdk <= 50)]
+    var rows = [
+        Row(figure: "peak RSS, SDK holding 10,000 tokens", measured: "\(format(sdk)) MB", target: "≤ 50 MB", met: sdk > 0 && sdk <= 50)
+    ]
     if let demoPath, let demo = demoScenarioPeakRSS(demoPath) {
-        rows.append(Row(figure: "peak RSS, terminal demo after sign-in, API 1, API 2, sign-out", measured: "\(format(demo)) MB", target: "≤ 60 MB",
-                        met: demo <= 60))
+        rows.append(
+            Row(
+                figure: "peak RSS, terminal demo after sign-in, API 1, API 2, sign-out", measured: "\(format(demo)) MB", target: "≤ 60 MB",
+                met: demo <= 60))
     } else {
         rows.append(Row(figure: "peak RSS, terminal demo", measured: "not measured (no tmux or demo binary)", target: "≤ 60 MB", met: nil))
     }
@@ -313,7 +364,10 @@ func demoScenarioPeakRSS(_ demo: String) -> Double? {
     let socket = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(UUID().uuidString.prefix(8)).tmux").path
     let tmux = "/usr/bin/tmux"
     guard FileManager.default.isExecutableFile(atPath: tmux), FileManager.default.isExecutableFile(atPath: demo) else { return nil }
-    defer { _ = try? run(tmux, ["-S", socket, "kill-server"]); unlink(socket) }
+    defer {
+        _ = try? run(tmux, ["-S", socket, "kill-server"])
+        unlink(socket)
+    }
     func keys(_ list: [String]) { _ = try? run(tmux, ["-S", socket, "send-keys"] + list) }
     func type(_ text: String) { _ = try? run(tmux, ["-S", socket, "send-keys", "-l", text]) }
     func screen() -> String { (try? run(tmux, ["-S", socket, "capture-pane", "-p"]).output) ?? "" }
@@ -323,7 +377,10 @@ func demoScenarioPeakRSS(_ demo: String) -> Double? {
     }
     _ = try? run(tmux, ["-S", socket, "-f", "/dev/null", "new-session", "-d", "-x", "80", "-y", "24", "-e", "LANG=C.UTF-8", demo])
     guard waitFor("Tab/arrows move") else { return nil }
-    type("ada@example.com"); keys(["Tab"]); type("Analytical-Engine-1843"); keys(["Enter"])
+    type("ada@example.com")
+    keys(["Tab"])
+    type("Analytical-Engine-1843")
+    keys(["Enter"])
     guard waitFor("Signed in as") else { return nil }
     keys(["Tab", "Tab", "Tab", "Tab", "Tab", "Tab", "Enter"])
     guard waitFor("todolist") else { return nil }
@@ -331,7 +388,9 @@ func demoScenarioPeakRSS(_ demo: String) -> Double? {
     guard waitFor("\"profile\"") else { return nil }
     keys(["BTab", "BTab", "Enter"])
     guard waitFor("Signed out") else { return nil }
-    let pid = (try? run(tmux, ["-S", socket, "display-message", "-p", "#{pane_pid}"]).output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? ""
+    let pid =
+        (try? run(tmux, ["-S", socket, "display-message", "-p", "#{pane_pid}"]).output.trimmingCharacters(in: .whitespacesAndNewlines))
+        ?? ""
     let peak = peakRSSMegabytes(pid: pid)
     keys(["C-c"])
     return peak
@@ -373,8 +432,13 @@ func load(signIns: Int) async throws -> [Row] {
     let (completed, failed) = done.totals
     let (flows, refreshTokens) = (router.occupancy.flows, router.occupancy.refreshTokens)
     client.session.invalidateAndCancel()
-    return [Row(figure: "load: \(signIns) password sign-ins at concurrency 64 (refresh-token limit 2,000)",
-                measured: "\(completed) ok, \(failed) errors in \(format(seconds)) s; RSS after each quarter \(samples.joined(separator: " / ")) MB, "
-                    + "peak \(format(peakRSSMegabytes() ?? 0)) MB; held after: \(flows) flows, \(refreshTokens) refresh tokens",
-                target: "0 errors; emulator state within its limits", met: failed == 0 && completed == signIns && flows == 0 && refreshTokens <= 2_200)]
+    return [
+        Row(
+            figure: "load: \(signIns) password sign-ins at concurrency 64 (refresh-token limit 2,000)",
+            measured:
+                "\(completed) ok, \(failed) errors in \(format(seconds)) s; RSS after each quarter \(samples.joined(separator: " / ")) MB, "
+                + "peak \(format(peakRSSMegabytes() ?? 0)) MB; held after: \(flows) flows, \(refreshTokens) refresh tokens",
+            target: "0 errors; emulator state within its limits",
+            met: failed == 0 && completed == signIns && flows == 0 && refreshTokens <= 2_200)
+    ]
 }

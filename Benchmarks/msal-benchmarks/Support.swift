@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Nanoseconds from a monotonic clock.
@@ -45,8 +46,8 @@ func run(_ path: String, _ arguments: [String], environment: [String: String] = 
     let argv = ([path] + arguments).map { strdup($0) } + [nil]
     let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer {
-        argv.forEach { free($0) }
-        envp.forEach { free($0) }
+        for pointer in argv { free(pointer) }
+        for pointer in envp { free(pointer) }
     }
     var pid: pid_t = 0
     let spawned = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
@@ -65,8 +66,8 @@ func currentRSSMegabytes() -> Double? { statusMegabytes("VmRSS:", pid: "self") }
 
 private func statusMegabytes(_ field: String, pid: String) -> Double? {
     guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-          let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field) }),
-          let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field) }),
+        let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
     else { return nil }
     return kilobytes / 1024
 }

@@ -14,7 +14,8 @@ enum FuzzTarget: String, CaseIterable {
 let target: FuzzTarget = {
     let name = ProcessInfo.processInfo.environment["MSAL_FUZZ_TARGET"] ?? ""
     guard let target = FuzzTarget(rawValue: name) else {
-        FileHandle.standardError.write(Data("set MSAL_FUZZ_TARGET to one of: \(FuzzTarget.allCases.map(\.rawValue).joined(separator: ", "))\n".utf8))
+        FileHandle.standardError.write(
+            Data("set MSAL_FUZZ_TARGET to one of: \(FuzzTarget.allCases.map(\.rawValue).joined(separator: ", "))\n".utf8))
         exit(2)
     }
     return target
@@ -47,33 +48,39 @@ public func fuzz(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     case .form: _ = FormEncoding.decode(data)
     case .emulator:
         // The first byte picks an endpoint; the rest is the form body.
-        let endpoints = ["/oauth2/v2.0/initiate", "/oauth2/v2.0/challenge", "/oauth2/v2.0/token", "/signup/v1.0/start",
-                         "/signup/v1.0/challenge", "/signup/v1.0/continue", "/resetpassword/v1.0/start", "/resetpassword/v1.0/submit",
-                         "/_emulator/faults", "/_emulator/users", "/api/todolist"]
+        let endpoints = [
+            "/oauth2/v2.0/initiate", "/oauth2/v2.0/challenge", "/oauth2/v2.0/token", "/signup/v1.0/start",
+            "/signup/v1.0/challenge", "/signup/v1.0/continue", "/resetpassword/v1.0/start", "/resetpassword/v1.0/submit",
+            "/_emulator/faults", "/_emulator/users", "/api/todolist",
+        ]
         let endpoint = endpoints[Int(data.first ?? 0) % endpoints.count]
-        let path = endpoint.hasPrefix("/oauth2") || endpoint.hasPrefix("/signup") || endpoint.hasPrefix("/reset")
+        let path =
+            endpoint.hasPrefix("/oauth2") || endpoint.hasPrefix("/signup") || endpoint.hasPrefix("/reset")
             ? "/emulator.onmicrosoft.com" + endpoint : endpoint
         let body = data.dropFirst()
-        _ = router.handle(EmulatorRequest(
-            method: endpoint == "/api/todolist" ? "GET" : "POST", path: path,
-            headers: ["Content-Type": "application/x-www-form-urlencoded", "Authorization": "Bearer " + String(decoding: body, as: UTF8.self)],
-            body: Data(body), baseURL: "http://127.0.0.1"))
+        _ = router.handle(
+            EmulatorRequest(
+                method: endpoint == "/api/todolist" ? "GET" : "POST", path: path,
+                headers: [
+                    "Content-Type": "application/x-www-form-urlencoded", "Authorization": "Bearer " + String(decoding: body, as: UTF8.self),
+                ],
+                body: Data(body), baseURL: "http://127.0.0.1"))
         _ = router.handle(EmulatorRequest(method: "DELETE", path: "/_emulator/faults", baseURL: "http://127.0.0.1"))
     }
     return 0
 }
 
 #if !MSAL_FUZZING
-/// Without libFuzzer (a normal build): replays the files named on the command line through the
-/// same entry point, so a corpus or a crash file can be rerun anywhere. (scripts/fuzz defines
-/// MSAL_FUZZING, and libFuzzer brings its own `main`.)
-@main
-struct FuzzReplay {
-    static func main() {
-        for path in CommandLine.arguments.dropFirst() {
-            guard let data = FileManager.default.contents(atPath: path) else { continue }
-            _ = data.withUnsafeBytes { raw in fuzz(raw.bindMemory(to: UInt8.self).baseAddress, raw.count) }
+    /// Without libFuzzer (a normal build): replays the files named on the command line through the
+    /// same entry point, so a corpus or a crash file can be rerun anywhere. (scripts/fuzz defines
+    /// MSAL_FUZZING, and libFuzzer brings its own `main`.)
+    @main
+    struct FuzzReplay {
+        static func main() {
+            for path in CommandLine.arguments.dropFirst() {
+                guard let data = FileManager.default.contents(atPath: path) else { continue }
+                _ = data.withUnsafeBytes { raw in fuzz(raw.bindMemory(to: UInt8.self).baseAddress, raw.count) }
+            }
         }
     }
-}
 #endif

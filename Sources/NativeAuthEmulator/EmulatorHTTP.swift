@@ -14,8 +14,10 @@ public struct EmulatorRequest: Sendable {
     /// `scheme://host[:port]` the client used, for URLs in discovery documents.
     public var baseURL: String
 
-    public init(method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:], body: Data = Data(),
-                baseURL: String) {
+    public init(
+        method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:], body: Data = Data(),
+        baseURL: String
+    ) {
         self.method = method
         self.path = path
         self.query = query
@@ -42,7 +44,8 @@ public struct EmulatorResponse: Sendable {
     }
 
     static func json(_ status: Int, _ object: Any, headers: [String: String] = [:]) -> EmulatorResponse {
-        let body = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        let body =
+            (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
         var all = headers
         all["Content-Type"] = "application/json; charset=utf-8"
         all["Cache-Control"] = "no-store, no-cache"

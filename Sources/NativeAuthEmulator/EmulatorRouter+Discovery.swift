@@ -4,20 +4,22 @@ import Foundation
 extension EmulatorRouter {
     func openIDConfiguration(_ context: RequestContext) -> EmulatorResponse {
         let tenantBase = "\(context.request.baseURL)/\(seed.tenant.id)"
-        return .json(200, [
-            "issuer": issuer,
-            "authorization_endpoint": "\(tenantBase)/oauth2/v2.0/authorize",
-            "token_endpoint": "\(tenantBase)/oauth2/v2.0/token",
-            "end_session_endpoint": "\(tenantBase)/oauth2/v2.0/logout",
-            "jwks_uri": "\(tenantBase)/discovery/v2.0/keys",
-            "response_types_supported": ["code", "id_token", "code id_token", "id_token token"],
-            "subject_types_supported": ["pairwise"],
-            "id_token_signing_alg_values_supported": ["RS256"],
-            "token_endpoint_auth_methods_supported": ["client_secret_post", "private_key_jwt", "client_secret_basic"],
-            "scopes_supported": ["openid", "profile", "email", "offline_access"],
-            "claims_supported": ["sub", "iss", "aud", "exp", "iat", "nbf", "oid", "tid", "name", "preferred_username", "email", "ver"],
-            "tenant_region_scope": "NA",
-        ])
+        return .json(
+            200,
+            [
+                "issuer": issuer,
+                "authorization_endpoint": "\(tenantBase)/oauth2/v2.0/authorize",
+                "token_endpoint": "\(tenantBase)/oauth2/v2.0/token",
+                "end_session_endpoint": "\(tenantBase)/oauth2/v2.0/logout",
+                "jwks_uri": "\(tenantBase)/discovery/v2.0/keys",
+                "response_types_supported": ["code", "id_token", "code id_token", "id_token token"],
+                "subject_types_supported": ["pairwise"],
+                "id_token_signing_alg_values_supported": ["RS256"],
+                "token_endpoint_auth_methods_supported": ["client_secret_post", "private_key_jwt", "client_secret_basic"],
+                "scopes_supported": ["openid", "profile", "email", "offline_access"],
+                "claims_supported": ["sub", "iss", "aud", "exp", "iat", "nbf", "oid", "tid", "name", "preferred_username", "email", "ver"],
+                "tenant_region_scope": "NA",
+            ])
     }
 
     /// A protected API: a valid RS256 bearer token from this emulator, for this API's audience,
@@ -40,7 +42,9 @@ extension EmulatorRouter {
             return response
         }
         let pieces = authorization.split(separator: " ", maxSplits: 1)
-        guard pieces.count == 2, pieces[0].lowercased() == "bearer" else { return unauthorized("The Authorization header is not a bearer token.") }
+        guard pieces.count == 2, pieces[0].lowercased() == "bearer" else {
+            return unauthorized("The Authorization header is not a bearer token.")
+        }
         let claims: [String: Any]
         do {
             claims = try JWT.verify(String(pieces[1]).trimmingCharacters(in: .whitespaces), keys: keys)
@@ -54,7 +58,8 @@ extension EmulatorRouter {
         if let nbf = (claims["nbf"] as? NSNumber)?.doubleValue, nbf > time { return unauthorized("The token is not valid yet.") }
         let scopes = (claims["scp"] as? String ?? "").split(separator: " ").map(String.init)
         guard scopes.contains(api.requiredScope) else {
-            var response = EmulatorResponse.json(403, ["error": "insufficient_scope", "error_description": "The token lacks the scope \(api.requiredScope)."])
+            var response = EmulatorResponse.json(
+                403, ["error": "insufficient_scope", "error_description": "The token lacks the scope \(api.requiredScope)."])
             response.headers["WWW-Authenticate"] = #"Bearer error="insufficient_scope", scope="\#(api.requiredScope)""#
             return response
         }
@@ -62,7 +67,9 @@ extension EmulatorRouter {
         var body: [String: Any] = ["api": api.name, "user": user, "oid": claims["oid"] as? String ?? "", "scopes": scopes]
         switch api.name {
         case "todolist":
-            body["items"] = [["id": 1, "title": "Buy milk", "done": false], ["id": 2, "title": "Read the native-auth spec", "done": true]]
+            body["items"] = [
+                ["id": 1, "title": "Buy milk", "done": false], ["id": 2, "title": "Read the native-auth spec", "done": true],
+            ]
         default:
             body["name"] = claims["name"] as? String ?? user
         }

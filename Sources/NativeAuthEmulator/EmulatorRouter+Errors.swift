@@ -14,7 +14,8 @@ extension EmulatorRouter {
         let traceId = UUID().uuidString.lowercased()
         var body: [String: Any] = [
             "error": error,
-            "error_description": "AADSTS\(code): \(message) Trace ID: \(traceId) Correlation ID: \(context.correlationId) Timestamp: \(timestamp)",
+            "error_description":
+                "AADSTS\(code): \(message) Trace ID: \(traceId) Correlation ID: \(context.correlationId) Timestamp: \(timestamp)",
             "error_codes": [code],
             "timestamp": timestamp,
             "trace_id": traceId,
@@ -51,7 +52,8 @@ extension EmulatorRouter {
         var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
         var parts = tm()
         gmtime_r(&seconds, &parts)
-        return String(format: "%04d-%02d-%02d %02d:%02d:%02dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
-                      Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+        return String(
+            format: "%04d-%02d-%02d %02d:%02d:%02dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
+            Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
     }
 }

@@ -8,9 +8,11 @@ extension EmulatorRouter {
         case ("GET", "/mailbox"):
             guard let username = request.query["username"], !username.isEmpty else { return hookError(400, "username is required") }
             let messages = world.withLock { $0.mailbox[username.lowercased()] ?? [] }
-            return .json(200, messages.map { mail in
-                ["to": mail.to, "code": mail.code, "purpose": mail.purpose.rawValue, "sent_at": Self.iso8601(mail.sentAt)]
-            })
+            return .json(
+                200,
+                messages.map { mail in
+                    ["to": mail.to, "code": mail.code, "purpose": mail.purpose.rawValue, "sent_at": Self.iso8601(mail.sentAt)]
+                })
         case ("POST", "/users"):
             return addUser(request)
         case ("DELETE", "/users"):
@@ -35,7 +37,7 @@ extension EmulatorRouter {
             return EmulatorResponse(status: 204)
         case ("POST", "/clock"):
             guard let object = (try? JSONSerialization.jsonObject(with: request.body)) as? [String: Any],
-                  let seconds = (object["advance_seconds"] as? NSNumber)?.doubleValue, seconds.isFinite, seconds >= 0
+                let seconds = (object["advance_seconds"] as? NSNumber)?.doubleValue, seconds.isFinite, seconds >= 0
             else { return hookError(400, "expected {\"advance_seconds\": N} with N >= 0") }
             let offset = world.withLock { world -> TimeInterval in
                 world.clockOffset += seconds
@@ -44,12 +46,16 @@ extension EmulatorRouter {
             return .json(200, ["now": Self.iso8601(self.now()), "offset_seconds": offset])
         case ("GET", "/requests"):
             let log = world.withLock { $0.requestLog }
-            return .json(200, log.map { entry -> [String: Any] in
-                var item: [String: Any] = ["method": entry.method, "path": entry.path, "endpoint": entry.endpoint, "fields": entry.fields,
-                                           "status": entry.status, "at": Self.iso8601(entry.at)]
-                item["client_request_id"] = entry.clientRequestId ?? NSNull()
-                return item
-            })
+            return .json(
+                200,
+                log.map { entry -> [String: Any] in
+                    var item: [String: Any] = [
+                        "method": entry.method, "path": entry.path, "endpoint": entry.endpoint, "fields": entry.fields,
+                        "status": entry.status, "at": Self.iso8601(entry.at),
+                    ]
+                    item["client_request_id"] = entry.clientRequestId ?? NSNull()
+                    return item
+                })
         case ("DELETE", "/requests"):
             world.withLock { $0.requestLog.removeAll() }
             return EmulatorResponse(status: 204)
@@ -66,7 +72,7 @@ extension EmulatorRouter {
 
     private func addUser(_ request: EmulatorRequest) -> EmulatorResponse {
         guard request.body.count <= configuration.maxRequestBodyBytes,
-              let user = try? JSONDecoder().decode(Seed.User.self, from: request.body)
+            let user = try? JSONDecoder().decode(Seed.User.self, from: request.body)
         else { return hookError(400, "expected a JSON user {\"username\", \"password\"?, \"attributes\"?, \"object_id\"?}") }
         guard Self.isEmailAddress(user.username) else { return hookError(400, "username must be an email address") }
         let record = UserRecord(
@@ -78,7 +84,8 @@ extension EmulatorRouter {
             world.users[user.username.lowercased()] = record
             return true
         }
-        return added ? .json(201, ["username": record.username, "object_id": record.objectId]) : hookError(409, "user \(user.username) exists")
+        return added
+            ? .json(201, ["username": record.username, "object_id": record.objectId]) : hookError(409, "user \(user.username) exists")
     }
 
     private func addFaults(_ request: EmulatorRequest) -> EmulatorResponse {
@@ -87,7 +94,9 @@ extension EmulatorRouter {
         }
         var faults: [Fault] = []
         for item in list {
-            guard let endpoint = item["endpoint"] as? String, !endpoint.isEmpty else { return hookError(400, "each fault needs an endpoint") }
+            guard let endpoint = item["endpoint"] as? String, !endpoint.isEmpty else {
+                return hookError(400, "each fault needs an endpoint")
+            }
             var body: Fault.BodyKind?
             if let raw = item["body"] as? String {
                 guard let kind = Fault.BodyKind(rawValue: raw) else {
@@ -99,17 +108,21 @@ extension EmulatorRouter {
             let status = (item["status"] as? NSNumber)?.intValue
             if let status, !(100...599).contains(status) { return hookError(400, "status must be an HTTP status") }
             let retryAfter = (item["retry_after"] as? NSNumber)?.stringValue ?? (item["retry_after"] as? String)
-            faults.append(Fault(endpoint: endpoint, status: status, retryAfter: retryAfter,
-                                delayMilliseconds: max(0, (item["delay_ms"] as? NSNumber)?.intValue ?? 0), body: body,
-                                dropConnection: (item["drop_connection"] as? Bool) ?? false, remaining: count <= 0 ? nil : count))
+            faults.append(
+                Fault(
+                    endpoint: endpoint, status: status, retryAfter: retryAfter,
+                    delayMilliseconds: max(0, (item["delay_ms"] as? NSNumber)?.intValue ?? 0), body: body,
+                    dropConnection: (item["drop_connection"] as? Bool) ?? false, remaining: count <= 0 ? nil : count))
         }
         world.withLock { $0.faults.append(contentsOf: faults) }
         return .json(200, ["added": faults.count])
     }
 
     /// Applies the first fault matching `endpoint`, if any, around the real handler.
-    func withFaults(endpoint: String, request: EmulatorRequest, now: Date, correlationId: String,
-                    _ real: () -> EmulatorResponse) -> EmulatorResponse {
+    func withFaults(
+        endpoint: String, request: EmulatorRequest, now: Date, correlationId: String,
+        _ real: () -> EmulatorResponse
+    ) -> EmulatorResponse {
         let fault: Fault? = world.withLock { world in
             guard let index = world.faults.firstIndex(where: { $0.matches(endpoint, fullPath: request.path) }) else { return nil }
             let fault = world.faults[index]
@@ -128,8 +141,12 @@ extension EmulatorRouter {
         var response: EmulatorResponse
         if let status = fault.status {
             let error = status == 429 ? "too_many_requests" : status >= 500 ? "server_error" : "invalid_request"
-            response = .json(status, ["error": error, "error_description": "AADSTS90033: Injected fault (HTTP \(status)).",
-                                      "error_codes": [90033], "correlation_id": correlationId])
+            response = .json(
+                status,
+                [
+                    "error": error, "error_description": "AADSTS90033: Injected fault (HTTP \(status)).",
+                    "error_codes": [90033], "correlation_id": correlationId,
+                ])
         } else {
             response = real()
         }
@@ -141,7 +158,8 @@ extension EmulatorRouter {
         case .html?:
             response.body = Data("<!DOCTYPE html><html><body><h1>502 Bad Gateway</h1></body></html>".utf8)
             response.headers["Content-Type"] = "text/html"
-        case .oversize?: response.body = Data("{\"padding\":\"".utf8) + Data(repeating: UInt8(ascii: "x"), count: 2 << 20) + Data("\"}".utf8)
+        case .oversize?:
+            response.body = Data("{\"padding\":\"".utf8) + Data(repeating: UInt8(ascii: "x"), count: 2 << 20) + Data("\"}".utf8)
         case nil: break
         }
         response.delayMilliseconds = fault.delayMilliseconds

@@ -6,17 +6,22 @@ extension EmulatorRouter {
         let context = r.context
         guard let username = r.form["username"] else { throw missingParameter("username", context) }
         let types = try challengeTypes(r.form, context)
-        guard types.contains("oob") else { return redirect("Password reset verifies the email address with a one-time passcode, which the client cannot handle.") }
+        guard types.contains("oob") else {
+            return redirect("Password reset verifies the email address with a one-time passcode, which the client cannot handle.")
+        }
         guard r.app.passwordResetEnabled else { return redirect("Self-service password reset is not enabled for this application.") }
         return try world.withLock { (world: inout EmulatorWorld) throws(Failure) -> EmulatorResponse in
             guard let user = world.users[username.lowercased()] else {
-                throw apiError("user_not_found", 50034, "The user account does not exist in the \(seed.tenant.subdomain) directory.", context: context)
+                throw apiError(
+                    "user_not_found", 50034, "The user account does not exist in the \(seed.tenant.subdomain) directory.", context: context)
             }
             guard user.password != nil else {
-                throw apiError("invalid_request", 500222, "The tenant or user does not support native credential recovery.", context: context)
+                throw apiError(
+                    "invalid_request", 500222, "The tenant or user does not support native credential recovery.", context: context)
             }
-            let flow = Flow(id: UUID().uuidString, kind: .resetPassword, clientId: r.app.clientId, username: user.username,
-                            step: .resetStarted, createdAt: context.now)
+            let flow = Flow(
+                id: UUID().uuidString, kind: .resetPassword, clientId: r.app.clientId, username: user.username,
+                step: .resetStarted, createdAt: context.now)
             return .json(200, ["continuation_token": startFlow(flow, step: .resetStarted, world: &world, now: context.now)])
         }
     }
@@ -25,9 +30,12 @@ extension EmulatorRouter {
         let context = r.context
         let types = try challengeTypes(r.form, context)
         return try world.withLock { (world: inout EmulatorWorld) throws(Failure) -> EmulatorResponse in
-            var flow = try flow(for: r.form["continuation_token"], accepting: [StepKey(.resetStarted), StepKey(.resetCodeSent)],
-                                clientId: r.app.clientId, world: &world, context: context)
-            guard types.contains("oob") else { return redirect("Password reset needs a one-time passcode, which the client cannot handle.") }
+            var flow = try flow(
+                for: r.form["continuation_token"], accepting: [StepKey(.resetStarted), StepKey(.resetCodeSent)],
+                clientId: r.app.clientId, world: &world, context: context)
+            guard types.contains("oob") else {
+                return redirect("Password reset needs a one-time passcode, which the client cannot handle.")
+            }
             flow.code = sendCode(to: flow.username, purpose: .resetPassword, now: context.now, world: &world)
             flow.codeAttempts = 0
             let token = advance(&flow, to: .resetCodeSent, world: &world, now: context.now)
@@ -42,8 +50,9 @@ extension EmulatorRouter {
             throw apiError("unsupported_grant_type", 70003, "The app requested an unsupported grant type '\(grantType)'.", context: context)
         }
         return try world.withLock { (world: inout EmulatorWorld) throws(Failure) -> EmulatorResponse in
-            var flow = try flow(for: r.form["continuation_token"], accepting: [StepKey(.resetCodeSent)],
-                                clientId: r.app.clientId, world: &world, context: context)
+            var flow = try flow(
+                for: r.form["continuation_token"], accepting: [StepKey(.resetCodeSent)],
+                clientId: r.app.clientId, world: &world, context: context)
             try checkCode(r.form["oob"], flow: &flow, world: &world, context: context)
             let token = advance(&flow, to: .resetVerified, world: &world, now: context.now)
             return .json(200, ["continuation_token": token, "expires_in": min(600, configuration.continuationTokenLifetime)])
@@ -54,15 +63,17 @@ extension EmulatorRouter {
         let context = r.context
         guard let password = r.form["new_password"] else { throw missingParameter("new_password", context) }
         let (username, current) = try world.withLock { (world: inout EmulatorWorld) throws(Failure) -> (String, PasswordHash?) in
-            let flow = try flow(for: r.form["continuation_token"], accepting: [StepKey(.resetVerified)],
-                                clientId: r.app.clientId, world: &world, context: context)
+            let flow = try flow(
+                for: r.form["continuation_token"], accepting: [StepKey(.resetVerified)],
+                clientId: r.app.clientId, world: &world, context: context)
             return (flow.username, world.users[flow.username.lowercased()]?.password)
         }
         try checkPasswordPolicy(password, username: username, current: current, context: context)
         let hash = PasswordHash(password: password, iterations: configuration.passwordHashIterations)
         return try world.withLock { (world: inout EmulatorWorld) throws(Failure) -> EmulatorResponse in
-            var flow = try flow(for: r.form["continuation_token"], accepting: [StepKey(.resetVerified)],
-                                clientId: r.app.clientId, world: &world, context: context)
+            var flow = try flow(
+                for: r.form["continuation_token"], accepting: [StepKey(.resetVerified)],
+                clientId: r.app.clientId, world: &world, context: context)
             flow.newPassword = hash
             flow.pollsRemaining = configuration.resetPasswordPollsInProgress
             let token = advance(&flow, to: .resetSubmitted, world: &world, now: context.now)
@@ -74,7 +85,8 @@ extension EmulatorRouter {
         let context = r.context
         return try world.withLock { (world: inout EmulatorWorld) throws(Failure) -> EmulatorResponse in
             let token = r.form["continuation_token"]
-            var flow = try flow(for: token, accepting: [StepKey(.resetSubmitted)], clientId: r.app.clientId, world: &world, context: context)
+            var flow = try flow(
+                for: token, accepting: [StepKey(.resetSubmitted)], clientId: r.app.clientId, world: &world, context: context)
             if flow.pollsRemaining > 0 {
                 flow.pollsRemaining -= 1
                 world.flows[flow.id] = flow

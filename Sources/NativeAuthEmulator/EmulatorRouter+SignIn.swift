@@ -8,10 +8,12 @@ extension EmulatorRouter {
         _ = try challengeTypes(r.form, context)
         return try world.withLock { (world: inout EmulatorWorld) throws(Failure) -> EmulatorResponse in
             guard world.users[username.lowercased()] != nil else {
-                throw apiError("user_not_found", 50034, "The user account does not exist in the \(seed.tenant.subdomain) directory.", context: context)
+                throw apiError(
+                    "user_not_found", 50034, "The user account does not exist in the \(seed.tenant.subdomain) directory.", context: context)
             }
-            let flow = Flow(id: UUID().uuidString, kind: .signIn, clientId: r.app.clientId, username: username, step: .signInInitiated,
-                            createdAt: context.now)
+            let flow = Flow(
+                id: UUID().uuidString, kind: .signIn, clientId: r.app.clientId, username: username, step: .signInInitiated,
+                createdAt: context.now)
             let token = startFlow(flow, step: .signInInitiated, world: &world, now: context.now)
             return .json(200, ["continuation_token": token])
         }
@@ -21,20 +23,25 @@ extension EmulatorRouter {
         let context = r.context
         let types = try challengeTypes(r.form, context)
         return try world.withLock { (world: inout EmulatorWorld) throws(Failure) -> EmulatorResponse in
-            var flow = try flow(for: r.form["continuation_token"], accepting: [StepKey(.signInInitiated), StepKey(.signInOOBChallenge)],
-                                clientId: r.app.clientId, world: &world, context: context)
+            var flow = try flow(
+                for: r.form["continuation_token"], accepting: [StepKey(.signInInitiated), StepKey(.signInOOBChallenge)],
+                clientId: r.app.clientId, world: &world, context: context)
             guard let user = world.users[flow.username.lowercased()] else {
                 throw apiError("user_not_found", 50034, "The user account does not exist in the directory.", context: context)
             }
             if user.password != nil, flow.step == .signInInitiated {
-                guard types.contains("password") else { return redirect("The user signs in with a password, which the client cannot handle.") }
+                guard types.contains("password") else {
+                    return redirect("The user signs in with a password, which the client cannot handle.")
+                }
                 let token = advance(&flow, to: .signInPasswordChallenge, world: &world, now: context.now)
                 return .json(200, ["continuation_token": token, "challenge_type": "password"])
             }
             guard user.password == nil else {
                 throw wrongEndpointToken(context)
             }
-            guard types.contains("oob") else { return redirect("The user signs in with an email one-time passcode, which the client cannot handle.") }
+            guard types.contains("oob") else {
+                return redirect("The user signs in with an email one-time passcode, which the client cannot handle.")
+            }
             flow.code = sendCode(to: user.username, purpose: .signIn, now: context.now, world: &world)
             flow.codeAttempts = 0
             let token = advance(&flow, to: .signInOOBChallenge, world: &world, now: context.now)
@@ -43,9 +50,11 @@ extension EmulatorRouter {
     }
 
     func oobChallengeBody(token: String, username: String) -> [String: Any] {
-        ["continuation_token": token, "challenge_type": "oob", "binding_method": "prompt", "challenge_channel": "email",
-         "challenge_target_label": Self.maskedEmail(username), "code_length": configuration.codeLength,
-         "interval": configuration.resendInterval]
+        [
+            "continuation_token": token, "challenge_type": "oob", "binding_method": "prompt", "challenge_channel": "email",
+            "challenge_target_label": Self.maskedEmail(username), "code_length": configuration.codeLength,
+            "interval": configuration.resendInterval,
+        ]
     }
 
     /// `ada@example.com` → `a*a@e*****e.com`: enough to recognise, not enough to harvest.

@@ -11,7 +11,9 @@ extension EmulatorRouter {
         guard r.app.signUpEnabled else {
             throw apiError("unsupported_auth_method", 50097, "Sign-up is not enabled for this application.", context: context)
         }
-        guard types.contains("oob") else { return redirect("Sign-up verifies the email address with a one-time passcode, which the client cannot handle.") }
+        guard types.contains("oob") else {
+            return redirect("Sign-up verifies the email address with a one-time passcode, which the client cannot handle.")
+        }
         if r.app.signUpMethod == .password, !types.contains("password") {
             return redirect("Sign-up for this application needs a password, which the client cannot handle.")
         }
@@ -24,10 +26,11 @@ extension EmulatorRouter {
         try validateAttributes(attributes, app: r.app, context: context)
         return try world.withLock { (world: inout EmulatorWorld) throws(Failure) -> EmulatorResponse in
             guard world.users[username.lowercased()] == nil else {
-                throw apiError("user_already_exists", 1003037, "It looks like you may already have an account.", context: context)
+                throw apiError("user_already_exists", 1_003_037, "It looks like you may already have an account.", context: context)
             }
-            var flow = Flow(id: UUID().uuidString, kind: .signUp, clientId: r.app.clientId, username: username, step: .signUpStarted,
-                            createdAt: context.now)
+            var flow = Flow(
+                id: UUID().uuidString, kind: .signUp, clientId: r.app.clientId, username: username, step: .signUpStarted,
+                createdAt: context.now)
             flow.pendingPassword = pendingPassword
             flow.pendingAttributes = attributes
             let token = startFlow(flow, step: .signUpStarted, world: &world, now: context.now)
@@ -39,9 +42,10 @@ extension EmulatorRouter {
         let context = r.context
         let types = try challengeTypes(r.form, context)
         return try world.withLock { (world: inout EmulatorWorld) throws(Failure) -> EmulatorResponse in
-            var flow = try flow(for: r.form["continuation_token"],
-                                accepting: [StepKey(.signUpStarted), StepKey(.signUpCodeSent), StepKey(.signUpCredentialRequired)],
-                                clientId: r.app.clientId, world: &world, context: context)
+            var flow = try flow(
+                for: r.form["continuation_token"],
+                accepting: [StepKey(.signUpStarted), StepKey(.signUpCodeSent), StepKey(.signUpCredentialRequired)],
+                clientId: r.app.clientId, world: &world, context: context)
             if flow.step == .signUpCredentialRequired {
                 guard types.contains("password") else { return redirect("A password is needed, which the client cannot handle.") }
                 let token = advance(&flow, to: .signUpPasswordRequested, world: &world, now: context.now)
@@ -61,8 +65,9 @@ extension EmulatorRouter {
         switch grantType {
         case "oob":
             return try world.withLock { (world: inout EmulatorWorld) throws(Failure) -> EmulatorResponse in
-                var flow = try flow(for: r.form["continuation_token"], accepting: [StepKey(.signUpCodeSent)],
-                                    clientId: r.app.clientId, world: &world, context: context)
+                var flow = try flow(
+                    for: r.form["continuation_token"], accepting: [StepKey(.signUpCodeSent)],
+                    clientId: r.app.clientId, world: &world, context: context)
                 try checkCode(r.form["oob"], flow: &flow, world: &world, context: context)
                 flow.emailVerified = true
                 return try nextSignUpStep(&flow, app: r.app, world: &world, context: context)
@@ -70,14 +75,17 @@ extension EmulatorRouter {
         case "password":
             guard let password = r.form["password"] else { throw missingParameter("password", context) }
             let username = try world.withLock { (world: inout EmulatorWorld) throws(Failure) -> String in
-                try flow(for: r.form["continuation_token"], accepting: [StepKey(.signUpPasswordRequested)],
-                         clientId: r.app.clientId, world: &world, context: context).username
+                try flow(
+                    for: r.form["continuation_token"], accepting: [StepKey(.signUpPasswordRequested)],
+                    clientId: r.app.clientId, world: &world, context: context
+                ).username
             }
             try checkPasswordPolicy(password, username: username, current: nil, context: context)
             let hash = PasswordHash(password: password, iterations: configuration.passwordHashIterations)
             return try world.withLock { (world: inout EmulatorWorld) throws(Failure) -> EmulatorResponse in
-                var flow = try flow(for: r.form["continuation_token"], accepting: [StepKey(.signUpPasswordRequested)],
-                                    clientId: r.app.clientId, world: &world, context: context)
+                var flow = try flow(
+                    for: r.form["continuation_token"], accepting: [StepKey(.signUpPasswordRequested)],
+                    clientId: r.app.clientId, world: &world, context: context)
                 flow.pendingPassword = hash
                 return try nextSignUpStep(&flow, app: r.app, world: &world, context: context)
             }
@@ -86,8 +94,9 @@ extension EmulatorRouter {
             guard !attributes.isEmpty else { throw missingParameter("attributes", context) }
             try validateAttributes(attributes, app: r.app, context: context)
             return try world.withLock { (world: inout EmulatorWorld) throws(Failure) -> EmulatorResponse in
-                var flow = try flow(for: r.form["continuation_token"], accepting: [StepKey(.signUpAttributesRequired)],
-                                    clientId: r.app.clientId, world: &world, context: context)
+                var flow = try flow(
+                    for: r.form["continuation_token"], accepting: [StepKey(.signUpAttributesRequired)],
+                    clientId: r.app.clientId, world: &world, context: context)
                 // Optional attributes are accepted only before the email is verified (spec §5.2).
                 let required = Set(r.app.attributes.filter(\.required).map(\.name))
                 for (name, value) in attributes where required.contains(name) || !flow.emailVerified {
@@ -107,8 +116,9 @@ extension EmulatorRouter {
     {
         if app.signUpMethod == .password, flow.pendingPassword == nil {
             let token = advance(&flow, to: .signUpCredentialRequired, world: &world, now: context.now)
-            throw apiError("credential_required", 55103, "Credential is required by the user flow.", extra: ["continuation_token": token],
-                           context: context)
+            throw apiError(
+                "credential_required", 55103, "Credential is required by the user flow.", extra: ["continuation_token": token],
+                context: context)
         }
         let missing = app.attributes.filter { $0.required && (flow.pendingAttributes[$0.name] ?? "").isEmpty }
         if let screen = missing.map(\.screen).min() {
@@ -118,12 +128,13 @@ extension EmulatorRouter {
                 if let regex = attribute.regex { entry["options"] = ["regex": regex] }
                 return entry
             }
-            throw apiError("attributes_required", 55106, "User attributes required.",
-                           extra: ["continuation_token": token, "required_attributes": wanted], context: context)
+            throw apiError(
+                "attributes_required", 55106, "User attributes required.",
+                extra: ["continuation_token": token, "required_attributes": wanted], context: context)
         }
         guard world.users[flow.username.lowercased()] == nil else {
             advance(&flow, to: .finished, world: &world, now: context.now)
-            throw apiError("user_already_exists", 1003037, "It looks like you may already have an account.", context: context)
+            throw apiError("user_already_exists", 1_003_037, "It looks like you may already have an account.", context: context)
         }
         world.users[flow.username.lowercased()] = UserRecord(
             username: flow.username, objectId: UUID().uuidString.lowercased(), password: flow.pendingPassword,
@@ -158,13 +169,15 @@ extension EmulatorRouter {
         var invalid: [String] = []
         for attribute in app.attributes {
             guard let value = attributes[attribute.name], let pattern = attribute.regex,
-                  let regex = try? NSRegularExpression(pattern: pattern) else { continue }
+                let regex = try? NSRegularExpression(pattern: pattern)
+            else { continue }
             let range = NSRange(value.startIndex..., in: value)
             if regex.firstMatch(in: value, range: range) == nil { invalid.append(attribute.name) }
         }
         guard invalid.isEmpty else {
-            throw apiError("invalid_grant", 55107, "User attribute validation failed.", suberror: "attribute_validation_failed",
-                           extra: ["invalid_attributes": invalid.sorted().map { ["name": $0] }], context: context)
+            throw apiError(
+                "invalid_grant", 55107, "User attribute validation failed.", suberror: "attribute_validation_failed",
+                extra: ["invalid_attributes": invalid.sorted().map { ["name": $0] }], context: context)
         }
     }
 
@@ -179,8 +192,10 @@ extension EmulatorRouter {
         guard !password.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw fail("password_is_invalid", "The password contains characters that are not allowed.")
         }
-        let classes = [password.contains(where: \.isLowercase), password.contains(where: \.isUppercase),
-                       password.contains(where: \.isNumber), password.contains(where: { !$0.isLetter && !$0.isNumber })]
+        let classes = [
+            password.contains(where: \.isLowercase), password.contains(where: \.isUppercase),
+            password.contains(where: \.isNumber), password.contains(where: { !$0.isLetter && !$0.isNumber }),
+        ]
         guard classes.filter({ $0 }).count >= 3 else { throw fail("password_too_weak", "The password is too weak.") }
         let local = username.split(separator: "@").first.map { $0.lowercased() } ?? ""
         let banned = ["password", "12345678", "qwerty"] + (local.count >= 3 ? [local] : [])

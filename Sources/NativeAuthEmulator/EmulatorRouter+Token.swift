@@ -28,17 +28,20 @@ extension EmulatorRouter {
         _ = try challengeTypes(r.form, context)
         // Look up under the lock, hash outside it, decide under it again.
         let stored = try world.withLock { (world: inout EmulatorWorld) throws(Failure) -> PasswordHash? in
-            let flow = try flow(for: r.form["continuation_token"], accepting: [StepKey(.signInPasswordChallenge)],
-                                clientId: r.app.clientId, world: &world, context: context, grant: true)
+            let flow = try flow(
+                for: r.form["continuation_token"], accepting: [StepKey(.signInPasswordChallenge)],
+                clientId: r.app.clientId, world: &world, context: context, grant: true)
             guard flow.username.lowercased() == username.lowercased() else {
-                throw apiError("invalid_grant", 50126, "Error validating credentials due to invalid username or password.", context: context)
+                throw apiError(
+                    "invalid_grant", 50126, "Error validating credentials due to invalid username or password.", context: context)
             }
             return world.users[username.lowercased()]?.password
         }
         let matches = stored?.matches(password) ?? false
         let user = try world.withLock { (world: inout EmulatorWorld) throws(Failure) -> UserRecord in
-            var flow = try flow(for: r.form["continuation_token"], accepting: [StepKey(.signInPasswordChallenge)],
-                                clientId: r.app.clientId, world: &world, context: context, grant: true)
+            var flow = try flow(
+                for: r.form["continuation_token"], accepting: [StepKey(.signInPasswordChallenge)],
+                clientId: r.app.clientId, world: &world, context: context, grant: true)
             guard matches, let user = world.users[username.lowercased()] else {
                 flow.passwordAttempts += 1
                 if flow.passwordAttempts >= configuration.maxPasswordAttempts {
@@ -46,7 +49,8 @@ extension EmulatorRouter {
                     flow.generation += 1
                 }
                 world.flows[flow.id] = flow
-                throw apiError("invalid_grant", 50126, "Error validating credentials due to invalid username or password.", context: context)
+                throw apiError(
+                    "invalid_grant", 50126, "Error validating credentials due to invalid username or password.", context: context)
             }
             advance(&flow, to: .finished, world: &world, now: context.now)
             return user
@@ -57,8 +61,9 @@ extension EmulatorRouter {
     private func codeGrant(_ r: NativeRequest, scopes: ResolvedScopes) throws(Failure) -> EmulatorResponse {
         let context = r.context
         let user = try world.withLock { (world: inout EmulatorWorld) throws(Failure) -> UserRecord in
-            var flow = try flow(for: r.form["continuation_token"], accepting: [StepKey(.signInOOBChallenge)],
-                                clientId: r.app.clientId, world: &world, context: context, grant: true)
+            var flow = try flow(
+                for: r.form["continuation_token"], accepting: [StepKey(.signInOOBChallenge)],
+                clientId: r.app.clientId, world: &world, context: context, grant: true)
             try checkCode(r.form["oob"], flow: &flow, world: &world, context: context)
             guard let user = world.users[flow.username.lowercased()] else {
                 throw apiError("invalid_grant", 50034, "The user account does not exist in the directory.", context: context)
@@ -73,8 +78,9 @@ extension EmulatorRouter {
         let context = r.context
         if r.form["challenge_type"] != nil { _ = try challengeTypes(r.form, context) }
         let user = try world.withLock { (world: inout EmulatorWorld) throws(Failure) -> UserRecord in
-            var flow = try flow(for: r.form["continuation_token"], accepting: [StepKey(.signInAfter)],
-                                clientId: r.app.clientId, world: &world, context: context, grant: true)
+            var flow = try flow(
+                for: r.form["continuation_token"], accepting: [StepKey(.signInAfter)],
+                clientId: r.app.clientId, world: &world, context: context, grant: true)
             if let username = r.form["username"], username.lowercased() != flow.username.lowercased() {
                 throw apiError("invalid_grant", 55200, "The username does not match the continuation_token.", context: context)
             }
@@ -92,8 +98,9 @@ extension EmulatorRouter {
         guard let refreshToken = r.form["refresh_token"] else { throw missingParameter("refresh_token", context) }
         let user = try world.withLock { (world: inout EmulatorWorld) throws(Failure) -> UserRecord in
             guard let record = world.refreshTokens[refreshToken], record.clientId == r.app.clientId else {
-                throw apiError("invalid_grant", 9002313, "Invalid request. The refresh token is malformed, revoked or not valid for this client.",
-                               context: context)
+                throw apiError(
+                    "invalid_grant", 9_002_313, "Invalid request. The refresh token is malformed, revoked or not valid for this client.",
+                    context: context)
             }
             guard record.expiresAt > context.now else {
                 world.refreshTokens.removeValue(forKey: refreshToken)
@@ -131,13 +138,16 @@ extension EmulatorRouter {
                 continue
             }
             guard let (api, name) = seed.apis.lazy.compactMap({ api in api.scopeName(for: scope).map { (api, $0) } }).first else {
-                throw apiError("invalid_scope", 70011, "The provided value for the input parameter 'scope' is not valid. The scope \(scope) is not valid.",
-                               context: context)
+                throw apiError(
+                    "invalid_scope", 70011,
+                    "The provided value for the input parameter 'scope' is not valid. The scope \(scope) is not valid.",
+                    context: context)
             }
             if let existing = resolved.api, existing.appId != api.appId {
-                throw apiError("invalid_scope", 28000,
-                               "Provided value for the input parameter scope is not valid because it contains more than one resource. Scope \(raw ?? "") is not valid.",
-                               context: context)
+                throw apiError(
+                    "invalid_scope", 28000,
+                    "Provided value for the input parameter scope is not valid because it contains more than one resource. Scope \(raw ?? "") is not valid.",
+                    context: context)
             }
             resolved.api = api
             for expanded in name == ".default" ? api.scopes : [name] where !resolved.apiScopeNames.contains(expanded) {
@@ -165,7 +175,8 @@ extension EmulatorRouter {
         ]
         if let name = user.attributes["displayName"] { accessClaims["name"] = name }
         var body: [String: Any] = ["token_type": "Bearer", "expires_in": lifetime, "ext_expires_in": lifetime]
-        body["scope"] = scopes.api.map { api in scopes.apiScopeNames.map { api.scopeString($0) }.joined(separator: " ") }
+        body["scope"] =
+            scopes.api.map { api in scopes.apiScopeNames.map { api.scopeString($0) }.joined(separator: " ") }
             ?? scopes.oidc.joined(separator: " ")
         do {
             body["access_token"] = try JWT.sign(accessClaims, with: signingKey)

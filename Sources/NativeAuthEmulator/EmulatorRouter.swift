@@ -78,7 +78,8 @@ public final class EmulatorRouter: Sendable {
     public func handle(_ request: EmulatorRequest) -> EmulatorResponse {
         let now = self.now()
         sweep(now: now)
-        let correlationId = request.headers["client-request-id"].flatMap { UUID(uuidString: $0)?.uuidString.lowercased() }
+        let correlationId =
+            request.headers["client-request-id"].flatMap { UUID(uuidString: $0)?.uuidString.lowercased() }
             ?? UUID().uuidString.lowercased()
 
         if request.path.hasPrefix("/_emulator/") {
@@ -132,10 +133,16 @@ public final class EmulatorRouter: Sendable {
         guard request.method == "POST" else { return methodNotAllowed("POST", context) }
         let contentType = request.headers["content-type"]?.lowercased() ?? ""
         guard contentType.hasPrefix("application/x-www-form-urlencoded") else {
-            return apiError("invalid_request", 900561, "The request body must be application/x-www-form-urlencoded.", context: context).response
+            return apiError("invalid_request", 900561, "The request body must be application/x-www-form-urlencoded.", context: context)
+                .response
         }
         guard request.body.count <= configuration.maxRequestBodyBytes else {
-            return .json(413, ["error": "invalid_request", "error_description": "The request body is larger than \(configuration.maxRequestBodyBytes) bytes."])
+            return .json(
+                413,
+                [
+                    "error": "invalid_request",
+                    "error_description": "The request body is larger than \(configuration.maxRequestBodyBytes) bytes.",
+                ])
         }
         let form: FormBody
         do {
@@ -157,7 +164,8 @@ public final class EmulatorRouter: Sendable {
     }
 
     private func methodNotAllowed(_ allowed: String, _ context: RequestContext) -> EmulatorResponse {
-        var response = apiError("invalid_request", 900561, "The endpoint only accepts \(allowed) requests.", status: 405, context: context).response
+        var response = apiError("invalid_request", 900561, "The endpoint only accepts \(allowed) requests.", status: 405, context: context)
+            .response
         response.headers["Allow"] = allowed
         return response
     }
@@ -192,12 +200,14 @@ public final class EmulatorRouter: Sendable {
             throw apiError("invalid_request", 90100, "client_id parameter is empty or not valid.", context: context)
         }
         guard let app = seed.apps.first(where: { $0.clientId.lowercased() == clientId.lowercased() }) else {
-            throw apiError("unauthorized_client", 700016,
-                           "Application with identifier '\(clientId)' was not found in the directory '\(seed.tenant.subdomain)'.", context: context)
+            throw apiError(
+                "unauthorized_client", 700016,
+                "Application with identifier '\(clientId)' was not found in the directory '\(seed.tenant.subdomain)'.", context: context)
         }
         guard app.nativeAuthEnabled, app.publicClient else {
-            throw apiError("invalid_client", 550022, "The application is not enabled for native authentication.",
-                           suberror: "nativeauthapi_disabled", context: context)
+            throw apiError(
+                "invalid_client", 550022, "The application is not enabled for native authentication.",
+                suberror: "nativeauthapi_disabled", context: context)
         }
         return app
     }
@@ -266,8 +276,9 @@ public final class EmulatorRouter: Sendable {
         let redacted: Set<String> = ["password", "new_password", "oob", "continuation_token", "refresh_token", "attributes"]
         var fields: [String: String] = [:]
         for (name, value) in form.fields { fields[name] = redacted.contains(name) ? "<redacted>" : value }
-        let entry = LoggedRequest(method: context.request.method, path: context.request.path, endpoint: context.endpoint, fields: fields,
-                                  clientRequestId: context.request.headers["client-request-id"], status: status, at: context.now)
+        let entry = LoggedRequest(
+            method: context.request.method, path: context.request.path, endpoint: context.endpoint, fields: fields,
+            clientRequestId: context.request.headers["client-request-id"], status: status, at: context.now)
         world.withLock { world in
             world.requestLog.append(entry)
             // Trim a tenth at a time, not one entry per request.
@@ -280,8 +291,9 @@ public final class EmulatorRouter: Sendable {
 
     /// Sends a code for `flow` (records it in the mailbox and tells the observer).
     func sendCode(to username: String, purpose: FlowKind, now: Date, world: inout EmulatorWorld) -> OneTimeCode {
-        let code = OneTimeCode(code: Secrets.numericCode(length: configuration.codeLength),
-                               expiresAt: now.addingTimeInterval(TimeInterval(configuration.codeLifetime)))
+        let code = OneTimeCode(
+            code: Secrets.numericCode(length: configuration.codeLength),
+            expiresAt: now.addingTimeInterval(TimeInterval(configuration.codeLifetime)))
         let mail = Mail(to: username, code: code.code, purpose: purpose, sentAt: now)
         world.mailbox[username.lowercased(), default: []].append(mail)
         if let mailObserver {
@@ -304,8 +316,9 @@ public final class EmulatorRouter: Sendable {
 
     func issueToken(flowId: String, step: FlowStep, generation: Int, world: inout EmulatorWorld, now: Date) -> String {
         let token = Secrets.opaqueToken()
-        world.tokens[token] = TokenRecord(flowId: flowId, step: step, generation: generation,
-                                          expiresAt: now.addingTimeInterval(TimeInterval(configuration.continuationTokenLifetime)))
+        world.tokens[token] = TokenRecord(
+            flowId: flowId, step: step, generation: generation,
+            expiresAt: now.addingTimeInterval(TimeInterval(configuration.continuationTokenLifetime)))
         return token
     }
 

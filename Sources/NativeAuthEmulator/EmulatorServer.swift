@@ -20,8 +20,10 @@ public final class EmulatorServer: Sendable {
     private let context: Unmanaged<ServerContext>
 
     /// Starts serving. `tlsCertificatePEM` and `tlsKeyPEM` together switch on HTTPS.
-    public init(router: EmulatorRouter, host: String = "127.0.0.1", port: UInt16 = 0,
-                tlsCertificatePEM: String? = nil, tlsKeyPEM: String? = nil) throws {
+    public init(
+        router: EmulatorRouter, host: String = "127.0.0.1", port: UInt16 = 0,
+        tlsCertificatePEM: String? = nil, tlsKeyPEM: String? = nil
+    ) throws {
         let tls = tlsCertificatePEM != nil && tlsKeyPEM != nil
         if tls, emu_supports_tls() == 0 { throw EmulatorError("this libmicrohttpd was built without TLS support") }
         let context = ServerContext(router: router, scheme: tls ? "https" : "http", maxBody: router.configuration.maxRequestBodyBytes)
@@ -29,8 +31,9 @@ public final class EmulatorServer: Sendable {
         let started: OpaquePointer? = host.withCString { hostPointer in
             withOptionalCString(tlsCertificatePEM) { certificate in
                 withOptionalCString(tlsKeyPEM) { key in
-                    emu_start_daemon(hostPointer, port, certificate, key, accessHandler, retained.toOpaque(),
-                                     completedHandler, nil, 30)
+                    emu_start_daemon(
+                        hostPointer, port, certificate, key, accessHandler, retained.toOpaque(),
+                        completedHandler, nil, 30)
                 }
             }
         }
@@ -59,7 +62,10 @@ public final class EmulatorServer: Sendable {
 
     /// Stops listening and waits for the connection threads to finish. Safe to call twice.
     public func stop() {
-        if let running = daemon.withLock({ slot in defer { slot = nil }; return slot }) {
+        if let running = daemon.withLock({ slot in
+            defer { slot = nil }
+            return slot
+        }) {
             MHD_stop_daemon(running)
         }
     }
@@ -125,10 +131,12 @@ private let accessHandler: emu_access_handler = { cls, connection, url, method, 
     let host = headers["host"] ?? "127.0.0.1"
     let response: EmulatorResponse
     if pending.tooLarge {
-        response = .json(413, ["error": "invalid_request", "error_description": "The request body is larger than \(server.maxBody) bytes."])
+        response = .json(
+            413, ["error": "invalid_request", "error_description": "The request body is larger than \(server.maxBody) bytes."])
     } else {
-        let request = EmulatorRequest(method: String(cString: method), path: String(cString: url), query: query, headers: headers,
-                                      body: pending.body, baseURL: "\(server.scheme)://\(host)")
+        let request = EmulatorRequest(
+            method: String(cString: method), path: String(cString: url), query: query, headers: headers,
+            body: pending.body, baseURL: "\(server.scheme)://\(host)")
         response = server.router.handle(request)
     }
     if response.delayMilliseconds > 0 {

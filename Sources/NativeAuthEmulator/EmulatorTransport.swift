@@ -15,8 +15,9 @@ public struct EmulatorTransport: HTTPTransport {
         var base = "\(request.url.scheme ?? "http")://\(request.url.host ?? "127.0.0.1")"
         if let port = request.url.port { base += ":\(port)" }
         let query = request.url.query.map { QueryString.parse(Substring($0)) } ?? [:]
-        let emulated = EmulatorRequest(method: request.method, path: request.url.path, query: query, headers: request.headers,
-                                       body: request.body, baseURL: base)
+        let emulated = EmulatorRequest(
+            method: request.method, path: request.url.path, query: query, headers: request.headers,
+            body: request.body, baseURL: base)
         let response = router.handle(emulated)
         if response.delayMilliseconds > 0 {
             if Double(response.delayMilliseconds) / 1000 >= request.timeout {

@@ -106,7 +106,9 @@ struct Fault {
     var remaining: Int?
 
     enum BodyKind: String {
-        case truncated, invalidJSON = "invalid_json", empty, html, oversize
+        case truncated
+        case invalidJSON = "invalid_json"
+        case empty, html, oversize
     }
 
     func matches(_ endpoint: String, fullPath: String) -> Bool {

@@ -39,7 +39,7 @@ public enum JWT {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3 else { throw Rejection("The token is not a compact JWS") }
         guard let headerData = Base64URLCoding.decode(parts[0]),
-              let header = (try? JSONSerialization.jsonObject(with: headerData)) as? [String: Any]
+            let header = (try? JSONSerialization.jsonObject(with: headerData)) as? [String: Any]
         else { throw Rejection("The token header is not base64url JSON") }
         guard header["alg"] as? String == "RS256" else {
             throw Rejection("The token algorithm '\(header["alg"] as? String ?? "missing")' is not accepted; only RS256 is")
@@ -48,10 +48,10 @@ public enum JWT {
             throw Rejection("The token's signing key (kid) is unknown")
         }
         guard let signature = Base64URLCoding.decode(parts[2]), !signature.isEmpty,
-              key.verify(Data("\(parts[0]).\(parts[1])".utf8), signature: signature)
+            key.verify(Data("\(parts[0]).\(parts[1])".utf8), signature: signature)
         else { throw Rejection("The token signature is invalid") }
         guard let payloadData = Base64URLCoding.decode(parts[1]),
-              let claims = (try? JSONSerialization.jsonObject(with: payloadData)) as? [String: Any]
+            let claims = (try? JSONSerialization.jsonObject(with: payloadData)) as? [String: Any]
         else { throw Rejection("The token payload is not base64url JSON") }
         return claims
     }

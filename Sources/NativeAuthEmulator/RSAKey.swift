@@ -36,16 +36,19 @@ public final class RSAKey: @unchecked Sendable {
     public func verify(_ data: Data, signature: Data) -> Bool {
         data.withUnsafeBytes { raw in
             signature.withUnsafeBytes { sig in
-                emu_rs256_verify(key, raw.bindMemory(to: UInt8.self).baseAddress, raw.count,
-                                 sig.bindMemory(to: UInt8.self).baseAddress, sig.count) == 1
+                emu_rs256_verify(
+                    key, raw.bindMemory(to: UInt8.self).baseAddress, raw.count,
+                    sig.bindMemory(to: UInt8.self).baseAddress, sig.count) == 1
             }
         }
     }
 
     /// The public key as a JWK (`kty`, `use`, `alg`, `kid`, `n`, `e`).
     public var jwk: [String: String] {
-        ["kty": "RSA", "use": "sig", "alg": "RS256", "kid": keyID,
-         "n": Base64URLCoding.encode(publicPart(0)), "e": Base64URLCoding.encode(publicPart(1))]
+        [
+            "kty": "RSA", "use": "sig", "alg": "RS256", "kid": keyID,
+            "n": Base64URLCoding.encode(publicPart(0)), "e": Base64URLCoding.encode(publicPart(1)),
+        ]
     }
 
     private func publicPart(_ which: Int32) -> Data {
@@ -115,8 +118,9 @@ struct PasswordHash: Sendable {
         _ = utf8.withUnsafeBufferPointer { pass in
             salt.withUnsafeBytes { saltBytes in
                 pass.withMemoryRebound(to: CChar.self) { passChars in
-                    emu_pbkdf2_sha256(passChars.baseAddress, Int32(utf8.count), saltBytes.bindMemory(to: UInt8.self).baseAddress,
-                                      Int32(salt.count), Int32(iterations), &out, 32)
+                    emu_pbkdf2_sha256(
+                        passChars.baseAddress, Int32(utf8.count), saltBytes.bindMemory(to: UInt8.self).baseAddress,
+                        Int32(salt.count), Int32(iterations), &out, 32)
                 }
             }
         }

@@ -61,8 +61,13 @@ public struct Seed: Codable, Sendable {
         }
 
         enum CodingKeys: String, CodingKey {
-            case clientId = "client_id", name, nativeAuthEnabled = "native_auth_enabled", publicClient = "public_client"
-            case signUpMethod = "sign_up_method", signUpEnabled = "sign_up_enabled", passwordResetEnabled = "password_reset_enabled"
+            case clientId = "client_id"
+            case name
+            case nativeAuthEnabled = "native_auth_enabled"
+            case publicClient = "public_client"
+            case signUpMethod = "sign_up_method"
+            case signUpEnabled = "sign_up_enabled"
+            case passwordResetEnabled = "password_reset_enabled"
             case attributes
         }
 
@@ -93,7 +98,11 @@ public struct Seed: Codable, Sendable {
             self.attributes = attributes
         }
 
-        enum CodingKeys: String, CodingKey { case username, password, objectId = "object_id", attributes }
+        enum CodingKeys: String, CodingKey {
+            case username, password
+            case objectId = "object_id"
+            case attributes
+        }
         public init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             username = try c.decode(String.self, forKey: .username)
@@ -126,7 +135,11 @@ public struct Seed: Codable, Sendable {
         }
 
         enum CodingKeys: String, CodingKey {
-            case name, appId = "app_id", identifierUri = "identifier_uri", scopes, path, requiredScope = "required_scope"
+            case name
+            case appId = "app_id"
+            case identifierUri = "identifier_uri"
+            case scopes, path
+            case requiredScope = "required_scope"
         }
 
         /// The full scope strings an app asks for, e.g. `api://emulator/todolist/ToDoList.Read`.
@@ -169,11 +182,13 @@ public struct Seed: Codable, Sendable {
         do {
             return try JSONDecoder().decode(Seed.self, from: data)
         } catch let DecodingError.keyNotFound(key, context) {
-            throw EmulatorError("seed: missing field '\((context.codingPath.map(\.stringValue) + [key.stringValue]).joined(separator: "."))'")
+            throw EmulatorError(
+                "seed: missing field '\((context.codingPath.map(\.stringValue) + [key.stringValue]).joined(separator: "."))'")
         } catch let DecodingError.typeMismatch(_, context) {
             throw EmulatorError("seed: wrong type at '\(context.codingPath.map(\.stringValue).joined(separator: "."))'")
         } catch let DecodingError.dataCorrupted(context) {
-            throw EmulatorError("seed: invalid value at '\(context.codingPath.map(\.stringValue).joined(separator: "."))': \(context.debugDescription)")
+            throw EmulatorError(
+                "seed: invalid value at '\(context.codingPath.map(\.stringValue).joined(separator: "."))': \(context.debugDescription)")
         } catch {
             throw EmulatorError("seed: not valid JSON")
         }
@@ -183,22 +198,30 @@ public struct Seed: Codable, Sendable {
     public static let demo = Seed(
         tenant: Tenant(subdomain: "emulator", id: "5c3b1c2e-8a4f-4f5e-9d7a-0e6b2a9c1d00"),
         apps: [
-            App(clientId: "11111111-1111-4111-8111-111111111111", name: "Demo app (email + password)", signUpMethod: .password,
-                attributes: [Attribute(name: "displayName", regex: "^.{1,64}$"),
-                             Attribute(name: "city", required: false)]),
-            App(clientId: "22222222-2222-4222-8222-222222222222", name: "Demo app (email code only)", signUpMethod: .otp,
+            App(
+                clientId: "11111111-1111-4111-8111-111111111111", name: "Demo app (email + password)", signUpMethod: .password,
+                attributes: [
+                    Attribute(name: "displayName", regex: "^.{1,64}$"),
+                    Attribute(name: "city", required: false),
+                ]),
+            App(
+                clientId: "22222222-2222-4222-8222-222222222222", name: "Demo app (email code only)", signUpMethod: .otp,
                 attributes: [Attribute(name: "displayName", regex: "^.{1,64}$")]),
         ],
         users: [
-            User(username: "ada@example.com", password: "Analytical-Engine-1843", objectId: "a1a1a1a1-0000-4000-8000-000000000001",
-                 attributes: ["displayName": "Ada Lovelace"]),
-            User(username: "grace@example.com", password: nil, objectId: "a1a1a1a1-0000-4000-8000-000000000002",
-                 attributes: ["displayName": "Grace Hopper"]),
+            User(
+                username: "ada@example.com", password: "Analytical-Engine-1843", objectId: "a1a1a1a1-0000-4000-8000-000000000001",
+                attributes: ["displayName": "Ada Lovelace"]),
+            User(
+                username: "grace@example.com", password: nil, objectId: "a1a1a1a1-0000-4000-8000-000000000002",
+                attributes: ["displayName": "Grace Hopper"]),
         ],
         apis: [
-            API(name: "todolist", appId: "33333333-3333-4333-8333-333333333333", identifierUri: "api://emulator/todolist",
+            API(
+                name: "todolist", appId: "33333333-3333-4333-8333-333333333333", identifierUri: "api://emulator/todolist",
                 scopes: ["ToDoList.Read", "ToDoList.ReadWrite"], path: "/api/todolist", requiredScope: "ToDoList.Read"),
-            API(name: "profile", appId: "44444444-4444-4444-8444-444444444444", identifierUri: "api://emulator/profile/",
+            API(
+                name: "profile", appId: "44444444-4444-4444-8444-444444444444", identifierUri: "api://emulator/profile/",
                 scopes: ["Profile.Read"], path: "/api/profile", requiredScope: "Profile.Read"),
         ])
 }

@@ -56,7 +56,9 @@ public final class RecordingSignInDelegate: SignInStartDelegate, SignInPasswordR
     }
 
     public func onSignInStartError(error: SignInStartError) { record(.startError(error)) }
-    public func onSignInCodeRequired(newState: SignInCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int) {
+    public func onSignInCodeRequired(
+        newState: SignInCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int
+    ) {
         record(.codeRequired(newState, sentTo: sentTo, channel: channelTargetType.value, codeLength: codeLength))
     }
     public func onSignInPasswordRequired(newState: SignInPasswordRequiredState) { record(.passwordRequired(newState)) }
@@ -70,7 +72,9 @@ public final class RecordingSignInDelegate: SignInStartDelegate, SignInPasswordR
     public func onSignInResendCodeError(error: ResendCodeError, newState: SignInCodeRequiredState?) {
         record(.resendError(error, newState: newState))
     }
-    public func onSignInResendCodeCodeRequired(newState: SignInCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int) {
+    public func onSignInResendCodeCodeRequired(
+        newState: SignInCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int
+    ) {
         record(.resendCodeRequired(newState, sentTo: sentTo, codeLength: codeLength))
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import MSAL
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A helper for the cache's multi-process tests (not shipped as a product):
 ///
@@ -42,7 +43,7 @@ struct CacheStress {
                 }
             case "full-disk" where arguments.count == 4:
                 var limit = rlimit(rlim_cur: rlim_t(Int(arguments[3]) ?? 0), rlim_max: rlim_t(Int(arguments[3]) ?? 0))
-                signal(SIGXFSZ, SIG_IGN)   // a write past the limit then fails with EFBIG instead of killing us
+                signal(SIGXFSZ, SIG_IGN) // a write past the limit then fails with EFBIG instead of killing us
                 setrlimit(Int32(RLIMIT_FSIZE.rawValue), &limit)
                 do {
                     _ = try storage.update { document in

@@ -65,13 +65,17 @@ struct EmulatorCommand {
         let quiet = options.quiet
         let server: EmulatorServer
         do {
-            let router = try EmulatorRouter(seed: seed, configuration: options.configuration, onMail: { mail in
-                guard !quiet else { return }
-                FileHandle.standardError.write(Data("mail to \(mail.to) (\(mail.purpose)): Account verification code: \(mail.code)\n".utf8))
-            })
+            let router = try EmulatorRouter(
+                seed: seed, configuration: options.configuration,
+                onMail: { mail in
+                    guard !quiet else { return }
+                    FileHandle.standardError.write(
+                        Data("mail to \(mail.to) (\(mail.purpose)): Account verification code: \(mail.code)\n".utf8))
+                })
             let certificate = try options.tlsCertPath.map { try String(contentsOfFile: $0, encoding: .utf8) }
             let key = try options.tlsKeyPath.map { try String(contentsOfFile: $0, encoding: .utf8) }
-            server = try EmulatorServer(router: router, host: options.host, port: options.port, tlsCertificatePEM: certificate, tlsKeyPEM: key)
+            server = try EmulatorServer(
+                router: router, host: options.host, port: options.port, tlsCertificatePEM: certificate, tlsKeyPEM: key)
         } catch {
             fail(1, "\(error)")
         }

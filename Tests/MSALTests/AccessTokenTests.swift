@@ -2,6 +2,7 @@ import Foundation
 import MSAL
 import NativeAuthTesting
 import Testing
+
 @testable import MSAL
 
 /// getAccessToken: cache, refresh, single-flight, errors (issue 5).
@@ -15,7 +16,10 @@ import Testing
         var body = Fixture.tokenBody(scope: scope)
         body["expires_in"] = expiresIn
         h.stub.expect(path: "/oauth2/v2.0/token", reply: .json(200, body))
-        guard case .completed(let result) = try await h.app.signIn(parameters: h.signInParameters(password: Fixture.password, scopes: [Self.todo])) else {
+        guard
+            case .completed(let result) = try await h.app.signIn(
+                parameters: h.signInParameters(password: Fixture.password, scopes: [Self.todo]))
+        else {
             throw MSALError(.invalidParameter, "sign-in did not complete")
         }
         return result
@@ -54,18 +58,23 @@ import Testing
     @Test func expiryBufferTriggersARefreshThatRotatesTheRefreshToken() async throws {
         let h = try Harness()
         let account = try await signedIn(h, expiresIn: 600)
-        _ = try await account.getAccessToken(parameters: parameters([Self.todo]))   // 600 s left: cached
-        try await h.clock.sleep(seconds: 301)                                          // 299 s left: inside the 300 s buffer
-        h.stub.expect(path: "/oauth2/v2.0/token", reply: refreshReply(scope: Self.todo), check: { request in
-            let f = request.formFields
-            return f["grant_type"] == "refresh_token" && f["refresh_token"] == "RT-secret-value" && f["client_info"] == "1"
-                && f["scope"] == "\(Self.todo) openid profile offline_access" && f["client_id"] == Fixture.clientId ? nil : "fields \(f)"
-        })
+        _ = try await account.getAccessToken(parameters: parameters([Self.todo])) // 600 s left: cached
+        try await h.clock.sleep(seconds: 301) // 299 s left: inside the 300 s buffer
+        h.stub.expect(
+            path: "/oauth2/v2.0/token", reply: refreshReply(scope: Self.todo),
+            check: { request in
+                let f = request.formFields
+                return f["grant_type"] == "refresh_token" && f["refresh_token"] == "RT-secret-value" && f["client_info"] == "1"
+                    && f["scope"] == "\(Self.todo) openid profile offline_access" && f["client_id"] == Fixture.clientId
+                    ? nil : "fields \(f)"
+            })
         let refreshed = try await account.getAccessToken(parameters: parameters([Self.todo]))
         #expect(refreshed.accessToken == "AT-2")
-        h.stub.expect(path: "/oauth2/v2.0/token", reply: refreshReply(scope: Self.todo, accessToken: "AT-3", refreshToken: "RT-3"), check: { request in
-            request.formFields["refresh_token"] == "RT-2" ? nil : "the rotated refresh token must be used"
-        })
+        h.stub.expect(
+            path: "/oauth2/v2.0/token", reply: refreshReply(scope: Self.todo, accessToken: "AT-3", refreshToken: "RT-3"),
+            check: { request in
+                request.formFields["refresh_token"] == "RT-2" ? nil : "the rotated refresh token must be used"
+            })
         let forced = try await account.getAccessToken(parameters: parameters([Self.todo], force: true))
         #expect(forced.accessToken == "AT-3")
         #expect(h.stubProblems.isEmpty, "\(h.stubProblems)")
@@ -84,9 +93,11 @@ import Testing
         let h = try Harness()
         let account = try await signedIn(h)
         let claims = #"{"access_token":{"xms_cc":{"values":["cp1"]}}}"#
-        h.stub.expect(path: "/oauth2/v2.0/token", reply: refreshReply(scope: Self.todo), check: { request in
-            request.formFields["claims"] == claims ? nil : "claims missing"
-        })
+        h.stub.expect(
+            path: "/oauth2/v2.0/token", reply: refreshReply(scope: Self.todo),
+            check: { request in
+                request.formFields["claims"] == claims ? nil : "claims missing"
+            })
         let request = parameters([Self.todo])
         request.claimsRequest = try MSALClaimsRequest(jsonString: claims)
         #expect(try await account.getAccessToken(parameters: request).accessToken == "AT-2")
@@ -97,8 +108,9 @@ import Testing
         let h = try Harness()
         let account = try await signedIn(h)
         let profile = "api://contoso/profile//.default"
-        h.stub.expect(path: "/oauth2/v2.0/token", reply: refreshReply(scope: "api://contoso/profile/Profile.Read", accessToken: "AT-profile"),
-                      check: { $0.formFields["scope"]?.hasPrefix(profile) == true ? nil : "scope \($0.formFields["scope"] ?? "")" })
+        h.stub.expect(
+            path: "/oauth2/v2.0/token", reply: refreshReply(scope: "api://contoso/profile/Profile.Read", accessToken: "AT-profile"),
+            check: { $0.formFields["scope"]?.hasPrefix(profile) == true ? nil : "scope \($0.formFields["scope"] ?? "")" })
         #expect(try await account.getAccessToken(parameters: parameters([profile])).accessToken == "AT-profile")
         let count = h.stub.receivedRequests.count
         #expect(try await account.getAccessToken(parameters: parameters([profile])).accessToken == "AT-profile")
@@ -163,27 +175,33 @@ import Testing
         #expect(h.app.getNativeAuthUserAccount() == nil)
         gate.open()
         let result = await pending.result
-        guard case .failure(let error as RetrieveAccessTokenError) = result else { Issue.record("expected an error, got \(result)"); return }
+        guard case .failure(let error as RetrieveAccessTokenError) = result else {
+            Issue.record("expected an error, got \(result)")
+            return
+        }
         #expect(error.errorDescription?.contains("signed out") == true)
         #expect(h.app.getNativeAuthUserAccount() == nil)
         #expect(try h.app.allAccounts().isEmpty)
     }
 
-    @Test(arguments: [
-        ("invalid_grant", [700082], "refreshTokenExpired"),
-        ("invalid_grant", [9002313], "refreshTokenExpired"),
-        ("expired_refresh_token", [], "refreshTokenExpired"),
-        ("invalid_scope", [70011], "invalidScope"),
-        ("interaction_required", [65001], "browserRequired"),
-        ("invalid_grant", [65001], "browserRequired"),
-        ("invalid_grant", [50076], "mfa"),
-        ("invalid_grant", [50142], "password"),
-        ("invalid_client", [], "general"),
-    ] as [(String, [Int], String)])
+    @Test(
+        arguments: [
+            ("invalid_grant", [700082], "refreshTokenExpired"),
+            ("invalid_grant", [9_002_313], "refreshTokenExpired"),
+            ("expired_refresh_token", [], "refreshTokenExpired"),
+            ("invalid_scope", [70011], "invalidScope"),
+            ("interaction_required", [65001], "browserRequired"),
+            ("invalid_grant", [65001], "browserRequired"),
+            ("invalid_grant", [50076], "mfa"),
+            ("invalid_grant", [50142], "password"),
+            ("invalid_client", [], "general"),
+        ] as [(String, [Int], String)])
     func refreshErrorsAreTyped(code: String, codes: [Int], kind: String) async throws {
         let h = try Harness()
         let account = try await signedIn(h)
-        h.stub.expect(path: "/oauth2/v2.0/token", reply: .json(400, ["error": code, "error_codes": codes, "error_description": "AADSTS: server text"]))
+        h.stub.expect(
+            path: "/oauth2/v2.0/token",
+            reply: .json(400, ["error": code, "error_codes": codes, "error_description": "AADSTS: server text"]))
         let error = try await #require(throws: RetrieveAccessTokenError.self) {
             try await account.getAccessToken(parameters: parameters([Self.todo], force: true))
         }
@@ -191,8 +209,10 @@ import Testing
         case "refreshTokenExpired": #expect(error.isRefreshTokenExpired && !error.isInvalidScope && !error.isBrowserRequired)
         case "invalidScope": #expect(error.isInvalidScope && !error.isRefreshTokenExpired)
         case "browserRequired": #expect(error.isBrowserRequired && !error.isRefreshTokenExpired)
-        case "mfa": #expect(!error.isRefreshTokenExpired && error.errorDescription?.hasPrefix("Multifactor authentication is required") == true)
-        case "password": #expect(!error.isRefreshTokenExpired && error.errorDescription?.hasPrefix("The user must change their password") == true)
+        case "mfa":
+            #expect(!error.isRefreshTokenExpired && error.errorDescription?.hasPrefix("Multifactor authentication is required") == true)
+        case "password":
+            #expect(!error.isRefreshTokenExpired && error.errorDescription?.hasPrefix("The user must change their password") == true)
         default: #expect(!error.isRefreshTokenExpired && !error.isInvalidScope && !error.isBrowserRequired)
         }
         #expect(error.errorDescription?.contains("AADSTS: server text") == true)
@@ -221,7 +241,9 @@ import Testing
         let h = try Harness()
         h.expectStart(challenge: .json(200, Fixture.passwordChallenge))
         h.stub.expect(path: "/oauth2/v2.0/token", reply: .json(200, Fixture.tokenBody(scope: Self.todo, omit: ["refresh_token"])))
-        guard case .completed(let account) = try await h.app.signIn(parameters: h.signInParameters(password: Fixture.password)) else { return }
+        guard case .completed(let account) = try await h.app.signIn(parameters: h.signInParameters(password: Fixture.password)) else {
+            return
+        }
         let error = try await #require(throws: RetrieveAccessTokenError.self) {
             try await account.getAccessToken(parameters: parameters(["api://other/Read"]))
         }
@@ -260,7 +282,10 @@ extension AccessTokenTests {
         view.stub.expect(path: "/oauth2/v2.0/initiate", reply: .json(200, ["continuation_token": "T0"]))
         view.stub.expect(path: "/oauth2/v2.0/challenge", reply: .json(200, Fixture.passwordChallenge))
         view.stub.expect(path: "/oauth2/v2.0/token", reply: .json(200, Fixture.tokenBody(scope: scope)))
-        guard case .completed(let result) = try await view.harness.app.signIn(parameters: view.harness.signInParameters(password: Fixture.password)) else {
+        guard
+            case .completed(let result) = try await view.harness.app.signIn(
+                parameters: view.harness.signInParameters(password: Fixture.password))
+        else {
             throw MSALError(.invalidParameter, "sign-in did not complete")
         }
         return result

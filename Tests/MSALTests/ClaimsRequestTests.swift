@@ -7,8 +7,9 @@ import Testing
     @Test func theDocumentationSnippetsCompileAndWork() throws {
         // From the documentation, as written (the NSError out-parameter initialiser)…
         var requestError: NSError? = nil
-        let request = MSALClaimsRequest(jsonString: "{\"id_token\":{\"auth_time\":{\"essential\":true},\"acr\":{\"values\":[\"urn:mace:incommon:iap:silver\"]}}}",
-                                        error: &requestError)
+        let request = MSALClaimsRequest(
+            jsonString: "{\"id_token\":{\"auth_time\":{\"essential\":true},\"acr\":{\"values\":[\"urn:mace:incommon:iap:silver\"]}}}",
+            error: &requestError)
         #expect(requestError == nil)
 
         // …and the builder.
@@ -22,8 +23,10 @@ import Testing
             Issue.record("unexpected \(error)")
         }
 
-        #expect(request.jsonString()
-            == #"{"id_token":{"acr":{"values":["urn:mace:incommon:iap:silver"]},"auth_time":{"essential":true},"custom-claim":{"essential":true,"value":"myvalue"}}}"#)
+        #expect(
+            request.jsonString()
+                == #"{"id_token":{"acr":{"values":["urn:mace:incommon:iap:silver"]},"auth_time":{"essential":true},"custom-claim":{"essential":true,"value":"myvalue"}}}"#
+        )
         #expect(request.claimsRequests(for: .idToken).map(\.name) == ["acr", "auth_time", "custom-claim"])
     }
 
@@ -46,14 +49,18 @@ import Testing
         capolids.additionalInfo?.values = ["00000000-0000-0000-0000-000000000001"]
         try request.requestClaim(capolids, for: .accessToken)
         try request.requestClaim(MSALIndividualClaimRequest(name: "email"), for: .userinfo)
-        #expect(request.jsonString()
-            == #"{"access_token":{"capolids":{"essential":true,"values":["00000000-0000-0000-0000-000000000001"]}},"userinfo":{"email":null}}"#)
+        #expect(
+            request.jsonString()
+                == #"{"access_token":{"capolids":{"essential":true,"values":["00000000-0000-0000-0000-000000000001"]}},"userinfo":{"email":null}}"#
+        )
         let parsed = try MSALClaimsRequest(jsonString: request.jsonString())
         #expect(parsed.jsonString() == request.jsonString())
-        #expect(parsed.claimsRequests(for: .accessToken).first?.additionalInfo?.values as? [String] == ["00000000-0000-0000-0000-000000000001"])
+        #expect(
+            parsed.claimsRequests(for: .accessToken).first?.additionalInfo?.values as? [String] == ["00000000-0000-0000-0000-000000000001"])
         #expect(request.removeClaimRequest(withName: "email", for: .userinfo))
         #expect(!request.removeClaimRequest(withName: "email", for: .userinfo))
-        #expect(request.jsonString() == #"{"access_token":{"capolids":{"essential":true,"values":["00000000-0000-0000-0000-000000000001"]}}}"#)
+        #expect(
+            request.jsonString() == #"{"access_token":{"capolids":{"essential":true,"values":["00000000-0000-0000-0000-000000000001"]}}}"#)
     }
 
     @Test func valuesThatCannotBeJSONAreRefused() {

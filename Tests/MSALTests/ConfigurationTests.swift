@@ -1,6 +1,7 @@
 import Foundation
 import MSAL
 import Testing
+
 @testable import MSAL
 
 @Suite struct AuthorityTests {
@@ -13,8 +14,14 @@ import Testing
         ("https://contoso.ciamlogin.com", "https://contoso.ciamlogin.com/contoso.onmicrosoft.com"),
         ("https://contoso.ciamlogin.com/", "https://contoso.ciamlogin.com/contoso.onmicrosoft.com"),
         ("https://contoso.ciamlogin.com/contoso.onmicrosoft.com", "https://contoso.ciamlogin.com/contoso.onmicrosoft.com"),
-        ("https://contoso.ciamlogin.com/aaaabbbb-0000-cccc-1111-dddd2222eeee", "https://contoso.ciamlogin.com/aaaabbbb-0000-cccc-1111-dddd2222eeee"),
-        ("https://login.contoso.com/aaaabbbb-0000-cccc-1111-dddd2222eeee/?x=1#frag", "https://login.contoso.com/aaaabbbb-0000-cccc-1111-dddd2222eeee"),
+        (
+            "https://contoso.ciamlogin.com/aaaabbbb-0000-cccc-1111-dddd2222eeee",
+            "https://contoso.ciamlogin.com/aaaabbbb-0000-cccc-1111-dddd2222eeee"
+        ),
+        (
+            "https://login.contoso.com/aaaabbbb-0000-cccc-1111-dddd2222eeee/?x=1#frag",
+            "https://login.contoso.com/aaaabbbb-0000-cccc-1111-dddd2222eeee"
+        ),
         ("HTTPS://Contoso.CIAMLogin.com", "https://Contoso.CIAMLogin.com/contoso.onmicrosoft.com"),
         ("http://127.0.0.1:8080/tenant", "http://127.0.0.1:8080/tenant"),
         ("http://localhost:1234/t/", "http://localhost:1234/t"),
@@ -115,10 +122,14 @@ final class SilentInterceptor: MSALNativeAuthRequestInterceptor {
 
 @Suite struct EncodingTests {
     @Test func formEncodingMatchesTheSpec() {
-        let body = FormEncoding.encode([("challenge_type", "oob password redirect"), ("absent", nil), ("username", "a+b@c.com"),
-                                        ("attributes", #"{"city":"Zürich"}"#), ("safe", "A-z_0.9~")])
-        #expect(String(decoding: body, as: UTF8.self)
-            == "challenge_type=oob+password+redirect&username=a%2Bb%40c.com&attributes=%7B%22city%22%3A%22Z%C3%BCrich%22%7D&safe=A-z_0.9~")
+        let body = FormEncoding.encode([
+            ("challenge_type", "oob password redirect"), ("absent", nil), ("username", "a+b@c.com"),
+            ("attributes", #"{"city":"Zürich"}"#), ("safe", "A-z_0.9~"),
+        ])
+        #expect(
+            String(decoding: body, as: UTF8.self)
+                == "challenge_type=oob+password+redirect&username=a%2Bb%40c.com&attributes=%7B%22city%22%3A%22Z%C3%BCrich%22%7D&safe=A-z_0.9~"
+        )
     }
 
     @Test func formDecodingAcceptsBothSpaces() throws {

@@ -2,6 +2,7 @@ import Foundation
 import MSAL
 import NativeAuthTesting
 import Testing
+
 @testable import MSAL
 
 /// The delegate form: one callback per call, on the main actor, with MSAL's fallback for optional
@@ -24,14 +25,18 @@ import Testing
         h.expectStart(challenge: .json(200, Fixture.oobChallenge))
         let delegate = RecordingSignInDelegate()
         h.app.signIn(parameters: h.signInParameters(), delegate: delegate)
-        guard case let .codeRequired(state, sentTo, channel, codeLength) = await delegate.waitForEvent() else {
-            Issue.record("expected onSignInCodeRequired"); return
+        guard case .codeRequired(let state, let sentTo, let channel, let codeLength) = await delegate.waitForEvent() else {
+            Issue.record("expected onSignInCodeRequired")
+            return
         }
         #expect(sentTo == "a***@co**o.com" && channel == "email" && codeLength == 8)
 
         h.stub.expect(path: "/oauth2/v2.0/token", reply: .json(400, Fixture.apiError("invalid_grant", suberror: "invalid_oob_value")))
         state.submitCode(code: "00000000", delegate: delegate)
-        guard case let .verifyCodeError(error, newState) = await delegate.waitForEvent() else { Issue.record("expected an error"); return }
+        guard case .verifyCodeError(let error, let newState) = await delegate.waitForEvent() else {
+            Issue.record("expected an error")
+            return
+        }
         #expect(error.isInvalidCode)
         let retry = try #require(newState)
         #expect(retry.continuationToken == "T1")
@@ -49,7 +54,10 @@ import Testing
         let delegate = RecordingSignInDelegate()
         h.stub.expect(path: "/oauth2/v2.0/challenge", reply: .json(400, Fixture.apiError("invalid_request")))
         state.resendCode(delegate: delegate)
-        guard case .resendError(let error, let newState) = await delegate.waitForEvent() else { Issue.record("expected an error"); return }
+        guard case .resendError(let error, let newState) = await delegate.waitForEvent() else {
+            Issue.record("expected an error")
+            return
+        }
         #expect(!error.isBrowserRequired)
         #expect(newState === state)
 
@@ -65,7 +73,10 @@ import Testing
         let delegate = RecordingSignInDelegate()
         h.stub.expect(path: "/oauth2/v2.0/token", reply: .json(400, Fixture.apiError("invalid_grant", codes: [50126])))
         state.submitPassword(password: "wrong", delegate: delegate)
-        guard case .passwordError(let error, let newState) = await delegate.waitForEvent() else { Issue.record("expected an error"); return }
+        guard case .passwordError(let error, let newState) = await delegate.waitForEvent() else {
+            Issue.record("expected an error")
+            return
+        }
         #expect(error.isInvalidPassword)
         #expect(newState === state)
     }
@@ -88,7 +99,8 @@ import Testing
         h.app.signIn(parameters: h.signInParameters(), delegate: delegate)
         let error = await delegate.error()
         #expect(!error.isBrowserRequired && !error.isUserNotFound)
-        #expect(error.errorDescription == "MSALNativeAuth has called the delegate method onSignInCodeRequired that has not been implemented")
+        #expect(
+            error.errorDescription == "MSALNativeAuth has called the delegate method onSignInCodeRequired that has not been implemented")
         try await settle()
         #expect(delegate.count == 1)
     }
@@ -133,7 +145,9 @@ private let mainQueueKey = DispatchSpecificKey<String>()
 
 @MainActor final class PasswordErrorOnlyDelegate: SignInPasswordRequiredDelegate {
     private let answer = AsyncBox<(PasswordRequiredError, SignInPasswordRequiredState?)>()
-    func onSignInPasswordRequiredError(error: PasswordRequiredError, newState: SignInPasswordRequiredState?) { answer.put((error, newState)) }
+    func onSignInPasswordRequiredError(error: PasswordRequiredError, newState: SignInPasswordRequiredState?) {
+        answer.put((error, newState))
+    }
     func error() async -> (PasswordRequiredError, SignInPasswordRequiredState?) { await answer.take() }
 }
 

@@ -2,6 +2,7 @@ import Foundation
 import MSAL
 import NativeAuthTesting
 import Testing
+
 @testable import MSAL
 
 /// Every request of every sign-in step, compared with its golden file.
@@ -22,7 +23,8 @@ import Testing
         let h = try Harness(challengeTypes: [.OOB])
         h.expectStart(challenge: .json(200, Fixture.oobChallenge))
         guard case .codeRequired(let state, _, _, _) = try await h.app.signIn(parameters: h.signInParameters()) else {
-            Issue.record("expected a code"); return
+            Issue.record("expected a code")
+            return
         }
         var again = Fixture.oobChallenge
         again["continuation_token"] = "T2"
@@ -41,7 +43,8 @@ import Testing
         let h = try Harness(challengeTypes: [.password])
         h.expectStart(challenge: .json(200, Fixture.passwordChallenge))
         guard case .passwordRequired(let state) = try await h.app.signIn(parameters: h.signInParameters()) else {
-            Issue.record("expected a password state"); return
+            Issue.record("expected a password state")
+            return
         }
         h.stub.expect(path: "/oauth2/v2.0/token", reply: .json(200, Fixture.tokenBody()))
         _ = try await state.submitPassword(password: Fixture.password)

@@ -2,6 +2,7 @@ import Foundation
 import MSAL
 import NativeAuthTesting
 import Testing
+
 @testable import MSAL
 
 /// Secrets and personal data stay out of the log unless the app opts into PII logging.
@@ -19,8 +20,10 @@ import Testing
         _ = try await h.app.signIn(parameters: h.signInParameters(password: Fixture.password))
     }
 
-    private let secrets = [Fixture.username, Fixture.password, "87654321", "T0", "T1", "AT-secret-value", "RT-secret-value",
-                           "a***@co**o.com", Fixture.clientInfo]
+    private let secrets = [
+        Fixture.username, Fixture.password, "87654321", "T0", "T1", "AT-secret-value", "RT-secret-value",
+        "a***@co**o.com", Fixture.clientInfo,
+    ]
 
     @Test func withPIIOffNoSecretOrAddressIsLogged() async throws {
         let h = try Harness(pii: false)

@@ -2,6 +2,7 @@ import Foundation
 import MSAL
 import NativeAuthTesting
 import Testing
+
 @testable import MSAL
 
 /// Status handling, retries, malformed and hostile responses (spec §2.4, §3), seen through sign-in.
@@ -189,7 +190,9 @@ import Testing
         #expect(try failure(error).kind == .invalidResponse)
     }
 
-    @Test(arguments: [#"{"error_description":"no error field"}"#, "garbage", "", #"{"error":""}"#, #"{"error":"invalid_grant","error_codes":"50126"}"#])
+    @Test(arguments: [
+        #"{"error_description":"no error field"}"#, "garbage", "", #"{"error":""}"#, #"{"error":"invalid_grant","error_codes":"50126"}"#,
+    ])
     func undecodableErrorEnvelopeIsGeneral(body: String) async throws {
         let h = try Harness()
         h.stub.expect(path: "/oauth2/v2.0/initiate", reply: .raw(400, Data(body.utf8)))
@@ -197,14 +200,15 @@ import Testing
         #expect(try failure(error).kind == .invalidResponse)
     }
 
-    @Test(arguments: [
-        ["token_type": "MAC"],
-        ["access_token": "", "id_token": ""],
-        ["client_info": "!!!not-base64!!!"],
-        ["client_info": Base64URL.encode(Data(#"{"uid":"only-uid"}"#.utf8))],
-        ["id_token": "not-a-jwt"],
-        ["id_token": "e30.bm90IGpzb24.sig"],
-    ] as [[String: String]])
+    @Test(
+        arguments: [
+            ["token_type": "MAC"],
+            ["access_token": "", "id_token": ""],
+            ["client_info": "!!!not-base64!!!"],
+            ["client_info": Base64URL.encode(Data(#"{"uid":"only-uid"}"#.utf8))],
+            ["id_token": "not-a-jwt"],
+            ["id_token": "e30.bm90IGpzb24.sig"],
+        ] as [[String: String]])
     func unusableTokenResponsesAreGeneral(overrides: [String: String]) async throws {
         let h = try Harness()
         h.expectStart(challenge: .json(200, Fixture.passwordChallenge))
@@ -220,7 +224,8 @@ import Testing
         h.expectStart(challenge: .json(200, Fixture.passwordChallenge))
         h.stub.expect(path: "/oauth2/v2.0/token", reply: .json(200, Fixture.tokenBody().merging(["expires_in": "600"]) { _, new in new }))
         guard case .completed(let result) = try await h.app.signIn(parameters: h.signInParameters(password: Fixture.password)) else {
-            Issue.record("expected completion"); return
+            Issue.record("expected completion")
+            return
         }
         #expect(result.tokens.expiresOn == h.clock.now().addingTimeInterval(600))
     }
@@ -228,17 +233,24 @@ import Testing
     @Test func unknownFieldsAreIgnored() async throws {
         let h = try Harness()
         h.stub.expect(path: "/oauth2/v2.0/initiate", reply: .json(200, ["continuation_token": "T0", "new_field": ["x": 1]]))
-        h.stub.expect(path: "/oauth2/v2.0/challenge", reply: .json(200, Fixture.passwordChallenge.merging(["later": true]) { _, new in new }))
-        guard case .passwordRequired = try await h.app.signIn(parameters: h.signInParameters()) else { Issue.record("expected password"); return }
+        h.stub.expect(
+            path: "/oauth2/v2.0/challenge", reply: .json(200, Fixture.passwordChallenge.merging(["later": true]) { _, new in new }))
+        guard case .passwordRequired = try await h.app.signIn(parameters: h.signInParameters()) else {
+            Issue.record("expected password")
+            return
+        }
     }
 
     @Test func theServersCorrelationIdIsAdoptedForTheRestOfTheFlow() async throws {
         let h = try Harness()
         let echoed = Fixture.echoedCorrelation.uuidString
-        h.stub.expect(path: "/oauth2/v2.0/initiate", reply: .json(200, ["continuation_token": "T0"], headers: ["client-request-id": echoed]))
-        h.stub.expect(path: "/oauth2/v2.0/challenge", reply: .json(200, Fixture.passwordChallenge), check: { request in
-            request.headers["client-request-id"] == echoed ? nil : "the challenge must carry the echoed id"
-        })
+        h.stub.expect(
+            path: "/oauth2/v2.0/initiate", reply: .json(200, ["continuation_token": "T0"], headers: ["client-request-id": echoed]))
+        h.stub.expect(
+            path: "/oauth2/v2.0/challenge", reply: .json(200, Fixture.passwordChallenge),
+            check: { request in
+                request.headers["client-request-id"] == echoed ? nil : "the challenge must carry the echoed id"
+            })
         h.stub.expect(path: "/oauth2/v2.0/token", reply: .json(400, Fixture.apiError("invalid_grant", codes: [50126])))
         let error = try await #require(throws: SignInStartError.self) {
             try await h.app.signIn(parameters: h.signInParameters(password: "x"))
@@ -249,7 +261,8 @@ import Testing
 
     @Test func anEchoThatIsNotAUUIDIsIgnored() async throws {
         let h = try Harness()
-        h.stub.expect(path: "/oauth2/v2.0/initiate", reply: .json(400, Fixture.apiError("user_not_found"), headers: ["client-request-id": "nope"]))
+        h.stub.expect(
+            path: "/oauth2/v2.0/initiate", reply: .json(400, Fixture.apiError("user_not_found"), headers: ["client-request-id": "nope"]))
         let error = try await startError(h)
         #expect(error.correlationId == Fixture.correlation)
     }
@@ -257,9 +270,11 @@ import Testing
     @Test func callerCorrelationIdIsSent() async throws {
         let h = try Harness()
         let mine = UUID()
-        h.stub.expect(path: "/oauth2/v2.0/initiate", reply: .json(400, Fixture.apiError("user_not_found")), check: { request in
-            request.headers["client-request-id"] == mine.uuidString ? nil : "wrong id"
-        })
+        h.stub.expect(
+            path: "/oauth2/v2.0/initiate", reply: .json(400, Fixture.apiError("user_not_found")),
+            check: { request in
+                request.headers["client-request-id"] == mine.uuidString ? nil : "wrong id"
+            })
         let parameters = h.signInParameters()
         parameters.correlationId = mine
         _ = try? await h.app.signIn(parameters: parameters)
@@ -274,7 +289,10 @@ import Testing
             return try await h.app.signIn(parameters: h.signInParameters())
         }
         let result = await task.result
-        guard case .failure(let error as SignInStartError) = result else { Issue.record("expected an error, got \(result)"); return }
+        guard case .failure(let error as SignInStartError) = result else {
+            Issue.record("expected an error, got \(result)")
+            return
+        }
         #expect(try failure(error).kind == .cancelled)
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import MSAL
 import NativeAuthTesting
 import Testing
+
 @testable import MSAL
 
 /// public-api §8.7 (password reset) over the strict stub.
@@ -24,25 +25,38 @@ import Testing
     private func passwordState(_ h: Harness) async throws -> ResetPasswordRequiredState {
         let state = try await codeState(h)
         h.stub.expect(path: Self.proceed, reply: .json(200, ["continuation_token": "T2", "expires_in": 600]))
-        guard case .passwordRequired(let next) = try await state.submitCode(code: Fixture.code) else { throw MSALError(.invalidParameter, "expected password") }
+        guard case .passwordRequired(let next) = try await state.submitCode(code: Fixture.code) else {
+            throw MSALError(.invalidParameter, "expected password")
+        }
         return next
     }
 
     @Test func fullResetWithPollingAndSignInAfter() async throws {
         let h = try Harness()
         let state = try await passwordState(h)
-        h.stub.expect(path: Self.submit, reply: .json(200, ["continuation_token": "T3", "poll_interval": 2]), check: { request in
-            request.formFields["new_password"] == Fixture.password && request.formFields["continuation_token"] == "T2" ? nil : "submit fields"
-        })
-        let pollCheck: @Sendable (HTTPRequest) -> String? = { $0.formFields["continuation_token"] == "T3" ? nil : "poll must reuse the submit token" }
+        h.stub.expect(
+            path: Self.submit, reply: .json(200, ["continuation_token": "T3", "poll_interval": 2]),
+            check: { request in
+                request.formFields["new_password"] == Fixture.password && request.formFields["continuation_token"] == "T2"
+                    ? nil : "submit fields"
+            })
+        let pollCheck: @Sendable (HTTPRequest) -> String? = {
+            $0.formFields["continuation_token"] == "T3" ? nil : "poll must reuse the submit token"
+        }
         h.stub.expect(path: Self.poll, reply: .json(200, ["status": "in_progress", "continuation_token": "T3"]), check: pollCheck)
         h.stub.expect(path: Self.poll, reply: .json(200, ["status": "not_started"]), check: pollCheck)
         h.stub.expect(path: Self.poll, reply: .json(200, ["status": "succeeded", "continuation_token": "T4"]), check: pollCheck)
-        guard case .completed(let after) = try await state.submitPassword(password: Fixture.password) else { Issue.record("expected completion"); return }
+        guard case .completed(let after) = try await state.submitPassword(password: Fixture.password) else {
+            Issue.record("expected completion")
+            return
+        }
         #expect(h.clock.sleeps == [2, 2])
-        h.stub.expect(path: "/oauth2/v2.0/token", reply: .json(200, Fixture.tokenBody()), check: { request in
-            request.formFields["continuation_token"] == "T4" && request.formFields["grant_type"] == "continuation_token" ? nil : "T4 grant"
-        })
+        h.stub.expect(
+            path: "/oauth2/v2.0/token", reply: .json(200, Fixture.tokenBody()),
+            check: { request in
+                request.formFields["continuation_token"] == "T4" && request.formFields["grant_type"] == "continuation_token"
+                    ? nil : "T4 grant"
+            })
         guard case .completed(let result) = try await after.signIn() else { return }
         #expect(result.account.username == Fixture.username)
         #expect(h.stubProblems.isEmpty, "\(h.stubProblems)")
@@ -73,7 +87,9 @@ import Testing
             let state = try await passwordState(h)
             h.stub.expect(path: Self.submit, reply: .json(200, ["continuation_token": "T3", "poll_interval": 0]))
             h.stub.expect(path: Self.poll, reply: reply)
-            let error = try await #require(throws: PasswordRequiredError.self) { try await state.submitPassword(password: Fixture.password) }
+            let error = try await #require(throws: PasswordRequiredError.self) {
+                try await state.submitPassword(password: Fixture.password)
+            }
             #expect(error.isInvalidPassword == invalid && state.lifecycle.isConsumed == consumed)
             if invalid {
                 // A late refusal continues with the submit answer's token.
@@ -101,24 +117,41 @@ import Testing
     @Test func startErrorMapping() async throws {
         for (body, check) in [
             (Fixture.apiError("user_not_found", codes: [50034]), { (e: ResetPasswordStartError) in e.isUserNotFound }),
-            (Fixture.apiError("invalid_request", codes: [500222], description: "AADSTS500222: The tenant or user does not support native credential recovery."),
-             { (e: ResetPasswordStartError) in e.isUserDoesNotHavePassword && e.errorDescription?.contains("native credential recovery") == true }),
-            (Fixture.apiError("invalid_request", codes: [90100]), { (e: ResetPasswordStartError) in !e.isUserDoesNotHavePassword && !e.isUserNotFound }),
+            (
+                Fixture.apiError(
+                    "invalid_request", codes: [500222],
+                    description: "AADSTS500222: The tenant or user does not support native credential recovery."),
+                { (e: ResetPasswordStartError) in
+                    e.isUserDoesNotHavePassword && e.errorDescription?.contains("native credential recovery") == true
+                }
+            ),
+            (
+                Fixture.apiError("invalid_request", codes: [90100]),
+                { (e: ResetPasswordStartError) in !e.isUserDoesNotHavePassword && !e.isUserNotFound }
+            ),
         ] as [([String: Any], (ResetPasswordStartError) -> Bool)] {
             let h = try Harness()
             h.stub.expect(path: Self.start, reply: .json(400, body))
-            let error = try await #require(throws: ResetPasswordStartError.self) { try await h.app.resetPassword(parameters: .init(username: Fixture.username)) }
+            let error = try await #require(throws: ResetPasswordStartError.self) {
+                try await h.app.resetPassword(parameters: .init(username: Fixture.username))
+            }
             #expect(check(error))
         }
         let h = try Harness()
-        let empty = try await #require(throws: ResetPasswordStartError.self) { try await h.app.resetPassword(parameters: .init(username: "")) }
+        let empty = try await #require(throws: ResetPasswordStartError.self) {
+            try await h.app.resetPassword(parameters: .init(username: ""))
+        }
         #expect(empty.isInvalidUsername)
         h.stub.expect(path: Self.start, reply: .json(200, ["challenge_type": "redirect"]))
-        let redirect = try await #require(throws: ResetPasswordStartError.self) { try await h.app.resetPassword(parameters: .init(username: Fixture.username)) }
+        let redirect = try await #require(throws: ResetPasswordStartError.self) {
+            try await h.app.resetPassword(parameters: .init(username: Fixture.username))
+        }
         #expect(redirect.isBrowserRequired)
         h.stub.expect(path: Self.start, reply: .json(200, ["continuation_token": "T0"]))
         h.stub.expect(path: Self.challenge, reply: .json(200, Fixture.passwordChallenge))
-        let password = try await #require(throws: ResetPasswordStartError.self) { try await h.app.resetPassword(parameters: .init(username: Fixture.username)) }
+        let password = try await #require(throws: ResetPasswordStartError.self) {
+            try await h.app.resetPassword(parameters: .init(username: Fixture.username))
+        }
         #expect(!password.isBrowserRequired)
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import MSAL
 import NativeAuthTesting
 import Testing
+
 @testable import MSAL
 
 /// Every row of public-api §8.3 (sign-in start) over the strict stub transport.
@@ -13,11 +14,16 @@ import Testing
 
         let result = try await h.app.signIn(parameters: h.signInParameters(password: Fixture.password))
 
-        guard case .completed(let account) = result else { Issue.record("expected completion, got \(result)"); return }
+        guard case .completed(let account) = result else {
+            Issue.record("expected completion, got \(result)")
+            return
+        }
         #expect(account.account.username == Fixture.username)
         #expect(account.account.identifier == "\(Fixture.uid).\(Fixture.utid)")
         #expect(account.account.environment == "contoso.ciamlogin.com")
-        #expect(account.account.homeAccountId == MSALAccountId(identifier: "\(Fixture.uid).\(Fixture.utid)", objectId: Fixture.uid, tenantId: Fixture.utid))
+        #expect(
+            account.account.homeAccountId
+                == MSALAccountId(identifier: "\(Fixture.uid).\(Fixture.utid)", objectId: Fixture.uid, tenantId: Fixture.utid))
         #expect(account.account.accountClaims?["name"] as? String == "Ada Lovelace")
         #expect(account.idToken == Fixture.idToken())
         #expect(account.tokens.accessToken == "AT-secret-value")
@@ -31,7 +37,10 @@ import Testing
         let h = try Harness()
         h.expectStart(challenge: .json(200, Fixture.passwordChallenge))
         let result = try await h.app.signIn(parameters: h.signInParameters())
-        guard case .passwordRequired(let state) = result else { Issue.record("got \(result)"); return }
+        guard case .passwordRequired(let state) = result else {
+            Issue.record("got \(result)")
+            return
+        }
         #expect(state.continuationToken == "T1")
         #expect(h.stubProblems.isEmpty, "\(h.stubProblems)")
     }
@@ -41,7 +50,10 @@ import Testing
         let h = try Harness()
         h.expectStart(challenge: .json(200, Fixture.oobChallenge))
         let result = try await h.app.signIn(parameters: h.signInParameters(password: password))
-        guard case let .codeRequired(state, sentTo, channel, codeLength) = result else { Issue.record("got \(result)"); return }
+        guard case .codeRequired(let state, let sentTo, let channel, let codeLength) = result else {
+            Issue.record("got \(result)")
+            return
+        }
         #expect(state.continuationToken == "T1")
         #expect(sentTo == "a***@co**o.com")
         #expect(channel.isEmailType && !channel.isSMSType && channel.value == "email")
@@ -69,7 +81,8 @@ import Testing
 
     @Test func initiateRedirectIsBrowserRequiredWithReason() async throws {
         let h = try Harness()
-        h.stub.expect(path: "/oauth2/v2.0/initiate", reply: .json(200, ["challenge_type": "redirect", "redirect_reason": "Client is missing oob"]))
+        h.stub.expect(
+            path: "/oauth2/v2.0/initiate", reply: .json(200, ["challenge_type": "redirect", "redirect_reason": "Client is missing oob"]))
         let error = try await #require(throws: SignInStartError.self) { try await h.app.signIn(parameters: h.signInParameters()) }
         #expect(error.isBrowserRequired)
         #expect(error.errorDescription == "Client is missing oob")
@@ -95,7 +108,9 @@ import Testing
 
     @Test func initiateUserNotFound() async throws {
         let h = try Harness()
-        h.stub.expect(path: "/oauth2/v2.0/initiate", reply: .json(400, Fixture.apiError("user_not_found", codes: [50034], description: "AADSTS50034: no such user")))
+        h.stub.expect(
+            path: "/oauth2/v2.0/initiate",
+            reply: .json(400, Fixture.apiError("user_not_found", codes: [50034], description: "AADSTS50034: no such user")))
         let error = try await #require(throws: SignInStartError.self) { try await h.app.signIn(parameters: h.signInParameters()) }
         #expect(error.isUserNotFound)
         #expect(error.errorDescription == "AADSTS50034: no such user")
@@ -116,7 +131,9 @@ import Testing
     @Test(arguments: ["invalid_request", "invalid_grant", "expired_token", "access_denied"])
     func challengeErrorsAreGeneral(code: String) async throws {
         let h = try Harness()
-        h.expectStart(challenge: .json(400, Fixture.apiError(code, suberror: code == "access_denied" ? "provider_blocked_by_rep" : nil, codes: [55000])))
+        h.expectStart(
+            challenge: .json(
+                400, Fixture.apiError(code, suberror: code == "access_denied" ? "provider_blocked_by_rep" : nil, codes: [55000])))
         let error = try await #require(throws: SignInStartError.self) { try await h.app.signIn(parameters: h.signInParameters()) }
         #expect(!error.isUserNotFound && !error.isBrowserRequired && !error.isInvalidCredentials)
         #expect(error.serverError == code)
@@ -125,7 +142,9 @@ import Testing
     @Test func wrongPasswordIsInvalidCredentials() async throws {
         let h = try Harness()
         h.expectStart(challenge: .json(200, Fixture.passwordChallenge))
-        h.stub.expect(path: "/oauth2/v2.0/token", reply: .json(400, Fixture.apiError("invalid_grant", codes: [50126], description: "AADSTS50126: Error validating credentials")))
+        h.stub.expect(
+            path: "/oauth2/v2.0/token",
+            reply: .json(400, Fixture.apiError("invalid_grant", codes: [50126], description: "AADSTS50126: Error validating credentials")))
         let error = try await #require(throws: SignInStartError.self) {
             try await h.app.signIn(parameters: h.signInParameters(password: "wrong"))
         }
@@ -144,15 +163,18 @@ import Testing
         #expect(error.isUserNotFound)
     }
 
-    @Test(arguments: [
-        ("invalid_grant", nil, [500222]), ("invalid_grant", nil, [90100]), ("invalid_grant", nil, []),
-        ("invalid_request", nil, [50142]), ("invalid_client", nil, []), ("expired_token", nil, [552003]),
-        ("invalid_scope", nil, []), ("invalid_grant", "mfa_required", [50076]), ("invalid_grant", "registration_required", []),
-    ] as [(String, String?, [Int])])
+    @Test(
+        arguments: [
+            ("invalid_grant", nil, [500222]), ("invalid_grant", nil, [90100]), ("invalid_grant", nil, []),
+            ("invalid_request", nil, [50142]), ("invalid_client", nil, []), ("expired_token", nil, [552003]),
+            ("invalid_scope", nil, []), ("invalid_grant", "mfa_required", [50076]), ("invalid_grant", "registration_required", []),
+        ] as [(String, String?, [Int])])
     func otherTokenErrorsAreGeneral(code: String, suberror: String?, codes: [Int]) async throws {
         let h = try Harness()
         h.expectStart(challenge: .json(200, Fixture.passwordChallenge))
-        h.stub.expect(path: "/oauth2/v2.0/token", reply: .json(400, Fixture.apiError(code, suberror: suberror, codes: codes, extra: ["continuation_token": "Tm"])))
+        h.stub.expect(
+            path: "/oauth2/v2.0/token",
+            reply: .json(400, Fixture.apiError(code, suberror: suberror, codes: codes, extra: ["continuation_token": "Tm"])))
         let error = try await #require(throws: SignInStartError.self) {
             try await h.app.signIn(parameters: h.signInParameters(password: Fixture.password))
         }
@@ -181,11 +203,18 @@ import Testing
     @Test func scopesAreSentWithOIDCDefaultsAppended() async throws {
         let h = try Harness()
         h.expectStart(challenge: .json(200, Fixture.passwordChallenge))
-        h.stub.expect(path: "/oauth2/v2.0/token", reply: .json(200, Fixture.tokenBody(scope: "api://todo/Read")), check: { request in
-            request.formFields["scope"] == "api://todo/Read openid profile offline_access" ? nil : "scope was \(request.formFields["scope"] ?? "nil")"
-        })
-        let result = try await h.app.signIn(parameters: h.signInParameters(password: Fixture.password, scopes: ["api://todo/Read", "openid"]))
-        guard case .completed(let account) = result else { Issue.record("got \(result)"); return }
+        h.stub.expect(
+            path: "/oauth2/v2.0/token", reply: .json(200, Fixture.tokenBody(scope: "api://todo/Read")),
+            check: { request in
+                request.formFields["scope"] == "api://todo/Read openid profile offline_access"
+                    ? nil : "scope was \(request.formFields["scope"] ?? "nil")"
+            })
+        let result = try await h.app.signIn(
+            parameters: h.signInParameters(password: Fixture.password, scopes: ["api://todo/Read", "openid"]))
+        guard case .completed(let account) = result else {
+            Issue.record("got \(result)")
+            return
+        }
         #expect(account.tokens.scopes == ["api://todo/Read"])
         #expect(h.stubProblems.isEmpty, "\(h.stubProblems)")
     }
@@ -193,9 +222,12 @@ import Testing
     @Test func claimsRequestIsSentOnTheTokenRequest() async throws {
         let h = try Harness()
         h.expectStart(challenge: .json(200, Fixture.passwordChallenge))
-        h.stub.expect(path: "/oauth2/v2.0/token", reply: .json(200, Fixture.tokenBody()), check: { request in
-            request.formFields["claims"] == #"{"access_token":{"acrs":{"essential":true,"value":"c4"}}}"# ? nil : "claims \(request.formFields["claims"] ?? "nil")"
-        })
+        h.stub.expect(
+            path: "/oauth2/v2.0/token", reply: .json(200, Fixture.tokenBody()),
+            check: { request in
+                request.formFields["claims"] == #"{"access_token":{"acrs":{"essential":true,"value":"c4"}}}"#
+                    ? nil : "claims \(request.formFields["claims"] ?? "nil")"
+            })
         let parameters = h.signInParameters(password: Fixture.password)
         parameters.claimsRequest = try MSALClaimsRequest(jsonString: #"{"access_token":{"acrs":{"essential":true,"value":"c4"}}}"#)
         _ = try await h.app.signIn(parameters: parameters)
@@ -224,11 +256,15 @@ import Testing
     @Test func submitCodeCompletesWithOOBGrant() async throws {
         let h = try Harness()
         let state = try await codeState(h)
-        h.stub.expect(path: "/oauth2/v2.0/token", reply: .json(200, Fixture.tokenBody()), check: { request in
-            let f = request.formFields
-            guard f["grant_type"] == "oob", f["oob"] == Fixture.code, f["continuation_token"] == "T1" else { return "fields \(f.keys.sorted())" }
-            return f["username"] == nil && f["challenge_type"] == nil ? nil : "oob grant must not carry username or challenge_type"
-        })
+        h.stub.expect(
+            path: "/oauth2/v2.0/token", reply: .json(200, Fixture.tokenBody()),
+            check: { request in
+                let f = request.formFields
+                guard f["grant_type"] == "oob", f["oob"] == Fixture.code, f["continuation_token"] == "T1" else {
+                    return "fields \(f.keys.sorted())"
+                }
+                return f["username"] == nil && f["challenge_type"] == nil ? nil : "oob grant must not carry username or challenge_type"
+            })
         guard case .completed(let result) = try await state.submitCode(code: Fixture.code) else { return }
         #expect(result.account.username == Fixture.username)
         #expect(h.stubProblems.isEmpty, "\(h.stubProblems)")
@@ -237,14 +273,17 @@ import Testing
     @Test func wrongCodeIsInvalidCodeAndTheStateStillWorks() async throws {
         let h = try Harness()
         let state = try await codeState(h)
-        h.stub.expect(path: "/oauth2/v2.0/token", reply: .json(400, Fixture.apiError("invalid_grant", suberror: "invalid_oob_value", codes: [50181])))
+        h.stub.expect(
+            path: "/oauth2/v2.0/token", reply: .json(400, Fixture.apiError("invalid_grant", suberror: "invalid_oob_value", codes: [50181])))
         let error = try await #require(throws: VerifyCodeError.self) { try await state.submitCode(code: "00000000") }
         #expect(error.isInvalidCode)
         #expect(!state.lifecycle.isConsumed)
 
-        h.stub.expect(path: "/oauth2/v2.0/token", reply: .json(200, Fixture.tokenBody()), check: { request in
-            request.formFields["continuation_token"] == "T1" ? nil : "the retry must reuse T1"
-        })
+        h.stub.expect(
+            path: "/oauth2/v2.0/token", reply: .json(200, Fixture.tokenBody()),
+            check: { request in
+                request.formFields["continuation_token"] == "T1" ? nil : "the retry must reuse T1"
+            })
         _ = try await state.submitCode(code: Fixture.code)
         #expect(h.stubProblems.isEmpty, "\(h.stubProblems)")
     }
@@ -275,11 +314,13 @@ import Testing
         let state = try await codeState(h)
         var second = Fixture.oobChallenge
         second["continuation_token"] = "T2"
-        h.stub.expect(path: "/oauth2/v2.0/challenge", reply: .json(200, second), check: { request in
-            request.formFields["continuation_token"] == "T1" && request.formFields["challenge_type"] == "oob password redirect"
-                ? nil : "resend must send T1 with the challenge types"
-        })
-        guard case let .codeRequired(next, sentTo, _, codeLength) = try await state.resendCode() else { return }
+        h.stub.expect(
+            path: "/oauth2/v2.0/challenge", reply: .json(200, second),
+            check: { request in
+                request.formFields["continuation_token"] == "T1" && request.formFields["challenge_type"] == "oob password redirect"
+                    ? nil : "resend must send T1 with the challenge types"
+            })
+        guard case .codeRequired(let next, let sentTo, _, let codeLength) = try await state.resendCode() else { return }
         #expect(next.continuationToken == "T2" && sentTo == "a***@co**o.com" && codeLength == 8)
         #expect(state.lifecycle.isConsumed)
         #expect(h.stubProblems.isEmpty, "\(h.stubProblems)")
@@ -307,12 +348,14 @@ import Testing
     @Test func submitPasswordCompletesWithPasswordGrant() async throws {
         let h = try Harness()
         let state = try await passwordState(h)
-        h.stub.expect(path: "/oauth2/v2.0/token", reply: .json(200, Fixture.tokenBody()), check: { request in
-            let f = request.formFields
-            return f["grant_type"] == "password" && f["username"] == Fixture.username && f["password"] == Fixture.password
-                && f["continuation_token"] == "T1" && f["challenge_type"] == "oob password redirect" && f["client_info"] == "true"
-                ? nil : "fields \(f.keys.sorted())"
-        })
+        h.stub.expect(
+            path: "/oauth2/v2.0/token", reply: .json(200, Fixture.tokenBody()),
+            check: { request in
+                let f = request.formFields
+                return f["grant_type"] == "password" && f["username"] == Fixture.username && f["password"] == Fixture.password
+                    && f["continuation_token"] == "T1" && f["challenge_type"] == "oob password redirect" && f["client_info"] == "true"
+                    ? nil : "fields \(f.keys.sorted())"
+            })
         guard case .completed = try await state.submitPassword(password: Fixture.password) else { return }
         #expect(state.lifecycle.isConsumed)
         #expect(h.stubProblems.isEmpty, "\(h.stubProblems)")

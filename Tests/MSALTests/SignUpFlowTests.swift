@@ -2,6 +2,7 @@ import Foundation
 import MSAL
 import NativeAuthTesting
 import Testing
+
 @testable import MSAL
 
 /// public-api §8.1 (sign-up start) and §8.2 (sign-up states) over the strict stub.
@@ -28,14 +29,20 @@ import Testing
 
     @Test func startSendsTheFieldsAndAsksForTheCode() async throws {
         let h = try Harness()
-        h.stub.expect(path: Self.start, reply: .json(200, ["continuation_token": "T0"]), check: { request in
-            let f = request.formFields
-            return f["username"] == Fixture.username && f["password"] == Fixture.password && f["challenge_type"] == "oob password redirect"
-                && f["attributes"] == #"{"age":42,"displayName":"Ada"}"# ? nil : "fields \(f)"
-        })
+        h.stub.expect(
+            path: Self.start, reply: .json(200, ["continuation_token": "T0"]),
+            check: { request in
+                let f = request.formFields
+                return f["username"] == Fixture.username && f["password"] == Fixture.password
+                    && f["challenge_type"] == "oob password redirect"
+                    && f["attributes"] == #"{"age":42,"displayName":"Ada"}"# ? nil : "fields \(f)"
+            })
         h.stub.expect(path: Self.challenge, reply: .json(200, Fixture.oobChallenge))
         let result = try await h.app.signUp(parameters: parameters(attributes: ["displayName": "Ada", "age": 42]))
-        guard case let .codeRequired(state, sentTo, channel, length) = result else { Issue.record("got \(result)"); return }
+        guard case .codeRequired(let state, let sentTo, let channel, let length) = result else {
+            Issue.record("got \(result)")
+            return
+        }
         #expect(state.continuationToken == "T1" && sentTo == "a***@co**o.com" && channel.isEmailType && length == 8)
         #expect(h.stubProblems.isEmpty, "\(h.stubProblems)")
         try Golden.check(h.stub.receivedRequests, named: "signup-start-and-challenge")
@@ -45,7 +52,9 @@ import Testing
         let h = try Harness()
         let noName = try await #require(throws: SignUpStartError.self) { try await h.app.signUp(parameters: .init(username: "")) }
         #expect(noName.isInvalidUsername)
-        let emptyPassword = try await #require(throws: SignUpStartError.self) { try await h.app.signUp(parameters: parameters(password: "")) }
+        let emptyPassword = try await #require(throws: SignUpStartError.self) {
+            try await h.app.signUp(parameters: parameters(password: ""))
+        }
         #expect(emptyPassword.isInvalidPassword)
         let badAttributes = try await #require(throws: SignUpStartError.self) {
             try await h.app.signUp(parameters: parameters(attributes: ["when": Date()]))
@@ -56,14 +65,21 @@ import Testing
 
     @Test func startErrorMapping() async throws {
         let cases: [([String: Any], (SignUpStartError) -> Bool)] = [
-            (Fixture.apiError("user_already_exists", codes: [1003037]), { $0.isUserAlreadyExists }),
+            (Fixture.apiError("user_already_exists", codes: [1_003_037]), { $0.isUserAlreadyExists }),
             (Fixture.apiError("invalid_grant", suberror: "password_too_weak", codes: [399246]), { $0.isInvalidPassword }),
             (Fixture.apiError("invalid_grant", suberror: "password_banned"), { $0.isInvalidPassword }),
-            (Fixture.apiError("invalid_request", codes: [90100], description: "AADSTS90100: username parameter is empty or not valid."),
-             { $0.isInvalidUsername }),
-            (Fixture.apiError("invalid_request", codes: [90100], description: "AADSTS90100: client_id parameter is empty or not valid."),
-             { !$0.isInvalidUsername && !$0.isUserAlreadyExists }),
-            (Fixture.apiError("attributes_required", extra: ["continuation_token": "T9"]), { !$0.isBrowserRequired && !$0.isInvalidUsername }),
+            (
+                Fixture.apiError("invalid_request", codes: [90100], description: "AADSTS90100: username parameter is empty or not valid."),
+                { $0.isInvalidUsername }
+            ),
+            (
+                Fixture.apiError("invalid_request", codes: [90100], description: "AADSTS90100: client_id parameter is empty or not valid."),
+                { !$0.isInvalidUsername && !$0.isUserAlreadyExists }
+            ),
+            (
+                Fixture.apiError("attributes_required", extra: ["continuation_token": "T9"]),
+                { !$0.isBrowserRequired && !$0.isInvalidUsername }
+            ),
             (Fixture.apiError("unsupported_auth_method"), { !$0.isBrowserRequired && !$0.isInvalidPassword }),
             (Fixture.apiError("invalid_client", suberror: "nativeauthapi_disabled"), { !$0.isBrowserRequired }),
         ]
@@ -81,9 +97,17 @@ import Testing
 
     @Test func invalidAttributesAtStartAreAResultNotAnError() async throws {
         let h = try Harness()
-        h.stub.expect(path: Self.start, reply: .json(400, Fixture.apiError("invalid_grant", suberror: "attribute_validation_failed",
-                                                                            extra: ["invalid_attributes": [["name": "city"], ["name": "age"]]])))
-        guard case .attributesInvalid(let names) = try await h.app.signUp(parameters: parameters()) else { Issue.record("expected attributesInvalid"); return }
+        h.stub.expect(
+            path: Self.start,
+            reply: .json(
+                400,
+                Fixture.apiError(
+                    "invalid_grant", suberror: "attribute_validation_failed",
+                    extra: ["invalid_attributes": [["name": "city"], ["name": "age"]]])))
+        guard case .attributesInvalid(let names) = try await h.app.signUp(parameters: parameters()) else {
+            Issue.record("expected attributesInvalid")
+            return
+        }
         #expect(names == ["city", "age"])
     }
 
@@ -104,16 +128,24 @@ import Testing
     @Test func submitCodeCompletionAndSignInAfter() async throws {
         let h = try Harness()
         let state = try await codeState(h)
-        h.stub.expect(path: Self.proceed, reply: .json(200, ["continuation_token": "T2", "expires_in": 600]), check: { request in
-            let f = request.formFields
-            return f["grant_type"] == "oob" && f["oob"] == Fixture.code && f["continuation_token"] == "T1" ? nil : "fields \(f)"
-        })
-        guard case .completed(let after) = try await state.submitCode(code: Fixture.code) else { Issue.record("expected completion"); return }
-        h.stub.expect(path: "/oauth2/v2.0/token", reply: .json(200, Fixture.tokenBody()), check: { request in
-            let f = request.formFields
-            return f["grant_type"] == "continuation_token" && f["continuation_token"] == "T2" && f["username"] == Fixture.username
-                && f["scope"] == "api://x/Read openid profile offline_access" && f["challenge_type"] == "oob password redirect" ? nil : "fields \(f)"
-        })
+        h.stub.expect(
+            path: Self.proceed, reply: .json(200, ["continuation_token": "T2", "expires_in": 600]),
+            check: { request in
+                let f = request.formFields
+                return f["grant_type"] == "oob" && f["oob"] == Fixture.code && f["continuation_token"] == "T1" ? nil : "fields \(f)"
+            })
+        guard case .completed(let after) = try await state.submitCode(code: Fixture.code) else {
+            Issue.record("expected completion")
+            return
+        }
+        h.stub.expect(
+            path: "/oauth2/v2.0/token", reply: .json(200, Fixture.tokenBody()),
+            check: { request in
+                let f = request.formFields
+                return f["grant_type"] == "continuation_token" && f["continuation_token"] == "T2" && f["username"] == Fixture.username
+                    && f["scope"] == "api://x/Read openid profile offline_access" && f["challenge_type"] == "oob password redirect"
+                    ? nil : "fields \(f)"
+            })
         let signInParameters = MSALNativeAuthSignInAfterSignUpParameters()
         signInParameters.scopes = ["api://x/Read"]
         guard case .completed(let result) = try await after.signIn(parameters: signInParameters) else { return }
@@ -129,7 +161,10 @@ import Testing
         let h = try Harness()
         let state = try await codeState(h)
         h.stub.expect(path: Self.proceed, reply: .json(200, ["challenge_type": "redirect"]))
-        guard case .completed(let after) = try await state.submitCode(code: Fixture.code) else { Issue.record("any 200 completes"); return }
+        guard case .completed(let after) = try await state.submitCode(code: Fixture.code) else {
+            Issue.record("any 200 completes")
+            return
+        }
         let error = try await #require(throws: SignInAfterSignUpError.self) { try await after.signIn() }
         #expect(error.errorDescription == "Sign In is not available at this point, please use the standalone sign in methods")
         #expect(h.stubProblems.isEmpty, "\(h.stubProblems)")
@@ -165,45 +200,83 @@ import Testing
     @Test func credentialRequiredLeadsToThePasswordState() async throws {
         let h = try Harness()
         let state = try await codeState(h)
-        h.stub.expect(path: Self.proceed, reply: .json(400, Fixture.apiError("credential_required", codes: [55103], extra: ["continuation_token": "T2"])))
-        h.stub.expect(path: Self.challenge, reply: .json(200, ["continuation_token": "T3", "challenge_type": "password"]), check: { request in
-            request.formFields["continuation_token"] == "T2" ? nil : "challenge must use the credential_required token"
-        })
-        guard case .passwordRequired(let passwordState) = try await state.submitCode(code: Fixture.code) else { Issue.record("expected password"); return }
+        h.stub.expect(
+            path: Self.proceed,
+            reply: .json(400, Fixture.apiError("credential_required", codes: [55103], extra: ["continuation_token": "T2"])))
+        h.stub.expect(
+            path: Self.challenge, reply: .json(200, ["continuation_token": "T3", "challenge_type": "password"]),
+            check: { request in
+                request.formFields["continuation_token"] == "T2" ? nil : "challenge must use the credential_required token"
+            })
+        guard case .passwordRequired(let passwordState) = try await state.submitCode(code: Fixture.code) else {
+            Issue.record("expected password")
+            return
+        }
         #expect(passwordState.continuationToken == "T3")
 
         h.stub.expect(path: Self.proceed, reply: .json(400, Fixture.apiError("invalid_grant", suberror: "password_too_short")))
         let weak = try await #require(throws: PasswordRequiredError.self) { try await passwordState.submitPassword(password: "short") }
         #expect(weak.isInvalidPassword && !passwordState.lifecycle.isConsumed)
-        h.stub.expect(path: Self.proceed, reply: .json(400, Fixture.apiError("attributes_required", codes: [55106], extra: [
-            "continuation_token": "T4", "required_attributes": [["name": "displayName", "type": "string", "required": true, "options": ["regex": "^.+$"]]],
-        ])), check: { request in
-            request.formFields["grant_type"] == "password" && request.formFields["continuation_token"] == "T3" ? nil : "password grant with T3"
-        })
-        guard case .attributesRequired(let attributes, let attributesState) = try await passwordState.submitPassword(password: Fixture.password) else {
-            Issue.record("expected attributes"); return
+        h.stub.expect(
+            path: Self.proceed,
+            reply: .json(
+                400,
+                Fixture.apiError(
+                    "attributes_required", codes: [55106],
+                    extra: [
+                        "continuation_token": "T4",
+                        "required_attributes": [["name": "displayName", "type": "string", "required": true, "options": ["regex": "^.+$"]]],
+                    ])),
+            check: { request in
+                request.formFields["grant_type"] == "password" && request.formFields["continuation_token"] == "T3"
+                    ? nil : "password grant with T3"
+            })
+        guard
+            case .attributesRequired(let attributes, let attributesState) = try await passwordState.submitPassword(
+                password: Fixture.password)
+        else {
+            Issue.record("expected attributes")
+            return
         }
-        #expect(attributes.map(\.name) == ["displayName"] && attributes[0].regex == "^.+$" && attributes[0].required && attributes[0].type == "string")
+        #expect(
+            attributes.map(\.name) == ["displayName"] && attributes[0].regex == "^.+$" && attributes[0].required
+                && attributes[0].type == "string")
 
-        h.stub.expect(path: Self.proceed, reply: .json(400, Fixture.apiError("invalid_grant", suberror: "attribute_validation_failed",
-                                                                              extra: ["invalid_attributes": [["name": "displayName"]]])))
-        guard case .attributesInvalid(let names, let same) = try await attributesState.submitAttributes(attributes: ["displayName": ""]) else {
-            Issue.record("expected attributesInvalid"); return
+        h.stub.expect(
+            path: Self.proceed,
+            reply: .json(
+                400,
+                Fixture.apiError(
+                    "invalid_grant", suberror: "attribute_validation_failed",
+                    extra: ["invalid_attributes": [["name": "displayName"]]])))
+        guard case .attributesInvalid(let names, let same) = try await attributesState.submitAttributes(attributes: ["displayName": ""])
+        else {
+            Issue.record("expected attributesInvalid")
+            return
         }
         #expect(names == ["displayName"] && same === attributesState)
-        h.stub.expect(path: Self.proceed, reply: .json(200, ["continuation_token": "T5"]), check: { request in
-            request.formFields["grant_type"] == "attributes" && request.formFields["attributes"] == #"{"displayName":"Ada"}"# ? nil : "attributes grant"
-        })
-        guard case .completed = try await attributesState.submitAttributes(attributes: ["displayName": "Ada"]) else { Issue.record("expected completion"); return }
+        h.stub.expect(
+            path: Self.proceed, reply: .json(200, ["continuation_token": "T5"]),
+            check: { request in
+                request.formFields["grant_type"] == "attributes" && request.formFields["attributes"] == #"{"displayName":"Ada"}"#
+                    ? nil : "attributes grant"
+            })
+        guard case .completed = try await attributesState.submitAttributes(attributes: ["displayName": "Ada"]) else {
+            Issue.record("expected completion")
+            return
+        }
         #expect(h.stubProblems.isEmpty, "\(h.stubProblems)")
     }
 
     @Test func credentialRequiredChallengeFailures() async throws {
-        for (reply, browser) in [(StubTransport.Reply.json(200, ["challenge_type": "redirect"]), true),
-                                 (.json(400, Fixture.apiError("invalid_request")), false)] {
+        for (reply, browser) in [
+            (StubTransport.Reply.json(200, ["challenge_type": "redirect"]), true),
+            (.json(400, Fixture.apiError("invalid_request")), false),
+        ] {
             let h = try Harness()
             let state = try await codeState(h)
-            h.stub.expect(path: Self.proceed, reply: .json(400, Fixture.apiError("credential_required", extra: ["continuation_token": "T2"])))
+            h.stub.expect(
+                path: Self.proceed, reply: .json(400, Fixture.apiError("credential_required", extra: ["continuation_token": "T2"])))
             h.stub.expect(path: Self.challenge, reply: reply)
             let error = try await #require(throws: VerifyCodeError.self) { try await state.submitCode(code: Fixture.code) }
             #expect(error.isBrowserRequired == browser && state.lifecycle.isConsumed)
@@ -231,11 +304,14 @@ import Testing
         ] as [([String: Any], Bool, Bool)] {
             let h = try Harness()
             let state = try await codeState(h)
-            h.stub.expect(path: Self.proceed, reply: .json(400, Fixture.apiError("credential_required", extra: ["continuation_token": "T2"])))
+            h.stub.expect(
+                path: Self.proceed, reply: .json(400, Fixture.apiError("credential_required", extra: ["continuation_token": "T2"])))
             h.stub.expect(path: Self.challenge, reply: .json(200, ["continuation_token": "T3", "challenge_type": "password"]))
             guard case .passwordRequired(let passwordState) = try await state.submitCode(code: Fixture.code) else { return }
             h.stub.expect(path: Self.proceed, reply: .json(400, body))
-            let error = try await #require(throws: PasswordRequiredError.self) { try await passwordState.submitPassword(password: Fixture.password) }
+            let error = try await #require(throws: PasswordRequiredError.self) {
+                try await passwordState.submitPassword(password: Fixture.password)
+            }
             #expect(error.isInvalidPassword == invalid && passwordState.lifecycle.isConsumed == consumed)
         }
     }
@@ -243,12 +319,20 @@ import Testing
     @Test func attributesErrorsAreGeneral() async throws {
         let h = try Harness()
         let state = try await codeState(h)
-        h.stub.expect(path: Self.proceed, reply: .json(400, Fixture.apiError("attributes_required", extra: [
-            "continuation_token": "T4", "required_attributes": [["name": "city", "type": "string", "required": true]],
-        ])))
+        h.stub.expect(
+            path: Self.proceed,
+            reply: .json(
+                400,
+                Fixture.apiError(
+                    "attributes_required",
+                    extra: [
+                        "continuation_token": "T4", "required_attributes": [["name": "city", "type": "string", "required": true]],
+                    ])))
         guard case .attributesRequired(_, let attributesState) = try await state.submitCode(code: Fixture.code) else { return }
         h.stub.expect(path: Self.proceed, reply: .json(400, Fixture.apiError("expired_token")))
-        let error = try await #require(throws: AttributesRequiredError.self) { try await attributesState.submitAttributes(attributes: ["city": "Oslo"]) }
+        let error = try await #require(throws: AttributesRequiredError.self) {
+            try await attributesState.submitAttributes(attributes: ["city": "Oslo"])
+        }
         #expect(!error.isBrowserRequired && attributesState.lifecycle.isConsumed)
     }
 }

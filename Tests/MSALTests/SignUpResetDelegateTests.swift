@@ -2,11 +2,13 @@ import Foundation
 import MSAL
 import NativeAuthTesting
 import Testing
+
 @testable import MSAL
 
 /// The delegate form of sign-up and password reset: one callback per call, MSAL's fallback.
 @Suite @MainActor struct SignUpResetDelegateTests {
-    @MainActor final class Recorder: SignUpStartDelegate, SignUpVerifyCodeDelegate, SignUpAttributesRequiredDelegate,
+    @MainActor
+    final class Recorder: SignUpStartDelegate, SignUpVerifyCodeDelegate, SignUpAttributesRequiredDelegate,
         SignInAfterSignUpDelegate, ResetPasswordStartDelegate, ResetPasswordVerifyCodeDelegate, ResetPasswordRequiredDelegate,
         SignInAfterResetPasswordDelegate
     {
@@ -30,30 +32,71 @@ import Testing
             waiter = nil
         }
 
-        func onSignUpStartError(error: SignUpStartError) { lastError = error; record("onSignUpStartError") }
-        func onSignUpCodeRequired(newState: SignUpCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int) {
-            signUpCode = newState; record("onSignUpCodeRequired")
+        func onSignUpStartError(error: SignUpStartError) {
+            lastError = error
+            record("onSignUpStartError")
         }
-        func onSignUpVerifyCodeError(error: VerifyCodeError, newState: SignUpCodeRequiredState?) { lastError = error; record("onSignUpVerifyCodeError") }
+        func onSignUpCodeRequired(
+            newState: SignUpCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int
+        ) {
+            signUpCode = newState
+            record("onSignUpCodeRequired")
+        }
+        func onSignUpVerifyCodeError(error: VerifyCodeError, newState: SignUpCodeRequiredState?) {
+            lastError = error
+            record("onSignUpVerifyCodeError")
+        }
         func onSignUpAttributesRequired(attributes: [MSALNativeAuthRequiredAttribute], newState: SignUpAttributesRequiredState) {
-            attributesState = newState; record("onSignUpAttributesRequired")
+            attributesState = newState
+            record("onSignUpAttributesRequired")
         }
         func onSignUpAttributesInvalid(attributeNames: [String], newState: SignUpAttributesRequiredState) {
-            attributesState = newState; record("onSignUpAttributesInvalid")
+            attributesState = newState
+            record("onSignUpAttributesInvalid")
         }
-        func onSignUpCompleted(newState: SignInAfterSignUpState) { afterSignUp = newState; record("onSignUpCompleted") }
-        func onSignUpAttributesRequiredError(error: AttributesRequiredError) { lastError = error; record("onSignUpAttributesRequiredError") }
-        func onSignInAfterSignUpError(error: SignInAfterSignUpError) { lastError = error; record("onSignInAfterSignUpError") }
+        func onSignUpCompleted(newState: SignInAfterSignUpState) {
+            afterSignUp = newState
+            record("onSignUpCompleted")
+        }
+        func onSignUpAttributesRequiredError(error: AttributesRequiredError) {
+            lastError = error
+            record("onSignUpAttributesRequiredError")
+        }
+        func onSignInAfterSignUpError(error: SignInAfterSignUpError) {
+            lastError = error
+            record("onSignInAfterSignUpError")
+        }
         func onSignInCompleted(result: MSALNativeAuthUserAccountResult) { record("onSignInCompleted") }
-        func onResetPasswordStartError(error: ResetPasswordStartError) { lastError = error; record("onResetPasswordStartError") }
-        func onResetPasswordCodeRequired(newState: ResetPasswordCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int) {
-            resetCode = newState; record("onResetPasswordCodeRequired")
+        func onResetPasswordStartError(error: ResetPasswordStartError) {
+            lastError = error
+            record("onResetPasswordStartError")
         }
-        func onResetPasswordVerifyCodeError(error: VerifyCodeError, newState: ResetPasswordCodeRequiredState?) { lastError = error; record("onResetPasswordVerifyCodeError") }
-        func onPasswordRequired(newState: ResetPasswordRequiredState) { resetPassword = newState; record("onPasswordRequired") }
-        func onResetPasswordRequiredError(error: PasswordRequiredError, newState: ResetPasswordRequiredState?) { lastError = error; record("onResetPasswordRequiredError") }
-        func onResetPasswordCompleted(newState: SignInAfterResetPasswordState) { afterReset = newState; record("onResetPasswordCompleted") }
-        func onSignInAfterResetPasswordError(error: SignInAfterResetPasswordError) { lastError = error; record("onSignInAfterResetPasswordError") }
+        func onResetPasswordCodeRequired(
+            newState: ResetPasswordCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int
+        ) {
+            resetCode = newState
+            record("onResetPasswordCodeRequired")
+        }
+        func onResetPasswordVerifyCodeError(error: VerifyCodeError, newState: ResetPasswordCodeRequiredState?) {
+            lastError = error
+            record("onResetPasswordVerifyCodeError")
+        }
+        func onPasswordRequired(newState: ResetPasswordRequiredState) {
+            resetPassword = newState
+            record("onPasswordRequired")
+        }
+        func onResetPasswordRequiredError(error: PasswordRequiredError, newState: ResetPasswordRequiredState?) {
+            lastError = error
+            record("onResetPasswordRequiredError")
+        }
+        func onResetPasswordCompleted(newState: SignInAfterResetPasswordState) {
+            afterReset = newState
+            record("onResetPasswordCompleted")
+        }
+        func onSignInAfterResetPasswordError(error: SignInAfterResetPasswordError) {
+            lastError = error
+            record("onSignInAfterResetPasswordError")
+        }
     }
 
     @Test func signUpThroughDelegates() async throws {
@@ -64,13 +107,25 @@ import Testing
         h.app.signUp(parameters: MSALNativeAuthSignUpParameters(username: Fixture.username), delegate: recorder)
         #expect(await recorder.next() == "onSignUpCodeRequired")
 
-        h.stub.expect(path: "/signup/v1.0/continue", reply: .json(400, Fixture.apiError("attributes_required", extra: [
-            "continuation_token": "T2", "required_attributes": [["name": "city", "type": "string", "required": true]]])))
+        h.stub.expect(
+            path: "/signup/v1.0/continue",
+            reply: .json(
+                400,
+                Fixture.apiError(
+                    "attributes_required",
+                    extra: [
+                        "continuation_token": "T2", "required_attributes": [["name": "city", "type": "string", "required": true]],
+                    ])))
         try #require(recorder.signUpCode).submitCode(code: Fixture.code, delegate: recorder)
         #expect(await recorder.next() == "onSignUpAttributesRequired")
 
-        h.stub.expect(path: "/signup/v1.0/continue", reply: .json(400, Fixture.apiError("invalid_grant", suberror: "attribute_validation_failed",
-                                                                                           extra: ["invalid_attributes": [["name": "city"]]])))
+        h.stub.expect(
+            path: "/signup/v1.0/continue",
+            reply: .json(
+                400,
+                Fixture.apiError(
+                    "invalid_grant", suberror: "attribute_validation_failed",
+                    extra: ["invalid_attributes": [["name": "city"]]])))
         try #require(recorder.attributesState).submitAttributes(attributes: ["city": ""], delegate: recorder)
         #expect(await recorder.next() == "onSignUpAttributesInvalid")
 
@@ -81,8 +136,11 @@ import Testing
         h.stub.expect(path: "/oauth2/v2.0/token", reply: .json(200, Fixture.tokenBody()))
         try #require(recorder.afterSignUp).signIn(parameters: MSALNativeAuthSignInAfterSignUpParameters(), delegate: recorder)
         #expect(await recorder.next() == "onSignInCompleted")
-        #expect(recorder.names == ["onSignUpCodeRequired", "onSignUpAttributesRequired", "onSignUpAttributesInvalid", "onSignUpCompleted",
-                                   "onSignInCompleted"])
+        #expect(
+            recorder.names == [
+                "onSignUpCodeRequired", "onSignUpAttributesRequired", "onSignUpAttributesInvalid", "onSignUpCompleted",
+                "onSignInCompleted",
+            ])
         #expect(h.stubProblems.isEmpty, "\(h.stubProblems)")
     }
 
@@ -117,13 +175,20 @@ import Testing
 
     @Test func unimplementedAttributesInvalidFallsBack() async throws {
         let h = try Harness()
-        h.stub.expect(path: "/signup/v1.0/start", reply: .json(400, Fixture.apiError("invalid_grant", suberror: "attribute_validation_failed",
-                                                                                        extra: ["invalid_attributes": [["name": "city"]]])))
+        h.stub.expect(
+            path: "/signup/v1.0/start",
+            reply: .json(
+                400,
+                Fixture.apiError(
+                    "invalid_grant", suberror: "attribute_validation_failed",
+                    extra: ["invalid_attributes": [["name": "city"]]])))
         let delegate = StartErrorOnly()
         await withCheckedContinuation { continuation in
             delegate.waiter = continuation
             h.app.signUp(parameters: MSALNativeAuthSignUpParameters(username: Fixture.username), delegate: delegate)
         }
-        #expect(delegate.error?.errorDescription == "MSALNativeAuth has called the delegate method onSignUpAttributesInvalid that has not been implemented")
+        #expect(
+            delegate.error?.errorDescription
+                == "MSALNativeAuth has called the delegate method onSignUpAttributesInvalid that has not been implemented")
     }
 }

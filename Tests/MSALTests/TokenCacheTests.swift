@@ -2,9 +2,11 @@ import Foundation
 import MSAL
 import NativeAuthTesting
 import Testing
+
 @testable import MSAL
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The persistent token cache: restart, sign-out, account policy, file safety, interop.
@@ -38,7 +40,9 @@ import Glibc
         h.stub.expect(path: "/oauth2/v2.0/token", reply: .json(200, body))
         let parameters = MSALNativeAuthSignInParameters(username: username)
         parameters.password = Fixture.password
-        guard case .completed(let result) = try await h.app.signIn(parameters: parameters) else { throw MSALError(.invalidParameter, "no sign-in") }
+        guard case .completed(let result) = try await h.app.signIn(parameters: parameters) else {
+            throw MSALError(.invalidParameter, "no sign-in")
+        }
         return result
     }
 
@@ -86,14 +90,20 @@ import Glibc
         _ = try await signIn(h)
         let json = try fileJSON(directory.cacheFile)
         let home = "\(Fixture.uid).\(Fixture.utid)"
-        let at = try #require((json["AccessToken"] as? [String: [String: String]])?[
-            "\(home)-contoso.ciamlogin.com-accesstoken-\(Fixture.clientId)-contoso.onmicrosoft.com-api://contoso/todolist/todolist.read"])
+        let at = try #require(
+            (json["AccessToken"] as? [String: [String: String]])?[
+                "\(home)-contoso.ciamlogin.com-accesstoken-\(Fixture.clientId)-contoso.onmicrosoft.com-api://contoso/todolist/todolist.read"
+            ])
         #expect(at["target"] == Self.todo && at["realm"] == "contoso.onmicrosoft.com" && at["credential_type"] == "AccessToken")
         #expect(at["expires_on"] == String(Int(h.clock.now().timeIntervalSince1970) + 3599))
         #expect((json["RefreshToken"] as? [String: Any])?["\(home)-contoso.ciamlogin.com-refreshtoken-\(Fixture.clientId)--"] != nil)
-        #expect((json["IdToken"] as? [String: Any])?["\(home)-contoso.ciamlogin.com-idtoken-\(Fixture.clientId)-contoso.onmicrosoft.com-"] != nil)
-        let account = try #require((json["Account"] as? [String: [String: String]])?["\(home)-contoso.ciamlogin.com-contoso.onmicrosoft.com"])
-        #expect(account["username"] == Fixture.username && account["authority_type"] == "MSSTS" && account["local_account_id"] == Fixture.uid)
+        #expect(
+            (json["IdToken"] as? [String: Any])?["\(home)-contoso.ciamlogin.com-idtoken-\(Fixture.clientId)-contoso.onmicrosoft.com-"]
+                != nil)
+        let account = try #require(
+            (json["Account"] as? [String: [String: String]])?["\(home)-contoso.ciamlogin.com-contoso.onmicrosoft.com"])
+        #expect(
+            account["username"] == Fixture.username && account["authority_type"] == "MSSTS" && account["local_account_id"] == Fixture.uid)
         #expect((json["AppMetadata"] as? [String: Any])?["appmetadata-contoso.ciamlogin.com-\(Fixture.clientId)"] != nil)
     }
 
@@ -120,7 +130,10 @@ import Glibc
     }
 
     @Test func severalAccountsWhenAllowed() async throws {
-        let h = try Harness { $0.tokenCacheLocation = .inMemory; $0.allowsMultipleAccounts = true }
+        let h = try Harness {
+            $0.tokenCacheLocation = .inMemory
+            $0.allowsMultipleAccounts = true
+        }
         _ = try await signIn(h)
         try await h.clock.sleep(seconds: 5)
         _ = try await signIn(h, uid: "bbbbbbbb-0000-0000-0000-000000000002", username: "bob@contoso.com")
@@ -145,8 +158,9 @@ import Glibc
         #expect(h.log.text.contains("is not a valid token cache"))
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.cacheFile.deletingLastPathComponent().path)
         let backup = try #require(files.first { $0.hasPrefix("token_cache.json.corrupt-") })
-        #expect(try String(contentsOfFile: directory.cacheFile.deletingLastPathComponent().appendingPathComponent(backup).path, encoding: .utf8)
-            == "{ this is not json", "the user's data is kept")
+        #expect(
+            try String(contentsOfFile: directory.cacheFile.deletingLastPathComponent().appendingPathComponent(backup).path, encoding: .utf8)
+                == "{ this is not json", "the user's data is kept")
         _ = try await signIn(h)
         #expect(try harness(directory.cacheFile).app.getNativeAuthUserAccount() != nil)
     }
@@ -170,8 +184,9 @@ import Glibc
         #expect(h.app.lastTokenCacheError?.message.contains("not a regular file") == true)
         _ = try await signIn(h)
         var isDirectory: ObjCBool = false
-        #expect(FileManager.default.fileExists(atPath: directory.cacheFile.path, isDirectory: &isDirectory) && isDirectory.boolValue,
-                "nothing of the user's is replaced")
+        #expect(
+            FileManager.default.fileExists(atPath: directory.cacheFile.path, isDirectory: &isDirectory) && isDirectory.boolValue,
+            "nothing of the user's is replaced")
     }
 
     @Test func unknownFieldsAndSectionsSurvive() async throws {
@@ -180,8 +195,12 @@ import Glibc
         let home = "\(Fixture.uid).\(Fixture.utid)"
         let accountKey = "\(home)-contoso.ciamlogin.com-contoso.onmicrosoft.com"
         let seeded: [String: Any] = [
-            "Account": [accountKey: ["home_account_id": home, "environment": "contoso.ciamlogin.com", "realm": "contoso.onmicrosoft.com",
-                                     "username": Fixture.username, "authority_type": "MSSTS", "future_field": "keep me"]],
+            "Account": [
+                accountKey: [
+                    "home_account_id": home, "environment": "contoso.ciamlogin.com", "realm": "contoso.onmicrosoft.com",
+                    "username": Fixture.username, "authority_type": "MSSTS", "future_field": "keep me",
+                ]
+            ],
             "FutureSection": ["k": ["v": 1]],
             "version": 2,
         ]
@@ -213,11 +232,17 @@ import Glibc
         #expect(h.stub.receivedRequests.isEmpty)
 
         // A refresh rewrites the file; msal-python's own entries it does not touch stay as they were.
-        h.stub.expect(path: "/oauth2/v2.0/token", reply: .json(200, [
-            "token_type": "Bearer", "scope": "api://contoso/profile/Profile.Read", "expires_in": 3600, "access_token": "swift-access-token",
-            "refresh_token": "swift-refresh-token",
-            "client_info": Base64URL.encode(Data(#"{"uid":"a1a1a1a1-0000-4000-8000-000000000001","utid":"5c3b1c2e-8a4f-4f5e-9d7a-0e6b2a9c1d00"}"#.utf8)),
-        ]), check: { $0.formFields["refresh_token"] == "python-refresh-token" ? nil : "the python refresh token must be used" })
+        h.stub.expect(
+            path: "/oauth2/v2.0/token",
+            reply: .json(
+                200,
+                [
+                    "token_type": "Bearer", "scope": "api://contoso/profile/Profile.Read", "expires_in": 3600,
+                    "access_token": "swift-access-token",
+                    "refresh_token": "swift-refresh-token",
+                    "client_info": Base64URL.encode(
+                        Data(#"{"uid":"a1a1a1a1-0000-4000-8000-000000000001","utid":"5c3b1c2e-8a4f-4f5e-9d7a-0e6b2a9c1d00"}"#.utf8)),
+                ]), check: { $0.formFields["refresh_token"] == "python-refresh-token" ? nil : "the python refresh token must be used" })
         parameters.scopes = ["api://contoso/profile/Profile.Read"]
         #expect(try await account.getAccessToken(parameters: parameters).accessToken == "swift-access-token")
         let json = try fileJSON(directory.cacheFile)
@@ -226,8 +251,10 @@ import Glibc
         #expect(h.stubProblems.isEmpty, "\(h.stubProblems)")
     }
 
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["MSAL_PYTHON"] != nil,
-                   "needs MSAL_PYTHON, a python with the msal package; scripts/test provides it"))
+    @Test(
+        .enabled(
+            if: ProcessInfo.processInfo.environment["MSAL_PYTHON"] != nil,
+            "needs MSAL_PYTHON, a python with the msal package; scripts/test provides it"))
     func msalPythonReadsACacheWrittenHere() async throws {
         let directory = try TemporaryDirectory()
         let h = try harness(directory.cacheFile)
@@ -289,7 +316,7 @@ import Glibc
             process.waitUntilExit()
             let snapshot = try #require(try FileTokenCacheStorage(url: directory.cacheFile).load(ifChangedSince: nil))
             #expect(snapshot.problem == nil, "round \(round): \(snapshot.problem?.message ?? "")")
-            guard FileManager.default.fileExists(atPath: directory.cacheFile.path) else { continue }   // killed before any write
+            guard FileManager.default.fileExists(atPath: directory.cacheFile.path) else { continue } // killed before any write
             let version = try #require(snapshot.document[.accessToken]["version"]?["secret"]?.stringValue)
             versions.insert(version)
         }
@@ -323,8 +350,10 @@ import Glibc
     }
 
     /// Root (this machine, CI) reads any file, so the tool runs as `nobody` to meet a permission error.
-    @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
-                   "needs root and setpriv to drop to an unprivileged user"))
+    @Test(
+        .enabled(
+            if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
+            "needs root and setpriv to drop to an unprivileged user"))
     func anUnreadableFileIsReportedAndNeverReplaced() throws {
         let directory = try TemporaryDirectory()
         chmod(directory.url.path, 0o777)
@@ -335,12 +364,14 @@ import Glibc
         writer.waitUntilExit()
         chmod(directory.cacheFile.deletingLastPathComponent().deletingLastPathComponent().path, 0o777)
         chmod(directory.cacheFile.deletingLastPathComponent().path, 0o777)
-        chmod(directory.cacheFile.path, 0o600)   // root's file: unreadable to nobody
+        chmod(directory.cacheFile.path, 0o600) // root's file: unreadable to nobody
         let before = try Data(contentsOf: directory.cacheFile)
 
         let intruder = Process()
         intruder.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        intruder.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", Self.stressTool.path, "write", directory.cacheFile.path, "other", "1"]
+        intruder.arguments = [
+            "--reuid=65534", "--regid=65534", "--clear-groups", Self.stressTool.path, "write", directory.cacheFile.path, "other", "1",
+        ]
         let errors = Pipe()
         intruder.standardError = errors
         try intruder.run()
@@ -372,7 +403,8 @@ import Glibc
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("msal-lock-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("token_cache.json")
-        let first = FileTokenCacheStorage(url: file), second = FileTokenCacheStorage(url: file)
+        let first = FileTokenCacheStorage(url: file)
+        let second = FileTokenCacheStorage(url: file)
         let release = try #require(first.tryRefreshLock("account|scope"))
         #expect(second.tryRefreshLock("account|scope") == nil, "a second holder (another process, or another open) must wait")
         let other = try #require(second.tryRefreshLock("account|other scope"), "other keys are independent")

@@ -1,19 +1,22 @@
 import Foundation
 import MSAL
 import Testing
+
 @testable import MSAL
 
 /// The real URLSession transport against a loopback socket: what arrives on the wire, and how
 /// failures surface (codes as measured on Linux FoundationNetworking).
 @Suite struct URLSessionTransportTests {
     private func request(_ url: URL, limit: Int = 1 << 20) -> HTTPRequest {
-        HTTPRequest(method: "POST", url: url, headers: ["Content-Type": "application/x-www-form-urlencoded", "client-request-id": "abc"],
-                    body: Data("a=b+c".utf8), timeout: 10, maxResponseBytes: limit)
+        HTTPRequest(
+            method: "POST", url: url, headers: ["Content-Type": "application/x-www-form-urlencoded", "client-request-id": "abc"],
+            body: Data("a=b+c".utf8), timeout: 10, maxResponseBytes: limit)
     }
 
     @Test func sendsTheRequestAndReadsTheResponse() async throws {
         let server = try LoopbackServer(answers: [
-            LoopbackServer.response(status: 200, headers: ["client-request-id": "xyz", "Content-Type": "application/json"], body: #"{"ok":1}"#),
+            LoopbackServer.response(
+                status: 200, headers: ["client-request-id": "xyz", "Content-Type": "application/json"], body: #"{"ok":1}"#)
         ])
         defer { server.stop() }
         let response = try await URLSessionTransport().send(request(server.url))
@@ -48,7 +51,9 @@ import Testing
     @Test func declaredOversizeBodyIsRefused() async throws {
         let server = try LoopbackServer(answers: [LoopbackServer.response(status: 200, body: String(repeating: "x", count: 5000))])
         defer { server.stop() }
-        let error = try await #require(throws: HTTPTransportError.self) { try await URLSessionTransport().send(request(server.url, limit: 1000)) }
+        let error = try await #require(throws: HTTPTransportError.self) {
+            try await URLSessionTransport().send(request(server.url, limit: 1000))
+        }
         #expect(error.kind == .responseTooLarge)
     }
 
@@ -57,7 +62,9 @@ import Testing
         let body = String(repeating: "y", count: 300_000)
         let server = try LoopbackServer(answers: [.raw(Data("HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n\(body)".utf8))])
         defer { server.stop() }
-        let error = try await #require(throws: HTTPTransportError.self) { try await URLSessionTransport().send(request(server.url, limit: 64_000)) }
+        let error = try await #require(throws: HTTPTransportError.self) {
+            try await URLSessionTransport().send(request(server.url, limit: 64_000))
+        }
         #expect(error.kind == .responseTooLarge)
     }
 
@@ -79,11 +86,13 @@ import Testing
     @Test func signInOverTheRealTransportRetriesACutAnswerAndSucceeds() async throws {
         let server = try LoopbackServer(answers: [
             .close,
-            LoopbackServer.response(status: 400, headers: ["Content-Type": "application/json"], body: #"{"error":"user_not_found","error_codes":[50034]}"#),
+            LoopbackServer.response(
+                status: 400, headers: ["Content-Type": "application/json"], body: #"{"error":"user_not_found","error_codes":[50034]}"#),
         ])
         defer { server.stop() }
         let config = MSALNativeAuthPublicClientApplicationConfig(
-            clientId: "id", authority: try MSALCIAMAuthority(url: URL(string: "http://127.0.0.1:\(server.port)/t")!), challengeTypes: [.OOB])
+            clientId: "id", authority: try MSALCIAMAuthority(url: URL(string: "http://127.0.0.1:\(server.port)/t")!), challengeTypes: [.OOB]
+        )
         config.tokenCacheLocation = .inMemory
         let clock = TestClock()
         let app = try MSALNativeAuthPublicClientApplication(configuration: config, clock: clock, uuid: { UUID() })

@@ -1,6 +1,7 @@
 import Foundation
 import MSAL
 import Testing
+
 @testable import MultiAPIDemoKit
 @testable import NativeAuthEmulator
 
@@ -140,8 +141,9 @@ import Testing
     @Test func anAPIThatIsNotConfigured() throws {
         let environment = try DemoEnvironment.embedded(logger: nil)
         defer { environment.stop() }
-        let partial = DemoEnvironment(nativeAuth: environment.nativeAuth, api1: environment.api1, api2: nil, mode: "test", banner: nil,
-                                      server: nil, mail: nil)
+        let partial = DemoEnvironment(
+            nativeAuth: environment.nativeAuth, api1: environment.api1, api2: nil, mode: "test", banner: nil,
+            server: nil, mail: nil)
         let controller = DemoController(environment: partial, size: .init(columns: 80, rows: 24))
         press(controller, .api2)
         #expect(controller.model.result == "API 2 not configured.")
@@ -151,8 +153,9 @@ import Testing
     @Test func anInvalidAPIURL() async throws {
         let environment = try DemoEnvironment.embedded(logger: nil)
         defer { environment.stop() }
-        let broken = DemoEnvironment(nativeAuth: environment.nativeAuth, api1: DemoAPI(url: "not a url", scopes: environment.api1!.scopes),
-                                     api2: nil, mode: "test", banner: nil, server: nil, mail: nil)
+        let broken = DemoEnvironment(
+            nativeAuth: environment.nativeAuth, api1: DemoAPI(url: "not a url", scopes: environment.api1!.scopes),
+            api2: nil, mode: "test", banner: nil, server: nil, mail: nil)
         let controller = DemoController(environment: broken, size: .init(columns: 80, rows: 24))
         signIn(controller, "ada@example.com", "Analytical-Engine-1843")
         try await until(controller, "sign-in") { $0.signedInAs != nil }
@@ -179,10 +182,12 @@ import Testing
         defer { server.stop() }
         let cache = FileManager.default.temporaryDirectory.appendingPathComponent("demo-\(UUID().uuidString)/cache.json")
         defer { try? FileManager.default.removeItem(at: cache.deletingLastPathComponent()) }
-        let configuration = try DemoConfiguration.load(Data("""
-            {"client_id": "\(Seed.demo.apps[0].clientId)", "authority": "\(server.authority)", "cache_file": "\(cache.path)",
-             "api1": {"url": "\(server.baseURL)/api/todolist", "scopes": ["api://emulator/todolist/ToDoList.Read"]}}
-            """.utf8))
+        let configuration = try DemoConfiguration.load(
+            Data(
+                """
+                {"client_id": "\(Seed.demo.apps[0].clientId)", "authority": "\(server.authority)", "cache_file": "\(cache.path)",
+                 "api1": {"url": "\(server.baseURL)/api/todolist", "scopes": ["api://emulator/todolist/ToDoList.Read"]}}
+                """.utf8))
         let first = DemoController(environment: try DemoEnvironment.tenant(configuration, logger: nil), size: .init(columns: 80, rows: 24))
         #expect(first.model.mailbox == nil && first.model.mode == "127.0.0.1")
         signIn(first, "ada@example.com", "Analytical-Engine-1843")
@@ -215,10 +220,12 @@ import Testing
     }
 
     @Test func aGoodConfiguration() throws {
-        let configuration = try DemoConfiguration.load(Data(#"""
-            {"client_id": "id", "tenant_subdomain": "contoso", "challenge_types": ["oob"],
-             "api1": {"url": "https://a", "scopes": ["api://a/R"]}}
-            """#.utf8))
+        let configuration = try DemoConfiguration.load(
+            Data(
+                #"""
+                {"client_id": "id", "tenant_subdomain": "contoso", "challenge_types": ["oob"],
+                 "api1": {"url": "https://a", "scopes": ["api://a/R"]}}
+                """#.utf8))
         #expect(configuration.clientId == "id" && configuration.challengeTypes == ["oob"] && configuration.api2 == nil)
         #expect(configuration.api1 == DemoAPI(url: "https://a", scopes: ["api://a/R"]))
     }

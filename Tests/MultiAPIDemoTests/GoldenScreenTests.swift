@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MultiAPIDemoKit
 
 /// Screens rendered into an in-memory canvas, compared with `Golden/<name>.txt`.
@@ -43,8 +44,9 @@ import Testing
 
     @Test func codeDialogWhileBusy() throws {
         var model = base
-        model.prompt = Prompt(kind: .signInCode, title: "Enter the 8-digit code", fields: [Prompt.Field(label: "Code", text: "1234")],
-                              buttons: [.submit, .resend, .cancel], message: "Sent to g***e@e*****e.com")
+        model.prompt = Prompt(
+            kind: .signInCode, title: "Enter the 8-digit code", fields: [Prompt.Field(label: "Code", text: "1234")],
+            buttons: [.submit, .resend, .cancel], message: "Sent to g***e@e*****e.com")
         model.focus = .promptField(0)
         model.busy = true
         model.spinnerFrame = 3
@@ -61,7 +63,9 @@ import Testing
 
     @Test func longResultsWrapAndAreCutWithAnEllipsis() throws {
         var model = base
-        model.result = "Signed in.\n\nScopes:\n[\"api://emulator/todolist/ToDoList.Read\"]\n\nAccess Token:\n" + String(repeating: "eyJ0eXAi", count: 120)
+        model.result =
+            "Signed in.\n\nScopes:\n[\"api://emulator/todolist/ToDoList.Read\"]\n\nAccess Token:\n"
+            + String(repeating: "eyJ0eXAi", count: 120)
         try check(model, "long-result-80x24")
     }
 }

@@ -1,10 +1,12 @@
 import Foundation
 import Testing
+
 @testable import NativeAuthEmulator
 
 /// The real program in an isolated tmux session against its embedded emulator.
 @Suite struct TerminalEndToEndTests {
-    private func start(columns: Int = 80, rows: Int = 24, arguments: String = "", environment: [String: String] = [:]) throws -> TmuxSession {
+    private func start(columns: Int = 80, rows: Int = 24, arguments: String = "", environment: [String: String] = [:]) throws -> TmuxSession
+    {
         let session = try TmuxSession("\(TmuxSession.demoBinary) \(arguments)", columns: columns, rows: rows, environment: environment)
         try session.waitFor("Tab/arrows move")
         return session
@@ -34,7 +36,7 @@ import Testing
         #expect(tokenRequests == 3, "sign-in, API 1, API 2; the second API 1 press reuses the held token")
         let logText = try String(contentsOfFile: log, encoding: .utf8)
         #expect(!logText.contains("Analytical-Engine-1843") && !logText.contains("ada@example.com"), "no secrets or addresses in the log")
-        try session.press("BTab", "Enter")   // Sign Out
+        try session.press("BTab", "Enter") // Sign Out
         try session.waitFor("Signed out")
         try session.waitFor("Not signed in")
         try session.press("C-c")
@@ -47,11 +49,12 @@ import Testing
         let screen = try session.waitFor("Enter the 8-digit code")
         try session.waitFor("sign in  to grace@example.com")
         let mailbox = try session.screen()
-        let code = try #require(mailbox.split(separator: "\n").compactMap { line -> String? in
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            guard trimmed.hasSuffix("to grace@example.com") else { return nil }
-            return String(trimmed.prefix(8))
-        }.first)
+        let code = try #require(
+            mailbox.split(separator: "\n").compactMap { line -> String? in
+                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                guard trimmed.hasSuffix("to grace@example.com") else { return nil }
+                return String(trimmed.prefix(8))
+            }.first)
         #expect(code.count == 8 && code.allSatisfy(\.isNumber), "\(screen)")
         try session.type(code)
         try session.press("Enter")
@@ -63,10 +66,13 @@ import Testing
         try session.type("new.person@example.com")
         try session.press("Tab")
         try session.type("Fresh-Start-2026")
-        try session.press("Tab", "Tab", "Enter")   // Sign Up
+        try session.press("Tab", "Tab", "Enter") // Sign Up
         try session.waitFor("Enter the 8-digit code")
-        let code = try #require(try session.waitFor("the sign-up code") { $0.contains("sign up  to new.person@example.com") }
-            .split(separator: "\n").first { $0.contains("sign up  to") }.map { String($0.trimmingCharacters(in: .whitespaces).prefix(8)) })
+        let code = try #require(
+            try session.waitFor("the sign-up code") { $0.contains("sign up  to new.person@example.com") }
+                .split(separator: "\n").first { $0.contains("sign up  to") }.map {
+                    String($0.trimmingCharacters(in: .whitespaces).prefix(8))
+                })
         try session.type(code)
         try session.press("Enter")
         try session.waitFor("About you")
@@ -78,10 +84,13 @@ import Testing
     @Test func resetPasswordThenSignedIn() throws {
         let session = try start()
         try session.type("ada@example.com")
-        try session.press("Tab", "Tab", "Tab", "Tab", "Enter")   // Reset Password
+        try session.press("Tab", "Tab", "Tab", "Tab", "Enter") // Reset Password
         try session.waitFor("Enter the 8-digit code")
-        let code = try #require(try session.waitFor("the reset code") { $0.contains("reset password  to ada@example.com") }
-            .split(separator: "\n").first { $0.contains("reset password  to") }.map { String($0.trimmingCharacters(in: .whitespaces).prefix(8)) })
+        let code = try #require(
+            try session.waitFor("the reset code") { $0.contains("reset password  to ada@example.com") }
+                .split(separator: "\n").first { $0.contains("reset password  to") }.map {
+                    String($0.trimmingCharacters(in: .whitespaces).prefix(8))
+                })
         try session.type(code)
         try session.press("Enter")
         try session.waitFor("Choose a new password")
@@ -135,17 +144,19 @@ import Testing
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let config = directory.appendingPathComponent("config.json")
-        try Data("""
+        try Data(
+            """
             {"client_id": "\(Seed.demo.apps[0].clientId)", "authority": "\(server.authority)",
              "cache_file": "\(directory.appendingPathComponent("cache.json").path)",
              "api1": {"url": "\(server.baseURL)/api/todolist", "scopes": ["api://emulator/todolist/ToDoList.Read"]}}
-            """.utf8).write(to: config)
+            """.utf8
+        ).write(to: config)
         let session = try start(arguments: "--config \(config.path)")
         let screen = try session.screen()
         #expect(!screen.contains("Mailbox") && screen.contains("127.0.0.1"))
         try signIn(session, "ada@example.com", "Analytical-Engine-1843")
         try session.waitFor("Signed in as ada@example.com")
-        try session.press("Tab", "Tab", "Tab", "Tab", "Tab", "Tab", "Tab", "Enter")   // API 2
+        try session.press("Tab", "Tab", "Tab", "Tab", "Tab", "Tab", "Tab", "Enter") // API 2
         try session.waitFor("API 2 not configured.")
         try session.press("C-c")
         #expect(try session.waitForExit() == 0)
@@ -171,4 +182,3 @@ import Testing
         #expect(noTerminal.status == 1 && noTerminal.error.contains("cannot use this terminal"))
     }
 }
-

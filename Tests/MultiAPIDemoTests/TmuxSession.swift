@@ -1,8 +1,9 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A private tmux server running one program at a fixed size: type, press keys, read the screen.
 final class TmuxSession {
@@ -92,7 +93,7 @@ final class TmuxSession {
         posix_spawn_file_actions_addopen(&actions, 1, captureOutput ? output : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         let argv = (["tmux"] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for pointer in argv { free(pointer) } }
         // A clean signal state: this runs on a thread-pool thread whose blocked signals the child
         // would otherwise inherit.
         var attributes = posix_spawnattr_t()
@@ -121,7 +122,8 @@ func runDemo(_ arguments: [String]) throws -> (status: Int32, output: String, er
     let process = Process()
     process.executableURL = URL(fileURLWithPath: TmuxSession.demoBinary)
     process.arguments = arguments
-    let out = Pipe(), err = Pipe()
+    let out = Pipe()
+    let err = Pipe()
     process.standardOutput = out
     process.standardError = err
     process.standardInput = FileHandle.nullDevice

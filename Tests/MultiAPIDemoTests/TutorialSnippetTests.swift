@@ -1,9 +1,10 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import MSAL
 import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// The Swift snippets of the tutorial "call multiple APIs with native authentication", as
 /// written, with only their UIKit parts replaced (`@IBAction`, text views, `print`). If the SDK's
@@ -67,14 +68,17 @@ final class TutorialViewController {
                 return
             }
             guard let httpResponse = response as? HTTPURLResponse, (200...299).contains(httpResponse.statusCode) else {
-                DispatchQueue.main.async { MainActor.assumeIsolated { self.showResultText("Unsuccessful response found when accessing the API") } }
+                DispatchQueue.main.async {
+                    MainActor.assumeIsolated { self.showResultText("Unsuccessful response found when accessing the API") }
+                }
                 return
             }
             guard let data = data, let result = try? JSONSerialization.jsonObject(with: data, options: []) else {
                 DispatchQueue.main.async { MainActor.assumeIsolated { self.showResultText("Couldn't deserialize result JSON") } }
                 return
             }
-            let text = "Accessed API successfully using access token.\nHTTP response code: \(httpResponse.statusCode)\nHTTP response body: \(result)"
+            let text =
+                "Accessed API successfully using access token.\nHTTP response code: \(httpResponse.statusCode)\nHTTP response body: \(result)"
             DispatchQueue.main.async { MainActor.assumeIsolated { self.showResultText(text) } }
         }
         task.resume()

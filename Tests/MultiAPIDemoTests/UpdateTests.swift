@@ -1,4 +1,5 @@
 import Testing
+
 @testable import MultiAPIDemoKit
 
 /// The pure `update(model, key)`.
@@ -14,8 +15,11 @@ import Testing
             _ = update(&model, .tab)
             seen.append(model.focus)
         }
-        #expect(seen == [.email, .password, .button(.signIn), .button(.signUp), .button(.resetPassword), .button(.signOut), .button(.api1),
-                         .button(.api2), .email])
+        #expect(
+            seen == [
+                .email, .password, .button(.signIn), .button(.signUp), .button(.resetPassword), .button(.signOut), .button(.api1),
+                .button(.api2), .email,
+            ])
         _ = update(&model, .backTab)
         #expect(model.focus == .button(.api2))
         _ = update(&model, .up)
@@ -59,7 +63,8 @@ import Testing
 
     @Test func escapeCancelsWorkThenClosesTheDialog() {
         var model = DemoModel()
-        model.prompt = Prompt(kind: .signInCode, title: "Code", fields: [Prompt.Field(label: "Code")], buttons: [.submit, .resend, .cancel])
+        model.prompt = Prompt(
+            kind: .signInCode, title: "Code", fields: [Prompt.Field(label: "Code")], buttons: [.submit, .resend, .cancel])
         model.focus = .promptField(0)
         model.busy = true
         #expect(update(&model, .escape) == [.cancelOperation])
@@ -71,8 +76,9 @@ import Testing
 
     @Test func theDialogOwnsTheFocusAndSubmitsItsFields() {
         var model = DemoModel()
-        model.prompt = Prompt(kind: .attributes, title: "About you", fields: [Prompt.Field(label: "displayName"), Prompt.Field(label: "city")],
-                              buttons: [.submit, .cancel])
+        model.prompt = Prompt(
+            kind: .attributes, title: "About you", fields: [Prompt.Field(label: "displayName"), Prompt.Field(label: "city")],
+            buttons: [.submit, .cancel])
         model.focus = .promptField(0)
         typed("Ada", into: &model)
         _ = update(&model, .enter)

@@ -1,10 +1,11 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The `native-auth-emulator` program itself: options, exit codes, and stopping on a signal even
@@ -36,13 +37,18 @@ import FoundationNetworking
             return nil
         }
 
-        func cleanUp() { unlink(stdoutPath); unlink(stderrPath) }
+        func cleanUp() {
+            unlink(stdoutPath)
+            unlink(stderrPath)
+        }
     }
 
     /// Starts the program with `blocked` signals in its initial mask, as a thread-pool parent would.
     static func start(_ arguments: [String], blocked: [Int32] = []) throws -> Child {
         let directory = FileManager.default.temporaryDirectory.path
-        let child = Child(pid: 0, stdoutPath: "\(directory)/emulator-out-\(UUID().uuidString)", stderrPath: "\(directory)/emulator-err-\(UUID().uuidString)")
+        let child = Child(
+            pid: 0, stdoutPath: "\(directory)/emulator-out-\(UUID().uuidString)",
+            stderrPath: "\(directory)/emulator-err-\(UUID().uuidString)")
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -63,7 +69,7 @@ import FoundationNetworking
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         let argv = ([binary] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for pointer in argv { free(pointer) } }
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, binary, &actions, &attributes, argv, environ)
         guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
@@ -98,7 +104,8 @@ import FoundationNetworking
         let child = try Self.start(["--port", "0", "--quiet"], blocked: startedBlocked ? [SIGINT, SIGTERM] : [])
         defer { child.cleanUp() }
         #expect(Self.waitForBanner(child), "no banner: \(child.errors)")
-        let authority = try #require(child.output.split(separator: "\n").first { $0.hasPrefix("authority: ") }?.dropFirst("authority: ".count))
+        let authority = try #require(
+            child.output.split(separator: "\n").first { $0.hasPrefix("authority: ") }?.dropFirst("authority: ".count))
         let discovery = try #require(URL(string: authority + "/v2.0/.well-known/openid-configuration"))
         for _ in 0..<3 {
             let (_, response) = try await URLSession.shared.data(from: discovery)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import NativeAuthEmulator
 
 /// An in-process emulator with helpers to call it as a client would.
@@ -41,11 +42,14 @@ struct EmulatorHarness {
         var all = fields
         if all["client_id"] == nil, let clientId { all["client_id"] = clientId }
         let body = all.compactMap { key, value in value.map { "\(escape(key))=\(escape($0))" } }.sorted().joined(separator: "&")
-        return send("POST", tenant + endpoint, body: Data(body.utf8),
-                    headers: ["Content-Type": "application/x-www-form-urlencoded"].merging(headers) { _, new in new })
+        return send(
+            "POST", tenant + endpoint, body: Data(body.utf8),
+            headers: ["Content-Type": "application/x-www-form-urlencoded"].merging(headers) { _, new in new })
     }
 
-    func send(_ method: String, _ path: String, query: [String: String] = [:], body: Data = Data(), headers: [String: String] = [:]) -> Reply {
+    func send(_ method: String, _ path: String, query: [String: String] = [:], body: Data = Data(), headers: [String: String] = [:])
+        -> Reply
+    {
         let response = router.handle(EmulatorRequest(method: method, path: path, query: query, headers: headers, body: body, baseURL: base))
         return Reply(status: response.status, headers: response.headers, body: response.body)
     }
@@ -88,10 +92,16 @@ struct EmulatorHarness {
         return try #require(challenged)
     }
 
-    func passwordGrant(_ token: String, username: String = ada, password: String = adaPassword,
-                       scope: String = "openid profile offline_access") -> Reply {
-        post("/oauth2/v2.0/token", ["continuation_token": token, "grant_type": "password", "username": username, "password": password,
-                                    "scope": scope, "challenge_type": Self.all, "client_info": "true"])
+    func passwordGrant(
+        _ token: String, username: String = ada, password: String = adaPassword,
+        scope: String = "openid profile offline_access"
+    ) -> Reply {
+        post(
+            "/oauth2/v2.0/token",
+            [
+                "continuation_token": token, "grant_type": "password", "username": username, "password": password,
+                "scope": scope, "challenge_type": Self.all, "client_info": "true",
+            ])
     }
 
     /// A full password sign-in; returns the token response.

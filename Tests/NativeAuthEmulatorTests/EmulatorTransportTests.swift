@@ -1,6 +1,7 @@
 import Foundation
 import MSAL
 import Testing
+
 @testable import NativeAuthEmulator
 
 /// The router as the SDK's transport, in-process: no socket, same behaviour.
@@ -27,7 +28,8 @@ import Testing
     @Test func signInInProcess() async throws {
         let h = try H()
         guard case .completed(let result) = try await app(h.router).signIn(parameters: parameters) else {
-            Issue.record("expected completion"); return
+            Issue.record("expected completion")
+            return
         }
         #expect(result.account.username == H.ada)
         #expect(h.hook("GET", "requests").list.count == 3)
@@ -36,14 +38,19 @@ import Testing
     @Test func faultsBehaveAsOnTheWire() async throws {
         let h = try H()
         _ = h.hook("POST", "faults", json: [["endpoint": "/oauth2/v2.0/initiate", "drop_connection": true]])
-        guard case .completed = try await app(h.router).signIn(parameters: parameters) else { Issue.record("expected a retry to succeed"); return }
+        guard case .completed = try await app(h.router).signIn(parameters: parameters) else {
+            Issue.record("expected a retry to succeed")
+            return
+        }
 
         _ = h.hook("POST", "faults", json: [["endpoint": "/oauth2/v2.0/initiate", "body": "oversize"]])
         let oversize = try await #require(throws: SignInStartError.self) { try await app(h.router).signIn(parameters: parameters) }
         #expect((oversize.underlyingError as? MSALNativeAuthNetworkFailure)?.kind == .responseTooLarge)
 
         _ = h.hook("POST", "faults", json: [["endpoint": "/oauth2/v2.0/initiate", "delay_ms": 5000, "count": 2]])
-        let slow = try await #require(throws: SignInStartError.self) { try await app(h.router, timeout: 0.05).signIn(parameters: parameters) }
+        let slow = try await #require(throws: SignInStartError.self) {
+            try await app(h.router, timeout: 0.05).signIn(parameters: parameters)
+        }
         #expect((slow.underlyingError as? MSALNativeAuthNetworkFailure)?.transportError?.kind == .timedOut)
 
         for body in ["truncated", "invalid_json", "empty", "html"] {

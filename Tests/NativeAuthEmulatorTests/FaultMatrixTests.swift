@@ -1,7 +1,8 @@
 import Foundation
-@testable import MSAL
 import Synchronization
 import Testing
+
+@testable import MSAL
 @testable import NativeAuthEmulator
 
 /// Every SDK step against every fault the emulator can inject (issue 8's fault matrix): the step
@@ -25,9 +26,12 @@ import Testing
         Fault(name: "500 once", json: ["status": "500", "count": "1"], expected: nil),
         Fault(name: "503 twice", json: ["status": "503", "count": "2"], expected: .unexpectedStatus(503)),
         // A hung server: it answers (503, unprocessed) only after the client has given up.
-        Fault(name: "delay past timeout", json: ["delay_ms": "2000", "status": "503", "count": "2"], expected: .transport, transportKind: .timedOut),
+        Fault(
+            name: "delay past timeout", json: ["delay_ms": "2000", "status": "503", "count": "2"], expected: .transport,
+            transportKind: .timedOut),
         Fault(name: "dropped once", json: ["drop_connection": "true", "count": "1"], expected: nil),
-        Fault(name: "dropped twice", json: ["drop_connection": "true", "count": "2"], expected: .transport, transportKind: .connectionLost),
+        Fault(
+            name: "dropped twice", json: ["drop_connection": "true", "count": "2"], expected: .transport, transportKind: .connectionLost),
         Fault(name: "cut body", json: ["status": "200", "body": "truncated"], expected: .invalidResponse),
         Fault(name: "invalid JSON", json: ["status": "200", "body": "invalid_json"], expected: .invalidResponse),
         Fault(name: "empty body", json: ["status": "200", "body": "empty"], expected: .invalidResponse),
@@ -89,7 +93,12 @@ import Testing
 
     final class Counter: Sendable {
         private let value = Locked(0)
-        func next() -> Int { value.withLock { $0 += 1; return $0 } }
+        func next() -> Int {
+            value.withLock {
+                $0 += 1
+                return $0
+            }
+        }
     }
 
     static func signInParameters() -> MSALNativeAuthSignInParameters {
@@ -99,68 +108,108 @@ import Testing
     }
 
     static let steps: [Step] = [
-        Step(name: "sign-in initiate", endpoint: "/oauth2/v2.0/initiate", prepare: { _ in Handle() },
-             run: { world, _ in _ = try await world.app.signIn(parameters: signInParameters()) }),
-        Step(name: "sign-in challenge", endpoint: "/oauth2/v2.0/challenge", prepare: { _ in Handle() },
-             run: { world, _ in _ = try await world.app.signIn(parameters: signInParameters()) }),
-        Step(name: "sign-in token", endpoint: "/oauth2/v2.0/token", prepare: { _ in Handle() },
-             run: { world, _ in _ = try await world.app.signIn(parameters: signInParameters()) }),
-        Step(name: "submit code", endpoint: "/oauth2/v2.0/token", prepare: { world in
-            guard case .codeRequired(let state, _, _, _) = try await world.codeApp.signIn(parameters: .init(username: H.grace)) else { throw CancellationError() }
-            return Handle(state)
-        }, run: { world, handle in _ = try await (handle.value as! SignInCodeRequiredState).submitCode(code: world.code(H.grace)) }),
-        Step(name: "resend code", endpoint: "/oauth2/v2.0/challenge", prepare: { world in
-            guard case .codeRequired(let state, _, _, _) = try await world.codeApp.signIn(parameters: .init(username: H.grace)) else { throw CancellationError() }
-            return Handle(state)
-        }, run: { _, handle in _ = try await (handle.value as! SignInCodeRequiredState).resendCode() }),
-        Step(name: "sign-up start", endpoint: "/signup/v1.0/start", prepare: { world in Handle(world.fresh("start")) }, run: { world, handle in
-            let parameters = MSALNativeAuthSignUpParameters(username: handle.value as! String)
-            parameters.attributes = ["displayName": "Fault"]
-            _ = try await world.codeApp.signUp(parameters: parameters)
-        }),
-        Step(name: "sign-up continue", endpoint: "/signup/v1.0/continue", anyOKCompletes: true, prepare: { world in
-            let username = world.fresh("continue")
-            let parameters = MSALNativeAuthSignUpParameters(username: username)
-            parameters.attributes = ["displayName": "Fault"]
-            guard case .codeRequired(let state, _, _, _) = try await world.codeApp.signUp(parameters: parameters) else { throw CancellationError() }
-            return Handle((state, username))
-        }, run: { world, handle in
-            let (state, username) = handle.value as! (SignUpCodeRequiredState, String)
-            _ = try await state.submitCode(code: world.code(username))
-        }),
-        Step(name: "reset start", endpoint: "/resetpassword/v1.0/start", prepare: { _ in Handle() },
-             run: { world, _ in _ = try await world.app.resetPassword(parameters: .init(username: H.ada)) }),
-        Step(name: "reset continue", endpoint: "/resetpassword/v1.0/continue", prepare: { world in
-            guard case .codeRequired(let state, _, _, _) = try await world.app.resetPassword(parameters: .init(username: H.ada)) else { throw CancellationError() }
-            return Handle(state)
-        }, run: { world, handle in _ = try await (handle.value as! ResetPasswordCodeRequiredState).submitCode(code: world.code(H.ada)) }),
-        Step(name: "reset submit", endpoint: "/resetpassword/v1.0/submit", prepare: { world in
-            guard case .codeRequired(let state, _, _, _) = try await world.app.resetPassword(parameters: .init(username: H.ada)),
-                  case .passwordRequired(let next) = try await state.submitCode(code: world.code(H.ada)) else { throw CancellationError() }
-            return Handle(next)
-        }, run: { world, handle in
-            _ = try await (handle.value as! ResetPasswordRequiredState).submitPassword(password: "Fault-Matrix-\(world.counter.next())-Zz")
-        }),
-        Step(name: "reset poll", endpoint: "/resetpassword/v1.0/poll_completion", failureEndsFlow: true, prepare: { world in
-            guard case .codeRequired(let state, _, _, _) = try await world.app.resetPassword(parameters: .init(username: H.ada)),
-                  case .passwordRequired(let next) = try await state.submitCode(code: world.code(H.ada)) else { throw CancellationError() }
-            return Handle(next)
-        }, run: { world, handle in
-            _ = try await (handle.value as! ResetPasswordRequiredState).submitPassword(password: "Fault-Matrix-\(world.counter.next())-Zz")
-        }),
-        Step(name: "getAccessToken refresh", endpoint: "/oauth2/v2.0/token", prepare: { world in
-            guard case .completed(let account) = try await world.app.signIn(parameters: signInParameters()) else { throw CancellationError() }
-            return Handle(account)
-        }, run: { _, handle in
-            let parameters = MSALNativeAuthGetAccessTokenParameters()
-            parameters.scopes = ["api://emulator/todolist/ToDoList.Read"]
-            parameters.forceRefresh = true
-            _ = try await (handle.value as! MSALNativeAuthUserAccountResult).getAccessToken(parameters: parameters)
-        }),
+        Step(
+            name: "sign-in initiate", endpoint: "/oauth2/v2.0/initiate", prepare: { _ in Handle() },
+            run: { world, _ in _ = try await world.app.signIn(parameters: signInParameters()) }),
+        Step(
+            name: "sign-in challenge", endpoint: "/oauth2/v2.0/challenge", prepare: { _ in Handle() },
+            run: { world, _ in _ = try await world.app.signIn(parameters: signInParameters()) }),
+        Step(
+            name: "sign-in token", endpoint: "/oauth2/v2.0/token", prepare: { _ in Handle() },
+            run: { world, _ in _ = try await world.app.signIn(parameters: signInParameters()) }),
+        Step(
+            name: "submit code", endpoint: "/oauth2/v2.0/token",
+            prepare: { world in
+                guard case .codeRequired(let state, _, _, _) = try await world.codeApp.signIn(parameters: .init(username: H.grace)) else {
+                    throw CancellationError()
+                }
+                return Handle(state)
+            }, run: { world, handle in _ = try await (handle.value as! SignInCodeRequiredState).submitCode(code: world.code(H.grace)) }),
+        Step(
+            name: "resend code", endpoint: "/oauth2/v2.0/challenge",
+            prepare: { world in
+                guard case .codeRequired(let state, _, _, _) = try await world.codeApp.signIn(parameters: .init(username: H.grace)) else {
+                    throw CancellationError()
+                }
+                return Handle(state)
+            }, run: { _, handle in _ = try await (handle.value as! SignInCodeRequiredState).resendCode() }),
+        Step(
+            name: "sign-up start", endpoint: "/signup/v1.0/start", prepare: { world in Handle(world.fresh("start")) },
+            run: { world, handle in
+                let parameters = MSALNativeAuthSignUpParameters(username: handle.value as! String)
+                parameters.attributes = ["displayName": "Fault"]
+                _ = try await world.codeApp.signUp(parameters: parameters)
+            }),
+        Step(
+            name: "sign-up continue", endpoint: "/signup/v1.0/continue", anyOKCompletes: true,
+            prepare: { world in
+                let username = world.fresh("continue")
+                let parameters = MSALNativeAuthSignUpParameters(username: username)
+                parameters.attributes = ["displayName": "Fault"]
+                guard case .codeRequired(let state, _, _, _) = try await world.codeApp.signUp(parameters: parameters) else {
+                    throw CancellationError()
+                }
+                return Handle((state, username))
+            },
+            run: { world, handle in
+                let (state, username) = handle.value as! (SignUpCodeRequiredState, String)
+                _ = try await state.submitCode(code: world.code(username))
+            }),
+        Step(
+            name: "reset start", endpoint: "/resetpassword/v1.0/start", prepare: { _ in Handle() },
+            run: { world, _ in _ = try await world.app.resetPassword(parameters: .init(username: H.ada)) }),
+        Step(
+            name: "reset continue", endpoint: "/resetpassword/v1.0/continue",
+            prepare: { world in
+                guard case .codeRequired(let state, _, _, _) = try await world.app.resetPassword(parameters: .init(username: H.ada)) else {
+                    throw CancellationError()
+                }
+                return Handle(state)
+            }, run: { world, handle in _ = try await (handle.value as! ResetPasswordCodeRequiredState).submitCode(code: world.code(H.ada)) }
+        ),
+        Step(
+            name: "reset submit", endpoint: "/resetpassword/v1.0/submit",
+            prepare: { world in
+                guard case .codeRequired(let state, _, _, _) = try await world.app.resetPassword(parameters: .init(username: H.ada)),
+                    case .passwordRequired(let next) = try await state.submitCode(code: world.code(H.ada))
+                else { throw CancellationError() }
+                return Handle(next)
+            },
+            run: { world, handle in
+                _ = try await (handle.value as! ResetPasswordRequiredState).submitPassword(
+                    password: "Fault-Matrix-\(world.counter.next())-Zz")
+            }),
+        Step(
+            name: "reset poll", endpoint: "/resetpassword/v1.0/poll_completion", failureEndsFlow: true,
+            prepare: { world in
+                guard case .codeRequired(let state, _, _, _) = try await world.app.resetPassword(parameters: .init(username: H.ada)),
+                    case .passwordRequired(let next) = try await state.submitCode(code: world.code(H.ada))
+                else { throw CancellationError() }
+                return Handle(next)
+            },
+            run: { world, handle in
+                _ = try await (handle.value as! ResetPasswordRequiredState).submitPassword(
+                    password: "Fault-Matrix-\(world.counter.next())-Zz")
+            }),
+        Step(
+            name: "getAccessToken refresh", endpoint: "/oauth2/v2.0/token",
+            prepare: { world in
+                guard case .completed(let account) = try await world.app.signIn(parameters: signInParameters()) else {
+                    throw CancellationError()
+                }
+                return Handle(account)
+            },
+            run: { _, handle in
+                let parameters = MSALNativeAuthGetAccessTokenParameters()
+                parameters.scopes = ["api://emulator/todolist/ToDoList.Read"]
+                parameters.forceRefresh = true
+                _ = try await (handle.value as! MSALNativeAuthUserAccountResult).getAccessToken(parameters: parameters)
+            }),
     ]
 
     @Test func everyStepUnderEveryFault() async throws {
-        var passed = 0, total = 0
+        var passed = 0
+        var total = 0
         var lines: [String] = []
         for step in Self.steps {
             let world = try World()
@@ -181,7 +230,8 @@ import Testing
                     ok = expected == nil
                 } catch let error as MSALNativeAuthError {
                     let cause = error.underlyingError as? MSALNativeAuthNetworkFailure
-                    ok = expected != nil && cause?.kind == expected
+                    ok =
+                        expected != nil && cause?.kind == expected
                         && (fault.transportKind == nil || cause?.transportError?.kind == fault.transportKind)
                 }
                 _ = world.harness.hook("DELETE", "faults")
@@ -200,7 +250,7 @@ import Testing
         let header = "step".padding(toLength: 24, withPad: " ", startingAt: 0) + Self.faults.indices.map { " \($0 + 1)" }.joined()
         print("Fault matrix (" + Self.faults.enumerated().map { "\($0.offset + 1) \($0.element.name)" }.joined(separator: ", ") + ")")
         print(header)
-        lines.forEach { print($0) }
+        for line in lines { print(line) }
         print("fault matrix: \(passed) passed, \(total - passed) failed of \(Self.steps.count) steps × \(Self.faults.count) faults")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import NativeAuthEmulator
 
 @Suite struct TestHookTests {
@@ -12,7 +13,8 @@ import Testing
         #expect(h.hook("POST", "users", json: ["username": "lin@example.com"]).status == 409)
         #expect(h.hook("POST", "users", json: ["password": "x"]).status == 400)
         #expect(h.hook("POST", "users", json: ["username": "not-an-email"]).status == 400)
-        #expect(h.passwordGrant(try h.passwordToken("lin@example.com"), username: "lin@example.com", password: "Lin-Password-77").status == 200)
+        #expect(
+            h.passwordGrant(try h.passwordToken("lin@example.com"), username: "lin@example.com", password: "Lin-Password-77").status == 200)
         #expect(h.hook("DELETE", "users", query: ["username": "lin@example.com"]).status == 204)
         #expect(h.hook("DELETE", "users", query: ["username": "lin@example.com"]).status == 404)
         #expect(h.initiate("lin@example.com").error == "user_not_found")
@@ -43,7 +45,9 @@ import Testing
 
     @Test func faultsAnswerInsteadOfTheEndpointForTheirCount() throws {
         let h = try H()
-        #expect(h.hook("POST", "faults", json: [["endpoint": "/oauth2/v2.0/initiate", "status": 429, "retry_after": 3, "count": 2]]).status == 200)
+        #expect(
+            h.hook("POST", "faults", json: [["endpoint": "/oauth2/v2.0/initiate", "status": 429, "retry_after": 3, "count": 2]]).status
+                == 200)
         let first = h.initiate(H.ada)
         #expect(first.status == 429 && first.headers["Retry-After"] == "3")
         #expect(h.initiate(H.ada).status == 429)
@@ -52,15 +56,17 @@ import Testing
 
     @Test func faultBodiesDropsAndDelays() throws {
         let h = try H()
-        _ = h.hook("POST", "faults", json: [
-            ["endpoint": "/oauth2/v2.0/initiate", "body": "truncated"],
-            ["endpoint": "/oauth2/v2.0/initiate", "body": "invalid_json", "status": 200],
-            ["endpoint": "/oauth2/v2.0/initiate", "body": "empty"],
-            ["endpoint": "/oauth2/v2.0/initiate", "body": "html", "status": 502],
-            ["endpoint": "/oauth2/v2.0/initiate", "body": "oversize"],
-            ["endpoint": "initiate", "drop_connection": true],
-            ["endpoint": "*", "delay_ms": 250, "status": 503],
-        ])
+        _ = h.hook(
+            "POST", "faults",
+            json: [
+                ["endpoint": "/oauth2/v2.0/initiate", "body": "truncated"],
+                ["endpoint": "/oauth2/v2.0/initiate", "body": "invalid_json", "status": 200],
+                ["endpoint": "/oauth2/v2.0/initiate", "body": "empty"],
+                ["endpoint": "/oauth2/v2.0/initiate", "body": "html", "status": 502],
+                ["endpoint": "/oauth2/v2.0/initiate", "body": "oversize"],
+                ["endpoint": "initiate", "drop_connection": true],
+                ["endpoint": "*", "delay_ms": 250, "status": 503],
+            ])
         let truncated = h.initiate(H.ada)
         #expect(truncated.status == 200 && (try? JSONSerialization.jsonObject(with: truncated.body)) == nil && !truncated.body.isEmpty)
         #expect((try? JSONSerialization.jsonObject(with: h.initiate(H.ada).body)) == nil)
@@ -68,7 +74,8 @@ import Testing
         let html = h.initiate(H.ada)
         #expect(html.status == 502 && html.headers["Content-Type"] == "text/html")
         #expect(h.initiate(H.ada).body.count > 2_000_000)
-        let dropped = h.router.handle(EmulatorRequest(method: "POST", path: h.tenant + "/oauth2/v2.0/initiate", body: Data(), baseURL: h.base))
+        let dropped = h.router.handle(
+            EmulatorRequest(method: "POST", path: h.tenant + "/oauth2/v2.0/initiate", body: Data(), baseURL: h.base))
         #expect(dropped.dropConnection)
         let slow = h.router.handle(EmulatorRequest(method: "POST", path: h.tenant + "/signup/v1.0/start", body: Data(), baseURL: h.base))
         #expect(slow.delayMilliseconds == 250 && slow.status == 503)
@@ -107,8 +114,10 @@ import Testing
 
     private func validClaims(_ h: H) -> [String: Any] {
         let now = Int(h.router.now().timeIntervalSince1970)
-        return ["aud": "33333333-3333-4333-8333-333333333333", "iss": h.router.issuer, "iat": now, "nbf": now, "exp": now + 600,
-                "scp": "ToDoList.Read", "preferred_username": H.ada, "oid": "x"]
+        return [
+            "aud": "33333333-3333-4333-8333-333333333333", "iss": h.router.issuer, "iat": now, "nbf": now, "exp": now + 600,
+            "scp": "ToDoList.Read", "preferred_username": H.ada, "oid": "x",
+        ]
     }
 
     @Test func aValidTokenGetsTheResource() throws {
@@ -158,7 +167,9 @@ import Testing
 
         let genuine = try JWT.sign(claims, with: key)
         var parts = genuine.split(separator: ".").map(String.init)
-        parts[1] = Base64URLCoding.encode(try JSONSerialization.data(withJSONObject: claims.merging(["scp": "ToDoList.ReadWrite ToDoList.Read", "oid": "y"]) { _, n in n }))
+        parts[1] = Base64URLCoding.encode(
+            try JSONSerialization.data(
+                withJSONObject: claims.merging(["scp": "ToDoList.ReadWrite ToDoList.Read", "oid": "y"]) { _, n in n }))
         #expect(call(h, token: parts.joined(separator: ".")).status == 401, "a changed payload must break the signature")
 
         claims["nbf"] = Int(h.router.now().timeIntervalSince1970) + 300
@@ -199,16 +210,23 @@ import Testing
 
     @Test func bothSpacesAndUnknownQueryParametersAreAccepted() throws {
         let h = try H()
-        let reply = h.send("POST", h.tenant + "/oauth2/v2.0/initiate", query: ["dc": "ESTS-PUB-WUS2-AZ1-FD000-TEST1"],
-                           body: Data("client_id=\(H.passwordApp)&username=ada%40example.com&challenge_type=oob%20password+redirect".utf8),
-                           headers: ["Content-Type": "application/x-www-form-urlencoded; charset=utf-8"])
+        let reply = h.send(
+            "POST", h.tenant + "/oauth2/v2.0/initiate", query: ["dc": "ESTS-PUB-WUS2-AZ1-FD000-TEST1"],
+            body: Data("client_id=\(H.passwordApp)&username=ada%40example.com&challenge_type=oob%20password+redirect".utf8),
+            headers: ["Content-Type": "application/x-www-form-urlencoded; charset=utf-8"])
         #expect(reply.status == 200)
     }
 
     @Test func capabilityParameterUnderEitherName() throws {
         let h = try H()
-        #expect(h.post("/oauth2/v2.0/initiate", ["username": H.ada, "challenge_type": H.all, "capabilities": "mfa_required registration_required"]).status == 200)
-        #expect(h.post("/oauth2/v2.0/initiate", ["username": H.ada, "challenge_type": H.all, "capability": "mfa_required,registration_required"]).status == 200)
+        #expect(
+            h.post(
+                "/oauth2/v2.0/initiate", ["username": H.ada, "challenge_type": H.all, "capabilities": "mfa_required registration_required"]
+            ).status == 200)
+        #expect(
+            h.post(
+                "/oauth2/v2.0/initiate", ["username": H.ada, "challenge_type": H.all, "capability": "mfa_required,registration_required"]
+            ).status == 200)
     }
 
     @Test func badSeedsAreExplained() {

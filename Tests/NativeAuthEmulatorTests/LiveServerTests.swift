@@ -1,11 +1,13 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import MSAL
 import NativeAuthTesting
 import Testing
+
 @testable import NativeAuthEmulator
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// The emulator served over loopback by libmicrohttpd, driven by URLSession and by the SDK.
 @Suite struct LiveServerTests {
@@ -69,7 +71,10 @@ import Testing
         parameters.password = H.adaPassword
         parameters.scopes = ["api://emulator/todolist/ToDoList.Read"]
         let result = try await Self.app(server).signIn(parameters: parameters)
-        guard case .completed(let account) = result else { Issue.record("expected completion, got \(result)"); return }
+        guard case .completed(let account) = result else {
+            Issue.record("expected completion, got \(result)")
+            return
+        }
         #expect(account.account.username == H.ada)
         #expect(account.account.identifier?.hasSuffix("." + server.router.seed.tenant.id) == true)
         #expect(account.account.accountClaims?["name"] as? String == "Ada Lovelace")
@@ -86,8 +91,11 @@ import Testing
         let server = try Self.startServer()
         defer { server.stop() }
         let app = try Self.app(server, clientId: H.codeApp, types: [.OOB])
-        guard case .codeRequired(let state, let sentTo, let channel, let length) = try await app.signIn(parameters: .init(username: H.grace)) else {
-            Issue.record("expected a code"); return
+        guard
+            case .codeRequired(let state, let sentTo, let channel, let length) = try await app.signIn(parameters: .init(username: H.grace))
+        else {
+            Issue.record("expected a code")
+            return
         }
         #expect(sentTo == "g***e@e*****e.com" && channel.isEmailType && length == 8)
         let first = try await Self.lastCode(server, H.grace)
@@ -109,23 +117,33 @@ import Testing
         let invalid = try await #require(throws: SignInStartError.self) { try await app.signIn(parameters: wrong) }
         #expect(invalid.isInvalidCredentials && invalid.errorCodes == [50126])
         #expect(invalid.errorDescription?.hasPrefix("AADSTS50126") == true)
-        let nobody = try await #require(throws: SignInStartError.self) { try await app.signIn(parameters: .init(username: "nobody@example.com")) }
+        let nobody = try await #require(throws: SignInStartError.self) {
+            try await app.signIn(parameters: .init(username: "nobody@example.com"))
+        }
         #expect(nobody.isUserNotFound)
         let passwordOnly = try Self.app(server, types: [.password])
-        let redirect = try await #require(throws: SignInStartError.self) { try await passwordOnly.signIn(parameters: .init(username: H.grace)) }
+        let redirect = try await #require(throws: SignInStartError.self) {
+            try await passwordOnly.signIn(parameters: .init(username: H.grace))
+        }
         #expect(redirect.isBrowserRequired)
     }
 
     @Test func sdkRecoversFromADroppedConnectionAndReportsRepeated5xx() async throws {
         let server = try Self.startServer()
         defer { server.stop() }
-        #expect(try await Self.post(server.baseURL + "/_emulator/faults", json: [["endpoint": "/oauth2/v2.0/initiate", "drop_connection": true]]) == 200)
+        #expect(
+            try await Self.post(
+                server.baseURL + "/_emulator/faults", json: [["endpoint": "/oauth2/v2.0/initiate", "drop_connection": true]]) == 200)
         let app = try Self.app(server)
         let parameters = MSALNativeAuthSignInParameters(username: H.ada)
         parameters.password = H.adaPassword
-        guard case .completed = try await app.signIn(parameters: parameters) else { Issue.record("expected completion"); return }
+        guard case .completed = try await app.signIn(parameters: parameters) else {
+            Issue.record("expected completion")
+            return
+        }
 
-        _ = try await Self.post(server.baseURL + "/_emulator/faults", json: [["endpoint": "/oauth2/v2.0/challenge", "status": 500, "count": 2]])
+        _ = try await Self.post(
+            server.baseURL + "/_emulator/faults", json: [["endpoint": "/oauth2/v2.0/challenge", "status": 500, "count": 2]])
         let error = try await #require(throws: SignInStartError.self) { try await app.signIn(parameters: parameters) }
         #expect((error.underlyingError as? MSALNativeAuthNetworkFailure)?.kind == .unexpectedStatus(500))
         let (_, log) = try await Self.get(server.baseURL + "/_emulator/requests")
@@ -170,11 +188,16 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let certificate = directory.appendingPathComponent("cert.pem").path
         let key = directory.appendingPathComponent("key.pem").path
-        try run("/usr/bin/openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "1",
-                                     "-subj", "/CN=127.0.0.1"])
-        let server = try EmulatorServer(router: try EmulatorRouter(), port: 0,
-                                        tlsCertificatePEM: try String(contentsOfFile: certificate, encoding: .utf8),
-                                        tlsKeyPEM: try String(contentsOfFile: key, encoding: .utf8))
+        try run(
+            "/usr/bin/openssl",
+            [
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "1",
+                "-subj", "/CN=127.0.0.1",
+            ])
+        let server = try EmulatorServer(
+            router: try EmulatorRouter(), port: 0,
+            tlsCertificatePEM: try String(contentsOfFile: certificate, encoding: .utf8),
+            tlsKeyPEM: try String(contentsOfFile: key, encoding: .utf8))
         defer { server.stop() }
         #expect(server.baseURL.hasPrefix("https://"))
         // URLSession on Linux cannot trust a private certificate, so curl checks the TLS server.

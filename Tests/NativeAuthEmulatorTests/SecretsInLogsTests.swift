@@ -1,7 +1,8 @@
 import Foundation
-@testable import MSAL
 import Synchronization
 import Testing
+
+@testable import MSAL
 @testable import NativeAuthEmulator
 
 /// Every flow end to end with PII logging off: no password, code, continuation token, access,
@@ -20,8 +21,12 @@ import Testing
         func send(_ request: HTTPRequest) async throws -> HTTPResponse {
             let form = String(decoding: request.body, as: UTF8.self)
             for pair in form.split(separator: "&") {
-                let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? "" }
-                if parts.count == 2, ["username", "password", "new_password", "oob", "continuation_token", "refresh_token"].contains(parts[0]) {
+                let parts = pair.split(separator: "=", maxSplits: 1).map {
+                    String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? ""
+                }
+                if parts.count == 2,
+                    ["username", "password", "new_password", "oob", "continuation_token", "refresh_token"].contains(parts[0])
+                {
                     found.withLock { _ = $0.insert(parts[1]) }
                 }
             }
@@ -59,7 +64,8 @@ import Testing
             config.tokenCacheLocation = .inMemory
             return try MSALNativeAuthPublicClientApplication(configuration: config, clock: InstantClock(), uuid: { UUID() })
         }
-        let passwordApp = try app(H.passwordApp), codeApp = try app(H.codeApp)
+        let passwordApp = try app(H.passwordApp)
+        let codeApp = try app(H.codeApp)
         var codes: Set<String> = []
         func code(_ username: String) -> String {
             let value = h.lastCode(username) ?? ""
@@ -73,7 +79,10 @@ import Testing
         _ = try? await passwordApp.signIn(parameters: wrong)
         let right = MSALNativeAuthSignInParameters(username: H.ada)
         right.password = H.adaPassword
-        guard case .completed(let ada) = try await passwordApp.signIn(parameters: right) else { Issue.record("sign-in"); return }
+        guard case .completed(let ada) = try await passwordApp.signIn(parameters: right) else {
+            Issue.record("sign-in")
+            return
+        }
         let parameters = MSALNativeAuthGetAccessTokenParameters()
         parameters.scopes = ["api://emulator/todolist/ToDoList.Read"]
         _ = try await ada.getAccessToken(parameters: parameters)
@@ -94,12 +103,18 @@ import Testing
         guard case .codeRequired(let signUp, _, _, _) = try await passwordApp.signUp(parameters: .init(username: newUser)) else { return }
         guard case .passwordRequired(let password) = try await signUp.submitCode(code: code(newUser)) else { return }
         _ = try? await password.submitPassword(password: "weakweak")
-        guard case .attributesRequired(_, let attributes) = try await password.submitPassword(password: "Keeper-Of-Secrets-7") else { return }
-        guard case .completed(let afterSignUp) = try await attributes.submitAttributes(attributes: ["displayName": "Keeper"]) else { return }
+        guard case .attributesRequired(_, let attributes) = try await password.submitPassword(password: "Keeper-Of-Secrets-7") else {
+            return
+        }
+        guard case .completed(let afterSignUp) = try await attributes.submitAttributes(attributes: ["displayName": "Keeper"]) else {
+            return
+        }
         _ = try await afterSignUp.signIn()
 
         // Password reset with polls in progress, then sign-in.
-        guard case .codeRequired(let reset, _, _, _) = try await passwordApp.resetPassword(parameters: .init(username: H.ada)) else { return }
+        guard case .codeRequired(let reset, _, _, _) = try await passwordApp.resetPassword(parameters: .init(username: H.ada)) else {
+            return
+        }
         guard case .passwordRequired(let newPassword) = try await reset.submitCode(code: code(H.ada)) else { return }
         guard case .completed(let afterReset) = try await newPassword.submitPassword(password: "Difference-Engine-1822") else { return }
         _ = try await afterReset.signIn()
@@ -107,7 +122,9 @@ import Testing
         let log = lines.withLock { $0 }.joined(separator: "\n")
         #expect(log.count > 1000, "the flows were logged at all")
         var secrets = transport.secrets.union(codes)
-        secrets.formUnion([H.ada, H.grace, newUser, H.adaPassword, "Wrong-Password-99", "Keeper-Of-Secrets-7", "Difference-Engine-1822", "13572468"])
+        secrets.formUnion([
+            H.ada, H.grace, newUser, H.adaPassword, "Wrong-Password-99", "Keeper-Of-Secrets-7", "Difference-Engine-1822", "13572468",
+        ])
         secrets = secrets.filter { $0.count >= 6 }
         #expect(secrets.count > 20, "secrets were collected: \(secrets.count)")
         for secret in secrets {

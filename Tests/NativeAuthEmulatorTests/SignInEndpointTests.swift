@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import NativeAuthEmulator
 
 @Suite struct SignInEndpointTests {
@@ -44,7 +45,8 @@ import Testing
     @Test func clientRequestIdIsEchoedAndUsedAsCorrelationId() throws {
         let h = try H()
         let id = "6B29FC40-CA47-1067-B31D-00DD010662DA"
-        let reply = h.post("/oauth2/v2.0/initiate", ["username": "nobody@example.com", "challenge_type": H.all], headers: ["client-request-id": id])
+        let reply = h.post(
+            "/oauth2/v2.0/initiate", ["username": "nobody@example.com", "challenge_type": H.all], headers: ["client-request-id": id])
         #expect(reply.headers["client-request-id"] == id)
         #expect(reply["correlation_id"] as? String == id.lowercased())
     }
@@ -118,7 +120,9 @@ import Testing
         let first = h.challenge(h.initiate(H.grace, clientId: H.codeApp).token, clientId: H.codeApp)
         let t1 = try #require(first.token)
         let code1 = try #require(h.lastCode(H.grace))
-        let wrong = h.post("/oauth2/v2.0/token", ["continuation_token": t1, "grant_type": "oob", "oob": "00000000", "scope": "openid"], clientId: H.codeApp)
+        let wrong = h.post(
+            "/oauth2/v2.0/token", ["continuation_token": t1, "grant_type": "oob", "oob": "00000000", "scope": "openid"], clientId: H.codeApp
+        )
         #expect(wrong.error == "invalid_grant" && wrong.suberror == "invalid_oob_value")
 
         // Resend: a new, different code; the old code no longer works.
@@ -126,19 +130,24 @@ import Testing
         let t2 = try #require(resent.token)
         let code2 = try #require(h.lastCode(H.grace))
         #expect(code1 != code2)
-        let old = h.post("/oauth2/v2.0/token", ["continuation_token": t2, "grant_type": "oob", "oob": code1, "scope": "openid"], clientId: H.codeApp)
+        let old = h.post(
+            "/oauth2/v2.0/token", ["continuation_token": t2, "grant_type": "oob", "oob": code1, "scope": "openid"], clientId: H.codeApp)
         #expect(old.suberror == "invalid_oob_value")
-        let good = h.post("/oauth2/v2.0/token", ["continuation_token": t2, "grant_type": "oob", "oob": code2, "scope": "openid", "client_info": "1"],
-                          clientId: H.codeApp)
+        let good = h.post(
+            "/oauth2/v2.0/token", ["continuation_token": t2, "grant_type": "oob", "oob": code2, "scope": "openid", "client_info": "1"],
+            clientId: H.codeApp)
         #expect(good.status == 200 && good["id_token"] != nil && good["client_info"] != nil)
 
         // Attempt limit: the third wrong code ends the flow.
         let t3 = try #require(h.challenge(h.initiate(H.grace, clientId: H.codeApp).token, clientId: H.codeApp).token)
         let code3 = try #require(h.lastCode(H.grace))
         for _ in 0..<3 {
-            _ = h.post("/oauth2/v2.0/token", ["continuation_token": t3, "grant_type": "oob", "oob": "11111111", "scope": "openid"], clientId: H.codeApp)
+            _ = h.post(
+                "/oauth2/v2.0/token", ["continuation_token": t3, "grant_type": "oob", "oob": "11111111", "scope": "openid"],
+                clientId: H.codeApp)
         }
-        let after = h.post("/oauth2/v2.0/token", ["continuation_token": t3, "grant_type": "oob", "oob": code3, "scope": "openid"], clientId: H.codeApp)
+        let after = h.post(
+            "/oauth2/v2.0/token", ["continuation_token": t3, "grant_type": "oob", "oob": code3, "scope": "openid"], clientId: H.codeApp)
         #expect(after.status == 400 && after.error == "invalid_grant")
     }
 
@@ -147,7 +156,8 @@ import Testing
         let t1 = try #require(h.challenge(h.initiate(H.grace, clientId: H.codeApp).token, clientId: H.codeApp).token)
         let code = try #require(h.lastCode(H.grace))
         h.advanceClock(61)
-        let late = h.post("/oauth2/v2.0/token", ["continuation_token": t1, "grant_type": "oob", "oob": code, "scope": "openid"], clientId: H.codeApp)
+        let late = h.post(
+            "/oauth2/v2.0/token", ["continuation_token": t1, "grant_type": "oob", "oob": code, "scope": "openid"], clientId: H.codeApp)
         #expect(late.suberror == "invalid_oob_value")
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
-@testable import MSAL
 import Synchronization
 import Testing
+
+@testable import MSAL
 @testable import NativeAuthEmulator
 
 /// Sign-up and password reset through the SDK against the emulator over loopback.
@@ -29,7 +30,9 @@ import Testing
             server = try EmulatorServer(router: try EmulatorRouter(seed: seed, configuration: configuration), port: 0)
         }
 
-        func app(clientId: String = H.passwordApp, types: MSALNativeAuthChallengeTypes = [.OOB, .password]) throws -> MSALNativeAuthPublicClientApplication {
+        func app(clientId: String = H.passwordApp, types: MSALNativeAuthChallengeTypes = [.OOB, .password]) throws
+            -> MSALNativeAuthPublicClientApplication
+        {
             let config = MSALNativeAuthPublicClientApplicationConfig(
                 clientId: clientId, authority: try MSALCIAMAuthority(url: URL(string: server.authority)!), challengeTypes: types)
             config.tokenCacheLocation = .inMemory
@@ -63,11 +66,13 @@ import Testing
         let world = try World()
         defer { world.server.stop() }
         guard case .codeRequired(let state, _, _, let length) = try await world.app().signUp(parameters: signUpParameters()) else {
-            Issue.record("expected a code"); return
+            Issue.record("expected a code")
+            return
         }
         #expect(length == 8)
         guard case .completed(let after) = try await state.submitCode(code: try await world.code(Self.newUser)) else {
-            Issue.record("expected completion"); return
+            Issue.record("expected completion")
+            return
         }
         try await expectSignedIn(after)
     }
@@ -75,17 +80,26 @@ import Testing
     @Test func attributesAskedAfterVerificationThenSignIn() async throws {
         let world = try World()
         defer { world.server.stop() }
-        guard case .codeRequired(let state, _, _, _) = try await world.app().signUp(parameters: signUpParameters(attributes: nil)) else { return }
-        guard case .attributesRequired(let attributes, let attributesState) = try await state.submitCode(code: try await world.code(Self.newUser)) else {
-            Issue.record("expected attributes"); return
+        guard case .codeRequired(let state, _, _, _) = try await world.app().signUp(parameters: signUpParameters(attributes: nil)) else {
+            return
+        }
+        guard
+            case .attributesRequired(let attributes, let attributesState) = try await state.submitCode(
+                code: try await world.code(Self.newUser))
+        else {
+            Issue.record("expected attributes")
+            return
         }
         #expect(attributes.map(\.name) == ["displayName"] && attributes[0].regex == "^.{1,64}$")
-        guard case .attributesInvalid(let names, let same) = try await attributesState.submitAttributes(attributes: ["displayName": ""]) else {
-            Issue.record("expected attributesInvalid"); return
+        guard case .attributesInvalid(let names, let same) = try await attributesState.submitAttributes(attributes: ["displayName": ""])
+        else {
+            Issue.record("expected attributesInvalid")
+            return
         }
         #expect(names == ["displayName"])
         guard case .completed(let after) = try await same.submitAttributes(attributes: ["displayName": "New Person"]) else {
-            Issue.record("expected completion"); return
+            Issue.record("expected completion")
+            return
         }
         try await expectSignedIn(after)
     }
@@ -93,20 +107,27 @@ import Testing
     @Test func passwordAfterVerificationWithAWeakOneFirst() async throws {
         let world = try World()
         defer { world.server.stop() }
-        guard case .codeRequired(let state, _, _, _) = try await world.app().signUp(parameters: signUpParameters(password: nil)) else { return }
+        guard case .codeRequired(let state, _, _, _) = try await world.app().signUp(parameters: signUpParameters(password: nil)) else {
+            return
+        }
         guard case .passwordRequired(let passwordState) = try await state.submitCode(code: try await world.code(Self.newUser)) else {
-            Issue.record("expected a password step"); return
+            Issue.record("expected a password step")
+            return
         }
         let weak = try await #require(throws: PasswordRequiredError.self) { try await passwordState.submitPassword(password: "weakweak") }
         #expect(weak.isInvalidPassword && weak.serverSuberror == "password_too_weak")
         guard case .completed(let after) = try await passwordState.submitPassword(password: Self.goodPassword) else {
-            Issue.record("expected completion"); return
+            Issue.record("expected completion")
+            return
         }
         try await expectSignedIn(after)
         // The account now signs in with that password.
         let signIn = MSALNativeAuthSignInParameters(username: Self.newUser)
         signIn.password = Self.goodPassword
-        guard case .completed = try await world.app().signIn(parameters: signIn) else { Issue.record("password sign-in failed"); return }
+        guard case .completed = try await world.app().signIn(parameters: signIn) else {
+            Issue.record("password sign-in failed")
+            return
+        }
     }
 
     @Test func emailCodeOnlySignUp() async throws {
@@ -115,7 +136,8 @@ import Testing
         let app = try world.app(clientId: H.codeApp, types: [.OOB])
         guard case .codeRequired(let state, _, _, _) = try await app.signUp(parameters: signUpParameters(password: nil)) else { return }
         guard case .completed(let after) = try await state.submitCode(code: try await world.code(Self.newUser)) else {
-            Issue.record("expected completion"); return
+            Issue.record("expected completion")
+            return
         }
         try await expectSignedIn(after)
     }
@@ -125,11 +147,17 @@ import Testing
         seed.apps[0].attributes = [Seed.Attribute(name: "displayName", screen: 1), Seed.Attribute(name: "city", screen: 2)]
         let world = try World(seed: seed)
         defer { world.server.stop() }
-        guard case .codeRequired(let state, _, _, _) = try await world.app().signUp(parameters: signUpParameters(attributes: nil)) else { return }
-        guard case .attributesRequired(let first, let firstState) = try await state.submitCode(code: try await world.code(Self.newUser)) else { return }
+        guard case .codeRequired(let state, _, _, _) = try await world.app().signUp(parameters: signUpParameters(attributes: nil)) else {
+            return
+        }
+        guard case .attributesRequired(let first, let firstState) = try await state.submitCode(code: try await world.code(Self.newUser))
+        else { return }
         #expect(first.map(\.name) == ["displayName"])
-        guard case .attributesRequired(let second, let secondState) = try await firstState.submitAttributes(attributes: ["displayName": "N"]) else {
-            Issue.record("expected a second screen"); return
+        guard
+            case .attributesRequired(let second, let secondState) = try await firstState.submitAttributes(attributes: ["displayName": "N"])
+        else {
+            Issue.record("expected a second screen")
+            return
         }
         #expect(second.map(\.name) == ["city"])
         guard case .completed(let after) = try await secondState.submitAttributes(attributes: ["city": "Oslo"]) else { return }
@@ -146,7 +174,10 @@ import Testing
         #expect(first != second && world.mailCount(Self.newUser) == 2)
         let stale = try await #require(throws: VerifyCodeError.self) { try await next.submitCode(code: first) }
         #expect(stale.isInvalidCode)
-        guard case .completed = try await next.submitCode(code: second) else { Issue.record("expected completion"); return }
+        guard case .completed = try await next.submitCode(code: second) else {
+            Issue.record("expected completion")
+            return
+        }
     }
 
     @Test func signUpStartErrors() async throws {
@@ -156,12 +187,19 @@ import Testing
         existing.password = Self.goodPassword
         let exists = try await #require(throws: SignUpStartError.self) { try await world.app().signUp(parameters: existing) }
         #expect(exists.isUserAlreadyExists)
-        let invalid = try await #require(throws: SignUpStartError.self) { try await world.app().signUp(parameters: .init(username: "not-an-email")) }
+        let invalid = try await #require(throws: SignUpStartError.self) {
+            try await world.app().signUp(parameters: .init(username: "not-an-email"))
+        }
         #expect(invalid.isInvalidUsername)
-        let weak = try await #require(throws: SignUpStartError.self) { try await world.app().signUp(parameters: signUpParameters(password: "short")) }
+        let weak = try await #require(throws: SignUpStartError.self) {
+            try await world.app().signUp(parameters: signUpParameters(password: "short"))
+        }
         #expect(weak.isInvalidPassword)
-        guard case .attributesInvalid(let names) = try await world.app().signUp(parameters: signUpParameters(attributes: ["displayName": ""])) else {
-            Issue.record("expected attributesInvalid"); return
+        guard
+            case .attributesInvalid(let names) = try await world.app().signUp(parameters: signUpParameters(attributes: ["displayName": ""]))
+        else {
+            Issue.record("expected attributesInvalid")
+            return
         }
         #expect(names == ["displayName"])
     }
@@ -169,7 +207,8 @@ import Testing
     // MARK: Password reset
 
     private func resetToPassword(_ world: World, username: String = H.ada) async throws -> ResetPasswordRequiredState {
-        guard case .codeRequired(let state, let sentTo, _, _) = try await world.app().resetPassword(parameters: .init(username: username)) else {
+        guard case .codeRequired(let state, let sentTo, _, _) = try await world.app().resetPassword(parameters: .init(username: username))
+        else {
             throw MSALError(.invalidParameter, "expected a code")
         }
         #expect(sentTo == "a*a@e*****e.com")
@@ -186,7 +225,8 @@ import Testing
         let reused = try await #require(throws: PasswordRequiredError.self) { try await state.submitPassword(password: H.adaPassword) }
         #expect(reused.isInvalidPassword && reused.serverSuberror == "password_recently_used")
         guard case .completed(let after) = try await state.submitPassword(password: "Difference-Engine-1822") else {
-            Issue.record("expected completion"); return
+            Issue.record("expected completion")
+            return
         }
         #expect(world.clock.sleeps == [2, 2])
         guard case .completed(let result) = try await after.signIn() else { return }
@@ -201,7 +241,9 @@ import Testing
         let world = try World { $0.resetPasswordPollsInProgress = 100 }
         defer { world.server.stop() }
         let state = try await resetToPassword(world)
-        let error = try await #require(throws: PasswordRequiredError.self) { try await state.submitPassword(password: "Difference-Engine-1822") }
+        let error = try await #require(throws: PasswordRequiredError.self) {
+            try await state.submitPassword(password: "Difference-Engine-1822")
+        }
         #expect(!error.isInvalidPassword && error.errorDescription?.contains("did not complete") == true)
         #expect(world.clock.sleeps.count == 5)
     }
@@ -209,7 +251,9 @@ import Testing
     @Test func resetErrors() async throws {
         let world = try World()
         defer { world.server.stop() }
-        let codeOnly = try await #require(throws: ResetPasswordStartError.self) { try await world.app().resetPassword(parameters: .init(username: H.grace)) }
+        let codeOnly = try await #require(throws: ResetPasswordStartError.self) {
+            try await world.app().resetPassword(parameters: .init(username: H.grace))
+        }
         #expect(codeOnly.isUserDoesNotHavePassword)
         let nobody = try await #require(throws: ResetPasswordStartError.self) {
             try await world.app().resetPassword(parameters: .init(username: "nobody@example.com"))
@@ -224,13 +268,18 @@ import Testing
     @Test func resetResendAndWrongCode() async throws {
         let world = try World()
         defer { world.server.stop() }
-        guard case .codeRequired(let state, _, _, _) = try await world.app().resetPassword(parameters: .init(username: H.ada)) else { return }
+        guard case .codeRequired(let state, _, _, _) = try await world.app().resetPassword(parameters: .init(username: H.ada)) else {
+            return
+        }
         let first = try await world.code(H.ada)
         guard case .codeRequired(let next, _, _, _) = try await state.resendCode() else { return }
         let second = try await world.code(H.ada)
         #expect(first != second)
         let wrong = try await #require(throws: VerifyCodeError.self) { try await next.submitCode(code: first) }
         #expect(wrong.isInvalidCode)
-        guard case .passwordRequired = try await next.submitCode(code: second) else { Issue.record("expected a password step"); return }
+        guard case .passwordRequired = try await next.submitCode(code: second) else {
+            Issue.record("expected a password step")
+            return
+        }
     }
 }

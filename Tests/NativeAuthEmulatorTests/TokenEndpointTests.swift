@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import NativeAuthEmulator
 
 @Suite struct TokenEndpointTests {
@@ -55,7 +56,8 @@ import Testing
 
     @Test func scopesOfTwoResourcesOrUnknownScopesAreRejected() throws {
         let h = try H()
-        let mixed = h.passwordGrant(try h.passwordToken(), scope: "api://emulator/todolist/ToDoList.Read api://emulator/profile/Profile.Read openid")
+        let mixed = h.passwordGrant(
+            try h.passwordToken(), scope: "api://emulator/todolist/ToDoList.Read api://emulator/profile/Profile.Read openid")
         #expect(mixed.error == "invalid_scope" && mixed.codes == [28000])
         let unknown = h.passwordGrant(try h.passwordToken(), scope: "api://elsewhere/Read openid")
         #expect(unknown.error == "invalid_scope" && unknown.codes == [70011])
@@ -65,15 +67,20 @@ import Testing
         let h = try H()
         let first = try h.signIn()
         let rt1 = try #require(first["refresh_token"] as? String)
-        let second = h.post("/oauth2/v2.0/token", ["grant_type": "refresh_token", "refresh_token": rt1, "client_info": "1",
-                                                   "scope": "api://emulator/profile/Profile.Read openid profile offline_access"])
+        let second = h.post(
+            "/oauth2/v2.0/token",
+            [
+                "grant_type": "refresh_token", "refresh_token": rt1, "client_info": "1",
+                "scope": "api://emulator/profile/Profile.Read openid profile offline_access",
+            ])
         #expect(second.status == 200)
         #expect(try claims(second["access_token"], h)["aud"] as? String == "44444444-4444-4444-8444-444444444444")
         let rt2 = try #require(second["refresh_token"] as? String)
         #expect(rt2 != rt1)
         let reused = h.post("/oauth2/v2.0/token", ["grant_type": "refresh_token", "refresh_token": rt1, "scope": "openid offline_access"])
         #expect(reused.error == "invalid_grant")
-        let otherClient = h.post("/oauth2/v2.0/token", ["grant_type": "refresh_token", "refresh_token": rt2, "scope": "openid"], clientId: H.codeApp)
+        let otherClient = h.post(
+            "/oauth2/v2.0/token", ["grant_type": "refresh_token", "refresh_token": rt2, "scope": "openid"], clientId: H.codeApp)
         #expect(otherClient.error == "invalid_grant")
     }
 
@@ -81,7 +88,8 @@ import Testing
         let h = try H { $0.refreshTokenLifetime = 100 }
         let rt = try #require(try h.signIn()["refresh_token"] as? String)
         #expect(h.hook("DELETE", "sessions", query: ["username": H.ada]).json["revoked_refresh_tokens"] as? Int == 1)
-        #expect(h.post("/oauth2/v2.0/token", ["grant_type": "refresh_token", "refresh_token": rt, "scope": "openid"]).error == "invalid_grant")
+        #expect(
+            h.post("/oauth2/v2.0/token", ["grant_type": "refresh_token", "refresh_token": rt, "scope": "openid"]).error == "invalid_grant")
 
         let rt2 = try #require(try h.signIn()["refresh_token"] as? String)
         h.advanceClock(101)
@@ -90,19 +98,23 @@ import Testing
     }
 
     @Test func refreshTokensAreBoundedAndTheNewestStillWork() throws {
-        let h = try H { $0.maxRefreshTokens = 20; $0.refreshTokenLifetime = 1000 }
+        let h = try H {
+            $0.maxRefreshTokens = 20
+            $0.refreshTokenLifetime = 1000
+        }
         let stale = try #require(try h.signIn()["refresh_token"] as? String)
-        h.advanceClock(1001)   // expired: the first to go
+        h.advanceClock(1001) // expired: the first to go
         var issued: [String] = []
         for _ in 0..<60 {
             issued.append(try #require(try h.signIn()["refresh_token"] as? String))
-            h.advanceClock(1)   // distinct expiry times, so "soonest" is well defined
+            h.advanceClock(1) // distinct expiry times, so "soonest" is well defined
         }
         let held = h.router.world.withLock { $0.refreshTokens }
         #expect(held.count <= 22, "the limit plus the tenth trimmed at a time")
         #expect(h.router.occupancy.refreshTokens == held.count)
         #expect(held[stale] == nil)
-        let newest = h.post("/oauth2/v2.0/token", ["grant_type": "refresh_token", "refresh_token": issued.last!, "scope": "openid offline_access"])
+        let newest = h.post(
+            "/oauth2/v2.0/token", ["grant_type": "refresh_token", "refresh_token": issued.last!, "scope": "openid offline_access"])
         #expect(newest.status == 200)
         let oldest = h.post("/oauth2/v2.0/token", ["grant_type": "refresh_token", "refresh_token": issued[0], "scope": "openid"])
         #expect(oldest.error == "invalid_grant", "dropped first: it expires soonest")

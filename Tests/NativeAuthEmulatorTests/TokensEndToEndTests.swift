@@ -1,11 +1,13 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-@testable import MSAL
 import Synchronization
 import Testing
+
+@testable import MSAL
 @testable import NativeAuthEmulator
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// Access tokens for both sample APIs across a restart, expiry and sign-out, against the live emulator.
 @Suite struct TokensEndToEndTests {
@@ -23,7 +25,8 @@ import Testing
 
     private func app(_ server: EmulatorServer, cache: URL, clock: MovableClock) throws -> MSALNativeAuthPublicClientApplication {
         let config = MSALNativeAuthPublicClientApplicationConfig(
-            clientId: H.passwordApp, authority: try MSALCIAMAuthority(url: URL(string: server.authority)!), challengeTypes: [.OOB, .password])
+            clientId: H.passwordApp, authority: try MSALCIAMAuthority(url: URL(string: server.authority)!),
+            challengeTypes: [.OOB, .password])
         config.tokenCacheLocation = .file(cache)
         return try MSALNativeAuthPublicClientApplication(configuration: config, clock: clock, uuid: { UUID() })
     }
@@ -31,7 +34,9 @@ import Testing
     private func tokenRequests(_ server: EmulatorServer) async throws -> [String] {
         let (_, data) = try await LiveServerTests.get(server.baseURL + "/_emulator/requests")
         let log = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
-        return log.filter { $0["endpoint"] as? String == "/oauth2/v2.0/token" }.compactMap { ($0["fields"] as? [String: String])?["grant_type"] }
+        return log.filter { $0["endpoint"] as? String == "/oauth2/v2.0/token" }.compactMap {
+            ($0["fields"] as? [String: String])?["grant_type"]
+        }
     }
 
     private func callAPI(_ server: EmulatorServer, _ path: String, _ token: String) async throws -> Int {
@@ -52,7 +57,8 @@ import Testing
         let signIn = MSALNativeAuthSignInParameters(username: H.ada)
         signIn.password = H.adaPassword
         guard case .completed(let account) = try await app(server, cache: cache, clock: clock).signIn(parameters: signIn) else {
-            Issue.record("sign-in failed"); return
+            Issue.record("sign-in failed")
+            return
         }
         let todoParameters = MSALNativeAuthGetAccessTokenParameters()
         todoParameters.scopes = [Self.todo]
@@ -88,7 +94,9 @@ import Testing
         // Sign out: gone here and after another restart.
         restarted.signOut()
         #expect(try app(server, cache: cache, clock: clock).getNativeAuthUserAccount() == nil)
-        let stale = try await #require(throws: RetrieveAccessTokenError.self) { try await restarted.getAccessToken(parameters: todoParameters) }
+        let stale = try await #require(throws: RetrieveAccessTokenError.self) {
+            try await restarted.getAccessToken(parameters: todoParameters)
+        }
         #expect(stale.isRefreshTokenExpired)
     }
 
@@ -97,7 +105,8 @@ import Testing
         defer { server.stop() }
         let clock = MovableClock()
         let config = MSALNativeAuthPublicClientApplicationConfig(
-            clientId: H.passwordApp, authority: try MSALCIAMAuthority(url: URL(string: server.authority)!), challengeTypes: [.OOB, .password])
+            clientId: H.passwordApp, authority: try MSALCIAMAuthority(url: URL(string: server.authority)!),
+            challengeTypes: [.OOB, .password])
         config.tokenCacheLocation = .inMemory
         let app = try MSALNativeAuthPublicClientApplication(configuration: config, clock: clock, uuid: { UUID() })
         let signIn = MSALNativeAuthSignInParameters(username: H.ada)
@@ -109,8 +118,12 @@ import Testing
         let scopeError = try await #require(throws: RetrieveAccessTokenError.self) { try await account.getAccessToken(parameters: mixed) }
         #expect(scopeError.isInvalidScope && scopeError.errorCodes == [28000])
 
-        _ = server.router.handle(EmulatorRequest(method: "DELETE", path: "/_emulator/sessions", query: ["username": H.ada],
-                                                           baseURL: server.baseURL)).status
+        _ =
+            server.router.handle(
+                EmulatorRequest(
+                    method: "DELETE", path: "/_emulator/sessions", query: ["username": H.ada],
+                    baseURL: server.baseURL)
+            ).status
         let revoked = MSALNativeAuthGetAccessTokenParameters()
         revoked.scopes = [Self.todo]
         let expired = try await #require(throws: RetrieveAccessTokenError.self) { try await account.getAccessToken(parameters: revoked) }

@@ -62,7 +62,9 @@ struct DemoMain {
         let environment: DemoEnvironment
         do {
             if let configPath {
-                guard let data = FileManager.default.contents(atPath: configPath) else { fail(2, "cannot read the configuration file \(configPath)") }
+                guard let data = FileManager.default.contents(atPath: configPath) else {
+                    fail(2, "cannot read the configuration file \(configPath)")
+                }
                 environment = try DemoEnvironment.tenant(try DemoConfiguration.load(data), logger: logger)
             } else {
                 environment = try DemoEnvironment.embedded(logger: logger)
@@ -90,7 +92,10 @@ struct DemoMain {
         let noColor = !(ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
         guard let terminal = Terminal(colors: !noColor) else {
             environment.stop()
-            fail(1, "cannot use this terminal (TERM=\(ProcessInfo.processInfo.environment["TERM"] ?? "unset")); run it in an interactive terminal")
+            fail(
+                1,
+                "cannot use this terminal (TERM=\(ProcessInfo.processInfo.environment["TERM"] ?? "unset")); run it in an interactive terminal"
+            )
         }
         let controller = DemoController(environment: environment, size: terminal.size)
 

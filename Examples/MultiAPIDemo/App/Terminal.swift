@@ -100,7 +100,9 @@ final class Terminal {
     }
 
     private func attributes(for style: Canvas.Style) -> Int32 {
-        let bold = demo_attr_bold(), reverse = demo_attr_reverse(), dim = demo_attr_dim()
+        let bold = demo_attr_bold()
+        let reverse = demo_attr_reverse()
+        let dim = demo_attr_dim()
         func pair(_ number: Int32, _ fallback: Int32) -> Int32 { colors ? demo_color_pair(number) : fallback }
         switch style {
         case .normal, .dialog: return 0

@@ -60,7 +60,10 @@ func wrap(_ text: String, width: Int) -> [String] {
         for word in paragraph.split(separator: " ", omittingEmptySubsequences: false) {
             var word = Substring(word)
             while word.count > width {
-                if !current.isEmpty { lines.append(current); current = "" }
+                if !current.isEmpty {
+                    lines.append(current)
+                    current = ""
+                }
                 lines.append(String(word.prefix(width)))
                 word = word.dropFirst(width)
             }

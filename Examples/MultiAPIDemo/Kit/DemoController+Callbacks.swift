@@ -95,8 +95,10 @@ extension DemoController {
     func onSignUpAttributesRequired(attributes: [MSALNativeAuthRequiredAttribute], newState: SignUpAttributesRequiredState) {
         signUpAttributesState = newState
         showResultText("A few more details are needed.")
-        showPrompt(Prompt(kind: .attributes, title: "About you", fields: attributes.map { Prompt.Field(label: $0.name) },
-                          buttons: [.submit, .cancel]))
+        showPrompt(
+            Prompt(
+                kind: .attributes, title: "About you", fields: attributes.map { Prompt.Field(label: $0.name) },
+                buttons: [.submit, .cancel]))
     }
 
     func onSignUpAttributesInvalid(attributeNames: [String], newState: SignUpAttributesRequiredState) {
@@ -202,7 +204,9 @@ final class CallbackGate: SignInStartDelegate, SignInVerifyCodeDelegate, SignInP
 
     func onSignInCompleted(result: MSALNativeAuthUserAccountResult) { current?.onSignInCompleted(result: result) }
     func onSignInStartError(error: SignInStartError) { current?.onSignInStartError(error: error) }
-    func onSignInCodeRequired(newState: SignInCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int) {
+    func onSignInCodeRequired(
+        newState: SignInCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int
+    ) {
         current?.onSignInCodeRequired(newState: newState, sentTo: sentTo, codeLength: codeLength)
     }
     func onSignInPasswordRequired(newState: SignInPasswordRequiredState) { current?.onSignInPasswordRequired(newState: newState) }
@@ -213,12 +217,16 @@ final class CallbackGate: SignInStartDelegate, SignInVerifyCodeDelegate, SignInP
         current?.onSignInPasswordRequiredError(error: error, newState: newState)
     }
     func onSignInResendCodeError(error: ResendCodeError, newState: SignInCodeRequiredState?) { current?.onResendCodeError(error: error) }
-    func onSignInResendCodeCodeRequired(newState: SignInCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int) {
+    func onSignInResendCodeCodeRequired(
+        newState: SignInCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int
+    ) {
         current?.onSignInResendCodeCodeRequired(newState: newState, sentTo: sentTo)
     }
 
     func onSignUpStartError(error: SignUpStartError) { current?.onSignUpStartError(error: error) }
-    func onSignUpCodeRequired(newState: SignUpCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int) {
+    func onSignUpCodeRequired(
+        newState: SignUpCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int
+    ) {
         current?.onSignUpCodeRequired(newState: newState, sentTo: sentTo, codeLength: codeLength)
     }
     func onSignUpAttributesInvalid(attributeNames: [String]) { current?.onSignUpAttributesInvalid(attributeNames: attributeNames) }
@@ -231,7 +239,9 @@ final class CallbackGate: SignInStartDelegate, SignInVerifyCodeDelegate, SignInP
     func onSignUpPasswordRequired(newState: SignUpPasswordRequiredState) { current?.onSignUpPasswordRequired(newState: newState) }
     func onSignUpCompleted(newState: SignInAfterSignUpState) { current?.onSignUpCompleted(newState: newState) }
     func onSignUpResendCodeError(error: ResendCodeError, newState: SignUpCodeRequiredState?) { current?.onResendCodeError(error: error) }
-    func onSignUpResendCodeCodeRequired(newState: SignUpCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int) {
+    func onSignUpResendCodeCodeRequired(
+        newState: SignUpCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int
+    ) {
         guard let controller = current else { return }
         controller.signUpCodeState = newState
         controller.promptMessage("A new code was sent to \(sentTo).")
@@ -246,7 +256,9 @@ final class CallbackGate: SignInStartDelegate, SignInVerifyCodeDelegate, SignInP
     func onSignInAfterSignUpError(error: SignInAfterSignUpError) { current?.onSignInAfterPreviousFlowError(error) }
 
     func onResetPasswordStartError(error: ResetPasswordStartError) { current?.onResetPasswordStartError(error: error) }
-    func onResetPasswordCodeRequired(newState: ResetPasswordCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int) {
+    func onResetPasswordCodeRequired(
+        newState: ResetPasswordCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int
+    ) {
         current?.onResetPasswordCodeRequired(newState: newState, sentTo: sentTo, codeLength: codeLength)
     }
     func onResetPasswordVerifyCodeError(error: VerifyCodeError, newState: ResetPasswordCodeRequiredState?) {
@@ -258,8 +270,10 @@ final class CallbackGate: SignInStartDelegate, SignInVerifyCodeDelegate, SignInP
         controller.resetCodeState = newState
         controller.onResendCodeError(error: error)
     }
-    func onResetPasswordResendCodeRequired(newState: ResetPasswordCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType,
-                                           codeLength: Int) {
+    func onResetPasswordResendCodeRequired(
+        newState: ResetPasswordCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType,
+        codeLength: Int
+    ) {
         guard let controller = current else { return }
         controller.resetCodeState = newState
         controller.promptMessage("A new code was sent to \(sentTo).")

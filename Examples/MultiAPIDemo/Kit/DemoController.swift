@@ -1,8 +1,9 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import MSAL
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// The screen's controller: the tutorial "call multiple APIs with native authentication" with its
 /// method names (`signInPressed`, `protectedApi1Pressed`, `accessProtectedAPI`,
@@ -242,8 +243,9 @@ public final class DemoController {
     }
 
     static func codePrompt(_ kind: Prompt.Kind, sentTo: String, codeLength: Int) -> Prompt {
-        Prompt(kind: kind, title: "Enter the \(codeLength)-digit code", fields: [Prompt.Field(label: "Code")],
-               buttons: [.submit, .resend, .cancel], message: "Sent to \(sentTo)")
+        Prompt(
+            kind: kind, title: "Enter the \(codeLength)-digit code", fields: [Prompt.Field(label: "Code")],
+            buttons: [.submit, .resend, .cancel], message: "Sent to \(sentTo)")
     }
 
     static func passwordPrompt(_ kind: Prompt.Kind, title: String, label: String) -> Prompt {

@@ -16,8 +16,10 @@ public final class DemoEnvironment: Sendable {
     private let server: EmulatorServer?
     private let mail: MailBox?
 
-    init(nativeAuth: MSALNativeAuthPublicClientApplication, api1: DemoAPI?, api2: DemoAPI?, mode: String, banner: String?,
-         server: EmulatorServer?, mail: MailBox?) {
+    init(
+        nativeAuth: MSALNativeAuthPublicClientApplication, api1: DemoAPI?, api2: DemoAPI?, mode: String, banner: String?,
+        server: EmulatorServer?, mail: MailBox?
+    ) {
         self.nativeAuth = nativeAuth
         self.api1 = api1
         self.api2 = api2
@@ -57,8 +59,9 @@ public final class DemoEnvironment: Sendable {
             Email-code account: grace@example.com (type any password; a code is sent to the mailbox below)
             Sign Up and Reset Password send their codes to the mailbox too.
             """
-        return DemoEnvironment(nativeAuth: app, api1: apis.first, api2: apis.dropFirst().first, mode: "emulator", banner: banner,
-                               server: server, mail: box)
+        return DemoEnvironment(
+            nativeAuth: app, api1: apis.first, api2: apis.dropFirst().first, mode: "emulator", banner: banner,
+            server: server, mail: box)
     }
 
     /// A real tenant from a configuration file.
@@ -68,19 +71,22 @@ public final class DemoEnvironment: Sendable {
         if configuration.challengeTypes.contains("password") { types.insert(.password) }
         let config: MSALNativeAuthPublicClientApplicationConfig
         if let subdomain = configuration.tenantSubdomain {
-            config = try MSALNativeAuthPublicClientApplicationConfig(clientId: configuration.clientId, tenantSubdomain: subdomain, challengeTypes: types)
+            config = try MSALNativeAuthPublicClientApplicationConfig(
+                clientId: configuration.clientId, tenantSubdomain: subdomain, challengeTypes: types)
         } else {
             guard let raw = configuration.authority, let url = URL(string: raw) else {
                 throw DemoConfiguration.Problem("field 'authority' is not a URL")
             }
-            config = MSALNativeAuthPublicClientApplicationConfig(clientId: configuration.clientId, authority: try MSALCIAMAuthority(url: url),
-                                                                 challengeTypes: types)
+            config = MSALNativeAuthPublicClientApplicationConfig(
+                clientId: configuration.clientId, authority: try MSALCIAMAuthority(url: url),
+                challengeTypes: types)
         }
         if let file = configuration.cacheFile { config.tokenCacheLocation = .file(URL(fileURLWithPath: file)) }
         config.loggerConfig = logger
         let app = try MSALNativeAuthPublicClientApplication(nativeAuthConfiguration: config)
-        return DemoEnvironment(nativeAuth: app, api1: configuration.api1, api2: configuration.api2, mode: config.authority.url.host ?? "tenant",
-                               banner: nil, server: nil, mail: nil)
+        return DemoEnvironment(
+            nativeAuth: app, api1: configuration.api1, api2: configuration.api2, mode: config.authority.url.host ?? "tenant",
+            banner: nil, server: nil, mail: nil)
     }
 }
 

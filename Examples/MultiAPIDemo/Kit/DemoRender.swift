@@ -64,20 +64,26 @@ public func render(_ model: DemoModel) -> Canvas {
         }
         for button in prompt.buttons {
             guard let rect = layout.promptButtons[button] else { continue }
-            canvas.put("[ \(button.rawValue) ]", x: rect.x, y: rect.y, style: model.focus == .promptButton(button) ? .focusedButton : .button)
+            canvas.put(
+                "[ \(button.rawValue) ]", x: rect.x, y: rect.y, style: model.focus == .promptButton(button) ? .focusedButton : .button)
         }
         if let message = prompt.message {
-            canvas.put(message, x: box.x + 2, y: box.y + box.height - 2, style: message.hasPrefix("Error") || message.hasPrefix("Invalid") ? .error : .dialog,
-                       width: box.width - 4)
+            canvas.put(
+                message, x: box.x + 2, y: box.y + box.height - 2,
+                style: message.hasPrefix("Error") || message.hasPrefix("Invalid") ? .error : .dialog,
+                width: box.width - 4)
         }
     }
 
     // Status line.
     canvas.fill(x: 0, y: layout.statusRow, count: width, style: .dim)
     if model.busy {
-        canvas.put(" \(Spinner.frames[model.spinnerFrame % Spinner.frames.count]) Working… Esc cancels", x: 0, y: layout.statusRow, style: .heading)
+        canvas.put(
+            " \(Spinner.frames[model.spinnerFrame % Spinner.frames.count]) Working… Esc cancels", x: 0, y: layout.statusRow, style: .heading
+        )
     } else {
-        let help = model.prompt == nil
+        let help =
+            model.prompt == nil
             ? " Tab/arrows move · Enter press · mouse click · Ctrl-C quit"
             : " Tab/arrows move · Enter submit · Esc close · Ctrl-C quit"
         canvas.put(help, x: 0, y: layout.statusRow, style: .dim)
@@ -91,8 +97,9 @@ private func drawField(_ canvas: inout Canvas, _ text: String, rect: DemoLayout.
     if focused { shown += "▏" }
     if shown.count > inner { shown = "…" + String(shown.suffix(inner - 1)) }
     canvas.put("[", x: rect.x, y: rect.y, style: .dim)
-    canvas.put(shown.padding(toLength: inner, withPad: " ", startingAt: 0), x: rect.x + 1, y: rect.y,
-               style: focused ? .focusedField : .field)
+    canvas.put(
+        shown.padding(toLength: inner, withPad: " ", startingAt: 0), x: rect.x + 1, y: rect.y,
+        style: focused ? .focusedField : .field)
     canvas.put("]", x: rect.x + rect.width - 1, y: rect.y, style: .dim)
 }
 
@@ -105,7 +112,9 @@ private func drawBox(_ canvas: inout Canvas, _ box: DemoLayout.Rect, title: Stri
         canvas.fill(x: box.x, y: row, count: box.width, style: .dialog)
     }
     let titled = "┌─ \(title) "
-    let top = titled.count < box.width - 1 ? titled + String(repeating: "─", count: box.width - titled.count - 1) + "┐" : String(titled.prefix(box.width))
+    let top =
+        titled.count < box.width - 1
+        ? titled + String(repeating: "─", count: box.width - titled.count - 1) + "┐" : String(titled.prefix(box.width))
     canvas.put(top, x: box.x, y: box.y, style: .dialog)
     for row in (box.y + 1)..<(box.y + box.height - 1) {
         canvas.put("│", x: box.x, y: row, style: .dialog)

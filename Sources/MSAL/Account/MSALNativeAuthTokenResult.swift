@@ -76,6 +76,7 @@ public protocol CredentialsDelegate: AnyObject, Sendable {
 
 extension CredentialsDelegate {
     public func onAccessTokenRetrieveCompleted(result: MSALNativeAuthTokenResult) {
-        onAccessTokenRetrieveError(error: RetrieveAccessTokenError(type: .generalError, .notImplemented("onAccessTokenRetrieveCompleted", result.correlationId)))
+        onAccessTokenRetrieveError(
+            error: RetrieveAccessTokenError(type: .generalError, .notImplemented("onAccessTokenRetrieveCompleted", result.correlationId)))
     }
 }

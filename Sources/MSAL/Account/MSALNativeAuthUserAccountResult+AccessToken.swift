@@ -21,15 +21,19 @@ extension MSALNativeAuthUserAccountResult {
     /// Cache first, then one shared refresh per (account, scopes, claims) (spec §7.6).
     func accessToken(_ request: AccessTokenRequest) async throws(RetrieveAccessTokenError) -> MSALNativeAuthTokenResult {
         guard let client, let homeAccountId = account.identifier else {
-            throw RetrieveAccessTokenError(type: .generalError, MSALNativeAuthErrorDetails(
-                message: "This account result is not connected to an application", correlationId: request.correlationId))
+            throw RetrieveAccessTokenError(
+                type: .generalError,
+                MSALNativeAuthErrorDetails(
+                    message: "This account result is not connected to an application", correlationId: request.correlationId))
         }
         let environment = client.environment
         let cache = environment.cache
         let now = environment.clock.now()
         if !request.forceRefresh, request.claims == nil,
-           let cached = cache.accessToken(homeAccountId: homeAccountId, scopes: request.scopes,
-                                          validAt: now.addingTimeInterval(environment.tokenExpirationBuffer)) {
+            let cached = cache.accessToken(
+                homeAccountId: homeAccountId, scopes: request.scopes,
+                validAt: now.addingTimeInterval(environment.tokenExpirationBuffer))
+        {
             environment.logger.verbose("Access token served from the cache")
             return MSALNativeAuthTokenResult(
                 accessToken: cached.secret, scopes: cached.scopes, expiresOn: cached.expiresOn,
@@ -38,8 +42,10 @@ extension MSALNativeAuthUserAccountResult {
         }
 
         let resourceScopes = request.scopes.filter { !Scopes.oidcDefaultsLowercased.contains($0.lowercased()) }
-        let key = [homeAccountId.lowercased(), resourceScopes.map { $0.lowercased() }.sorted().joined(separator: " "),
-                   request.claims ?? "", request.returnRefreshToken ? "rt" : ""].joined(separator: "|")
+        let key = [
+            homeAccountId.lowercased(), resourceScopes.map { $0.lowercased() }.sorted().joined(separator: " "),
+            request.claims ?? "", request.returnRefreshToken ? "rt" : "",
+        ].joined(separator: "|")
         cache.refreshCallers.withLock { $0 += 1 }
         let task: Task<Result<MSALNativeAuthTokenResult, RetrieveAccessTokenError>, Never> = cache.inFlight.withLock { table in
             if let running = table[key] { return running }
@@ -65,32 +71,42 @@ extension MSALNativeAuthUserAccountResult {
         let generation = cache.generation(of: homeAccountId)
         // Single-flight across processes sharing the cache file: one refreshes, the others wait
         // and then find its token in the cache (a refresh token used twice may be refused).
-        let release = await cache.refreshLock(homeAccountId.lowercased() + "|" + Scopes.wire(request.scopes.sorted()),
-                                              clock: environment.clock, timeout: environment.requestTimeout * 2)
+        let release = await cache.refreshLock(
+            homeAccountId.lowercased() + "|" + Scopes.wire(request.scopes.sorted()),
+            clock: environment.clock, timeout: environment.requestTimeout * 2)
         defer { release() }
         if !request.forceRefresh, request.claims == nil,
-           let cached = cache.accessToken(homeAccountId: homeAccountId, scopes: request.scopes,
-                                          validAt: environment.clock.now().addingTimeInterval(environment.tokenExpirationBuffer)) {
-            return .success(MSALNativeAuthTokenResult(
-                accessToken: cached.secret, scopes: cached.scopes, expiresOn: cached.expiresOn,
-                refreshToken: request.returnRefreshToken ? cache.refreshToken(homeAccountId: homeAccountId) : nil,
-                correlationId: request.correlationId))
+            let cached = cache.accessToken(
+                homeAccountId: homeAccountId, scopes: request.scopes,
+                validAt: environment.clock.now().addingTimeInterval(environment.tokenExpirationBuffer))
+        {
+            return .success(
+                MSALNativeAuthTokenResult(
+                    accessToken: cached.secret, scopes: cached.scopes, expiresOn: cached.expiresOn,
+                    refreshToken: request.returnRefreshToken ? cache.refreshToken(homeAccountId: homeAccountId) : nil,
+                    correlationId: request.correlationId))
         }
         guard let refreshToken = cache.refreshToken(homeAccountId: homeAccountId) else {
-            return .failure(RetrieveAccessTokenError(type: .refreshTokenExpired, MSALNativeAuthErrorDetails(
-                message: "No refresh token is cached for this account; sign in again", correlationId: request.correlationId)))
+            return .failure(
+                RetrieveAccessTokenError(
+                    type: .refreshTokenExpired,
+                    MSALNativeAuthErrorDetails(
+                        message: "No refresh token is cached for this account; sign in again", correlationId: request.correlationId)))
         }
         environment.logger.info("Refreshing access token correlation \(request.correlationId.uuidString)")
-        let answer = await client.call(.token, [
-            ("grant_type", "refresh_token"), ("refresh_token", refreshToken), ("scope", Scopes.wire(request.scopes)),
-            ("client_info", "1"), ("claims", request.claims),
-        ], correlationId: request.correlationId, expecting: TokenResponse.self)
+        let answer = await client.call(
+            .token,
+            [
+                ("grant_type", "refresh_token"), ("refresh_token", refreshToken), ("scope", Scopes.wire(request.scopes)),
+                ("client_info", "1"), ("claims", request.claims),
+            ], correlationId: request.correlationId, expecting: TokenResponse.self)
         let id = answer.correlationId
         switch answer.outcome {
         case .success(let response):
             return store(response, request: request, generation: generation, correlationId: id, client: client)
         case .redirect(let reason):
-            return .failure(RetrieveAccessTokenError(type: .browserRequired, MSALNativeAuthErrorDetails(redirectReason: reason, correlationId: id)))
+            return .failure(
+                RetrieveAccessTokenError(type: .browserRequired, MSALNativeAuthErrorDetails(redirectReason: reason, correlationId: id)))
         case .apiError(let error):
             return .failure(RetrieveAccessTokenError.fromRefresh(error, correlationId: id))
         case .failure(let failure):
@@ -98,7 +114,9 @@ extension MSALNativeAuthUserAccountResult {
         }
     }
 
-    private func store(_ response: TokenResponse, request: AccessTokenRequest, generation: Int, correlationId: UUID, client: NativeAuthClient)
+    private func store(
+        _ response: TokenResponse, request: AccessTokenRequest, generation: Int, correlationId: UUID, client: NativeAuthClient
+    )
         -> Result<MSALNativeAuthTokenResult, RetrieveAccessTokenError>
     {
         let environment = client.environment
@@ -107,23 +125,36 @@ extension MSALNativeAuthUserAccountResult {
         do {
             parsed = try ParsedTokenResponse(response, requestedScopes: request.scopes)
         } catch {
-            return .failure(RetrieveAccessTokenError(type: .generalError, MSALNativeAuthErrorDetails(
-                MSALNativeAuthNetworkFailure(kind: .invalidResponse, message: error.message), correlationId: correlationId)))
+            return .failure(
+                RetrieveAccessTokenError(
+                    type: .generalError,
+                    MSALNativeAuthErrorDetails(
+                        MSALNativeAuthNetworkFailure(kind: .invalidResponse, message: error.message), correlationId: correlationId)))
         }
         guard parsed.clientInfo.homeAccountId.lowercased() == (account.identifier ?? "").lowercased() else {
-            return .failure(RetrieveAccessTokenError(type: .generalError, MSALNativeAuthErrorDetails(
-                message: "The refreshed tokens belong to another account", correlationId: correlationId)))
+            return .failure(
+                RetrieveAccessTokenError(
+                    type: .generalError,
+                    MSALNativeAuthErrorDetails(
+                        message: "The refreshed tokens belong to another account", correlationId: correlationId)))
         }
         guard let accessToken = response.accessToken else {
-            return .failure(RetrieveAccessTokenError(type: .generalError, MSALNativeAuthErrorDetails(
-                message: "The token response carries no access token", correlationId: correlationId)))
+            return .failure(
+                RetrieveAccessTokenError(
+                    type: .generalError,
+                    MSALNativeAuthErrorDetails(
+                        message: "The token response carries no access token", correlationId: correlationId)))
         }
         do {
-            let saved = try environment.cache.save(response, clientInfo: parsed.clientInfo, idToken: parsed.idToken, scopes: parsed.grantedScopes,
-                                                   now: now, condition: .refresh(generation: generation))
+            let saved = try environment.cache.save(
+                response, clientInfo: parsed.clientInfo, idToken: parsed.idToken, scopes: parsed.grantedScopes,
+                now: now, condition: .refresh(generation: generation))
             guard saved else {
-                return .failure(RetrieveAccessTokenError(type: .generalError, MSALNativeAuthErrorDetails(
-                    message: "The account was signed out while its token was being refreshed", correlationId: correlationId)))
+                return .failure(
+                    RetrieveAccessTokenError(
+                        type: .generalError,
+                        MSALNativeAuthErrorDetails(
+                            message: "The account was signed out while its token was being refreshed", correlationId: correlationId)))
             }
         } catch {
             // The tokens are good even though the cache could not keep them; the error is on record.
@@ -136,17 +167,20 @@ extension MSALNativeAuthUserAccountResult {
         let granted = Set(parsed.grantedScopes.map { $0.lowercased() })
         let declined = wanted.filter { !Scopes.covers(granted, $0.lowercased()) }
         if !declined.isEmpty {
-            return .failure(RetrieveAccessTokenError(
-                type: .generalError,
-                MSALNativeAuthErrorDetails(
-                    message: "The server granted \(parsed.grantedScopes.joined(separator: " ")) but declined \(declined.joined(separator: " "))",
-                    correlationId: correlationId),
-                grantedScopes: parsed.grantedScopes, declinedScopes: declined))
+            return .failure(
+                RetrieveAccessTokenError(
+                    type: .generalError,
+                    MSALNativeAuthErrorDetails(
+                        message:
+                            "The server granted \(parsed.grantedScopes.joined(separator: " ")) but declined \(declined.joined(separator: " "))",
+                        correlationId: correlationId),
+                    grantedScopes: parsed.grantedScopes, declinedScopes: declined))
         }
         let expiresOn = response.expiresOn.map { Date(timeIntervalSince1970: $0) } ?? now.addingTimeInterval(response.expiresIn ?? 600)
-        return .success(MSALNativeAuthTokenResult(
-            accessToken: accessToken, scopes: parsed.grantedScopes, expiresOn: expiresOn,
-            refreshToken: request.returnRefreshToken ? response.refreshToken : nil, correlationId: correlationId))
+        return .success(
+            MSALNativeAuthTokenResult(
+                accessToken: accessToken, scopes: parsed.grantedScopes, expiresOn: expiresOn,
+                refreshToken: request.returnRefreshToken ? response.refreshToken : nil, correlationId: correlationId))
     }
 }
 
@@ -158,7 +192,8 @@ extension RetrieveAccessTokenError {
         var details = MSALNativeAuthErrorDetails(error, correlationId: correlationId, fallback: MSALNativeAuthErrorMessage.generalError)
         let codes = Set(error.errorCodes)
         if codes.contains(NativeAuthServerCode.mfaRequired) {
-            details.message = "Multifactor authentication is required; it cannot be completed while refreshing. Sign in again. " + (details.message ?? "")
+            details.message =
+                "Multifactor authentication is required; it cannot be completed while refreshing. Sign in again. " + (details.message ?? "")
             return RetrieveAccessTokenError(type: .generalError, details)
         }
         if codes.contains(NativeAuthServerCode.passwordChangeRequired) {

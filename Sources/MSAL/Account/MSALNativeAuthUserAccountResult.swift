@@ -81,7 +81,8 @@ extension MSALNativeAuthUserAccountResult {
     /// Builds the result from a token response, as IdentityCore would cache it: `client_info` gives
     /// the account identity, the id token its claims. Throws when either is malformed.
     package static func make(
-        from response: TokenResponse, requestedScopes: [String], authority: URL, now: Date, correlationId: UUID, client: NativeAuthClient? = nil
+        from response: TokenResponse, requestedScopes: [String], authority: URL, now: Date, correlationId: UUID,
+        client: NativeAuthClient? = nil
     ) throws(NativeAuthDecodingError) -> MSALNativeAuthUserAccountResult {
         let parsed = try ParsedTokenResponse(response, requestedScopes: requestedScopes)
         let tokens = TokenSet(
@@ -91,8 +92,9 @@ extension MSALNativeAuthUserAccountResult {
             expiresOn: response.expiresOn.map { Date(timeIntervalSince1970: $0) } ?? response.expiresIn.map { now.addingTimeInterval($0) },
             extendedExpiresOn: response.extExpiresIn.map { now.addingTimeInterval($0) },
             correlationId: correlationId)
-        return MSALNativeAuthUserAccountResult(account: parsed.account(environment: authority.host ?? ""), idToken: response.idToken,
-                                               tokens: tokens, client: client)
+        return MSALNativeAuthUserAccountResult(
+            account: parsed.account(environment: authority.host ?? ""), idToken: response.idToken,
+            tokens: tokens, client: client)
     }
 }
 

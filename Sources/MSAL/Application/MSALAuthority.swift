@@ -30,7 +30,7 @@ public final class MSALCIAMAuthority: MSALAuthority, @unchecked Sendable {
         let label = tenantSubdomain.lowercased()
         let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789-")
         guard !label.isEmpty, label.count <= 63, label.allSatisfy(allowed.contains),
-              label.first != "-", label.last != "-"
+            label.first != "-", label.last != "-"
         else {
             throw MSALError(.invalidParameter, "tenantSubdomain '\(tenantSubdomain)' is not a valid DNS label (letters, digits and '-')")
         }

@@ -102,8 +102,9 @@ public final class MSALNativeAuthPublicClientApplication: Sendable {
                 switch try await controller.start(request) {
                 case .completed(let result):
                     await delegate.onSignInCompleted(result: result)
-                case let .codeRequired(newState, sentTo, channel, codeLength):
-                    await delegate.onSignInCodeRequired(newState: newState, sentTo: sentTo, channelTargetType: channel, codeLength: codeLength)
+                case .codeRequired(let newState, let sentTo, let channel, let codeLength):
+                    await delegate.onSignInCodeRequired(
+                        newState: newState, sentTo: sentTo, channelTargetType: channel, codeLength: codeLength)
                 case .passwordRequired(let newState):
                     await delegate.onSignInPasswordRequired(newState: newState)
                 }
@@ -137,8 +138,9 @@ public final class MSALNativeAuthPublicClientApplication: Sendable {
         Task {
             do throws(SignUpStartError) {
                 switch try await controller.start(request) {
-                case let .codeRequired(newState, sentTo, channel, codeLength):
-                    await delegate.onSignUpCodeRequired(newState: newState, sentTo: sentTo, channelTargetType: channel, codeLength: codeLength)
+                case .codeRequired(let newState, let sentTo, let channel, let codeLength):
+                    await delegate.onSignUpCodeRequired(
+                        newState: newState, sentTo: sentTo, channelTargetType: channel, codeLength: codeLength)
                 case .attributesInvalid(let names):
                     await delegate.onSignUpAttributesInvalid(attributeNames: names)
                 }
@@ -159,7 +161,9 @@ public final class MSALNativeAuthPublicClientApplication: Sendable {
     // MARK: Password reset
 
     /// Starts a self-service password reset (spec §10.9): the server sends a code to the address.
-    public func resetPassword(parameters: MSALNativeAuthResetPasswordParameters) async throws(ResetPasswordStartError) -> ResetPasswordStartResult {
+    public func resetPassword(parameters: MSALNativeAuthResetPasswordParameters) async throws(ResetPasswordStartError)
+        -> ResetPasswordStartResult
+    {
         try await resetPasswordController.start(resetRequest(parameters))
     }
 
@@ -170,8 +174,9 @@ public final class MSALNativeAuthPublicClientApplication: Sendable {
         Task {
             do throws(ResetPasswordStartError) {
                 switch try await controller.start(request) {
-                case let .codeRequired(newState, sentTo, channel, codeLength):
-                    await delegate.onResetPasswordCodeRequired(newState: newState, sentTo: sentTo, channelTargetType: channel, codeLength: codeLength)
+                case .codeRequired(let newState, let sentTo, let channel, let codeLength):
+                    await delegate.onResetPasswordCodeRequired(
+                        newState: newState, sentTo: sentTo, channelTargetType: channel, codeLength: codeLength)
                 }
             } catch {
                 await delegate.onResetPasswordStartError(error: error)
@@ -237,7 +242,8 @@ public final class MSALNativeAuthPublicClientApplication: Sendable {
             username: idToken?.username ?? cached.username, identifier: cached.homeAccountId, environment: cached.environment,
             homeAccountId: parts.count == 2 ? MSALAccountId(identifier: cached.homeAccountId, objectId: parts[0], tenantId: parts[1]) : nil,
             claims: idToken?.claims)
-        let tokens = TokenSet(accessToken: nil, refreshToken: nil, scopes: [], expiresOn: nil, extendedExpiresOn: nil, correlationId: environment.uuid())
+        let tokens = TokenSet(
+            accessToken: nil, refreshToken: nil, scopes: [], expiresOn: nil, extendedExpiresOn: nil, correlationId: environment.uuid())
         return MSALNativeAuthUserAccountResult(account: account, idToken: cached.idToken, tokens: tokens, client: client)
     }
 }

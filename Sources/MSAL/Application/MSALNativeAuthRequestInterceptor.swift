@@ -30,7 +30,8 @@ extension MSALNativeAuthRequestInterceptor {
             if Self.isAllowedHeaderName(name) {
                 accepted[name] = value
             } else {
-                logger.warning("Dropped interceptor header '\(name)': names must start with x- and not x-ms-, x-client-, x-broker- or x-app-")
+                logger.warning(
+                    "Dropped interceptor header '\(name)': names must start with x- and not x-ms-, x-client-, x-broker- or x-app-")
             }
         }
         return accepted

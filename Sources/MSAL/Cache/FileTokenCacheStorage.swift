@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The token cache in a JSON file, safe across threads and processes.
@@ -73,7 +74,7 @@ package final class FileTokenCacheStorage: TokenCacheStorage {
         for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 1_099_511_628_211 }
         let lockFile = path + ".refresh-\(String(hash, radix: 16)).lock"
         let descriptor = open(lockFile, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { return {} }   // no lock to be had: refresh unlocked rather than not at all
+        guard descriptor >= 0 else { return {} } // no lock to be had: refresh unlocked rather than not at all
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             close(descriptor)
             return nil
@@ -92,8 +93,10 @@ package final class FileTokenCacheStorage: TokenCacheStorage {
             if errno == ENOENT { return TokenCacheStamp([-1]) }
             throw posixError("inspect the token cache", url.path)
         }
-        return TokenCacheStamp([Int64(info.st_dev), Int64(info.st_ino), Int64(info.st_size), Int64(info.st_mtim.tv_sec),
-                                Int64(info.st_mtim.tv_nsec)])
+        return TokenCacheStamp([
+            Int64(info.st_dev), Int64(info.st_ino), Int64(info.st_size), Int64(info.st_mtim.tv_sec),
+            Int64(info.st_mtim.tv_nsec),
+        ])
     }
 
     private func read() throws(MSALError) -> TokenCacheSnapshot {
@@ -105,8 +108,10 @@ package final class FileTokenCacheStorage: TokenCacheStorage {
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw posixError("inspect the token cache", url.path) }
-        let stamp = TokenCacheStamp([Int64(info.st_dev), Int64(info.st_ino), Int64(info.st_size), Int64(info.st_mtim.tv_sec),
-                                     Int64(info.st_mtim.tv_nsec)])
+        let stamp = TokenCacheStamp([
+            Int64(info.st_dev), Int64(info.st_ino), Int64(info.st_size), Int64(info.st_mtim.tv_sec),
+            Int64(info.st_mtim.tv_nsec),
+        ])
         guard (info.st_mode & S_IFMT) == S_IFREG else {
             throw MSALError(.invalidParameter, "The token cache path \(url.path) is not a regular file")
         }
@@ -134,7 +139,8 @@ package final class FileTokenCacheStorage: TokenCacheStorage {
     private func setAside(_ reason: String) -> TokenCacheSnapshot {
         let backup = url.path + ".corrupt-\(Int(Date().timeIntervalSince1970))-\(getpid())"
         let moved = rename(url.path, backup) == 0
-        let message = moved
+        let message =
+            moved
             ? "The token cache file \(url.path) \(reason); it was moved to \(backup) and the cache starts empty"
             : "The token cache file \(url.path) \(reason) and could not be moved aside"
         return TokenCacheSnapshot(document: TokenCacheDocument(), stamp: TokenCacheStamp([-1]), problem: MSALError(.invalidJSON, message))
@@ -150,7 +156,8 @@ package final class FileTokenCacheStorage: TokenCacheStorage {
             return
         }
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
             throw MSALError(.invalidParameter, "Cannot create the token cache directory \(directory.path): \(error.localizedDescription)")
         }
@@ -168,7 +175,10 @@ package final class FileTokenCacheStorage: TokenCacheStorage {
             while offset < raw.count {
                 let written = Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
                 if written < 0, errno == EINTR { continue }
-                guard written > 0 else { ok = false; return }
+                guard written > 0 else {
+                    ok = false
+                    return
+                }
                 offset += written
             }
         }

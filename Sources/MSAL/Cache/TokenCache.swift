@@ -72,9 +72,9 @@ package final class TokenCache: Sendable {
         var exact: [String: CachedAccessToken] = [:]
         for entry in snapshot.document[.accessToken].values {
             guard entry.string("client_id")?.lowercased() == clientId.lowercased(),
-                  entry.string("environment")?.lowercased() == environment,
-                  entry.string("realm")?.lowercased() == realm.lowercased(),
-                  let token = CachedAccessToken(entry)
+                entry.string("environment")?.lowercased() == environment,
+                entry.string("realm")?.lowercased() == realm.lowercased(),
+                let token = CachedAccessToken(entry)
             else { continue }
             index[token.homeAccountId.lowercased(), default: []].append(token)
             let key = Self.exactKey(token.homeAccountId.lowercased(), token.resourceScopes)
@@ -126,13 +126,15 @@ package final class TokenCache: Sendable {
             var accounts: [CachedAccount] = []
             for entry in document[.account].values {
                 guard let id = entry.string("home_account_id"), lastUsed[id.lowercased()] != nil,
-                      entry.string("environment")?.lowercased() == environment
+                    entry.string("environment")?.lowercased() == environment
                 else { continue }
                 let idToken = document[.idToken].values.first {
                     belongsToClient($0) && $0.string("home_account_id")?.lowercased() == id.lowercased()
                 }?.string("secret")
-                accounts.append(CachedAccount(homeAccountId: id, environment: environment, username: entry.string("username"),
-                                              idToken: idToken, lastUsed: lastUsed[id.lowercased()] ?? 0))
+                accounts.append(
+                    CachedAccount(
+                        homeAccountId: id, environment: environment, username: entry.string("username"),
+                        idToken: idToken, lastUsed: lastUsed[id.lowercased()] ?? 0))
             }
             return accounts.sorted { $0.lastUsed > $1.lastUsed || ($0.lastUsed == $1.lastUsed && $0.homeAccountId < $1.homeAccountId) }
         }
@@ -172,8 +174,10 @@ package final class TokenCache: Sendable {
 
     /// Stores a token response. Returns false when a refresh found its account signed out.
     @discardableResult
-    package func save(_ response: TokenResponse, clientInfo: ClientInfo, idToken: IDToken?, scopes: [String], now: Date,
-                      condition: SaveCondition) throws(MSALError) -> Bool {
+    package func save(
+        _ response: TokenResponse, clientInfo: ClientInfo, idToken: IDToken?, scopes: [String], now: Date,
+        condition: SaveCondition
+    ) throws(MSALError) -> Bool {
         let homeAccountId = clientInfo.homeAccountId
         if case .refresh(let generation) = condition, self.generation(of: homeAccountId) != generation { return false }
         var stillThere = true
@@ -245,13 +249,16 @@ package final class TokenCache: Sendable {
         }
         if !stillUsed {
             document[.account] = document[.account].filter { _, entry in
-                !(entry.string("home_account_id")?.lowercased() == homeAccountId && entry.string("environment")?.lowercased() == environment)
+                !(entry.string("home_account_id")?.lowercased() == homeAccountId
+                    && entry.string("environment")?.lowercased() == environment)
             }
         }
     }
 
-    private func write(_ response: TokenResponse, clientInfo: ClientInfo, idToken: IDToken?, scopes: [String], now: Date,
-                       into document: inout TokenCacheDocument) {
+    private func write(
+        _ response: TokenResponse, clientInfo: ClientInfo, idToken: IDToken?, scopes: [String], now: Date,
+        into document: inout TokenCacheDocument
+    ) {
         let homeAccountId = clientInfo.homeAccountId
         let seconds = Int(now.timeIntervalSince1970)
         if let secret = response.accessToken {
@@ -260,13 +267,15 @@ package final class TokenCache: Sendable {
             // Drop tokens of this account whose scopes overlap (they are superseded).
             document[.accessToken] = document[.accessToken].filter { _, entry in
                 guard belongsToClient(entry), entry.string("realm")?.lowercased() == realm.lowercased(),
-                      entry.string("home_account_id")?.lowercased() == homeAccountId.lowercased() else { return true }
+                    entry.string("home_account_id")?.lowercased() == homeAccountId.lowercased()
+                else { return true }
                 let old = Set((entry.string("target") ?? "").split(separator: " ").map { $0.lowercased() })
                     .subtracting(Scopes.oidcDefaultsLowercased)
                 return newScopes.isEmpty ? !old.isEmpty : old.isDisjoint(with: newScopes)
             }
             let expiresIn = response.expiresOn.map { $0 - now.timeIntervalSince1970 } ?? response.expiresIn ?? 600
-            let key = TokenCacheKey.accessToken(homeAccountId: homeAccountId, environment: environment, clientId: clientId, realm: realm, target: target)
+            let key = TokenCacheKey.accessToken(
+                homeAccountId: homeAccountId, environment: environment, clientId: clientId, realm: realm, target: target)
             var entry = document[.accessToken][key] ?? [:]
             entry["credential_type"] = .string("AccessToken")
             entry["secret"] = .string(secret)
@@ -337,7 +346,8 @@ package struct CachedAccessToken: Sendable {
 
     init?(_ entry: [String: JSONValue]) {
         guard let homeAccountId = entry.string("home_account_id"), let secret = entry.string("secret"),
-              let expiresOn = entry.epochSeconds("expires_on") else { return nil }
+            let expiresOn = entry.epochSeconds("expires_on")
+        else { return nil }
         self.homeAccountId = homeAccountId
         self.secret = secret
         scopes = (entry.string("target") ?? "").split(separator: " ").map(String.init)

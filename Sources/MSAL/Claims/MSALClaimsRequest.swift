@@ -60,8 +60,9 @@ public final class MSALClaimsRequest: Sendable, CustomStringConvertible {
             let parsed = try Self.parse(jsonString)
             claims.withLock { $0 = parsed }
         } catch let failure {
-            error?.pointee = NSError(domain: "MSALErrorDomain", code: -50000,
-                                     userInfo: [NSLocalizedDescriptionKey: failure.message])
+            error?.pointee = NSError(
+                domain: "MSALErrorDomain", code: -50000,
+                userInfo: [NSLocalizedDescriptionKey: failure.message])
         }
     }
 

@@ -93,7 +93,8 @@ package struct NativeAuthClient: Sendable {
             do {
                 response = try await environment.transport.send(request)
             } catch {
-                let transportError = (error as? HTTPTransportError)
+                let transportError =
+                    (error as? HTTPTransportError)
                     ?? (error is CancellationError
                         ? HTTPTransportError(kind: .cancelled, message: "The request was cancelled", underlyingError: error)
                         : HTTPTransportError(kind: .other, message: String(describing: error), underlyingError: error))
@@ -108,9 +109,12 @@ package struct NativeAuthClient: Sendable {
 
             logger.info("\(endpoint.path) answered HTTP \(response.status) (attempt \(attempt))")
             if response.body.count > environment.maxResponseBodyBytes {
-                return exchange(correlationId, .failure(MSALNativeAuthNetworkFailure(
-                    kind: .responseTooLarge,
-                    message: "The response body is larger than \(environment.maxResponseBodyBytes) bytes")))
+                return exchange(
+                    correlationId,
+                    .failure(
+                        MSALNativeAuthNetworkFailure(
+                            kind: .responseTooLarge,
+                            message: "The response body is larger than \(environment.maxResponseBodyBytes) bytes")))
             }
             let adopted = Self.echoedCorrelationId(response) ?? correlationId
             switch response.status {
@@ -119,8 +123,11 @@ package struct NativeAuthClient: Sendable {
                     if await pause(policy.retryDelay) { continue }
                     return exchange(adopted, .failure(cancelled()))
                 }
-                return exchange(adopted, .failure(MSALNativeAuthNetworkFailure(
-                    kind: .unexpectedStatus(response.status), message: "The server answered HTTP \(response.status)")))
+                return exchange(
+                    adopted,
+                    .failure(
+                        MSALNativeAuthNetworkFailure(
+                            kind: .unexpectedStatus(response.status), message: "The server answered HTTP \(response.status)")))
             case 429:
                 let wait = Self.retryAfter(response, now: environment.clock.now())
                 if mayRetry, (wait ?? policy.defaultRetryAfter) <= policy.maxRetryAfter {
@@ -128,9 +135,12 @@ package struct NativeAuthClient: Sendable {
                     return exchange(adopted, .failure(cancelled()))
                 }
                 let said = wait.map { " and asked to wait \(Int($0.rounded(.up))) s" } ?? ""
-                return exchange(adopted, .failure(MSALNativeAuthNetworkFailure(
-                    kind: .unexpectedStatus(429), message: "The server answered HTTP 429 (too many requests)\(said)",
-                    retryAfter: wait)))
+                return exchange(
+                    adopted,
+                    .failure(
+                        MSALNativeAuthNetworkFailure(
+                            kind: .unexpectedStatus(429), message: "The server answered HTTP 429 (too many requests)\(said)",
+                            retryAfter: wait)))
             default:
                 return exchange(adopted, .success(response))
             }

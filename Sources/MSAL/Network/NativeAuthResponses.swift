@@ -377,12 +377,14 @@ extension NativeAuthClient {
                 return .apiError(try NativeAuthAPIError(json: response.body))
             } catch {
                 environment.logger.warning("Undecodable error body (HTTP \(response.status)): \(error.message)")
-                return .failure(MSALNativeAuthNetworkFailure(
-                    kind: .invalidResponse, message: "HTTP \(response.status): \(error.message)"))
+                return .failure(
+                    MSALNativeAuthNetworkFailure(
+                        kind: .invalidResponse, message: "HTTP \(response.status): \(error.message)"))
             }
         default:
-            return .failure(MSALNativeAuthNetworkFailure(
-                kind: .unexpectedStatus(response.status), message: "The server answered HTTP \(response.status)"))
+            return .failure(
+                MSALNativeAuthNetworkFailure(
+                    kind: .unexpectedStatus(response.status), message: "The server answered HTTP \(response.status)"))
         }
     }
 

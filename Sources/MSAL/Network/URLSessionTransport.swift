@@ -1,8 +1,9 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Synchronization
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// The SDK's default transport, over `URLSession`. The only file in the SDK that knows URLSession.
 ///
@@ -103,8 +104,9 @@ public final class URLSessionTransport: HTTPTransport {
         func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
             guard let entry = pending.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
             if entry.tooLarge {
-                entry.continuation.resume(throwing: HTTPTransportError(
-                    kind: .responseTooLarge, message: "The response body is larger than \(entry.limit) bytes"))
+                entry.continuation.resume(
+                    throwing: HTTPTransportError(
+                        kind: .responseTooLarge, message: "The response body is larger than \(entry.limit) bytes"))
             } else if let error {
                 entry.continuation.resume(throwing: HTTPTransportError.fromURLSession(error))
             } else if let response = entry.response {
@@ -114,8 +116,9 @@ public final class URLSessionTransport: HTTPTransport {
                 }
                 entry.continuation.resume(returning: HTTPResponse(status: response.statusCode, headers: headers, body: entry.body))
             } else {
-                entry.continuation.resume(throwing: HTTPTransportError(
-                    kind: .badServerResponse, message: "The server sent no HTTP response"))
+                entry.continuation.resume(
+                    throwing: HTTPTransportError(
+                        kind: .badServerResponse, message: "The server sent no HTTP response"))
             }
         }
     }

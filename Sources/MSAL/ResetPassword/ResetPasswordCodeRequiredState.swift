@@ -42,8 +42,9 @@ public final class ResetPasswordCodeRequiredState: Sendable {
         Task {
             do throws(ResendCodeError) {
                 switch try await resendCode() {
-                case let .codeRequired(next, sentTo, channel, length):
-                    await delegate.onResetPasswordResendCodeRequired(newState: next, sentTo: sentTo, channelTargetType: channel, codeLength: length)
+                case .codeRequired(let next, let sentTo, let channel, let length):
+                    await delegate.onResetPasswordResendCodeRequired(
+                        newState: next, sentTo: sentTo, channelTargetType: channel, codeLength: length)
                 }
             } catch {
                 await delegate.onResetPasswordResendCodeError(error: error, newState: lifecycle.isConsumed ? nil : self)

@@ -3,12 +3,16 @@
 @MainActor
 public protocol ResetPasswordStartDelegate: AnyObject, Sendable {
     func onResetPasswordStartError(error: ResetPasswordStartError)
-    func onResetPasswordCodeRequired(newState: ResetPasswordCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int)
+    func onResetPasswordCodeRequired(
+        newState: ResetPasswordCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int)
 }
 
 extension ResetPasswordStartDelegate {
-    public func onResetPasswordCodeRequired(newState: ResetPasswordCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int) {
-        onResetPasswordStartError(error: ResetPasswordStartError(type: .generalError, .notImplemented("onResetPasswordCodeRequired", newState.correlationId)))
+    public func onResetPasswordCodeRequired(
+        newState: ResetPasswordCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int
+    ) {
+        onResetPasswordStartError(
+            error: ResetPasswordStartError(type: .generalError, .notImplemented("onResetPasswordCodeRequired", newState.correlationId)))
     }
 }
 
@@ -21,8 +25,9 @@ public protocol ResetPasswordVerifyCodeDelegate: AnyObject, Sendable {
 
 extension ResetPasswordVerifyCodeDelegate {
     public func onPasswordRequired(newState: ResetPasswordRequiredState) {
-        onResetPasswordVerifyCodeError(error: VerifyCodeError(type: .generalError, .notImplemented("onPasswordRequired", newState.correlationId)),
-                                       newState: nil)
+        onResetPasswordVerifyCodeError(
+            error: VerifyCodeError(type: .generalError, .notImplemented("onPasswordRequired", newState.correlationId)),
+            newState: nil)
     }
 }
 
@@ -30,13 +35,17 @@ extension ResetPasswordVerifyCodeDelegate {
 @MainActor
 public protocol ResetPasswordResendCodeDelegate: AnyObject, Sendable {
     func onResetPasswordResendCodeError(error: ResendCodeError, newState: ResetPasswordCodeRequiredState?)
-    func onResetPasswordResendCodeRequired(newState: ResetPasswordCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int)
+    func onResetPasswordResendCodeRequired(
+        newState: ResetPasswordCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int)
 }
 
 extension ResetPasswordResendCodeDelegate {
-    public func onResetPasswordResendCodeRequired(newState: ResetPasswordCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int) {
+    public func onResetPasswordResendCodeRequired(
+        newState: ResetPasswordCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int
+    ) {
         onResetPasswordResendCodeError(
-            error: ResendCodeError(type: .generalError, .notImplemented("onResetPasswordResendCodeRequired", newState.correlationId)), newState: nil)
+            error: ResendCodeError(type: .generalError, .notImplemented("onResetPasswordResendCodeRequired", newState.correlationId)),
+            newState: nil)
     }
 }
 
@@ -50,7 +59,8 @@ public protocol ResetPasswordRequiredDelegate: AnyObject, Sendable {
 extension ResetPasswordRequiredDelegate {
     public func onResetPasswordCompleted(newState: SignInAfterResetPasswordState) {
         onResetPasswordRequiredError(
-            error: PasswordRequiredError(type: .generalError, .notImplemented("onResetPasswordCompleted", newState.correlationId)), newState: nil)
+            error: PasswordRequiredError(type: .generalError, .notImplemented("onResetPasswordCompleted", newState.correlationId)),
+            newState: nil)
     }
 }
 

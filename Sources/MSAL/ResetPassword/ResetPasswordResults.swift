@@ -1,7 +1,8 @@
 /// How `resetPassword(parameters:)` went, when it did not fail.
 public enum ResetPasswordStartResult: Sendable {
     /// A code was sent; submit it on `newState`.
-    case codeRequired(newState: ResetPasswordCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int)
+    case codeRequired(
+        newState: ResetPasswordCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int)
 }
 
 /// How `ResetPasswordCodeRequiredState.submitCode(code:)` went, when it did not fail.
@@ -12,7 +13,8 @@ public enum ResetPasswordVerifyCodeResult: Sendable {
 
 /// How `ResetPasswordCodeRequiredState.resendCode()` went, when it did not fail.
 public enum ResetPasswordResendCodeResult: Sendable {
-    case codeRequired(newState: ResetPasswordCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int)
+    case codeRequired(
+        newState: ResetPasswordCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int)
 }
 
 /// How `ResetPasswordRequiredState.submitPassword(password:)` went, when it did not fail.

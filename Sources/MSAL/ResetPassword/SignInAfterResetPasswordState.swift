@@ -6,7 +6,8 @@ public final class SignInAfterResetPasswordState: Sendable {
     package let core: SignInAfterPreviousFlow
 
     package init(controller: SignInController, username: String, continuationToken: String?, correlationId: UUID) {
-        core = SignInAfterPreviousFlow(controller: controller, username: username, continuationToken: continuationToken, correlationId: correlationId)
+        core = SignInAfterPreviousFlow(
+            controller: controller, username: username, continuationToken: continuationToken, correlationId: correlationId)
     }
 
     package var correlationId: UUID { core.correlationId }
@@ -32,7 +33,9 @@ public final class SignInAfterResetPasswordState: Sendable {
         }
     }
 
-    private func signIn(scopes: [String]?, claims: MSALClaimsRequest?) async throws(SignInAfterResetPasswordError) -> SignInAfterResetPasswordResult {
+    private func signIn(scopes: [String]?, claims: MSALClaimsRequest?) async throws(SignInAfterResetPasswordError)
+        -> SignInAfterResetPasswordResult
+    {
         switch await core.signIn(scopes: scopes, claims: claims) {
         case .success(let account): return .completed(account)
         case .failure(let failure): throw SignInAfterResetPasswordError(type: failure.type, failure.details)

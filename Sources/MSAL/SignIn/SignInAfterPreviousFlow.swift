@@ -17,8 +17,9 @@ package struct SignInAfterPreviousFlow: Sendable {
     }
 
     package func signIn(scopes: [String]?, claims: MSALClaimsRequest?) async -> Result<MSALNativeAuthUserAccountResult, GenericFailure> {
-        await controller.signInAfterPreviousFlow(username: username, continuationToken: continuationToken, parameters: scopes,
-                                                 claims: claims?.jsonString(), correlationId: correlationId, lifecycle: lifecycle)
+        await controller.signInAfterPreviousFlow(
+            username: username, continuationToken: continuationToken, parameters: scopes,
+            claims: claims?.jsonString(), correlationId: correlationId, lifecycle: lifecycle)
     }
 }
 
@@ -32,11 +33,16 @@ extension SignInController {
             return .failure(GenericFailure(type: .generalError, details: .stateAlreadyUsed(correlationId)))
         }
         guard let continuationToken else {
-            return .failure(GenericFailure(type: .generalError, details: MSALNativeAuthErrorDetails(
-                message: "Sign In is not available at this point, please use the standalone sign in methods", correlationId: correlationId)))
+            return .failure(
+                GenericFailure(
+                    type: .generalError,
+                    details: MSALNativeAuthErrorDetails(
+                        message: "Sign In is not available at this point, please use the standalone sign in methods",
+                        correlationId: correlationId)))
         }
-        let grant = TokenGrant(kind: .continuationToken(username: username), continuationToken: continuationToken,
-                               scopes: Scopes.withDefaults(scopes), claims: claims)
+        let grant = TokenGrant(
+            kind: .continuationToken(username: username), continuationToken: continuationToken,
+            scopes: Scopes.withDefaults(scopes), claims: claims)
         let redeemed = await client.redeem(grant, correlationId: correlationId)
         // The token is single-use: whatever the answer, this state is done.
         lifecycle.consume()

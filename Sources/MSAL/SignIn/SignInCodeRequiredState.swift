@@ -53,8 +53,9 @@ public final class SignInCodeRequiredState: Sendable {
         Task {
             do throws(ResendCodeError) {
                 switch try await resendCode() {
-                case let .codeRequired(newState, sentTo, channel, codeLength):
-                    await delegate.onSignInResendCodeCodeRequired(newState: newState, sentTo: sentTo, channelTargetType: channel, codeLength: codeLength)
+                case .codeRequired(let newState, let sentTo, let channel, let codeLength):
+                    await delegate.onSignInResendCodeCodeRequired(
+                        newState: newState, sentTo: sentTo, channelTargetType: channel, codeLength: codeLength)
                 }
             } catch {
                 await delegate.onSignInResendCodeError(error: error, newState: retryState)

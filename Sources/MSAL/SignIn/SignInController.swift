@@ -21,20 +21,26 @@ package struct SignInController: Sendable {
         var correlationId = request.correlationId
         logger.info("Sign-in started for \(pii: request.username) correlation \(correlationId.uuidString)")
         guard !request.username.isEmpty else {
-            throw SignInStartError(type: .invalidUsername, MSALNativeAuthErrorDetails(
-                message: MSALNativeAuthErrorMessage.invalidUsername, correlationId: correlationId))
+            throw SignInStartError(
+                type: .invalidUsername,
+                MSALNativeAuthErrorDetails(
+                    message: MSALNativeAuthErrorMessage.invalidUsername, correlationId: correlationId))
         }
         if let password = request.password, password.isEmpty {
-            throw SignInStartError(type: .invalidCredentials, MSALNativeAuthErrorDetails(
-                message: MSALNativeAuthErrorMessage.invalidCredentials, correlationId: correlationId))
+            throw SignInStartError(
+                type: .invalidCredentials,
+                MSALNativeAuthErrorDetails(
+                    message: MSALNativeAuthErrorMessage.invalidCredentials, correlationId: correlationId))
         }
 
         let environment = client.environment
-        let initiate = await client.call(.signInInitiate, [
-            ("username", request.username),
-            ("challenge_type", environment.challengeTypes.wireValue),
-            ("capabilities", environment.capabilities.wireValue),
-        ], correlationId: correlationId, expecting: ContinuationTokenResponse.self)
+        let initiate = await client.call(
+            .signInInitiate,
+            [
+                ("username", request.username),
+                ("challenge_type", environment.challengeTypes.wireValue),
+                ("capabilities", environment.capabilities.wireValue),
+            ], correlationId: correlationId, expecting: ContinuationTokenResponse.self)
         correlationId = initiate.correlationId
         let initiateToken: String
         switch initiate.outcome {
@@ -44,10 +50,12 @@ package struct SignInController: Sendable {
         case .failure(let failure): throw .general(failure, correlationId: correlationId)
         }
 
-        let challenge = await client.call(.signInChallenge, [
-            ("continuation_token", initiateToken),
-            ("challenge_type", environment.challengeTypes.wireValue),
-        ], correlationId: correlationId, expecting: ChallengeResponse.self)
+        let challenge = await client.call(
+            .signInChallenge,
+            [
+                ("continuation_token", initiateToken),
+                ("challenge_type", environment.challengeTypes.wireValue),
+            ], correlationId: correlationId, expecting: ChallengeResponse.self)
         correlationId = challenge.correlationId
         switch challenge.outcome {
         case .success(.oob(let token, let label, let channel, let codeLength, _)):
@@ -55,12 +63,14 @@ package struct SignInController: Sendable {
             let state = SignInCodeRequiredState(
                 controller: self, continuationToken: token, correlationId: correlationId,
                 scopes: request.scopes, claims: request.claims)
-            return .codeRequired(newState: state, sentTo: label, channelTargetType: MSALNativeAuthChannelType(value: channel), codeLength: codeLength)
+            return .codeRequired(
+                newState: state, sentTo: label, channelTargetType: MSALNativeAuthChannelType(value: channel), codeLength: codeLength)
         case .success(.password(let token)):
             guard let password = request.password else {
-                return .passwordRequired(newState: SignInPasswordRequiredState(
-                    controller: self, continuationToken: token, correlationId: correlationId,
-                    username: request.username, scopes: request.scopes, claims: request.claims))
+                return .passwordRequired(
+                    newState: SignInPasswordRequiredState(
+                        controller: self, continuationToken: token, correlationId: correlationId,
+                        username: request.username, scopes: request.scopes, claims: request.claims))
             }
             let grant = TokenGrant(
                 kind: .password(username: request.username, password: password), continuationToken: token,
@@ -86,10 +96,13 @@ package struct SignInController: Sendable {
             throw VerifyCodeError(type: .generalError, .stateAlreadyUsed(state.correlationId))
         }
         guard !code.isEmpty else {
-            throw VerifyCodeError(type: .invalidCode, MSALNativeAuthErrorDetails(
-                message: MSALNativeAuthErrorMessage.invalidCode, correlationId: state.correlationId))
+            throw VerifyCodeError(
+                type: .invalidCode,
+                MSALNativeAuthErrorDetails(
+                    message: MSALNativeAuthErrorMessage.invalidCode, correlationId: state.correlationId))
         }
-        let grant = TokenGrant(kind: .oob(code: code), continuationToken: state.continuationToken, scopes: state.scopes, claims: state.claims)
+        let grant = TokenGrant(
+            kind: .oob(code: code), continuationToken: state.continuationToken, scopes: state.scopes, claims: state.claims)
         let redeemed = await client.redeem(grant, correlationId: state.correlationId)
         switch redeemed.result {
         case .success(let result):
@@ -105,25 +118,30 @@ package struct SignInController: Sendable {
         guard !state.lifecycle.isConsumed else {
             throw ResendCodeError.general(.stateAlreadyUsed(state.correlationId))
         }
-        let challenge = await client.call(.signInChallenge, [
-            ("continuation_token", state.continuationToken),
-            ("challenge_type", client.environment.challengeTypes.wireValue),
-        ], correlationId: state.correlationId, expecting: ChallengeResponse.self)
+        let challenge = await client.call(
+            .signInChallenge,
+            [
+                ("continuation_token", state.continuationToken),
+                ("challenge_type", client.environment.challengeTypes.wireValue),
+            ], correlationId: state.correlationId, expecting: ChallengeResponse.self)
         let correlationId = challenge.correlationId
         switch challenge.outcome {
         case .success(.oob(let token, let label, let channel, let codeLength, _)):
             state.lifecycle.consume()
             let next = SignInCodeRequiredState(
                 controller: self, continuationToken: token, correlationId: correlationId, scopes: state.scopes, claims: state.claims)
-            return .codeRequired(newState: next, sentTo: label, channelTargetType: MSALNativeAuthChannelType(value: channel), codeLength: codeLength)
+            return .codeRequired(
+                newState: next, sentTo: label, channelTargetType: MSALNativeAuthChannelType(value: channel), codeLength: codeLength)
         case .success(.password):
             state.lifecycle.consume()
-            throw .general(MSALNativeAuthErrorDetails(
-                message: "The server asked for a password instead of sending a new code", correlationId: correlationId))
+            throw .general(
+                MSALNativeAuthErrorDetails(
+                    message: "The server asked for a password instead of sending a new code", correlationId: correlationId))
         case .redirect(let reason):
             throw .browserRequired(reason, correlationId: correlationId)
         case .apiError(let error):
-            throw .general(MSALNativeAuthErrorDetails(error, correlationId: correlationId, fallback: MSALNativeAuthErrorMessage.generalError))
+            throw .general(
+                MSALNativeAuthErrorDetails(error, correlationId: correlationId, fallback: MSALNativeAuthErrorMessage.generalError))
         case .failure(let failure):
             throw .general(MSALNativeAuthErrorDetails(failure, correlationId: correlationId))
         }
@@ -138,8 +156,10 @@ package struct SignInController: Sendable {
             throw PasswordRequiredError(type: .generalError, .stateAlreadyUsed(state.correlationId))
         }
         guard !password.isEmpty else {
-            throw PasswordRequiredError(type: .invalidPassword, MSALNativeAuthErrorDetails(
-                message: MSALNativeAuthErrorMessage.invalidPassword, correlationId: state.correlationId))
+            throw PasswordRequiredError(
+                type: .invalidPassword,
+                MSALNativeAuthErrorDetails(
+                    message: MSALNativeAuthErrorMessage.invalidPassword, correlationId: state.correlationId))
         }
         let grant = TokenGrant(
             kind: .password(username: state.username, password: password), continuationToken: state.continuationToken,

@@ -7,18 +7,22 @@ import Foundation
 @MainActor
 public protocol SignInStartDelegate: AnyObject, Sendable {
     func onSignInStartError(error: SignInStartError)
-    func onSignInCodeRequired(newState: SignInCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int)
+    func onSignInCodeRequired(
+        newState: SignInCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int)
     func onSignInPasswordRequired(newState: SignInPasswordRequiredState)
     func onSignInCompleted(result: MSALNativeAuthUserAccountResult)
 }
 
 extension SignInStartDelegate {
-    public func onSignInCodeRequired(newState: SignInCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int) {
+    public func onSignInCodeRequired(
+        newState: SignInCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int
+    ) {
         onSignInStartError(error: SignInStartError(type: .generalError, .notImplemented("onSignInCodeRequired", newState.correlationId)))
     }
 
     public func onSignInPasswordRequired(newState: SignInPasswordRequiredState) {
-        onSignInStartError(error: SignInStartError(type: .generalError, .notImplemented("onSignInPasswordRequired", newState.correlationId)))
+        onSignInStartError(
+            error: SignInStartError(type: .generalError, .notImplemented("onSignInPasswordRequired", newState.correlationId)))
     }
 
     public func onSignInCompleted(result: MSALNativeAuthUserAccountResult) {
@@ -36,7 +40,8 @@ public protocol SignInPasswordRequiredDelegate: AnyObject, Sendable {
 extension SignInPasswordRequiredDelegate {
     public func onSignInCompleted(result: MSALNativeAuthUserAccountResult) {
         onSignInPasswordRequiredError(
-            error: PasswordRequiredError(type: .generalError, .notImplemented("onSignInCompleted", result.tokens.correlationId)), newState: nil)
+            error: PasswordRequiredError(type: .generalError, .notImplemented("onSignInCompleted", result.tokens.correlationId)),
+            newState: nil)
     }
 }
 
@@ -58,13 +63,17 @@ extension SignInVerifyCodeDelegate {
 @MainActor
 public protocol SignInResendCodeDelegate: AnyObject, Sendable {
     func onSignInResendCodeError(error: ResendCodeError, newState: SignInCodeRequiredState?)
-    func onSignInResendCodeCodeRequired(newState: SignInCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int)
+    func onSignInResendCodeCodeRequired(
+        newState: SignInCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int)
 }
 
 extension SignInResendCodeDelegate {
-    public func onSignInResendCodeCodeRequired(newState: SignInCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int) {
+    public func onSignInResendCodeCodeRequired(
+        newState: SignInCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int
+    ) {
         onSignInResendCodeError(
-            error: ResendCodeError(type: .generalError, .notImplemented("onSignInResendCodeCodeRequired", newState.correlationId)), newState: nil)
+            error: ResendCodeError(type: .generalError, .notImplemented("onSignInResendCodeCodeRequired", newState.correlationId)),
+            newState: nil)
     }
 }
 

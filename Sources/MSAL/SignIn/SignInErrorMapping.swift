@@ -5,15 +5,19 @@ extension SignInStartError {
     /// From the `initiate` answer: `user_not_found` is its own kind; anything else is general.
     static func fromInitiate(_ apiError: NativeAuthAPIError, correlationId: UUID) -> SignInStartError {
         if apiError.error == .userNotFound {
-            return SignInStartError(type: .userNotFound, MSALNativeAuthErrorDetails(
-                apiError, correlationId: correlationId, fallback: MSALNativeAuthErrorMessage.userNotFound))
+            return SignInStartError(
+                type: .userNotFound,
+                MSALNativeAuthErrorDetails(
+                    apiError, correlationId: correlationId, fallback: MSALNativeAuthErrorMessage.userNotFound))
         }
         return general(apiError, correlationId: correlationId)
     }
 
     static func general(_ apiError: NativeAuthAPIError, correlationId: UUID) -> SignInStartError {
-        SignInStartError(type: .generalError, MSALNativeAuthErrorDetails(
-            apiError, correlationId: correlationId, fallback: MSALNativeAuthErrorMessage.generalError))
+        SignInStartError(
+            type: .generalError,
+            MSALNativeAuthErrorDetails(
+                apiError, correlationId: correlationId, fallback: MSALNativeAuthErrorMessage.generalError))
     }
 
     static func browserRequired(_ reason: String?, correlationId: UUID) -> SignInStartError {

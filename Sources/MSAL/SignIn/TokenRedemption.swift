@@ -18,7 +18,7 @@ package enum TokenRedemptionFailure: Error, Sendable {
     package var details: MSALNativeAuthErrorDetails {
         switch self {
         case .browserRequired(let d), .invalidCredentials(let d), .userNotFound(let d), .invalidCode(let d),
-             .strongAuthRequired(let d), .general(let d):
+            .strongAuthRequired(let d), .general(let d):
             return d
         }
     }
@@ -47,13 +47,17 @@ extension NativeAuthClient {
         var fields: [(String, String?)] = [("continuation_token", grant.continuationToken)]
         switch grant.kind {
         case .password(let username, let password):
-            fields += [("grant_type", "password"), ("username", username), ("password", password),
-                       ("challenge_type", environment.challengeTypes.wireValue)]
+            fields += [
+                ("grant_type", "password"), ("username", username), ("password", password),
+                ("challenge_type", environment.challengeTypes.wireValue),
+            ]
         case .oob(let code):
             fields += [("grant_type", "oob"), ("oob", code)]
         case .continuationToken(let username):
-            fields += [("grant_type", "continuation_token"), ("username", username),
-                       ("challenge_type", environment.challengeTypes.wireValue)]
+            fields += [
+                ("grant_type", "continuation_token"), ("username", username),
+                ("challenge_type", environment.challengeTypes.wireValue),
+            ]
         }
         fields += [("scope", Scopes.wire(grant.scopes)), ("client_info", "true"), ("claims", grant.claims)]
 
@@ -68,8 +72,9 @@ extension NativeAuthClient {
                 environment.logger.info("Token response accepted for account \(pii: result.account.username)")
                 let parsed = try ParsedTokenResponse(response, requestedScopes: grant.scopes)
                 do {
-                    try environment.cache.save(response, clientInfo: parsed.clientInfo, idToken: parsed.idToken, scopes: parsed.grantedScopes,
-                                               now: now, condition: .signIn(singleAccount: !environment.allowsMultipleAccounts))
+                    try environment.cache.save(
+                        response, clientInfo: parsed.clientInfo, idToken: parsed.idToken, scopes: parsed.grantedScopes,
+                        now: now, condition: .signIn(singleAccount: !environment.allowsMultipleAccounts))
                 } catch {
                     // Signed in all the same; the tokens live in the result and the cache error is on record.
                     environment.logger.warning("The new tokens could not be cached: \(error.message)")
@@ -81,7 +86,9 @@ extension NativeAuthClient {
                 return (.failure(.general(MSALNativeAuthErrorDetails(failure, correlationId: correlationId))), correlationId)
             }
         case .redirect(let reason):
-            return (.failure(.browserRequired(MSALNativeAuthErrorDetails(redirectReason: reason, correlationId: correlationId))), correlationId)
+            return (
+                .failure(.browserRequired(MSALNativeAuthErrorDetails(redirectReason: reason, correlationId: correlationId))), correlationId
+            )
         case .failure(let failure):
             return (.failure(.general(MSALNativeAuthErrorDetails(failure, correlationId: correlationId))), correlationId)
         case .apiError(let apiError):
@@ -105,7 +112,8 @@ extension NativeAuthClient {
             return .userNotFound(details)
         case (.invalidRequest, _, _) where apiError.errorCodes.contains(NativeAuthServerCode.passwordChangeRequired):
             var changed = details
-            changed.message = "User password change is required, which can't be done natively. Reset the password first. "
+            changed.message =
+                "User password change is required, which can't be done natively. Reset the password first. "
                 + (details.message ?? "")
             return .general(changed)
         default:

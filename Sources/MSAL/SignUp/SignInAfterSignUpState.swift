@@ -6,7 +6,8 @@ public final class SignInAfterSignUpState: Sendable {
     package let core: SignInAfterPreviousFlow
 
     package init(controller: SignInController, username: String, continuationToken: String?, correlationId: UUID) {
-        core = SignInAfterPreviousFlow(controller: controller, username: username, continuationToken: continuationToken, correlationId: correlationId)
+        core = SignInAfterPreviousFlow(
+            controller: controller, username: username, continuationToken: continuationToken, correlationId: correlationId)
     }
 
     package var correlationId: UUID { core.correlationId }

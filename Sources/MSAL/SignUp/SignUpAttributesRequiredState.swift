@@ -27,8 +27,10 @@ public final class SignUpAttributesRequiredState: Sendable {
             do throws(AttributesRequiredError) {
                 switch try await controller.submitAttributes(json, on: self) {
                 case .completed(let next): await delegate.onSignUpCompleted(newState: next)
-                case .attributesRequired(let required, let next): await delegate.onSignUpAttributesRequired(attributes: required, newState: next)
-                case .attributesInvalid(let names, let next): await delegate.onSignUpAttributesInvalid(attributeNames: names, newState: next)
+                case .attributesRequired(let required, let next):
+                    await delegate.onSignUpAttributesRequired(attributes: required, newState: next)
+                case .attributesInvalid(let names, let next):
+                    await delegate.onSignUpAttributesInvalid(attributeNames: names, newState: next)
                 }
             } catch {
                 await delegate.onSignUpAttributesRequiredError(error: error)

@@ -32,7 +32,8 @@ public final class SignUpCodeRequiredState: Sendable {
                 switch try await submitCode(code: code) {
                 case .completed(let next): await delegate.onSignUpCompleted(newState: next)
                 case .passwordRequired(let next): await delegate.onSignUpPasswordRequired(newState: next)
-                case .attributesRequired(let attributes, let next): await delegate.onSignUpAttributesRequired(attributes: attributes, newState: next)
+                case .attributesRequired(let attributes, let next):
+                    await delegate.onSignUpAttributesRequired(attributes: attributes, newState: next)
                 }
             } catch {
                 await delegate.onSignUpVerifyCodeError(error: error, newState: lifecycle.isConsumed ? nil : self)
@@ -44,8 +45,9 @@ public final class SignUpCodeRequiredState: Sendable {
         Task {
             do throws(ResendCodeError) {
                 switch try await resendCode() {
-                case let .codeRequired(next, sentTo, channel, length):
-                    await delegate.onSignUpResendCodeCodeRequired(newState: next, sentTo: sentTo, channelTargetType: channel, codeLength: length)
+                case .codeRequired(let next, let sentTo, let channel, let length):
+                    await delegate.onSignUpResendCodeCodeRequired(
+                        newState: next, sentTo: sentTo, channelTargetType: channel, codeLength: length)
                 }
             } catch {
                 await delegate.onSignUpResendCodeError(error: error, newState: lifecycle.isConsumed ? nil : self)

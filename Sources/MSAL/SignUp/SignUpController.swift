@@ -21,12 +21,16 @@ package struct SignUpController: Sendable {
         var correlationId = request.correlationId
         environment.logger.info("Sign-up started for \(pii: request.username) correlation \(correlationId.uuidString)")
         guard !request.username.isEmpty else {
-            throw SignUpStartError(type: .invalidUsername, MSALNativeAuthErrorDetails(
-                message: MSALNativeAuthErrorMessage.invalidUsername, correlationId: correlationId))
+            throw SignUpStartError(
+                type: .invalidUsername,
+                MSALNativeAuthErrorDetails(
+                    message: MSALNativeAuthErrorMessage.invalidUsername, correlationId: correlationId))
         }
         if let password = request.password, password.isEmpty {
-            throw SignUpStartError(type: .invalidPassword, MSALNativeAuthErrorDetails(
-                message: MSALNativeAuthErrorMessage.invalidPassword, correlationId: correlationId))
+            throw SignUpStartError(
+                type: .invalidPassword,
+                MSALNativeAuthErrorDetails(
+                    message: MSALNativeAuthErrorMessage.invalidPassword, correlationId: correlationId))
         }
         let attributes: String?
         switch request.attributes {
@@ -35,10 +39,12 @@ package struct SignUpController: Sendable {
             throw SignUpStartError(type: .generalError, MSALNativeAuthErrorDetails(message: error.message, correlationId: correlationId))
         }
 
-        let started = await client.call(.signUpStart, [
-            ("username", request.username), ("password", request.password), ("attributes", attributes),
-            ("challenge_type", environment.challengeTypes.wireValue), ("capabilities", environment.capabilities.wireValue),
-        ], correlationId: correlationId, expecting: ContinuationTokenResponse.self)
+        let started = await client.call(
+            .signUpStart,
+            [
+                ("username", request.username), ("password", request.password), ("attributes", attributes),
+                ("challenge_type", environment.challengeTypes.wireValue), ("capabilities", environment.capabilities.wireValue),
+            ], correlationId: correlationId, expecting: ContinuationTokenResponse.self)
         correlationId = started.correlationId
         let token: String
         switch started.outcome {
@@ -58,8 +64,10 @@ package struct SignUpController: Sendable {
         case .code(let state, let sentTo, let channel, let length):
             return .codeRequired(newState: state, sentTo: sentTo, channelTargetType: channel, codeLength: length)
         case .password:
-            throw SignUpStartError(type: .generalError, MSALNativeAuthErrorDetails(
-                message: "The server did not send a verification code", correlationId: correlationId))
+            throw SignUpStartError(
+                type: .generalError,
+                MSALNativeAuthErrorDetails(
+                    message: "The server did not send a verification code", correlationId: correlationId))
         case .redirect(let details):
             throw SignUpStartError(type: .browserRequired, details)
         case .error(let details), .networkFailure(let details):
@@ -81,14 +89,17 @@ package struct SignUpController: Sendable {
     }
 
     func challenge(_ token: String, username: String, correlationId: UUID) async -> ChallengeOutcome {
-        let answer = await client.call(.signUpChallenge, [
-            ("continuation_token", token), ("challenge_type", environment.challengeTypes.wireValue),
-        ], correlationId: correlationId, expecting: ChallengeResponse.self)
+        let answer = await client.call(
+            .signUpChallenge,
+            [
+                ("continuation_token", token), ("challenge_type", environment.challengeTypes.wireValue),
+            ], correlationId: correlationId, expecting: ChallengeResponse.self)
         let id = answer.correlationId
         switch answer.outcome {
         case .success(.oob(let next, let label, let channel, let length, _)):
-            return .code(SignUpCodeRequiredState(controller: self, username: username, continuationToken: next, correlationId: id),
-                         sentTo: label, channel: MSALNativeAuthChannelType(value: channel), codeLength: length)
+            return .code(
+                SignUpCodeRequiredState(controller: self, username: username, continuationToken: next, correlationId: id),
+                sentTo: label, channel: MSALNativeAuthChannelType(value: channel), codeLength: length)
         case .success(.password(let next)):
             return .password(SignUpPasswordRequiredState(controller: self, username: username, continuationToken: next, correlationId: id))
         case .redirect(let reason):
@@ -112,12 +123,15 @@ package struct SignUpController: Sendable {
     }
 
     func continueSignUp(_ fields: [(String, String?)], token: String, username: String, correlationId: UUID) async -> ContinueOutcome {
-        let answer = await client.call(.signUpContinue, [("continuation_token", token)] + fields, correlationId: correlationId,
-                                       expecting: SignUpCompletedResponse.self, honoursRedirect: false)
+        let answer = await client.call(
+            .signUpContinue, [("continuation_token", token)] + fields, correlationId: correlationId,
+            expecting: SignUpCompletedResponse.self, honoursRedirect: false)
         let id = answer.correlationId
         switch answer.outcome {
         case .success(let body):
-            return .completed(SignInAfterSignUpState(controller: signIn, username: username, continuationToken: body.continuationToken, correlationId: id))
+            return .completed(
+                SignInAfterSignUpState(controller: signIn, username: username, continuationToken: body.continuationToken, correlationId: id)
+            )
         case .redirect:
             // Not produced with honoursRedirect: false; a redirect body at continue counts as completion.
             return .completed(SignInAfterSignUpState(controller: signIn, username: username, continuationToken: nil, correlationId: id))
@@ -140,11 +154,15 @@ package struct SignUpController: Sendable {
     package func submitCode(_ code: String, on state: SignUpCodeRequiredState) async throws(VerifyCodeError) -> SignUpVerifyCodeResult {
         guard !state.lifecycle.isConsumed else { throw VerifyCodeError(type: .generalError, .stateAlreadyUsed(state.correlationId)) }
         guard !code.isEmpty else {
-            throw VerifyCodeError(type: .invalidCode, MSALNativeAuthErrorDetails(message: MSALNativeAuthErrorMessage.invalidCode,
-                                                                                  correlationId: state.correlationId))
+            throw VerifyCodeError(
+                type: .invalidCode,
+                MSALNativeAuthErrorDetails(
+                    message: MSALNativeAuthErrorMessage.invalidCode,
+                    correlationId: state.correlationId))
         }
-        let outcome = await continueSignUp([("grant_type", "oob"), ("oob", code)], token: state.continuationToken,
-                                           username: state.username, correlationId: state.correlationId)
+        let outcome = await continueSignUp(
+            [("grant_type", "oob"), ("oob", code)], token: state.continuationToken,
+            username: state.username, correlationId: state.correlationId)
         switch outcome {
         case .completed(let next):
             state.lifecycle.consume()
@@ -159,12 +177,15 @@ package struct SignUpController: Sendable {
             case .redirect(let details): throw VerifyCodeError(type: .browserRequired, details)
             case .error(let details), .networkFailure(let details): throw VerifyCodeError(type: .generalError, details)
             case .code(let next, _, _, _):
-                throw VerifyCodeError(type: .generalError, MSALNativeAuthErrorDetails(
-                    message: "The server asked for another code instead of a password", correlationId: next.correlationId))
+                throw VerifyCodeError(
+                    type: .generalError,
+                    MSALNativeAuthErrorDetails(
+                        message: "The server asked for another code instead of a password", correlationId: next.correlationId))
             }
         case .apiError(let error, let id):
             let details = MSALNativeAuthErrorDetails(error, correlationId: id, fallback: MSALNativeAuthErrorMessage.invalidCode)
-            if error.error == .invalidGrant, let suberror = error.suberror, suberror == .invalidOOBValue || suberror.isPasswordPolicyFailure {
+            if error.error == .invalidGrant, let suberror = error.suberror, suberror == .invalidOOBValue || suberror.isPasswordPolicyFailure
+            {
                 throw VerifyCodeError(type: .invalidCode, details)
             }
             state.lifecycle.consume()
@@ -188,8 +209,9 @@ package struct SignUpController: Sendable {
             throw ResendCodeError(type: .browserRequired, details)
         case .password(let next):
             state.lifecycle.consume()
-            throw ResendCodeError.general(MSALNativeAuthErrorDetails(
-                message: "The server asked for a password instead of sending a new code", correlationId: next.correlationId))
+            throw ResendCodeError.general(
+                MSALNativeAuthErrorDetails(
+                    message: "The server asked for a password instead of sending a new code", correlationId: next.correlationId))
         }
     }
 
@@ -198,11 +220,14 @@ package struct SignUpController: Sendable {
     {
         guard !state.lifecycle.isConsumed else { throw PasswordRequiredError(type: .generalError, .stateAlreadyUsed(state.correlationId)) }
         guard !password.isEmpty else {
-            throw PasswordRequiredError(type: .invalidPassword, MSALNativeAuthErrorDetails(
-                message: MSALNativeAuthErrorMessage.invalidPassword, correlationId: state.correlationId))
+            throw PasswordRequiredError(
+                type: .invalidPassword,
+                MSALNativeAuthErrorDetails(
+                    message: MSALNativeAuthErrorMessage.invalidPassword, correlationId: state.correlationId))
         }
-        let outcome = await continueSignUp([("grant_type", "password"), ("password", password)], token: state.continuationToken,
-                                           username: state.username, correlationId: state.correlationId)
+        let outcome = await continueSignUp(
+            [("grant_type", "password"), ("password", password)], token: state.continuationToken,
+            username: state.username, correlationId: state.correlationId)
         switch outcome {
         case .completed(let next):
             state.lifecycle.consume()
@@ -222,8 +247,10 @@ package struct SignUpController: Sendable {
             throw PasswordRequiredError(type: .generalError, details)
         case .credentialRequired(_, let id):
             state.lifecycle.consume()
-            throw PasswordRequiredError(type: .generalError, MSALNativeAuthErrorDetails(
-                message: "The server asked for a credential again", correlationId: id))
+            throw PasswordRequiredError(
+                type: .generalError,
+                MSALNativeAuthErrorDetails(
+                    message: "The server asked for a credential again", correlationId: id))
         case .failure(let failure, let id):
             throw PasswordRequiredError(type: .generalError, MSALNativeAuthErrorDetails(failure, correlationId: id))
         }
@@ -232,16 +259,20 @@ package struct SignUpController: Sendable {
     package func submitAttributes(_ attributes: Result<String?, MSALError>, on state: SignUpAttributesRequiredState)
         async throws(AttributesRequiredError) -> SignUpAttributesRequiredResult
     {
-        guard !state.lifecycle.isConsumed else { throw AttributesRequiredError(type: .generalError, .stateAlreadyUsed(state.correlationId)) }
+        guard !state.lifecycle.isConsumed else {
+            throw AttributesRequiredError(type: .generalError, .stateAlreadyUsed(state.correlationId))
+        }
         let json: String
         switch attributes {
         case .success(let value?): json = value
         case .success(nil): json = "{}"
         case .failure(let error):
-            throw AttributesRequiredError(type: .generalError, MSALNativeAuthErrorDetails(message: error.message, correlationId: state.correlationId))
+            throw AttributesRequiredError(
+                type: .generalError, MSALNativeAuthErrorDetails(message: error.message, correlationId: state.correlationId))
         }
-        let outcome = await continueSignUp([("grant_type", "attributes"), ("attributes", json)], token: state.continuationToken,
-                                           username: state.username, correlationId: state.correlationId)
+        let outcome = await continueSignUp(
+            [("grant_type", "attributes"), ("attributes", json)], token: state.continuationToken,
+            username: state.username, correlationId: state.correlationId)
         switch outcome {
         case .completed(let next):
             state.lifecycle.consume()
@@ -255,10 +286,13 @@ package struct SignUpController: Sendable {
                 return .attributesInvalid(attributeNames: error.invalidAttributes, newState: state)
             }
             state.lifecycle.consume()
-            throw AttributesRequiredError(type: .generalError, MSALNativeAuthErrorDetails(error, correlationId: id, fallback: MSALNativeAuthErrorMessage.generalError))
+            throw AttributesRequiredError(
+                type: .generalError, MSALNativeAuthErrorDetails(error, correlationId: id, fallback: MSALNativeAuthErrorMessage.generalError)
+            )
         case .credentialRequired(_, let id):
             state.lifecycle.consume()
-            throw AttributesRequiredError(type: .generalError, MSALNativeAuthErrorDetails(message: "The server asked for a credential again", correlationId: id))
+            throw AttributesRequiredError(
+                type: .generalError, MSALNativeAuthErrorDetails(message: "The server asked for a credential again", correlationId: id))
         case .failure(let failure, let id):
             throw AttributesRequiredError(type: .generalError, MSALNativeAuthErrorDetails(failure, correlationId: id))
         }
@@ -270,17 +304,27 @@ extension SignUpStartError {
     static func fromStart(_ error: NativeAuthAPIError, correlationId: UUID) -> SignUpStartError {
         let fallback = MSALNativeAuthErrorMessage.generalError
         if error.error == .invalidGrant, error.suberror?.isPasswordPolicyFailure == true {
-            return SignUpStartError(type: .invalidPassword, MSALNativeAuthErrorDetails(error, correlationId: correlationId,
-                                                                                        fallback: MSALNativeAuthErrorMessage.invalidPassword))
+            return SignUpStartError(
+                type: .invalidPassword,
+                MSALNativeAuthErrorDetails(
+                    error, correlationId: correlationId,
+                    fallback: MSALNativeAuthErrorMessage.invalidPassword))
         }
         if error.error == .userAlreadyExists {
-            return SignUpStartError(type: .userAlreadyExists, MSALNativeAuthErrorDetails(error, correlationId: correlationId,
-                                                                                          fallback: MSALNativeAuthErrorMessage.userAlreadyExists))
+            return SignUpStartError(
+                type: .userAlreadyExists,
+                MSALNativeAuthErrorDetails(
+                    error, correlationId: correlationId,
+                    fallback: MSALNativeAuthErrorMessage.userAlreadyExists))
         }
         if error.error == .invalidRequest, error.firstCode == NativeAuthServerCode.invalidParameter,
-           error.errorDescription?.contains("username parameter is empty or not valid") == true {
-            return SignUpStartError(type: .invalidUsername, MSALNativeAuthErrorDetails(error, correlationId: correlationId,
-                                                                                        fallback: MSALNativeAuthErrorMessage.invalidUsername))
+            error.errorDescription?.contains("username parameter is empty or not valid") == true
+        {
+            return SignUpStartError(
+                type: .invalidUsername,
+                MSALNativeAuthErrorDetails(
+                    error, correlationId: correlationId,
+                    fallback: MSALNativeAuthErrorMessage.invalidUsername))
         }
         return SignUpStartError(type: .generalError, MSALNativeAuthErrorDetails(error, correlationId: correlationId, fallback: fallback))
     }

@@ -5,12 +5,15 @@ import Foundation
 @MainActor
 public protocol SignUpStartDelegate: AnyObject, Sendable {
     func onSignUpStartError(error: SignUpStartError)
-    func onSignUpCodeRequired(newState: SignUpCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int)
+    func onSignUpCodeRequired(
+        newState: SignUpCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int)
     func onSignUpAttributesInvalid(attributeNames: [String])
 }
 
 extension SignUpStartDelegate {
-    public func onSignUpCodeRequired(newState: SignUpCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int) {
+    public func onSignUpCodeRequired(
+        newState: SignUpCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int
+    ) {
         onSignUpStartError(error: SignUpStartError(type: .generalError, .notImplemented("onSignUpCodeRequired", newState.correlationId)))
     }
 
@@ -30,18 +33,21 @@ public protocol SignUpVerifyCodeDelegate: AnyObject, Sendable {
 
 extension SignUpVerifyCodeDelegate {
     public func onSignUpAttributesRequired(attributes: [MSALNativeAuthRequiredAttribute], newState: SignUpAttributesRequiredState) {
-        onSignUpVerifyCodeError(error: VerifyCodeError(type: .generalError, .notImplemented("onSignUpAttributesRequired", newState.correlationId)),
-                                newState: nil)
+        onSignUpVerifyCodeError(
+            error: VerifyCodeError(type: .generalError, .notImplemented("onSignUpAttributesRequired", newState.correlationId)),
+            newState: nil)
     }
 
     public func onSignUpPasswordRequired(newState: SignUpPasswordRequiredState) {
-        onSignUpVerifyCodeError(error: VerifyCodeError(type: .generalError, .notImplemented("onSignUpPasswordRequired", newState.correlationId)),
-                                newState: nil)
+        onSignUpVerifyCodeError(
+            error: VerifyCodeError(type: .generalError, .notImplemented("onSignUpPasswordRequired", newState.correlationId)),
+            newState: nil)
     }
 
     public func onSignUpCompleted(newState: SignInAfterSignUpState) {
-        onSignUpVerifyCodeError(error: VerifyCodeError(type: .generalError, .notImplemented("onSignUpCompleted", newState.correlationId)),
-                                newState: nil)
+        onSignUpVerifyCodeError(
+            error: VerifyCodeError(type: .generalError, .notImplemented("onSignUpCompleted", newState.correlationId)),
+            newState: nil)
     }
 }
 
@@ -49,13 +55,17 @@ extension SignUpVerifyCodeDelegate {
 @MainActor
 public protocol SignUpResendCodeDelegate: AnyObject, Sendable {
     func onSignUpResendCodeError(error: ResendCodeError, newState: SignUpCodeRequiredState?)
-    func onSignUpResendCodeCodeRequired(newState: SignUpCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int)
+    func onSignUpResendCodeCodeRequired(
+        newState: SignUpCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int)
 }
 
 extension SignUpResendCodeDelegate {
-    public func onSignUpResendCodeCodeRequired(newState: SignUpCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int) {
-        onSignUpResendCodeError(error: ResendCodeError(type: .generalError, .notImplemented("onSignUpResendCodeCodeRequired", newState.correlationId)),
-                                newState: nil)
+    public func onSignUpResendCodeCodeRequired(
+        newState: SignUpCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int
+    ) {
+        onSignUpResendCodeError(
+            error: ResendCodeError(type: .generalError, .notImplemented("onSignUpResendCodeCodeRequired", newState.correlationId)),
+            newState: nil)
     }
 }
 
@@ -70,7 +80,8 @@ public protocol SignUpPasswordRequiredDelegate: AnyObject, Sendable {
 extension SignUpPasswordRequiredDelegate {
     public func onSignUpAttributesRequired(attributes: [MSALNativeAuthRequiredAttribute], newState: SignUpAttributesRequiredState) {
         onSignUpPasswordRequiredError(
-            error: PasswordRequiredError(type: .generalError, .notImplemented("onSignUpAttributesRequired", newState.correlationId)), newState: nil)
+            error: PasswordRequiredError(type: .generalError, .notImplemented("onSignUpAttributesRequired", newState.correlationId)),
+            newState: nil)
     }
 
     public func onSignUpCompleted(newState: SignInAfterSignUpState) {
@@ -90,15 +101,18 @@ public protocol SignUpAttributesRequiredDelegate: AnyObject, Sendable {
 
 extension SignUpAttributesRequiredDelegate {
     public func onSignUpAttributesRequired(attributes: [MSALNativeAuthRequiredAttribute], newState: SignUpAttributesRequiredState) {
-        onSignUpAttributesRequiredError(error: AttributesRequiredError(type: .generalError, .notImplemented("onSignUpAttributesRequired", newState.correlationId)))
+        onSignUpAttributesRequiredError(
+            error: AttributesRequiredError(type: .generalError, .notImplemented("onSignUpAttributesRequired", newState.correlationId)))
     }
 
     public func onSignUpAttributesInvalid(attributeNames: [String], newState: SignUpAttributesRequiredState) {
-        onSignUpAttributesRequiredError(error: AttributesRequiredError(type: .generalError, .notImplemented("onSignUpAttributesInvalid", newState.correlationId)))
+        onSignUpAttributesRequiredError(
+            error: AttributesRequiredError(type: .generalError, .notImplemented("onSignUpAttributesInvalid", newState.correlationId)))
     }
 
     public func onSignUpCompleted(newState: SignInAfterSignUpState) {
-        onSignUpAttributesRequiredError(error: AttributesRequiredError(type: .generalError, .notImplemented("onSignUpCompleted", newState.correlationId)))
+        onSignUpAttributesRequiredError(
+            error: AttributesRequiredError(type: .generalError, .notImplemented("onSignUpCompleted", newState.correlationId)))
     }
 }
 
@@ -111,6 +125,7 @@ public protocol SignInAfterSignUpDelegate: AnyObject, Sendable {
 
 extension SignInAfterSignUpDelegate {
     public func onSignInCompleted(result: MSALNativeAuthUserAccountResult) {
-        onSignInAfterSignUpError(error: SignInAfterSignUpError(type: .generalError, .notImplemented("onSignInCompleted", result.tokens.correlationId)))
+        onSignInAfterSignUpError(
+            error: SignInAfterSignUpError(type: .generalError, .notImplemented("onSignInCompleted", result.tokens.correlationId)))
     }
 }

@@ -25,7 +25,8 @@ public final class SignUpPasswordRequiredState: Sendable {
             do throws(PasswordRequiredError) {
                 switch try await submitPassword(password: password) {
                 case .completed(let next): await delegate.onSignUpCompleted(newState: next)
-                case .attributesRequired(let attributes, let next): await delegate.onSignUpAttributesRequired(attributes: attributes, newState: next)
+                case .attributesRequired(let attributes, let next):
+                    await delegate.onSignUpAttributesRequired(attributes: attributes, newState: next)
                 }
             } catch {
                 await delegate.onSignUpPasswordRequiredError(error: error, newState: lifecycle.isConsumed ? nil : self)

@@ -16,8 +16,8 @@ package enum CorrelationID {
             for index in 0..<8 {
                 raw[8 + index] ^= UInt8(truncatingIfNeeded: count >> (8 * UInt64(7 - index)))
             }
-            raw[6] = (raw[6] & 0x0F) | 0x40   // version 4
-            raw[8] = (raw[8] & 0x3F) | 0x80   // RFC 4122 variant
+            raw[6] = (raw[6] & 0x0F) | 0x40 // version 4
+            raw[8] = (raw[8] & 0x3F) | 0x80 // RFC 4122 variant
         }
         return UUID(uuid: bytes)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import MSAL
 import NativeAuthTesting
+
 @testable import MSAL
 
 /// Fixed identities and token bodies used across the tests.
@@ -40,11 +41,14 @@ enum Fixture {
         return body
     }
 
-    static func apiError(_ error: String, suberror: String? = nil, codes: [Int] = [], description: String? = nil,
-                         extra: [String: Any] = [:]) -> [String: Any] {
+    static func apiError(
+        _ error: String, suberror: String? = nil, codes: [Int] = [], description: String? = nil,
+        extra: [String: Any] = [:]
+    ) -> [String: Any] {
         var body: [String: Any] = [
             "error": error,
-            "error_description": description ?? "AADSTS\(codes.first ?? 0): \(error). Trace ID: t Correlation ID: c Timestamp: 2026-11-30 10:00:00Z",
+            "error_description": description
+                ?? "AADSTS\(codes.first ?? 0): \(error). Trace ID: t Correlation ID: c Timestamp: 2026-11-30 10:00:00Z",
             "error_codes": codes, "timestamp": "2026-11-30 10:00:00Z", "trace_id": "trace", "correlation_id": "corr",
         ]
         if let suberror { body["suberror"] = suberror }
@@ -52,10 +56,12 @@ enum Fixture {
         return body
     }
 
-    static var oobChallenge: [String: Any] { [
-        "continuation_token": "T1", "challenge_type": "oob", "binding_method": "prompt", "challenge_channel": "email",
-        "challenge_target_label": "a***@co**o.com", "code_length": 8, "interval": 300,
-    ] }
+    static var oobChallenge: [String: Any] {
+        [
+            "continuation_token": "T1", "challenge_type": "oob", "binding_method": "prompt", "challenge_channel": "email",
+            "challenge_target_label": "a***@co**o.com", "code_length": 8, "interval": 300,
+        ]
+    }
     static var passwordChallenge: [String: Any] { ["continuation_token": "T1", "challenge_type": "password"] }
 }
 

@@ -24,7 +24,7 @@ final class GatedTransport: HTTPTransport {
             defer { state.waiting = [] }
             return state.waiting
         }
-        waiters.forEach { $0.resume() }
+        for waiter in waiters { waiter.resume() }
     }
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {

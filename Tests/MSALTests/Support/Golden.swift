@@ -1,6 +1,7 @@
 import Foundation
 import MSAL
 import Testing
+
 @testable import MSAL
 
 /// Golden files of requests: each request rendered as normalised text (sorted headers and fields,

@@ -1,9 +1,11 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import Synchronization
+
 @testable import MSAL
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A minimal HTTP/1.1 server on 127.0.0.1 (a free port) for transport tests: each connection gets
 /// one request read and one scripted answer, which may be a cut or oversize body on purpose.
@@ -35,7 +37,10 @@ final class LoopbackServer: Sendable {
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard bound == 0, listen(fd, 16) == 0 else { close(fd); throw POSIXError(.EADDRINUSE) }
+        guard bound == 0, listen(fd, 16) == 0 else {
+            close(fd)
+            throw POSIXError(.EADDRINUSE)
+        }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
@@ -60,7 +65,10 @@ final class LoopbackServer: Sendable {
                 bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
             }
         }
-        guard bound else { close(fd); throw POSIXError(.EADDRINUSE) }
+        guard bound else {
+            close(fd)
+            throw POSIXError(.EADDRINUSE)
+        }
         return (UInt16(bigEndian: address.sin_port), { close(fd) })
     }
 
@@ -103,7 +111,8 @@ final class LoopbackServer: Sendable {
         while true {
             if let headEnd = data.range(of: Data("\r\n\r\n".utf8)) {
                 let head = String(decoding: data[..<headEnd.lowerBound], as: UTF8.self).lowercased()
-                let length = head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
+                let length =
+                    head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
                     .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
                 if data.count - headEnd.upperBound >= length { return data }
             }

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+
 @testable import MSAL
 
 /// A clock that never sleeps: it records each requested pause and advances its own time instead.
