@@ -32,8 +32,9 @@ let package = Package(
         // The benchmark program (run with scripts/bench, release build).
         .executableTarget(name: "msal-benchmarks", dependencies: ["MSAL", "NativeAuthEmulator"], path: "Benchmarks/msal-benchmarks"),
         // libFuzzer targets (scripts/fuzz builds them with --sanitize=fuzzer --sanitize=address).
-        .executableTarget(name: "msal-fuzz", dependencies: ["MSAL", "NativeAuthEmulator"], path: "Fuzz/msal-fuzz",
-                          swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
+        .executableTarget(
+            name: "msal-fuzz", dependencies: ["MSAL", "NativeAuthEmulator"], path: "Fuzz/msal-fuzz",
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
         // Test helper: several processes writing one cache file, one killed mid-write.
         .executableTarget(name: "msal-cache-stress", dependencies: ["MSAL"]),
         .testTarget(
