@@ -4,7 +4,8 @@ import MSAL
 /// delegate API. Each event names the callback; `waitForEvent()` suspends until the next arrives.
 @MainActor
 public final class RecordingSignInDelegate: SignInStartDelegate, SignInPasswordRequiredDelegate, SignInVerifyCodeDelegate,
-    SignInResendCodeDelegate
+    SignInResendCodeDelegate, MFARequestChallengeDelegate, MFASubmitChallengeDelegate, RegisterStrongAuthChallengeDelegate,
+    RegisterStrongAuthSubmitChallengeDelegate
 {
     /// One delivered callback.
     public enum Event: Sendable {
@@ -16,6 +17,14 @@ public final class RecordingSignInDelegate: SignInStartDelegate, SignInPasswordR
         case verifyCodeError(VerifyCodeError, newState: SignInCodeRequiredState?)
         case resendError(ResendCodeError, newState: SignInCodeRequiredState?)
         case resendCodeRequired(SignInCodeRequiredState, sentTo: String, codeLength: Int)
+        case awaitingMFA([MSALAuthMethod], AwaitingMFAState)
+        case strongAuthMethodRegistration([MSALAuthMethod], RegisterStrongAuthState)
+        case mfaVerificationRequired(MFARequiredState, sentTo: String, channel: String, codeLength: Int)
+        case mfaRequestError(MFARequestChallengeError, newState: MFARequiredState?)
+        case mfaSubmitError(MFASubmitChallengeError, newState: MFARequiredState?)
+        case registerVerificationRequired(MSALNativeAuthRegisterStrongAuthVerificationRequiredResult)
+        case registerChallengeError(RegisterStrongAuthChallengeError, newState: RegisterStrongAuthState?)
+        case registerSubmitError(RegisterStrongAuthSubmitChallengeError, newState: RegisterStrongAuthVerificationRequiredState?)
 
         /// The callback's MSAL name.
         public var name: String {
@@ -28,6 +37,14 @@ public final class RecordingSignInDelegate: SignInStartDelegate, SignInPasswordR
             case .verifyCodeError: return "onSignInVerifyCodeError"
             case .resendError: return "onSignInResendCodeError"
             case .resendCodeRequired: return "onSignInResendCodeCodeRequired"
+            case .awaitingMFA: return "onSignInAwaitingMFA"
+            case .strongAuthMethodRegistration: return "onSignInStrongAuthMethodRegistration"
+            case .mfaVerificationRequired: return "onMFARequestChallengeVerificationRequired"
+            case .mfaRequestError: return "onMFARequestChallengeError"
+            case .mfaSubmitError: return "onMFASubmitChallengeError"
+            case .registerVerificationRequired: return "onRegisterStrongAuthVerificationRequired"
+            case .registerChallengeError: return "onRegisterStrongAuthChallengeError"
+            case .registerSubmitError: return "onRegisterStrongAuthSubmitChallengeError"
             }
         }
     }
@@ -76,5 +93,34 @@ public final class RecordingSignInDelegate: SignInStartDelegate, SignInPasswordR
         newState: SignInCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int
     ) {
         record(.resendCodeRequired(newState, sentTo: sentTo, codeLength: codeLength))
+    }
+
+    public func onSignInAwaitingMFA(authMethods: [MSALAuthMethod], newState: AwaitingMFAState) {
+        record(.awaitingMFA(authMethods, newState))
+    }
+    public func onSignInStrongAuthMethodRegistration(authMethods: [MSALAuthMethod], newState: RegisterStrongAuthState) {
+        record(.strongAuthMethodRegistration(authMethods, newState))
+    }
+    public func onMFARequestChallengeVerificationRequired(
+        newState: MFARequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int
+    ) {
+        record(.mfaVerificationRequired(newState, sentTo: sentTo, channel: channelTargetType.value, codeLength: codeLength))
+    }
+    public func onMFARequestChallengeError(error: MFARequestChallengeError, newState: MFARequiredState?) {
+        record(.mfaRequestError(error, newState: newState))
+    }
+    public func onMFASubmitChallengeError(error: MFASubmitChallengeError, newState: MFARequiredState?) {
+        record(.mfaSubmitError(error, newState: newState))
+    }
+    public func onRegisterStrongAuthVerificationRequired(result: MSALNativeAuthRegisterStrongAuthVerificationRequiredResult) {
+        record(.registerVerificationRequired(result))
+    }
+    public func onRegisterStrongAuthChallengeError(error: RegisterStrongAuthChallengeError, newState: RegisterStrongAuthState?) {
+        record(.registerChallengeError(error, newState: newState))
+    }
+    public func onRegisterStrongAuthSubmitChallengeError(
+        error: RegisterStrongAuthSubmitChallengeError, newState: RegisterStrongAuthVerificationRequiredState?
+    ) {
+        record(.registerSubmitError(error, newState: newState))
     }
 }

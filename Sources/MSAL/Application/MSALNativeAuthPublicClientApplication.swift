@@ -99,14 +99,17 @@ public final class MSALNativeAuthPublicClientApplication: Sendable {
         let controller = signInController
         Task {
             do throws(SignInStartError) {
-                switch try await controller.start(request) {
-                case .completed(let result):
-                    await delegate.onSignInCompleted(result: result)
+                let result = try await controller.start(request)
+                switch result {
                 case .codeRequired(let newState, let sentTo, let channel, let codeLength):
                     await delegate.onSignInCodeRequired(
                         newState: newState, sentTo: sentTo, channelTargetType: channel, codeLength: codeLength)
                 case .passwordRequired(let newState):
                     await delegate.onSignInPasswordRequired(newState: newState)
+                case .completed, .awaitingMFA, .strongAuthMethodRegistration:
+                    await result.step?.deliver(to: delegate, completed: delegate.onSignInCompleted) {
+                        delegate.onSignInStartError(error: SignInStartError(type: .generalError, $0))
+                    }
                 }
             } catch {
                 await delegate.onSignInStartError(error: error)

@@ -99,6 +99,8 @@ package enum MSALNativeAuthErrorMessage {
     package static let userDoesNotHavePassword = "User does not have password associated with account"
     package static let refreshTokenExpired = "Refresh token is expired"
     package static let invalidScope = "Invalid scope"
+    package static let invalidChallenge = "Invalid challenge"
+    package static let invalidInput = "Invalid input"
 
     package static func delegateNotImplemented(_ name: String) -> String {
         "MSALNativeAuth has called the delegate method \(name) that has not been implemented"
@@ -106,6 +108,4 @@ package enum MSALNativeAuthErrorMessage {
 
     package static let stateAlreadyUsed =
         "This state has already been used to complete its step or its flow has ended; continue with the state the last step returned"
-    package static let mfaNotSupported =
-        "The server requires multifactor authentication or strong-auth method registration, which this version of the SDK does not support natively"
 }

@@ -49,4 +49,5 @@ package enum NativeAuthServerCode {
     package static let passwordChangeRequired = 50142
     package static let userDoesNotHavePassword = 500222
     package static let invalidParameter = 90100
+    package static let invalidVerificationContact = 901001
 }

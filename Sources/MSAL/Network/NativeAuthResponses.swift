@@ -303,7 +303,7 @@ private let decoder: JSONDecoder = {
     return decoder
 }()
 
-private func decodeJSON<T: Decodable>(_ data: Data, _ what: String) throws(NativeAuthDecodingError) -> T {
+func decodeJSON<T: Decodable>(_ data: Data, _ what: String) throws(NativeAuthDecodingError) -> T {
     guard !data.isEmpty else { throw NativeAuthDecodingError("The \(what) body is empty") }
     do {
         return try decoder.decode(T.self, from: data)
@@ -320,7 +320,7 @@ private func decodeJSON<T: Decodable>(_ data: Data, _ what: String) throws(Nativ
     }
 }
 
-private func required<T>(_ value: T?, _ field: String) throws(NativeAuthDecodingError) -> T {
+func required<T>(_ value: T?, _ field: String) throws(NativeAuthDecodingError) -> T {
     guard let value else { throw NativeAuthDecodingError("The response lacks the mandatory field '\(field)'") }
     if let text = value as? String, text.isEmpty {
         throw NativeAuthDecodingError("The response has an empty '\(field)'")
@@ -328,7 +328,7 @@ private func required<T>(_ value: T?, _ field: String) throws(NativeAuthDecoding
     return value
 }
 
-private func challengeType(_ raw: String?) throws(NativeAuthDecodingError) -> NativeAuthChallengeType {
+func challengeType(_ raw: String?) throws(NativeAuthDecodingError) -> NativeAuthChallengeType {
     guard let raw else { throw NativeAuthDecodingError("The response lacks the mandatory field 'challenge_type'") }
     guard let type = NativeAuthChallengeType(rawValue: raw) else {
         throw NativeAuthDecodingError("The response has an unknown challenge_type '\(raw)'")

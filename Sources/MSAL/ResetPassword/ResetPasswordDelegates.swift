@@ -66,7 +66,7 @@ extension ResetPasswordRequiredDelegate {
 
 /// Receives the outcome of `SignInAfterResetPasswordState.signIn(parameters:delegate:)`.
 @MainActor
-public protocol SignInAfterResetPasswordDelegate: AnyObject, Sendable {
+public protocol SignInAfterResetPasswordDelegate: SignInStrongAuthDelegate {
     func onSignInAfterResetPasswordError(error: SignInAfterResetPasswordError)
     func onSignInCompleted(result: MSALNativeAuthUserAccountResult)
 }

@@ -22,8 +22,3 @@ public enum ResetPasswordRequiredResult: Sendable {
     /// The password is changed; `newState` signs the user in without typing it again.
     case completed(SignInAfterResetPasswordState)
 }
-
-/// How `SignInAfterResetPasswordState.signIn(parameters:)` went, when it did not fail.
-public enum SignInAfterResetPasswordResult: Sendable {
-    case completed(MSALNativeAuthUserAccountResult)
-}

@@ -24,8 +24,9 @@ public final class SignInAfterResetPasswordState: Sendable {
         let (scopes, claims) = (parameters.scopes, parameters.claimsRequest)
         Task {
             do throws(SignInAfterResetPasswordError) {
-                switch try await signIn(scopes: scopes, claims: claims) {
-                case .completed(let result): await delegate.onSignInCompleted(result: result)
+                let result = try await signIn(scopes: scopes, claims: claims)
+                await result.deliver(to: delegate, completed: delegate.onSignInCompleted) {
+                    delegate.onSignInAfterResetPasswordError(error: SignInAfterResetPasswordError(type: .generalError, $0))
                 }
             } catch {
                 await delegate.onSignInAfterResetPasswordError(error: error)
@@ -37,7 +38,7 @@ public final class SignInAfterResetPasswordState: Sendable {
         -> SignInAfterResetPasswordResult
     {
         switch await core.signIn(scopes: scopes, claims: claims) {
-        case .success(let account): return .completed(account)
+        case .success(let step): return step
         case .failure(let failure): throw SignInAfterResetPasswordError(type: failure.type, failure.details)
         }
     }

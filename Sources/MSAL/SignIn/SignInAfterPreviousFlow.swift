@@ -16,7 +16,7 @@ package struct SignInAfterPreviousFlow: Sendable {
         self.correlationId = correlationId
     }
 
-    package func signIn(scopes: [String]?, claims: MSALClaimsRequest?) async -> Result<MSALNativeAuthUserAccountResult, GenericFailure> {
+    package func signIn(scopes: [String]?, claims: MSALClaimsRequest?) async -> Result<SignInStepResult, GenericFailure> {
         await controller.signInAfterPreviousFlow(
             username: username, continuationToken: continuationToken, parameters: scopes,
             claims: claims?.jsonString(), correlationId: correlationId, lifecycle: lifecycle)
@@ -28,7 +28,7 @@ extension SignInController {
     package func signInAfterPreviousFlow(
         username: String, continuationToken: String?, parameters scopes: [String]?, claims: String?, correlationId: UUID,
         lifecycle: StateLifecycle
-    ) async -> Result<MSALNativeAuthUserAccountResult, GenericFailure> {
+    ) async -> Result<SignInStepResult, GenericFailure> {
         guard !lifecycle.isConsumed else {
             return .failure(GenericFailure(type: .generalError, details: .stateAlreadyUsed(correlationId)))
         }
@@ -43,12 +43,12 @@ extension SignInController {
         let grant = TokenGrant(
             kind: .continuationToken(username: username), continuationToken: continuationToken,
             scopes: Scopes.withDefaults(scopes), claims: claims)
-        let redeemed = await client.redeem(grant, correlationId: correlationId)
+        let finished = await finish(grant, correlationId: correlationId, lifecycle: nil)
         // The token is single-use: whatever the answer, this state is done.
         lifecycle.consume()
-        switch redeemed.result {
-        case .success(let result):
-            return .success(result)
+        switch finished {
+        case .success(let step):
+            return .success(step)
         case .failure(.browserRequired(let details)):
             return .failure(GenericFailure(type: .browserRequired, details: details))
         case .failure(let failure):

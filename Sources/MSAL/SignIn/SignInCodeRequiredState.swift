@@ -39,8 +39,9 @@ public final class SignInCodeRequiredState: Sendable {
     public func submitCode(code: String, delegate: any SignInVerifyCodeDelegate) {
         Task {
             do throws(VerifyCodeError) {
-                switch try await submitCode(code: code) {
-                case .completed(let result): await delegate.onSignInCompleted(result: result)
+                let result = try await submitCode(code: code)
+                await result.deliver(to: delegate, completed: delegate.onSignInCompleted) {
+                    delegate.onSignInVerifyCodeError(error: VerifyCodeError(type: .generalError, $0), newState: nil)
                 }
             } catch {
                 await delegate.onSignInVerifyCodeError(error: error, newState: retryState)

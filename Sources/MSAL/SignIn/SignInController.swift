@@ -5,7 +5,7 @@ import Foundation
 package struct SignInController: Sendable {
     package let client: NativeAuthClient
 
-    private var logger: MSALLoggerConfig { client.environment.logger }
+    var logger: MSALLoggerConfig { client.environment.logger }
 
     // MARK: Start
 
@@ -75,9 +75,8 @@ package struct SignInController: Sendable {
             let grant = TokenGrant(
                 kind: .password(username: request.username, password: password), continuationToken: token,
                 scopes: request.scopes, claims: request.claims)
-            let redeemed = await client.redeem(grant, correlationId: correlationId)
-            switch redeemed.result {
-            case .success(let result): return .completed(result)
+            switch await finish(grant, correlationId: correlationId, lifecycle: nil) {
+            case .success(let step): return SignInStartResult(step)
             case .failure(let failure): throw .fromToken(failure)
             }
         case .redirect(let reason):
@@ -103,14 +102,11 @@ package struct SignInController: Sendable {
         }
         let grant = TokenGrant(
             kind: .oob(code: code), continuationToken: state.continuationToken, scopes: state.scopes, claims: state.claims)
-        let redeemed = await client.redeem(grant, correlationId: state.correlationId)
-        switch redeemed.result {
-        case .success(let result):
-            state.lifecycle.consume()
-            return .completed(result)
-        case .failure(let failure):
-            // Every failure keeps the state usable (public-api §8.4).
-            throw .fromSignInToken(failure)
+        switch await finish(grant, correlationId: state.correlationId, lifecycle: state.lifecycle) {
+        case .success(let step): return step
+        // A refused credential keeps the state usable (public-api §8.4); `finish` has used it up
+        // when the server moved on to a second factor whose methods could not be read.
+        case .failure(let failure): throw .fromSignInToken(failure)
         }
     }
 
@@ -164,14 +160,11 @@ package struct SignInController: Sendable {
         let grant = TokenGrant(
             kind: .password(username: state.username, password: password), continuationToken: state.continuationToken,
             scopes: state.scopes, claims: state.claims)
-        let redeemed = await client.redeem(grant, correlationId: state.correlationId)
-        switch redeemed.result {
-        case .success(let result):
-            state.lifecycle.consume()
-            return .completed(result)
-        case .failure(let failure):
-            // Every failure keeps the state usable (public-api §8.4).
-            throw .fromSignInToken(failure)
+        switch await finish(grant, correlationId: state.correlationId, lifecycle: state.lifecycle) {
+        case .success(let step): return step
+        // A refused credential keeps the state usable (public-api §8.4); `finish` has used it up
+        // when the server moved on to a second factor whose methods could not be read.
+        case .failure(let failure): throw .fromSignInToken(failure)
         }
     }
 }

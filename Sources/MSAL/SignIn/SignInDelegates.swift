@@ -5,7 +5,7 @@ import Foundation
 /// Every method is called on the main actor, exactly once per call. An optional method the app
 /// does not implement falls back to `onSignInStartError` with a general error naming it, as in MSAL.
 @MainActor
-public protocol SignInStartDelegate: AnyObject, Sendable {
+public protocol SignInStartDelegate: SignInStrongAuthDelegate {
     func onSignInStartError(error: SignInStartError)
     func onSignInCodeRequired(
         newState: SignInCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int)
@@ -32,7 +32,7 @@ extension SignInStartDelegate {
 
 /// Receives the outcome of `SignInPasswordRequiredState.submitPassword(password:delegate:)`.
 @MainActor
-public protocol SignInPasswordRequiredDelegate: AnyObject, Sendable {
+public protocol SignInPasswordRequiredDelegate: SignInStrongAuthDelegate {
     func onSignInPasswordRequiredError(error: PasswordRequiredError, newState: SignInPasswordRequiredState?)
     func onSignInCompleted(result: MSALNativeAuthUserAccountResult)
 }
@@ -47,7 +47,7 @@ extension SignInPasswordRequiredDelegate {
 
 /// Receives the outcome of `SignInCodeRequiredState.submitCode(code:delegate:)`.
 @MainActor
-public protocol SignInVerifyCodeDelegate: AnyObject, Sendable {
+public protocol SignInVerifyCodeDelegate: SignInStrongAuthDelegate {
     func onSignInVerifyCodeError(error: VerifyCodeError, newState: SignInCodeRequiredState?)
     func onSignInCompleted(result: MSALNativeAuthUserAccountResult)
 }

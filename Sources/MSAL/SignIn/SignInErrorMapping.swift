@@ -34,7 +34,7 @@ extension SignInStartError {
         case .browserRequired(let details): return SignInStartError(type: .browserRequired, details)
         case .invalidCredentials(let details): return SignInStartError(type: .invalidCredentials, details)
         case .userNotFound(let details): return SignInStartError(type: .userNotFound, details)
-        case .invalidCode(let details), .strongAuthRequired(let details), .general(let details):
+        case .invalidCode(let details), .mfaRequired(_, let details), .registrationRequired(_, let details), .general(let details):
             return SignInStartError(type: .generalError, details)
         }
     }
@@ -50,7 +50,8 @@ extension PasswordRequiredError {
         case .invalidCredentials(var details):
             details.message = MSALNativeAuthErrorMessage.invalidPassword
             return PasswordRequiredError(type: .invalidPassword, details)
-        case .userNotFound(let details), .invalidCode(let details), .strongAuthRequired(let details), .general(let details):
+        case .userNotFound(let details), .invalidCode(let details), .mfaRequired(_, let details), .registrationRequired(_, let details),
+            .general(let details):
             return PasswordRequiredError(type: .generalError, details)
         }
     }
@@ -65,7 +66,8 @@ extension VerifyCodeError {
         case .invalidCode(var details):
             if details.message == MSALNativeAuthErrorMessage.generalError { details.message = MSALNativeAuthErrorMessage.invalidCode }
             return VerifyCodeError(type: .invalidCode, details)
-        case .invalidCredentials(let details), .userNotFound(let details), .strongAuthRequired(let details), .general(let details):
+        case .invalidCredentials(let details), .userNotFound(let details), .mfaRequired(_, let details),
+            .registrationRequired(_, let details), .general(let details):
             return VerifyCodeError(type: .generalError, details)
         }
     }

@@ -30,8 +30,9 @@ public final class SignInPasswordRequiredState: Sendable {
     public func submitPassword(password: String, delegate: any SignInPasswordRequiredDelegate) {
         Task {
             do throws(PasswordRequiredError) {
-                switch try await submitPassword(password: password) {
-                case .completed(let result): await delegate.onSignInCompleted(result: result)
+                let result = try await submitPassword(password: password)
+                await result.deliver(to: delegate, completed: delegate.onSignInCompleted) {
+                    delegate.onSignInPasswordRequiredError(error: PasswordRequiredError(type: .generalError, $0), newState: nil)
                 }
             } catch {
                 await delegate.onSignInPasswordRequiredError(error: error, newState: lifecycle.isConsumed ? nil : self)

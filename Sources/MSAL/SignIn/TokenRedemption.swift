@@ -10,15 +10,19 @@ package enum TokenRedemptionFailure: Error, Sendable {
     case userNotFound(MSALNativeAuthErrorDetails)
     /// `invalid_grant` + `invalid_oob_value`.
     case invalidCode(MSALNativeAuthErrorDetails)
-    /// `mfa_required` / `registration_required`: a second factor this SDK version cannot complete.
-    case strongAuthRequired(MSALNativeAuthErrorDetails)
+    /// `invalid_grant` + `mfa_required`: the first factor was right; the sign-in goes on at the
+    /// MFA introspect endpoint with `continuationToken` (spec §10.7).
+    case mfaRequired(continuationToken: String, MSALNativeAuthErrorDetails)
+    /// `invalid_grant` + `registration_required`: the user must register a strong-auth method; the
+    /// sign-in goes on at `/register/v1.0/introspect` with `continuationToken` (spec §10.8).
+    case registrationRequired(continuationToken: String, MSALNativeAuthErrorDetails)
     /// Anything else, including answers that cannot be cached (no `client_info`, a broken id token).
     case general(MSALNativeAuthErrorDetails)
 
     package var details: MSALNativeAuthErrorDetails {
         switch self {
         case .browserRequired(let d), .invalidCredentials(let d), .userNotFound(let d), .invalidCode(let d),
-            .strongAuthRequired(let d), .general(let d):
+            .mfaRequired(_, let d), .registrationRequired(_, let d), .general(let d):
             return d
         }
     }
@@ -29,6 +33,8 @@ package struct TokenGrant: Sendable {
     package enum Kind: Sendable {
         case password(username: String, password: String)
         case oob(code: String)
+        /// The second factor (spec §6.1: grant `mfa_oob`, no `challenge_type`).
+        case mfaOOB(code: String)
         case continuationToken(username: String?)
     }
 
@@ -53,6 +59,8 @@ extension NativeAuthClient {
             ]
         case .oob(let code):
             fields += [("grant_type", "oob"), ("oob", code)]
+        case .mfaOOB(let code):
+            fields += [("grant_type", "mfa_oob"), ("oob", code)]
         case .continuationToken(let username):
             fields += [
                 ("grant_type", "continuation_token"), ("username", username),
@@ -103,9 +111,10 @@ extension NativeAuthClient {
         case (.invalidGrant, .invalidOOBValue?, _):
             return .invalidCode(details)
         case (.invalidGrant, .mfaRequired?, _), (.invalidGrant, .registrationRequired?, _):
-            var unsupported = details
-            unsupported.message = MSALNativeAuthErrorMessage.mfaNotSupported
-            return .strongAuthRequired(unsupported)
+            // The token is what the next step needs; without it the answer is of no use (§6.4).
+            guard let token = apiError.continuationToken, !token.isEmpty else { return .general(details) }
+            return apiError.suberror == .mfaRequired
+                ? .mfaRequired(continuationToken: token, details) : .registrationRequired(continuationToken: token, details)
         case (.invalidGrant, _, NativeAuthServerCode.invalidCredentials?):
             return .invalidCredentials(details)
         case (.invalidGrant, _, NativeAuthServerCode.userNotFound?), (.userNotFound, _, _):

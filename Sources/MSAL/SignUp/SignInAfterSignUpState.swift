@@ -24,8 +24,9 @@ public final class SignInAfterSignUpState: Sendable {
         let (scopes, claims) = (parameters.scopes, parameters.claimsRequest)
         Task {
             do throws(SignInAfterSignUpError) {
-                switch try await signIn(scopes: scopes, claims: claims) {
-                case .completed(let result): await delegate.onSignInCompleted(result: result)
+                let result = try await signIn(scopes: scopes, claims: claims)
+                await result.deliver(to: delegate, completed: delegate.onSignInCompleted) {
+                    delegate.onSignInAfterSignUpError(error: SignInAfterSignUpError(type: .generalError, $0))
                 }
             } catch {
                 await delegate.onSignInAfterSignUpError(error: error)
@@ -35,7 +36,7 @@ public final class SignInAfterSignUpState: Sendable {
 
     private func signIn(scopes: [String]?, claims: MSALClaimsRequest?) async throws(SignInAfterSignUpError) -> SignInAfterSignUpResult {
         switch await core.signIn(scopes: scopes, claims: claims) {
-        case .success(let account): return .completed(account)
+        case .success(let step): return step
         case .failure(let failure): throw SignInAfterSignUpError(type: failure.type, failure.details)
         }
     }

@@ -118,7 +118,7 @@ extension SignUpAttributesRequiredDelegate {
 
 /// Receives the outcome of `SignInAfterSignUpState.signIn(parameters:delegate:)`.
 @MainActor
-public protocol SignInAfterSignUpDelegate: AnyObject, Sendable {
+public protocol SignInAfterSignUpDelegate: SignInStrongAuthDelegate {
     func onSignInAfterSignUpError(error: SignInAfterSignUpError)
     func onSignInCompleted(result: MSALNativeAuthUserAccountResult)
 }

@@ -35,8 +35,3 @@ public enum SignUpAttributesRequiredResult: Sendable {
     /// The server refused these attributes; `newState` accepts corrected values.
     case attributesInvalid(attributeNames: [String], newState: SignUpAttributesRequiredState)
 }
-
-/// How `SignInAfterSignUpState.signIn(parameters:)` went, when it did not fail.
-public enum SignInAfterSignUpResult: Sendable {
-    case completed(MSALNativeAuthUserAccountResult)
-}

@@ -1,0 +1,288 @@
+import Foundation
+
+/// The second half of a sign-in: redeeming a credential and, when the tenant asks for it, the
+/// second factor (spec §10.7) or the registration of a strong-auth method (spec §10.8). Every step
+/// that can end a sign-in goes through `finish`, so MFA and registration work the same after a
+/// password, a code, a sign-up or a password reset.
+extension SignInController {
+    // MARK: Redeeming, and what follows it
+
+    /// Redeems `grant`; on `mfa_required` or `registration_required` asks the matching introspect
+    /// endpoint for the methods and returns the state that continues there.
+    ///
+    /// `lifecycle` is the state that sent the grant: it is used up once the server moved the flow on
+    /// (tokens, or a second factor wanted), and stays usable after any other failure.
+    package func finish(_ grant: TokenGrant, correlationId: UUID, lifecycle: StateLifecycle?) async
+        -> Result<SignInStepResult, TokenRedemptionFailure>
+    {
+        let redeemed = await client.redeem(grant, correlationId: correlationId)
+        let context = SignInContinuationContext(controller: self, scopes: grant.scopes, claims: grant.claims)
+        switch redeemed.result {
+        case .success(let result):
+            lifecycle?.consume()
+            return .success(.completed(result))
+        case .failure(.mfaRequired(let token, _)):
+            lifecycle?.consume()
+            logger.info("The sign-in needs a second factor; asking for the user's methods")
+            return await introspect(.signInIntrospect, token, correlationId: redeemed.correlationId) { methods, next, id in
+                .awaitingMFA(authMethods: methods, newState: AwaitingMFAState(context: context, continuationToken: next, correlationId: id))
+            }
+        case .failure(.registrationRequired(let token, _)):
+            lifecycle?.consume()
+            logger.info("The sign-in needs a strong-auth method registered; asking which kinds")
+            return await introspect(.registerIntrospect, token, correlationId: redeemed.correlationId) { methods, next, id in
+                .strongAuthMethodRegistration(
+                    authMethods: methods, newState: RegisterStrongAuthState(context: context, continuationToken: next, correlationId: id))
+            }
+        case .failure(let failure):
+            return .failure(failure)
+        }
+    }
+
+    private func introspect(
+        _ endpoint: NativeAuthEndpoint, _ continuationToken: String, correlationId: UUID,
+        next: ([MSALAuthMethod], String, UUID) -> SignInStepResult
+    ) async -> Result<SignInStepResult, TokenRedemptionFailure> {
+        let (outcome, correlationId) = await client.call(
+            endpoint, [("continuation_token", continuationToken)], correlationId: correlationId, expecting: IntrospectResponse.self)
+        switch outcome {
+        case .success(let body):
+            let methods = body.methods.map {
+                MSALAuthMethod(
+                    id: $0.id, challengeType: $0.challengeType, channelTargetType: MSALNativeAuthChannelType(value: $0.channel),
+                    loginHint: $0.loginHint)
+            }
+            return .success(next(methods, body.continuationToken, correlationId))
+        case .redirect(let reason):
+            return .failure(.browserRequired(MSALNativeAuthErrorDetails(redirectReason: reason, correlationId: correlationId)))
+        case .apiError(let error):
+            return .failure(
+                .general(MSALNativeAuthErrorDetails(error, correlationId: correlationId, fallback: MSALNativeAuthErrorMessage.generalError))
+            )
+        case .failure(let failure):
+            return .failure(.general(MSALNativeAuthErrorDetails(failure, correlationId: correlationId)))
+        }
+    }
+
+    // MARK: MFA (public-api §8.5)
+
+    package func requestMFAChallenge(_ authMethod: MSALAuthMethod, on state: MFABaseState) async throws(MFARequestChallengeError)
+        -> MFARequestChallengeResult
+    {
+        guard !state.lifecycle.isConsumed else {
+            throw MFARequestChallengeError(type: .generalError, .stateAlreadyUsed(state.correlationId))
+        }
+        let (outcome, correlationId) = await client.call(
+            .signInChallenge,
+            [
+                ("continuation_token", state.continuationToken),
+                ("challenge_type", client.environment.challengeTypes.wireValue),
+                ("id", authMethod.id),
+            ], correlationId: state.correlationId, expecting: ChallengeResponse.self)
+        switch outcome {
+        case .success(.oob(let token, let label, let channel, let codeLength, _)):
+            state.lifecycle.consume()
+            let next = MFARequiredState(context: state.context, continuationToken: token, correlationId: correlationId)
+            return .verificationRequired(
+                newState: next, sentTo: label, channelTargetType: MSALNativeAuthChannelType(value: channel), codeLength: codeLength)
+        case .success(.password):
+            state.lifecycle.consume()
+            throw MFARequestChallengeError(
+                type: .generalError,
+                MSALNativeAuthErrorDetails(
+                    message: "The server asked for a password instead of sending a code", correlationId: correlationId))
+        case .redirect(let reason):
+            throw MFARequestChallengeError(
+                type: .browserRequired, MSALNativeAuthErrorDetails(redirectReason: reason, correlationId: correlationId))
+        case .apiError(let error):
+            let details = MSALNativeAuthErrorDetails(error, correlationId: correlationId, fallback: MSALNativeAuthErrorMessage.generalError)
+            throw MFARequestChallengeError(type: error.isProviderBlocked ? .authMethodBlocked : .generalError, details)
+        case .failure(let failure):
+            throw MFARequestChallengeError(type: .generalError, MSALNativeAuthErrorDetails(failure, correlationId: correlationId))
+        }
+    }
+
+    package func submitMFAChallenge(_ code: String, on state: MFARequiredState) async throws(MFASubmitChallengeError)
+        -> MFASubmitChallengeResult
+    {
+        guard !state.lifecycle.isConsumed else {
+            throw MFASubmitChallengeError(type: .generalError, .stateAlreadyUsed(state.correlationId))
+        }
+        guard !code.isEmpty else {
+            throw MFASubmitChallengeError(
+                type: .invalidChallenge,
+                MSALNativeAuthErrorDetails(message: MSALNativeAuthErrorMessage.invalidChallenge, correlationId: state.correlationId))
+        }
+        let grant = TokenGrant(
+            kind: .mfaOOB(code: code), continuationToken: state.continuationToken, scopes: state.context.scopes,
+            claims: state.context.claims)
+        let redeemed = await client.redeem(grant, correlationId: state.correlationId)
+        switch redeemed.result {
+        case .success(let result):
+            state.lifecycle.consume()
+            return .completed(result)
+        case .failure(.invalidCode(var details)):
+            if details.message == MSALNativeAuthErrorMessage.generalError { details.message = MSALNativeAuthErrorMessage.invalidChallenge }
+            throw MFASubmitChallengeError(type: .invalidChallenge, details)
+        case .failure(.browserRequired(let details)):
+            throw MFASubmitChallengeError(type: .browserRequired, details)
+        case .failure(.mfaRequired(_, let details)), .failure(.registrationRequired(_, let details)):
+            // A second factor after the second factor: nothing a client can do (public-api §8.5).
+            state.lifecycle.consume()
+            throw MFASubmitChallengeError(type: .generalError, details)
+        case .failure(let failure):
+            throw MFASubmitChallengeError(type: .generalError, failure.details)
+        }
+    }
+
+    // MARK: Strong-auth registration (public-api §8.6)
+
+    package func challengeAuthMethod(_ parameters: MSALNativeAuthChallengeAuthMethodParameters, on state: RegisterStrongAuthBaseState)
+        async throws(RegisterStrongAuthChallengeError) -> RegisterStrongAuthChallengeResult
+    {
+        let correlationId = state.correlationId
+        guard !state.lifecycle.isConsumed else {
+            throw RegisterStrongAuthChallengeError(type: .generalError, .stateAlreadyUsed(correlationId))
+        }
+        let contact = parameters.verificationContact.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !contact.isEmpty else {
+            throw RegisterStrongAuthChallengeError(
+                type: .invalidInput,
+                MSALNativeAuthErrorDetails(message: MSALNativeAuthErrorMessage.invalidInput, correlationId: correlationId))
+        }
+        logger.info("Registering a strong-auth method (\(parameters.authMethod.channelTargetType.value)) for \(pii: contact)")
+        let (outcome, answeredId) = await client.call(
+            .registerChallenge,
+            [
+                ("continuation_token", state.continuationToken),
+                ("challenge_type", parameters.authMethod.challengeType),
+                ("challenge_target", contact),
+                ("challenge_channel", parameters.authMethod.channelTargetType.value),
+            ], correlationId: correlationId, expecting: RegisterChallengeResponse.self)
+        switch outcome {
+        case .success(.oob(let token, let target, let channel, let codeLength)):
+            state.lifecycle.consume()
+            let next = RegisterStrongAuthVerificationRequiredState(
+                context: state.context, continuationToken: token, correlationId: answeredId)
+            return .verificationRequired(
+                MSALNativeAuthRegisterStrongAuthVerificationRequiredResult(
+                    newState: next, sentTo: target, channelTargetType: MSALNativeAuthChannelType(value: channel), codeLength: codeLength))
+        case .success(.preverified(let token)):
+            // No code: the contact is known as verified; register it and sign in at once.
+            state.lifecycle.consume()
+            switch await completeRegistration(
+                grant: [("grant_type", "continuation_token")], token, context: state.context, correlationId: answeredId)
+            {
+            case .success(let result): return .completed(result)
+            case .failure(let failure): throw RegisterStrongAuthChallengeError(type: .generalError, failure.details)
+            }
+        case .redirect(let reason):
+            state.lifecycle.consume()
+            throw RegisterStrongAuthChallengeError(
+                type: .browserRequired, MSALNativeAuthErrorDetails(redirectReason: reason, correlationId: answeredId))
+        case .apiError(let error):
+            let details = MSALNativeAuthErrorDetails(error, correlationId: answeredId, fallback: MSALNativeAuthErrorMessage.generalError)
+            if error.error == .invalidRequest, error.errorCodes.contains(NativeAuthServerCode.invalidVerificationContact) {
+                var invalid = details
+                if invalid.message == MSALNativeAuthErrorMessage.generalError { invalid.message = MSALNativeAuthErrorMessage.invalidInput }
+                throw RegisterStrongAuthChallengeError(type: .invalidInput, invalid)
+            }
+            throw RegisterStrongAuthChallengeError(type: error.isProviderBlocked ? .verificationContactBlocked : .generalError, details)
+        case .failure(let failure):
+            throw RegisterStrongAuthChallengeError(type: .generalError, MSALNativeAuthErrorDetails(failure, correlationId: answeredId))
+        }
+    }
+
+    package func submitRegistrationChallenge(_ code: String, on state: RegisterStrongAuthVerificationRequiredState)
+        async throws(RegisterStrongAuthSubmitChallengeError) -> RegisterStrongAuthSubmitChallengeResult
+    {
+        guard !state.lifecycle.isConsumed else {
+            throw RegisterStrongAuthSubmitChallengeError(type: .generalError, .stateAlreadyUsed(state.correlationId))
+        }
+        guard !code.isEmpty else {
+            throw RegisterStrongAuthSubmitChallengeError(
+                type: .invalidChallenge,
+                MSALNativeAuthErrorDetails(message: MSALNativeAuthErrorMessage.invalidChallenge, correlationId: state.correlationId))
+        }
+        switch await completeRegistration(
+            grant: [("grant_type", "oob"), ("oob", code)], state.continuationToken, context: state.context,
+            correlationId: state.correlationId)
+        {
+        case .success(let result):
+            state.lifecycle.consume()
+            return .completed(result)
+        case .failure(.continueRefused(let error, let details)):
+            if error.error == .invalidGrant, error.suberror == .invalidOOBValue {
+                var invalid = details
+                if invalid.message == MSALNativeAuthErrorMessage.generalError {
+                    invalid.message = MSALNativeAuthErrorMessage.invalidChallenge
+                }
+                throw RegisterStrongAuthSubmitChallengeError(type: .invalidChallenge, invalid)
+            }
+            throw RegisterStrongAuthSubmitChallengeError(type: .generalError, details)
+        case .failure(.continueUnanswered(let details)):
+            throw RegisterStrongAuthSubmitChallengeError(type: .generalError, details)
+        case .failure(.continueRedirected(let details)):
+            state.lifecycle.consume()
+            throw RegisterStrongAuthSubmitChallengeError(type: .browserRequired, details)
+        case .failure(.signInFailed(let details)):
+            // The method is registered but the token call failed: the flow is over (public-api §8.6).
+            state.lifecycle.consume()
+            throw RegisterStrongAuthSubmitChallengeError(type: .generalError, details)
+        }
+    }
+
+    /// Why finishing a registration did not sign the user in.
+    package enum RegistrationFailure: Error {
+        /// `/register/v1.0/continue` answered with an error; the state may retry.
+        case continueRefused(NativeAuthAPIError, MSALNativeAuthErrorDetails)
+        /// `/register/v1.0/continue` got no usable answer; the state may retry.
+        case continueUnanswered(MSALNativeAuthErrorDetails)
+        /// `/register/v1.0/continue` redirected to the browser.
+        case continueRedirected(MSALNativeAuthErrorDetails)
+        /// The method was registered, but the token call after it failed.
+        case signInFailed(MSALNativeAuthErrorDetails)
+
+        var details: MSALNativeAuthErrorDetails {
+            switch self {
+            case .continueRefused(_, let d), .continueUnanswered(let d), .continueRedirected(let d), .signInFailed(let d): d
+            }
+        }
+    }
+
+    /// `/register/v1.0/continue` with `grant`, then the continuation-token grant that signs the user
+    /// in (spec §10.8 steps 4-5). The token call sends no username, and the scopes the sign-in asked
+    /// for (MSAL sends only the OIDC defaults here; asking for the app's scopes saves the refresh an
+    /// API call would otherwise need).
+    private func completeRegistration(
+        grant: [(String, String?)], _ continuationToken: String, context: SignInContinuationContext, correlationId: UUID
+    ) async -> Result<MSALNativeAuthUserAccountResult, RegistrationFailure> {
+        let (outcome, correlationId) = await client.call(
+            .registerContinue, [("continuation_token", continuationToken)] + grant, correlationId: correlationId,
+            expecting: ContinuationTokenResponse.self)
+        let signInToken: String
+        switch outcome {
+        case .success(let body): signInToken = body.continuationToken
+        case .redirect(let reason):
+            return .failure(.continueRedirected(MSALNativeAuthErrorDetails(redirectReason: reason, correlationId: correlationId)))
+        case .apiError(let error):
+            return .failure(
+                .continueRefused(
+                    error,
+                    MSALNativeAuthErrorDetails(error, correlationId: correlationId, fallback: MSALNativeAuthErrorMessage.generalError)))
+        case .failure(let failure): return .failure(.continueUnanswered(MSALNativeAuthErrorDetails(failure, correlationId: correlationId)))
+        }
+        let tokenGrant = TokenGrant(
+            kind: .continuationToken(username: nil), continuationToken: signInToken, scopes: context.scopes, claims: context.claims)
+        let redeemed = await client.redeem(tokenGrant, correlationId: correlationId)
+        switch redeemed.result {
+        case .success(let result): return .success(result)
+        case .failure(let failure): return .failure(.signInFailed(failure.details))
+        }
+    }
+}
+
+extension NativeAuthAPIError {
+    /// `access_denied` + `provider_blocked_by_rep`: the service will not send codes to that method or contact.
+    var isProviderBlocked: Bool { error == .accessDenied && suberror == .providerBlockedByRep }
+}

@@ -1,0 +1,73 @@
+import Foundation
+
+/// The two callbacks that every delegate of a step that can end a sign-in declares (sign-in start,
+/// password, code, and the sign-in after a sign-up or a password reset), as MSAL declares them on
+/// each of those delegates. Both are optional: implement the ones the tenant can ask for. When the
+/// tenant asks for one the delegate leaves out, the delegate's error callback gets a general error
+/// naming the missing method, as in MSAL.
+///
+/// They live in this one parent protocol so that a class serving several sign-in steps (one
+/// controller for the whole screen) has one default of each, not one per protocol, which Swift
+/// would reject as ambiguous.
+@MainActor
+public protocol SignInStrongAuthDelegate: AnyObject, Sendable {
+    /// The credential was right and the user must pass a second factor: let them choose one of
+    /// `authMethods`, then call `newState.requestChallenge(authMethod:delegate:)`.
+    func onSignInAwaitingMFA(authMethods: [MSALAuthMethod], newState: AwaitingMFAState)
+    /// The credential was right and the user must register a strong-auth method first: ask for a
+    /// contact for one of `authMethods`, then call `newState.challengeAuthMethod(parameters:delegate:)`.
+    func onSignInStrongAuthMethodRegistration(authMethods: [MSALAuthMethod], newState: RegisterStrongAuthState)
+}
+
+extension SignInStrongAuthDelegate {
+    public func onSignInAwaitingMFA(authMethods: [MSALAuthMethod], newState: AwaitingMFAState) {
+        UnimplementedCallback.reached("onSignInAwaitingMFA")
+    }
+
+    public func onSignInStrongAuthMethodRegistration(authMethods: [MSALAuthMethod], newState: RegisterStrongAuthState) {
+        UnimplementedCallback.reached("onSignInStrongAuthMethodRegistration")
+    }
+}
+
+/// How the SDK learns that a delegate left out an optional callback whose default lives in a
+/// shared parent protocol: the default says so here while the SDK's call is under way.
+@MainActor
+enum UnimplementedCallback {
+    private static var missing: String?
+
+    static func reached(_ name: String) { missing = name }
+
+    /// Runs `call`; returns the name of the callback when `call` ended in its default implementation.
+    static func detect(_ call: () -> Void) -> String? {
+        let outer = missing
+        missing = nil
+        call()
+        defer { missing = outer }
+        return missing
+    }
+}
+
+extension SignInStepResult {
+    /// Hands the result to `delegate`'s callback for its case, or to `failed` with MSAL's general
+    /// error naming the callback when the delegate does not implement it.
+    @MainActor
+    package func deliver(
+        to delegate: any SignInStrongAuthDelegate, completed: @MainActor (MSALNativeAuthUserAccountResult) -> Void,
+        failed: @MainActor (MSALNativeAuthErrorDetails) -> Void
+    ) {
+        let missing: String?
+        let correlationId: UUID
+        switch self {
+        case .completed(let result):
+            completed(result)
+            return
+        case .awaitingMFA(let methods, let state):
+            correlationId = state.correlationId
+            missing = UnimplementedCallback.detect { delegate.onSignInAwaitingMFA(authMethods: methods, newState: state) }
+        case .strongAuthMethodRegistration(let methods, let state):
+            correlationId = state.correlationId
+            missing = UnimplementedCallback.detect { delegate.onSignInStrongAuthMethodRegistration(authMethods: methods, newState: state) }
+        }
+        if let missing { failed(.notImplemented(missing, correlationId)) }
+    }
+}
