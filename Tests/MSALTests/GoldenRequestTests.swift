@@ -66,6 +66,37 @@ import Testing
         try Golden.check(h.stub.receivedRequests, named: "signin-initiate-capabilities-dc-interceptor")
         #expect(h.log.text.contains("Dropped interceptor header 'x-ms-forbidden'"))
     }
+
+    @Test func mfaRequests() async throws {
+        let h = try Harness { $0.capabilities = [.mfaRequired] }
+        let (methods, awaiting) = try await h.awaitingMFA()
+        h.stub.expect(path: "/oauth2/v2.0/challenge", reply: StrongAuthFixture.mfaChallenge())
+        guard case .verificationRequired(let state, _, _, _) = try await awaiting.requestChallenge(authMethod: methods[1]) else { return }
+        h.stub.expect(path: "/oauth2/v2.0/token", reply: .json(200, Fixture.tokenBody()))
+        _ = try await state.submitChallenge(challenge: Fixture.code)
+        let requests = h.stub.receivedRequests
+        try #require(requests.count == 6)
+        try Golden.check([requests[3]], named: "mfa-introspect")
+        try Golden.check([requests[4]], named: "mfa-challenge-with-id")
+        try Golden.check([requests[5]], named: "mfa-token-mfa-oob")
+    }
+
+    @Test func registrationRequests() async throws {
+        let h = try Harness { $0.capabilities = [.registrationRequired] }
+        let (methods, state) = try await h.registration()
+        h.stub.expect(path: "/register/v1.0/challenge", reply: StrongAuthFixture.registerChallenge())
+        let parameters = MSALNativeAuthChallengeAuthMethodParameters(authMethod: methods[1], verificationContact: StrongAuthFixture.phone)
+        guard case .verificationRequired(let sent) = try await state.challengeAuthMethod(parameters: parameters) else { return }
+        h.stub.expect(path: "/register/v1.0/continue", reply: .json(200, ["continuation_token": "Tz"]))
+        h.stub.expect(path: "/oauth2/v2.0/token", reply: .json(200, Fixture.tokenBody()))
+        _ = try await sent.newState.submitChallenge(challenge: Fixture.code)
+        let requests = h.stub.receivedRequests
+        try #require(requests.count == 7)
+        try Golden.check([requests[3]], named: "register-introspect")
+        try Golden.check([requests[4]], named: "register-challenge")
+        try Golden.check([requests[5]], named: "register-continue-oob")
+        try Golden.check([requests[6]], named: "register-token-continuation")
+    }
 }
 
 final class HeaderInterceptor: MSALNativeAuthRequestInterceptor {

@@ -14,7 +14,7 @@ enum Golden {
     /// Values that must never appear in a golden file, with what stands in for them.
     static let secrets: [(String, String)] = [
         (Fixture.password, "<password>"), (Fixture.code, "<code>"), (Fixture.username, "<username>"),
-        ("RT-secret-value", "<refresh_token>"),
+        ("RT-secret-value", "<refresh_token>"), (StrongAuthFixture.phone, "<phone>"),
     ]
 
     static func render(_ requests: [HTTPRequest]) -> String {
