@@ -7,7 +7,7 @@ import NativeAuthEmulator
 /// `MSAL_FUZZ_TARGET`. Every input must end in a value or a typed error: a crash, a hang or a
 /// sanitizer report is a finding.
 enum FuzzTarget: String, CaseIterable {
-    case initiate, challenge, token, errorEnvelope, signUpCompleted, resetSubmit, resetPoll
+    case initiate, challenge, token, errorEnvelope, signUpCompleted, resetSubmit, resetPoll, introspect, registerChallenge
     case idToken, clientInfo, claims, cacheFile, form, emulator
 }
 
@@ -39,6 +39,8 @@ public func fuzz(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     case .signUpCompleted: _ = try? SignUpCompletedResponse(json: data)
     case .resetSubmit: _ = try? ResetPasswordSubmitResponse(json: data)
     case .resetPoll: _ = try? ResetPasswordPollResponse(json: data)
+    case .introspect: _ = try? IntrospectResponse(json: data)
+    case .registerChallenge: _ = try? RegisterChallengeResponse(json: data)
     case .idToken: _ = try? IDToken(raw: text)
     case .clientInfo: _ = try? ClientInfo(encoded: text)
     case .claims:
@@ -51,11 +53,13 @@ public func fuzz(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         let endpoints = [
             "/oauth2/v2.0/initiate", "/oauth2/v2.0/challenge", "/oauth2/v2.0/token", "/signup/v1.0/start",
             "/signup/v1.0/challenge", "/signup/v1.0/continue", "/resetpassword/v1.0/start", "/resetpassword/v1.0/submit",
-            "/_emulator/faults", "/_emulator/users", "/api/todolist",
+            "/_emulator/faults", "/_emulator/users", "/api/todolist", "/oauth2/v2.0/introspect", "/register/v1.0/introspect",
+            "/register/v1.0/challenge", "/register/v1.0/continue",
         ]
         let endpoint = endpoints[Int(data.first ?? 0) % endpoints.count]
         let path =
             endpoint.hasPrefix("/oauth2") || endpoint.hasPrefix("/signup") || endpoint.hasPrefix("/reset")
+                || endpoint.hasPrefix("/register")
             ? "/emulator.onmicrosoft.com" + endpoint : endpoint
         let body = data.dropFirst()
         _ = router.handle(
