@@ -20,7 +20,7 @@ import Testing
             case .completed(let result) = try await h.app.signIn(
                 parameters: h.signInParameters(password: Fixture.password, scopes: [Self.todo]))
         else {
-            throw MSALError(.invalidParameter, "sign-in did not complete")
+            throw UnexpectedOutcome("sign-in did not complete")
         }
         return result
     }
@@ -286,7 +286,7 @@ extension AccessTokenTests {
             case .completed(let result) = try await view.harness.app.signIn(
                 parameters: view.harness.signInParameters(password: Fixture.password))
         else {
-            throw MSALError(.invalidParameter, "sign-in did not complete")
+            throw UnexpectedOutcome("sign-in did not complete")
         }
         return result
     }

@@ -36,9 +36,11 @@ import Testing
         #expect(error?.domain == "MSALErrorDomain")
         #expect(empty.jsonString() == "{}")
         _ = MSALClaimsRequest(jsonString: "{}", error: nil)
-        #expect(throws: MSALError.self) { try MSALClaimsRequest(jsonString: "[1,2]") }
-        #expect(throws: MSALError.self) { try MSALClaimsRequest(jsonString: #"{"token":{}}"#) }
-        #expect(throws: MSALError.self) { try MSALClaimsRequest(jsonString: #"{"id_token":{"x":5}}"#) }
+        #expect(thrownError { _ = try MSALClaimsRequest(jsonString: "[1,2]") }?.msalInternalCode == .internalErrorInvalidParameter)
+        #expect(thrownError { _ = try MSALClaimsRequest(jsonString: #"{"token":{}}"#) }?.msalInternalCode == .internalErrorInvalidParameter)
+        #expect(
+            thrownError { _ = try MSALClaimsRequest(jsonString: #"{"id_token":{"x":5}}"#) }?.msalInternalCode
+                == .internalErrorInvalidParameter)
     }
 
     @Test func targetsValuesAndRemoval() throws {
@@ -68,12 +70,12 @@ import Testing
         let bad = MSALIndividualClaimRequest(name: "when")
         bad.additionalInfo = MSALIndividualClaimRequestAdditionalInfo()
         bad.additionalInfo?.value = Date()
-        #expect(throws: MSALError.self) { try request.requestClaim(bad, for: .idToken) }
+        #expect(thrownError { try request.requestClaim(bad, for: .idToken) }?.msalInternalCode == .internalErrorInvalidParameter)
         let both = MSALIndividualClaimRequest(name: "both")
         both.additionalInfo = MSALIndividualClaimRequestAdditionalInfo()
         both.additionalInfo?.value = "a"
         both.additionalInfo?.values = ["a", "b"]
-        #expect(throws: MSALError.self) { try request.requestClaim(both, for: .idToken) }
+        #expect(thrownError { try request.requestClaim(both, for: .idToken) }?.msalInternalCode == .internalErrorInvalidParameter)
         #expect(request.jsonString() == "{}")
     }
 }

@@ -40,12 +40,12 @@ import Testing
     ])
     func rejectedForms(input: String) throws {
         let url = try #require(URL(string: input))
-        #expect(throws: MSALError.self) { try MSALCIAMAuthority(url: url) }
+        #expect(thrownError { _ = try MSALCIAMAuthority(url: url) }?.msalInternalCode == .internalErrorInvalidParameter)
     }
 
     @Test(arguments: ["", "-bad", "bad-", "has space", "dots.not.allowed", "ünïcode", String(repeating: "a", count: 64)])
     func invalidSubdomains(subdomain: String) {
-        #expect(throws: MSALError.self) { try MSALCIAMAuthority(tenantSubdomain: subdomain) }
+        #expect(thrownError { _ = try MSALCIAMAuthority(tenantSubdomain: subdomain) }?.msalInternalCode == .internalErrorInvalidParameter)
     }
 
     @Test func loopbackDetection() {
@@ -62,15 +62,18 @@ import Testing
     @Test(arguments: ["", "   ", "\n"])
     func emptyClientIdIsRejectedAtConstruction(clientId: String) throws {
         let config = try MSALNativeAuthPublicClientApplicationConfig(clientId: clientId, tenantSubdomain: "contoso", challengeTypes: [.OOB])
-        let error = try #require(throws: MSALError.self) { try MSALNativeAuthPublicClientApplication(nativeAuthConfiguration: config) }
-        #expect(error.code == .invalidParameter)
-        #expect(error.message.contains("clientId"))
+        let error = try #require(thrownError { _ = try MSALNativeAuthPublicClientApplication(nativeAuthConfiguration: config) })
+        #expect(error.msalInternalCode == .internalErrorInvalidParameter)
+        #expect(error.localizedDescription.contains("clientId"))
+        #expect((error.userInfo[MSALErrorDescriptionKey] as? String)?.contains("clientId") == true)
     }
 
     @Test func nonPositiveTimeoutIsRejected() throws {
         let config = try MSALNativeAuthPublicClientApplicationConfig(clientId: "id", tenantSubdomain: "contoso", challengeTypes: [.OOB])
         config.requestTimeout = 0
-        #expect(throws: MSALError.self) { try MSALNativeAuthPublicClientApplication(nativeAuthConfiguration: config) }
+        #expect(
+            thrownError { _ = try MSALNativeAuthPublicClientApplication(nativeAuthConfiguration: config) }?.msalInternalCode
+                == .internalErrorInvalidParameter)
     }
 
     @Test func validConfigurationBuilds() throws {
@@ -181,8 +184,8 @@ final class SilentInterceptor: MSALNativeAuthRequestInterceptor {
     }
 
     @Test func claimsRequestRejectsNonObjects() {
-        #expect(throws: MSALError.self) { try MSALClaimsRequest(jsonString: "[1]") }
-        #expect(throws: MSALError.self) { try MSALClaimsRequest(jsonString: "{") }
+        #expect(thrownError { _ = try MSALClaimsRequest(jsonString: "[1]") }?.msalInternalCode == .internalErrorInvalidParameter)
+        #expect(thrownError { _ = try MSALClaimsRequest(jsonString: "{") }?.msalInternalCode == .internalErrorInvalidParameter)
     }
 }
 

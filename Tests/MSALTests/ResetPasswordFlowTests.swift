@@ -17,7 +17,7 @@ import Testing
         h.stub.expect(path: Self.start, reply: .json(200, ["continuation_token": "T0"]))
         h.stub.expect(path: Self.challenge, reply: .json(200, Fixture.oobChallenge))
         guard case .codeRequired(let state, _, _, _) = try await h.app.resetPassword(parameters: .init(username: Fixture.username)) else {
-            throw MSALError(.invalidParameter, "expected a code")
+            throw UnexpectedOutcome("expected a code")
         }
         return state
     }
@@ -26,7 +26,7 @@ import Testing
         let state = try await codeState(h)
         h.stub.expect(path: Self.proceed, reply: .json(200, ["continuation_token": "T2", "expires_in": 600]))
         guard case .passwordRequired(let next) = try await state.submitCode(code: Fixture.code) else {
-            throw MSALError(.invalidParameter, "expected password")
+            throw UnexpectedOutcome("expected password")
         }
         return next
     }

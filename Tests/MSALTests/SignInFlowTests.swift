@@ -239,7 +239,7 @@ import Testing
     private func codeState(_ h: Harness) async throws -> SignInCodeRequiredState {
         h.expectStart(challenge: .json(200, Fixture.oobChallenge))
         guard case .codeRequired(let state, _, _, _) = try await h.app.signIn(parameters: h.signInParameters()) else {
-            throw MSALError(.invalidParameter, "expected a code state")
+            throw UnexpectedOutcome("expected a code state")
         }
         return state
     }
@@ -247,7 +247,7 @@ import Testing
     private func passwordState(_ h: Harness) async throws -> SignInPasswordRequiredState {
         h.expectStart(challenge: .json(200, Fixture.passwordChallenge))
         guard case .passwordRequired(let state) = try await h.app.signIn(parameters: h.signInParameters()) else {
-            throw MSALError(.invalidParameter, "expected a password state")
+            throw UnexpectedOutcome("expected a password state")
         }
         return state
     }

@@ -22,7 +22,7 @@ import Testing
         h.stub.expect(path: Self.start, reply: .json(200, ["continuation_token": "T0"]))
         h.stub.expect(path: Self.challenge, reply: .json(200, Fixture.oobChallenge))
         guard case .codeRequired(let state, _, _, _) = try await h.app.signUp(parameters: parameters()) else {
-            throw MSALError(.invalidParameter, "expected a code state")
+            throw UnexpectedOutcome("expected a code state")
         }
         return state
     }

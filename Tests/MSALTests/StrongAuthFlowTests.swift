@@ -74,11 +74,6 @@ enum StrongAuthFixture {
     }
 }
 
-struct UnexpectedOutcome: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
-
 extension Harness {
     /// A password sign-in whose token call answers `reply` and whose further requests are answered by
     /// what `then` queues; returns what the start returned.

@@ -41,7 +41,7 @@ import Testing
         let parameters = MSALNativeAuthSignInParameters(username: username)
         parameters.password = Fixture.password
         guard case .completed(let result) = try await h.app.signIn(parameters: parameters) else {
-            throw MSALError(.invalidParameter, "no sign-in")
+            throw UnexpectedOutcome("no sign-in")
         }
         return result
     }
@@ -142,7 +142,7 @@ import Testing
         let ada = try h.app.account(forUsername: Fixture.username.uppercased())
         #expect(ada.identifier == "\(Fixture.uid).\(Fixture.utid)")
         #expect(try h.app.account(forIdentifier: "\(Fixture.uid).\(Fixture.utid)").username == Fixture.username)
-        #expect(throws: MSALError.self) { try h.app.account(forUsername: "nobody@contoso.com") }
+        #expect(thrownError { _ = try h.app.account(forUsername: "nobody@contoso.com") }?.msalInternalCode == .internalErrorAccountRequired)
         try h.app.remove(ada)
         #expect(try h.app.allAccounts().compactMap(\.username) == ["bob@contoso.com"])
     }
@@ -154,7 +154,7 @@ import Testing
         let h = try harness(directory.cacheFile)
         #expect(h.app.getNativeAuthUserAccount() == nil)
         let error = try #require(h.app.lastTokenCacheError)
-        #expect(error.code == .invalidJSON && error.message.contains("moved to"))
+        #expect(error.msalInternalCode == .internalErrorInvalidParameter && error.localizedDescription.contains("moved to"))
         #expect(h.log.text.contains("is not a valid token cache"))
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.cacheFile.deletingLastPathComponent().path)
         let backup = try #require(files.first { $0.hasPrefix("token_cache.json.corrupt-") })
@@ -173,7 +173,7 @@ import Testing
         let result = try await signIn(h)
         #expect(result.account.username == Fixture.username)
         #expect(h.app.lastTokenCacheError != nil)
-        #expect(throws: MSALError.self) { try h.app.allAccounts() }
+        #expect(thrownError { _ = try h.app.allAccounts() }?.domain == NSPOSIXErrorDomain)
     }
 
     @Test func aDirectoryWhereTheFileShouldBeIsReported() async throws {
@@ -181,7 +181,7 @@ import Testing
         try FileManager.default.createDirectory(at: directory.cacheFile, withIntermediateDirectories: true)
         let h = try harness(directory.cacheFile)
         #expect(h.app.getNativeAuthUserAccount() == nil)
-        #expect(h.app.lastTokenCacheError?.message.contains("not a regular file") == true)
+        #expect(h.app.lastTokenCacheError?.localizedDescription.contains("not a regular file") == true)
         _ = try await signIn(h)
         var isDirectory: ObjCBool = false
         #expect(

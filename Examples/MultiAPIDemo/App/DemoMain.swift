@@ -71,8 +71,8 @@ struct DemoMain {
             }
         } catch let problem as DemoConfiguration.Problem {
             fail(2, "configuration \(configPath ?? ""): \(problem)")
-        } catch let error as MSALError {
-            fail(2, "configuration \(configPath ?? ""): \(error.message)")
+        } catch let error as NSError where error.domain == MSALErrorDomain {
+            fail(2, "configuration \(configPath ?? ""): \(error.localizedDescription)")
         } catch {
             fail(1, "cannot start: \(error)")
         }

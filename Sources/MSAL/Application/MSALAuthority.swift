@@ -11,6 +11,18 @@ public class MSALAuthority: @unchecked Sendable {
     init(validatedURL: URL) {
         url = validatedURL
     }
+
+    /// An authority from its URL: `https` (or `http` for a loopback host), no user information;
+    /// query and fragment are dropped. Throws an `MSALErrorDomain` error (`internalErrorInvalidParameter`).
+    public convenience init(url: URL) throws {
+        do throws(MSALSetupError) { self.init(validatedURL: try MSALAuthority.normalise(url)) } catch { throw error.nsError }
+    }
+
+    /// `https://login.microsoftonline.com/common`, MSAL's default.
+    static let common = MSALAuthority(validatedURL: URL(string: "https://login.microsoftonline.com/common")!)
+
+    /// The host without port, as the cache's `environment` (MSAL for Python computes it so).
+    package var environment: String { url.host?.lowercased() ?? "" }
 }
 
 /// The authority of a Microsoft Entra External ID (CIAM) tenant.
@@ -21,34 +33,47 @@ public class MSALAuthority: @unchecked Sendable {
 /// dropped, as is a trailing `/`. The scheme must be `https`; `http` is accepted only for loopback
 /// hosts (`localhost`, `127.0.0.0/8`, `::1`), where the local emulator listens.
 public final class MSALCIAMAuthority: MSALAuthority, @unchecked Sendable {
-    public init(url: URL) throws(MSALError) {
-        super.init(validatedURL: try MSALCIAMAuthority.normalise(url))
+    /// Throws an `MSALErrorDomain` error (`internalErrorInvalidParameter`) for a URL that cannot be used.
+    public init(url: URL) throws {
+        do throws(MSALSetupError) { super.init(validatedURL: try MSALAuthority.normalise(url)) } catch { throw error.nsError }
+    }
+
+    private init(checked url: URL) throws(MSALSetupError) {
+        super.init(validatedURL: try MSALAuthority.normalise(url))
     }
 
     /// Builds `https://{subdomain}.ciamlogin.com/{subdomain}.onmicrosoft.com`.
-    public convenience init(tenantSubdomain: String) throws(MSALError) {
+    public convenience init(tenantSubdomain: String) throws {
+        do throws(MSALSetupError) { try self.init(validatingTenantSubdomain: tenantSubdomain) } catch { throw error.nsError }
+    }
+
+    convenience init(validatingTenantSubdomain tenantSubdomain: String) throws(MSALSetupError) {
         let label = tenantSubdomain.lowercased()
         let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789-")
         guard !label.isEmpty, label.count <= 63, label.allSatisfy(allowed.contains),
             label.first != "-", label.last != "-"
         else {
-            throw MSALError(.invalidParameter, "tenantSubdomain '\(tenantSubdomain)' is not a valid DNS label (letters, digits and '-')")
+            throw MSALSetupError(
+                .invalidParameter, "tenantSubdomain '\(tenantSubdomain)' is not a valid DNS label (letters, digits and '-')")
         }
         guard let url = URL(string: "https://\(label).ciamlogin.com") else {
-            throw MSALError(.invalidParameter, "tenantSubdomain '\(tenantSubdomain)' does not form a URL")
+            throw MSALSetupError(.invalidParameter, "tenantSubdomain '\(tenantSubdomain)' does not form a URL")
         }
-        try self.init(url: url)
+        try self.init(checked: url)
     }
+}
 
-    static func normalise(_ url: URL) throws(MSALError) -> URL {
+extension MSALAuthority {
+    /// Checks an authority URL and brings it to the form endpoint paths are appended to (spec §1.1).
+    static func normalise(_ url: URL) throws(MSALSetupError) -> URL {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
-            throw MSALError(.invalidAuthority, "The authority '\(url.absoluteString)' is not a valid URL")
+            throw MSALSetupError(.invalidAuthority, "The authority '\(url.absoluteString)' is not a valid URL")
         }
         guard let scheme = components.scheme?.lowercased() else {
-            throw MSALError(.invalidAuthority, "The authority '\(url.absoluteString)' has no scheme; use https")
+            throw MSALSetupError(.invalidAuthority, "The authority '\(url.absoluteString)' has no scheme; use https")
         }
         guard let host = components.host, !host.isEmpty else {
-            throw MSALError(.invalidAuthority, "The authority '\(url.absoluteString)' has no host")
+            throw MSALSetupError(.invalidAuthority, "The authority '\(url.absoluteString)' has no host")
         }
         switch scheme {
         case "https":
@@ -56,12 +81,12 @@ public final class MSALCIAMAuthority: MSALAuthority, @unchecked Sendable {
         case "http" where isLoopback(host):
             break
         case "http":
-            throw MSALError(.invalidAuthority, "The authority must use https; http is allowed only for loopback hosts (got '\(host)')")
+            throw MSALSetupError(.invalidAuthority, "The authority must use https; http is allowed only for loopback hosts (got '\(host)')")
         default:
-            throw MSALError(.invalidAuthority, "The authority must use https (got '\(scheme)')")
+            throw MSALSetupError(.invalidAuthority, "The authority must use https (got '\(scheme)')")
         }
         guard components.user == nil, components.password == nil else {
-            throw MSALError(.invalidAuthority, "The authority must not carry user information")
+            throw MSALSetupError(.invalidAuthority, "The authority must not carry user information")
         }
         components.scheme = scheme
         components.query = nil
@@ -74,7 +99,7 @@ public final class MSALCIAMAuthority: MSALAuthority, @unchecked Sendable {
         }
         components.path = path
         guard let normalised = components.url else {
-            throw MSALError(.invalidAuthority, "The authority '\(url.absoluteString)' is not a valid URL")
+            throw MSALSetupError(.invalidAuthority, "The authority '\(url.absoluteString)' is not a valid URL")
         }
         return normalised
     }

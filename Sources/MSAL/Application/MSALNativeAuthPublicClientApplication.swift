@@ -23,63 +23,30 @@ import Foundation
 /// async { … } }`), which keeps the main actor's executor running while you await, or end
 /// `main.swift` with `dispatchMain()` (or a `RunLoop.main.run()` loop, as an ncurses program
 /// polling for keys does).
-public final class MSALNativeAuthPublicClientApplication: Sendable {
-    package let environment: NativeAuthEnvironment
-    private let client: NativeAuthClient
+public final class MSALNativeAuthPublicClientApplication: MSALPublicClientApplication, @unchecked Sendable {
     private let signInController: SignInController
     private let signUpController: SignUpController
     private let resetPasswordController: ResetPasswordController
 
-    /// Creates the application. Throws `MSALError` for an empty client id or an authority that is
-    /// not usable (see `MSALCIAMAuthority`).
-    public convenience init(nativeAuthConfiguration configuration: MSALNativeAuthPublicClientApplicationConfig) throws(MSALError) {
-        try self.init(configuration: configuration, clock: SystemClock(), uuid: { CorrelationID.next() })
+    /// Creates the application. Throws an `MSALErrorDomain` error (`.internal` with
+    /// `internalErrorInvalidParameter`) for an empty client id or an authority that is not usable
+    /// (see `MSALCIAMAuthority`).
+    public convenience init(nativeAuthConfiguration configuration: MSALNativeAuthPublicClientApplicationConfig) throws {
+        do throws(MSALSetupError) {
+            try self.init(configuration: configuration, clock: SystemClock(), uuid: { CorrelationID.next() })
+        } catch { throw error.nsError }
     }
 
     package init(
         configuration: MSALNativeAuthPublicClientApplicationConfig, clock: any NativeAuthClock, uuid: @escaping @Sendable () -> UUID
-    ) throws(MSALError) {
-        let clientId = configuration.clientId.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !clientId.isEmpty else {
-            throw MSALError(.invalidParameter, "clientId is empty; set it to the application (client) id of the app registration")
-        }
-        // Re-validate: the authority may have been built by a subclass or changed after creation.
-        let authorityURL = try MSALCIAMAuthority.normalise(configuration.authority.url)
-        guard configuration.requestTimeout > 0, configuration.maxResponseBodyBytes > 0 else {
-            throw MSALError(.invalidParameter, "requestTimeout and maxResponseBodyBytes must be positive")
-        }
-        let logger = configuration.loggerConfig ?? MSALGlobalConfig.loggerConfig
-        let storage: any TokenCacheStorage
-        switch configuration.tokenCacheLocation {
-        case .default: storage = FileTokenCacheStorage(url: FileTokenCacheStorage.defaultURL(clientId: clientId))
-        case .file(let url): storage = FileTokenCacheStorage(url: url)
-        case .inMemory: storage = InMemoryTokenCacheStorage()
-        }
-        environment = NativeAuthEnvironment(
-            clientId: clientId,
-            authorityURL: authorityURL,
-            challengeTypes: configuration.challengeTypes,
-            capabilities: configuration.capabilities,
-            dc: configuration.sliceConfig?.dc,
-            interceptor: configuration.requestInterceptor,
-            transport: configuration.transport ?? URLSessionTransport(),
-            logger: logger,
-            clock: clock,
-            requestTimeout: configuration.requestTimeout,
-            maxResponseBodyBytes: configuration.maxResponseBodyBytes,
-            retryPolicy: configuration.retryPolicy,
-            appName: configuration.appName,
-            appVersion: configuration.appVersion,
-            uuid: uuid,
-            cache: TokenCache(storage: storage, clientId: clientId, authority: authorityURL, logger: logger),
-            tokenExpirationBuffer: max(0, configuration.tokenExpirationBuffer),
-            allowsMultipleAccounts: configuration.allowsMultipleAccounts)
+    ) throws(MSALSetupError) {
+        let environment = try Self.makeEnvironment(configuration, clock: clock, uuid: uuid)
         let client = NativeAuthClient(environment: environment)
-        self.client = client
         signInController = SignInController(client: client)
         signUpController = SignUpController(client: client, signIn: signInController)
         resetPasswordController = ResetPasswordController(client: client, signIn: signInController)
-        logger.info("Native auth application created for authority \(authorityURL.absoluteString)")
+        super.init(environment: environment)
+        environment.logger.info("Native auth application created for authority \(environment.authorityURL.absoluteString)")
     }
 
     // MARK: Sign-in
@@ -157,7 +124,7 @@ public final class MSALNativeAuthPublicClientApplication: Sendable {
         SignUpController.StartRequest(
             username: parameters.username,
             password: parameters.password,
-            attributes: Result { () throws(MSALError) in try SignUpAttributes.json(parameters.attributes) },
+            attributes: Result { () throws(MSALSetupError) in try SignUpAttributes.json(parameters.attributes) },
             correlationId: parameters.correlationId ?? environment.uuid())
     }
 
@@ -196,57 +163,6 @@ public final class MSALNativeAuthPublicClientApplication: Sendable {
     /// The signed-in account of this client id, restored from the token cache (for example after a
     /// restart), or nil. With several accounts allowed, the one used most recently.
     public func getNativeAuthUserAccount(correlationId: UUID? = nil) -> MSALNativeAuthUserAccountResult? {
-        environment.cache.accounts().first.map(result(for:))
-    }
-
-    /// Every account with tokens for this client id, most recently used first.
-    public func allAccounts() throws(MSALError) -> [MSALAccount] {
-        try checkCache()
-        return environment.cache.accounts().map { result(for: $0).account }
-    }
-
-    /// The account whose identifier (home account id) is `identifier`.
-    public func account(forIdentifier identifier: String) throws(MSALError) -> MSALAccount {
-        try checkCache()
-        guard let found = environment.cache.accounts().first(where: { $0.homeAccountId.lowercased() == identifier.lowercased() }) else {
-            throw MSALError(.accountNotFound, "No cached account has the identifier \(identifier)")
-        }
-        return result(for: found).account
-    }
-
-    /// The account whose username is `username` (case-insensitive).
-    public func account(forUsername username: String) throws(MSALError) -> MSALAccount {
-        try checkCache()
-        guard let found = environment.cache.accounts().first(where: { $0.username?.lowercased() == username.lowercased() }) else {
-            throw MSALError(.accountNotFound, "No cached account has that username")
-        }
-        return result(for: found).account
-    }
-
-    /// Removes an account's tokens for this client id from the cache.
-    public func remove(_ account: MSALAccount) throws(MSALError) {
-        guard let identifier = account.identifier else { throw MSALError(.invalidParameter, "The account has no identifier") }
-        try environment.cache.removeAccount(homeAccountId: identifier)
-    }
-
-    /// The last problem the token cache met (a corrupt file set aside, an unreadable file, a failed
-    /// write), or nil. The SDK keeps working in memory meanwhile; see the log for details.
-    public var lastTokenCacheError: MSALError? { environment.cache.lastError }
-
-    private func checkCache() throws(MSALError) {
-        _ = environment.cache.accounts()
-        if let error = environment.cache.lastError, error.code == .cacheUnavailable { throw error }
-    }
-
-    private func result(for cached: CachedAccount) -> MSALNativeAuthUserAccountResult {
-        let idToken = cached.idToken.flatMap { try? IDToken(raw: $0) }
-        let parts = cached.homeAccountId.split(separator: ".", maxSplits: 1).map(String.init)
-        let account = MSALAccount(
-            username: idToken?.username ?? cached.username, identifier: cached.homeAccountId, environment: cached.environment,
-            homeAccountId: parts.count == 2 ? MSALAccountId(identifier: cached.homeAccountId, objectId: parts[0], tenantId: parts[1]) : nil,
-            claims: idToken?.claims)
-        let tokens = TokenSet(
-            accessToken: nil, refreshToken: nil, scopes: [], expiresOn: nil, extendedExpiresOn: nil, correlationId: environment.uuid())
-        return MSALNativeAuthUserAccountResult(account: account, idToken: cached.idToken, tokens: tokens, client: client)
+        environment.cache.accounts().first.map(accountResult(for:))
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
 
-/// Everything an application needs to talk to one External ID tenant as one app registration.
-/// Mirrors MSAL's `MSALNativeAuthPublicClientApplicationConfig`, with a few Linux settings added
-/// (transport, logger, timeouts, retry) that MSAL keeps elsewhere.
+/// Everything an application needs to talk to one External ID tenant natively, as one app
+/// registration. Mirrors MSAL's `MSALNativeAuthPublicClientApplicationConfig`, a subclass of
+/// `MSALPublicClientApplicationConfig` whose members (client id, authority, the Linux settings)
+/// it inherits.
 ///
 /// ```swift
 /// let config = try MSALNativeAuthPublicClientApplicationConfig(
@@ -14,56 +15,34 @@ import Foundation
 ///
 /// The object is read once, when the application is created; changing it afterwards has no effect
 /// on that application.
-public final class MSALNativeAuthPublicClientApplicationConfig {
-    /// The application (client) id of the app registration.
-    public var clientId: String
-    /// The tenant's authority.
-    public var authority: MSALAuthority
+public final class MSALNativeAuthPublicClientApplicationConfig: MSALPublicClientApplicationConfig {
     /// The challenge types the app handles natively. Internal in MSAL; readable here.
     public private(set) var challengeTypes: MSALNativeAuthChallengeTypes
-    /// Abilities declared to the server (MFA, strong-auth registration). Default none.
+    /// Abilities declared to the server (MFA, strong-auth registration). Default none: without
+    /// them the server answers an MFA or registration need with "browser required".
     public var capabilities: MSALNativeAuthCapabilities = []
     /// Adds the app's own `x-` headers to every native-auth request.
     public var requestInterceptor: (any MSALNativeAuthRequestInterceptor)?
-    /// Data-centre routing for test slices; only `dc` is sent, as a query parameter.
-    public var sliceConfig: MSALSliceConfig?
-    /// Seconds before expiry at which a cached access token counts as expired. Default 300.
-    public var tokenExpirationBuffer: TimeInterval = 300
-
-    // MARK: Linux additions
-
-    /// The HTTP transport. Default: a `URLSessionTransport` of the application's own.
-    public var transport: (any HTTPTransport)?
-    /// Where this application's log lines go. Default: `MSALGlobalConfig.loggerConfig`.
-    public var loggerConfig: MSALLoggerConfig?
-    /// Seconds before a single HTTP request is abandoned. Default 30.
-    public var requestTimeout: TimeInterval = 30
-    /// Response bodies larger than this are refused with an error. Default 1 MiB.
-    public var maxResponseBodyBytes: Int = 1 << 20
-    /// When and how long to wait before sending a failed request again.
-    public var retryPolicy = MSALNativeAuthRetryPolicy()
-    /// Sent as `x-app-name`. Default: the process name.
-    public var appName: String? = ProcessInfo.processInfo.processName
-    /// Sent as `x-app-ver` when set.
-    public var appVersion: String?
-    /// Where tokens are kept. Default: a file under the XDG data directory.
-    public var tokenCacheLocation: MSALNativeAuthTokenCacheLocation = .default
-    /// Keep several accounts side by side. Default false: as in MSAL's native auth, a new sign-in
-    /// replaces the previous account of this client id.
+    /// Keep several accounts side by side. Default false: as in MSAL's native auth, a new native
+    /// sign-in replaces the previous account of this client id.
     public var allowsMultipleAccounts = false
 
     /// A configuration for an explicit authority (long form, tenant-id form, custom domain, or a
     /// loopback emulator). Problems such as an empty client id are reported when the application
     /// is created.
     public init(clientId: String, authority: MSALAuthority, challengeTypes: MSALNativeAuthChallengeTypes) {
-        self.clientId = clientId
-        self.authority = authority
         self.challengeTypes = challengeTypes
+        super.init(clientId: clientId, redirectUri: nil, authority: authority)
     }
 
     /// A configuration for `https://{tenantSubdomain}.ciamlogin.com/{tenantSubdomain}.onmicrosoft.com`.
-    public convenience init(clientId: String, tenantSubdomain: String, challengeTypes: MSALNativeAuthChallengeTypes) throws(MSALError) {
-        self.init(clientId: clientId, authority: try MSALCIAMAuthority(tenantSubdomain: tenantSubdomain), challengeTypes: challengeTypes)
+    /// Throws an `MSALErrorDomain` error (`internalErrorInvalidParameter`) for a subdomain that is not a DNS label.
+    public convenience init(clientId: String, tenantSubdomain: String, challengeTypes: MSALNativeAuthChallengeTypes) throws {
+        let authority: MSALCIAMAuthority
+        do throws(MSALSetupError) { authority = try MSALCIAMAuthority(validatingTenantSubdomain: tenantSubdomain) } catch {
+            throw error.nsError
+        }
+        self.init(clientId: clientId, authority: authority, challengeTypes: challengeTypes)
     }
 }
 

@@ -44,13 +44,13 @@ package final class FileTokenCacheStorage: TokenCacheStorage {
             .appendingPathComponent(safeClient, isDirectory: true).appendingPathComponent("token_cache.json")
     }
 
-    package func load(ifChangedSince stamp: TokenCacheStamp?) throws(MSALError) -> TokenCacheSnapshot? {
+    package func load(ifChangedSince stamp: TokenCacheStamp?) throws(MSALSetupError) -> TokenCacheSnapshot? {
         let current = try currentStamp()
         if let stamp, stamp == current { return nil }
         return try read()
     }
 
-    package func update(_ change: (inout TokenCacheDocument) -> Void) throws(MSALError) -> TokenCacheSnapshot {
+    package func update(_ change: (inout TokenCacheDocument) -> Void) throws(MSALSetupError) -> TokenCacheSnapshot {
         try ensureDirectory()
         let lock = open(lockPath, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
         guard lock >= 0 else { throw posixError("open the cache lock file", lockPath) }
@@ -87,7 +87,7 @@ package final class FileTokenCacheStorage: TokenCacheStorage {
 
     // MARK: Reading
 
-    private func currentStamp() throws(MSALError) -> TokenCacheStamp {
+    private func currentStamp() throws(MSALSetupError) -> TokenCacheStamp {
         var info = stat()
         guard stat(path, &info) == 0 else {
             if errno == ENOENT { return TokenCacheStamp([-1]) }
@@ -99,7 +99,7 @@ package final class FileTokenCacheStorage: TokenCacheStorage {
         ])
     }
 
-    private func read() throws(MSALError) -> TokenCacheSnapshot {
+    private func read() throws(MSALSetupError) -> TokenCacheSnapshot {
         let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
         if descriptor < 0 {
             if errno == ENOENT { return TokenCacheSnapshot(document: TokenCacheDocument(), stamp: TokenCacheStamp([-1])) }
@@ -113,7 +113,7 @@ package final class FileTokenCacheStorage: TokenCacheStorage {
             Int64(info.st_mtim.tv_nsec),
         ])
         guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw MSALError(.invalidParameter, "The token cache path \(url.path) is not a regular file")
+            throw MSALSetupError(.invalidParameter, "The token cache path \(url.path) is not a regular file")
         }
         guard Int(info.st_size) <= maxBytes else {
             return setAside("is larger than \(maxBytes) bytes")
@@ -143,28 +143,30 @@ package final class FileTokenCacheStorage: TokenCacheStorage {
             moved
             ? "The token cache file \(url.path) \(reason); it was moved to \(backup) and the cache starts empty"
             : "The token cache file \(url.path) \(reason) and could not be moved aside"
-        return TokenCacheSnapshot(document: TokenCacheDocument(), stamp: TokenCacheStamp([-1]), problem: MSALError(.invalidJSON, message))
+        return TokenCacheSnapshot(
+            document: TokenCacheDocument(), stamp: TokenCacheStamp([-1]), problem: MSALSetupError(.invalidJSON, message))
     }
 
     // MARK: Writing
 
-    private func ensureDirectory() throws(MSALError) {
+    private func ensureDirectory() throws(MSALSetupError) {
         let directory = url.deletingLastPathComponent()
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else { throw MSALError(.invalidParameter, "\(directory.path) is not a directory") }
+            guard isDirectory.boolValue else { throw MSALSetupError(.invalidParameter, "\(directory.path) is not a directory") }
             return
         }
         do {
             try FileManager.default.createDirectory(
                 at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw MSALError(.invalidParameter, "Cannot create the token cache directory \(directory.path): \(error.localizedDescription)")
+            throw MSALSetupError(
+                .invalidParameter, "Cannot create the token cache directory \(directory.path): \(error.localizedDescription)")
         }
         chmod(directory.path, 0o700)
     }
 
-    private func write(_ data: Data) throws(MSALError) {
+    private func write(_ data: Data) throws(MSALSetupError) {
         let directory = url.deletingLastPathComponent().path
         let temporary = url.path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let descriptor = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
@@ -202,8 +204,8 @@ package final class FileTokenCacheStorage: TokenCacheStorage {
         }
     }
 
-    private func posixError(_ action: String, _ path: String) -> MSALError {
+    private func posixError(_ action: String, _ path: String) -> MSALSetupError {
         let code = errno
-        return MSALError(.cacheUnavailable, "Cannot \(action) at \(path): \(String(cString: strerror(code))) (errno \(code))")
+        return MSALSetupError(.cacheUnavailable, "Cannot \(action) at \(path): \(String(cString: strerror(code))) (errno \(code))")
     }
 }

@@ -26,7 +26,7 @@ package final class TokenCache: Sendable {
         var accessTokens: [String: [CachedAccessToken]] = [:]
         /// The same tokens by account and exact scope set, for the common look-up in O(1).
         var exact: [String: CachedAccessToken] = [:]
-        var lastError: MSALError?
+        var lastError: MSALSetupError?
         /// Bumped when an account is removed, so a refresh that started earlier does not bring it back.
         var generations: [String: Int] = [:]
     }
@@ -40,14 +40,14 @@ package final class TokenCache: Sendable {
     }
 
     /// The last problem the cache met (unreadable or corrupt file, failed write), if any.
-    package var lastError: MSALError? { state.withLock { $0.lastError } }
+    package var lastError: MSALSetupError? { state.withLock { $0.lastError } }
 
     // MARK: Reading
 
     /// Runs `body` on an up-to-date in-memory copy.
     private func withCurrent<R>(_ body: (inout State) -> R) -> R {
         state.withLock { state in
-            do throws(MSALError) {
+            do throws(MSALSetupError) {
                 if let snapshot = try storage.load(ifChangedSince: state.stamp) {
                     install(snapshot, into: &state)
                 }
@@ -177,7 +177,7 @@ package final class TokenCache: Sendable {
     package func save(
         _ response: TokenResponse, clientInfo: ClientInfo, idToken: IDToken?, scopes: [String], now: Date,
         condition: SaveCondition
-    ) throws(MSALError) -> Bool {
+    ) throws(MSALSetupError) -> Bool {
         let homeAccountId = clientInfo.homeAccountId
         if case .refresh(let generation) = condition, self.generation(of: homeAccountId) != generation { return false }
         var stillThere = true
@@ -213,7 +213,7 @@ package final class TokenCache: Sendable {
 
     /// Removes the account's tokens for this client, and the account record when no other client
     /// holds credentials for it.
-    package func removeAccount(homeAccountId: String) throws(MSALError) {
+    package func removeAccount(homeAccountId: String) throws(MSALSetupError) {
         state.withLock { $0.generations[homeAccountId.lowercased(), default: 0] += 1 }
         let snapshot: TokenCacheSnapshot
         do {

@@ -27,10 +27,10 @@ package struct TokenCacheDocument: Sendable, Equatable {
 
     /// Parses cache JSON. An empty file is an empty cache; anything that is not an object of
     /// objects is an error (the caller keeps the file as a backup).
-    package init(json data: Data) throws(MSALError) {
+    package init(json data: Data) throws(MSALSetupError) {
         if data.allSatisfy({ $0 == 0x20 || $0 == 0x0a || $0 == 0x0d || $0 == 0x09 }) { return }
         guard let parsed = JSONValue.parse(data), case .object(let top) = parsed else {
-            throw MSALError(.invalidJSON, "The token cache file is not a JSON object")
+            throw MSALSetupError(.invalidJSON, "The token cache file is not a JSON object")
         }
         for (name, value) in top {
             guard case .object(let entries) = value else {
@@ -40,7 +40,7 @@ package struct TokenCacheDocument: Sendable, Equatable {
             var section: [String: [String: JSONValue]] = [:]
             for (key, entry) in entries {
                 guard case .object(let fields) = entry else {
-                    throw MSALError(.invalidJSON, "The token cache entry '\(name)/\(key)' is not a JSON object")
+                    throw MSALSetupError(.invalidJSON, "The token cache entry '\(name)/\(key)' is not a JSON object")
                 }
                 section[key] = fields
             }

@@ -6,10 +6,10 @@ import Synchronization
 package protocol TokenCacheStorage: Sendable {
     /// The current document, unless it is unchanged since `stamp`. A document that cannot be
     /// parsed is set aside and reported in `problem`, with an empty document in its place.
-    func load(ifChangedSince stamp: TokenCacheStamp?) throws(MSALError) -> TokenCacheSnapshot?
+    func load(ifChangedSince stamp: TokenCacheStamp?) throws(MSALSetupError) -> TokenCacheSnapshot?
 
     /// Reads the latest document, applies `change`, writes the result back, and returns it.
-    func update(_ change: (inout TokenCacheDocument) -> Void) throws(MSALError) -> TokenCacheSnapshot
+    func update(_ change: (inout TokenCacheDocument) -> Void) throws(MSALSetupError) -> TokenCacheSnapshot
 
     /// Tries to take the lock that makes a token refresh single-flight across processes sharing
     /// this storage; returns a release function, or nil when another process holds it.
@@ -31,7 +31,7 @@ package struct TokenCacheSnapshot: Sendable {
     package var document: TokenCacheDocument
     package var stamp: TokenCacheStamp
     /// A problem found while reading (a corrupt file set aside), to report but not to fail on.
-    package var problem: MSALError?
+    package var problem: MSALSetupError?
 }
 
 /// A cache that lives as long as the process.
@@ -42,14 +42,14 @@ package final class InMemoryTokenCacheStorage: TokenCacheStorage {
         state.withLock { $0.document = document }
     }
 
-    package func load(ifChangedSince stamp: TokenCacheStamp?) throws(MSALError) -> TokenCacheSnapshot? {
+    package func load(ifChangedSince stamp: TokenCacheStamp?) throws(MSALSetupError) -> TokenCacheSnapshot? {
         state.withLock { state in
             let current = TokenCacheStamp([state.version])
             return current == stamp ? nil : TokenCacheSnapshot(document: state.document, stamp: current)
         }
     }
 
-    package func update(_ change: (inout TokenCacheDocument) -> Void) throws(MSALError) -> TokenCacheSnapshot {
+    package func update(_ change: (inout TokenCacheDocument) -> Void) throws(MSALSetupError) -> TokenCacheSnapshot {
         state.withLock { state in
             change(&state.document)
             state.version += 1

@@ -43,12 +43,12 @@ public final class MSALClaimsRequest: Sendable, CustomStringConvertible {
     /// An empty claims request, to be filled with `requestClaim(_:for:)`.
     public init() {}
 
-    /// Parses a claims-request JSON object. Throws `MSALError` with code `.invalidJSON` when the
-    /// text is not a JSON object of targets (`id_token`, `access_token`, `userinfo`) each holding
-    /// an object of claims.
-    public init(jsonString: String) throws(MSALError) {
-        claims.withLock { $0 = [:] }
-        let parsed = try Self.parse(jsonString)
+    /// Parses a claims-request JSON object. Throws an `MSALErrorDomain` error (`.internal` with
+    /// `internalErrorInvalidParameter`) when the text is not a JSON object of targets (`id_token`,
+    /// `access_token`, `userinfo`) each holding an object of claims.
+    public init(jsonString: String) throws {
+        let parsed: [MSALClaimsRequestTarget: [String: JSONValue]]
+        do throws(MSALSetupError) { parsed = try Self.parse(jsonString) } catch { throw error.nsError }
         claims.withLock { $0 = parsed }
     }
 
@@ -60,20 +60,19 @@ public final class MSALClaimsRequest: Sendable, CustomStringConvertible {
             let parsed = try Self.parse(jsonString)
             claims.withLock { $0 = parsed }
         } catch let failure {
-            error?.pointee = NSError(
-                domain: "MSALErrorDomain", code: -50000,
-                userInfo: [NSLocalizedDescriptionKey: failure.message])
+            error?.pointee = failure.nsError
         }
     }
 
-    /// Adds (or replaces) the request for one claim in `target`. Throws `MSALError` when its
+    /// Adds (or replaces) the request for one claim in `target`. Throws an `MSALErrorDomain` error when its
     /// additional information cannot be JSON (a value that is not a string, number, Boolean,
     /// array, dictionary or null; or both `value` and `values`).
     ///
     /// Untyped `throws` on purpose: MSAL's documentation catches with `catch let error as NSError`,
     /// which Swift 6.3 cannot compile around a typed-throws call (a compiler crash, measured here).
     public func requestClaim(_ request: MSALIndividualClaimRequest, for target: MSALClaimsRequestTarget) throws {
-        let encoded = try request.jsonValue()
+        let encoded: JSONValue
+        do throws(MSALSetupError) { encoded = try request.jsonValue() } catch { throw error.nsError }
         claims.withLock { $0[target, default: [:]][request.name] = encoded }
     }
 
@@ -101,22 +100,22 @@ public final class MSALClaimsRequest: Sendable, CustomStringConvertible {
 
     public var description: String { jsonString() }
 
-    private static func parse(_ text: String) throws(MSALError) -> [MSALClaimsRequestTarget: [String: JSONValue]] {
+    private static func parse(_ text: String) throws(MSALSetupError) -> [MSALClaimsRequestTarget: [String: JSONValue]] {
         guard let parsed = JSONValue.parse(Data(text.utf8)), case .object(let targets) = parsed else {
-            throw MSALError(.invalidJSON, "The claims request is not a JSON object")
+            throw MSALSetupError(.invalidJSON, "The claims request is not a JSON object")
         }
         var out: [MSALClaimsRequestTarget: [String: JSONValue]] = [:]
         for (key, value) in targets {
             guard let target = MSALClaimsRequestTarget(key: key) else {
-                throw MSALError(.invalidJSON, "The claims request target '\(key)' is not one of id_token, access_token, userinfo")
+                throw MSALSetupError(.invalidJSON, "The claims request target '\(key)' is not one of id_token, access_token, userinfo")
             }
             guard case .object(let entries) = value else {
-                throw MSALError(.invalidJSON, "The claims of '\(key)' are not a JSON object")
+                throw MSALSetupError(.invalidJSON, "The claims of '\(key)' are not a JSON object")
             }
             for (name, entry) in entries {
                 switch entry {
                 case .null, .object: continue
-                default: throw MSALError(.invalidJSON, "The request for claim '\(name)' must be null or an object")
+                default: throw MSALSetupError(.invalidJSON, "The request for claim '\(name)' must be null or an object")
                 }
             }
             out[target] = entries
@@ -153,23 +152,23 @@ public final class MSALIndividualClaimRequest {
         }
     }
 
-    fileprivate func jsonValue() throws(MSALError) -> JSONValue {
-        guard !name.isEmpty else { throw MSALError(.invalidParameter, "A claim request needs a name") }
+    fileprivate func jsonValue() throws(MSALSetupError) -> JSONValue {
+        guard !name.isEmpty else { throw MSALSetupError(.invalidParameter, "A claim request needs a name") }
         guard let info = additionalInfo else { return .null }
         var members: [String: JSONValue] = [:]
         if let essential = info.essential { members["essential"] = .bool(essential.boolValue) }
         if info.value != nil, info.values != nil {
-            throw MSALError(.invalidParameter, "The claim '\(name)' sets both value and values; OpenID Connect allows one")
+            throw MSALSetupError(.invalidParameter, "The claim '\(name)' sets both value and values; OpenID Connect allows one")
         }
         if let value = info.value {
             guard let encoded = JSONValue(foundation: value) else {
-                throw MSALError(.invalidParameter, "The value of claim '\(name)' cannot be serialised to JSON")
+                throw MSALSetupError(.invalidParameter, "The value of claim '\(name)' cannot be serialised to JSON")
             }
             members["value"] = encoded
         }
         if let values = info.values {
             guard let encoded = JSONValue(foundation: values) else {
-                throw MSALError(.invalidParameter, "The values of claim '\(name)' cannot be serialised to JSON")
+                throw MSALSetupError(.invalidParameter, "The values of claim '\(name)' cannot be serialised to JSON")
             }
             members["values"] = encoded
         }

@@ -20,6 +20,11 @@ package struct NativeAuthEnvironment: Sendable {
     package var cache: TokenCache
     package var tokenExpirationBuffer: TimeInterval
     package var allowsMultipleAccounts: Bool
+    /// The standard surface's redirect URI as configured (nil: `http://localhost`).
+    package var redirectUri: String?
+    /// `clientApplicationCapabilities`, sent as `xms_cc` in `claims`.
+    package var clientCapabilities: [String]
+    package var multipleCloudsSupported: Bool
 }
 
 /// The answer to one native-auth request after retries: the raw response or why there is none,

@@ -17,12 +17,12 @@ public final class SignUpAttributesRequiredState: Sendable {
 
     /// Submits attributes by programmatic name (values JSON-serialisable).
     public func submitAttributes(attributes: [String: Any]) async throws(AttributesRequiredError) -> SignUpAttributesRequiredResult {
-        let json = Result { () throws(MSALError) in try SignUpAttributes.json(attributes) }
+        let json = Result { () throws(MSALSetupError) in try SignUpAttributes.json(attributes) }
         return try await controller.submitAttributes(json, on: self)
     }
 
     public func submitAttributes(attributes: [String: Any], delegate: any SignUpAttributesRequiredDelegate) {
-        let json = Result { () throws(MSALError) in try SignUpAttributes.json(attributes) }
+        let json = Result { () throws(MSALSetupError) in try SignUpAttributes.json(attributes) }
         Task {
             do throws(AttributesRequiredError) {
                 switch try await controller.submitAttributes(json, on: self) {

@@ -11,7 +11,7 @@ package struct SignUpController: Sendable {
         var username: String
         var password: String?
         /// The attributes as JSON, or why they could not be made JSON.
-        var attributes: Result<String?, MSALError>
+        var attributes: Result<String?, MSALSetupError>
         var correlationId: UUID
     }
 
@@ -256,7 +256,7 @@ package struct SignUpController: Sendable {
         }
     }
 
-    package func submitAttributes(_ attributes: Result<String?, MSALError>, on state: SignUpAttributesRequiredState)
+    package func submitAttributes(_ attributes: Result<String?, MSALSetupError>, on state: SignUpAttributesRequiredState)
         async throws(AttributesRequiredError) -> SignUpAttributesRequiredResult
     {
         guard !state.lifecycle.isConsumed else {

@@ -105,3 +105,29 @@ struct Harness {
     /// Both sides of a strict stub: nothing unexpected arrived and nothing queued was left.
     var stubProblems: [String] { stub.mismatches + stub.unusedStubs.map { "unused stub: \($0)" } }
 }
+
+/// A flow ended in another outcome than the test expected.
+struct UnexpectedOutcome: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// The error `body` throws, as the `NSError` an app catches, or nil when it throws none.
+func thrownError(_ body: () throws -> Void) -> NSError? {
+    do {
+        try body()
+        return nil
+    } catch {
+        return error as NSError
+    }
+}
+
+extension NSError {
+    /// The `MSALError` of an `MSALErrorDomain` error.
+    var msalCode: MSALError? { domain == MSALErrorDomain ? MSALError(rawValue: code) : nil }
+    /// The `MSALInternalErrorCodeKey` of an `MSALError.internal`.
+    var msalInternalCode: MSALInternalError? {
+        guard msalCode == .internal, let raw = userInfo[MSALInternalErrorCodeKey] as? Int else { return nil }
+        return MSALInternalError(rawValue: raw)
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+
+/// An application of MSAL's standard surface: accounts from the shared token cache, tokens without
+/// the user (`acquireTokenSilent`) and, when the user must take part, the system browser
+/// (`acquireToken`). Mirrors MSAL's `MSALPublicClientApplication`; `MSALNativeAuthPublicClientApplication`
+/// derives from it, so one native application also has every member here, over the same cache.
+///
+/// ```swift
+/// let application = try MSALPublicClientApplication(configuration: MSALPublicClientApplicationConfig(clientId: clientId))
+/// let parameters = MSALSilentTokenParameters(scopes: ["api://contoso/todolist/.default"], account: try application.allAccounts()[0])
+/// let result = try await application.acquireTokenSilent(with: parameters)
+/// ```
+///
+/// Errors are `NSError`s in `MSALErrorDomain` (see `MSALError`), or the system's own (network, files).
+open class MSALPublicClientApplication: @unchecked Sendable {
+    // `@unchecked` only because the class is open (MSAL's hierarchy): every stored property is a
+    // `let` of a Sendable type.
+    package let environment: NativeAuthEnvironment
+    package let client: NativeAuthClient
+
+    /// An application for `configuration`. Throws an `MSALErrorDomain` error (`.internal` with
+    /// `internalErrorInvalidParameter`) for an empty client id or an authority that cannot be used.
+    public init(configuration: MSALPublicClientApplicationConfig) throws {
+        do throws(MSALSetupError) {
+            environment = try Self.makeEnvironment(configuration, clock: SystemClock(), uuid: { CorrelationID.next() })
+        } catch {
+            throw error.nsError
+        }
+        client = NativeAuthClient(environment: environment)
+    }
+
+    /// An application for `clientId` with the default authority and a loopback redirect.
+    public convenience init(clientId: String) throws {
+        try self.init(configuration: MSALPublicClientApplicationConfig(clientId: clientId))
+    }
+
+    package init(environment: NativeAuthEnvironment) {
+        self.environment = environment
+        client = NativeAuthClient(environment: environment)
+    }
+
+    /// Resolves a configuration into the values the SDK runs on; the native options apply only to a
+    /// native configuration.
+    package static func makeEnvironment(
+        _ configuration: MSALPublicClientApplicationConfig, clock: any NativeAuthClock, uuid: @escaping @Sendable () -> UUID
+    ) throws(MSALSetupError) -> NativeAuthEnvironment {
+        let clientId = configuration.clientId.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !clientId.isEmpty else {
+            throw MSALSetupError(.invalidParameter, "clientId is empty; set it to the application (client) id of the app registration")
+        }
+        // Re-validate: the authority may have been built by a subclass or changed after creation.
+        let authorityURL = try MSALAuthority.normalise(configuration.authority.url)
+        guard configuration.requestTimeout > 0, configuration.maxResponseBodyBytes > 0 else {
+            throw MSALSetupError(.invalidParameter, "requestTimeout and maxResponseBodyBytes must be positive")
+        }
+        let logger = configuration.loggerConfig ?? MSALGlobalConfig.loggerConfig
+        let storage: any TokenCacheStorage
+        switch configuration.tokenCacheLocation {
+        case .default: storage = FileTokenCacheStorage(url: FileTokenCacheStorage.defaultURL(clientId: clientId))
+        case .file(let url): storage = FileTokenCacheStorage(url: url)
+        case .inMemory: storage = InMemoryTokenCacheStorage()
+        }
+        let native = configuration as? MSALNativeAuthPublicClientApplicationConfig
+        return NativeAuthEnvironment(
+            clientId: clientId,
+            authorityURL: authorityURL,
+            challengeTypes: native?.challengeTypes ?? [],
+            capabilities: native?.capabilities ?? [],
+            dc: configuration.sliceConfig?.dc,
+            interceptor: native?.requestInterceptor,
+            transport: configuration.transport ?? URLSessionTransport(),
+            logger: logger,
+            clock: clock,
+            requestTimeout: configuration.requestTimeout,
+            maxResponseBodyBytes: configuration.maxResponseBodyBytes,
+            retryPolicy: configuration.retryPolicy,
+            appName: configuration.appName,
+            appVersion: configuration.appVersion,
+            uuid: uuid,
+            cache: TokenCache(storage: storage, clientId: clientId, authority: authorityURL, logger: logger),
+            tokenExpirationBuffer: max(0, configuration.tokenExpirationBuffer),
+            allowsMultipleAccounts: native?.allowsMultipleAccounts ?? true,
+            redirectUri: configuration.redirectUri,
+            clientCapabilities: configuration.clientApplicationCapabilities ?? [],
+            multipleCloudsSupported: configuration.multipleCloudsSupported)
+    }
+
+    // MARK: Accounts
+
+    /// Every account with tokens for this client id, most recently used first; `[]` when none.
+    public func allAccounts() throws -> [MSALAccount] {
+        try checkCache()
+        return environment.cache.accounts().map { accountResult(for: $0).account }
+    }
+
+    /// The account whose identifier (home account id, `uid.utid`) is `identifier`, compared
+    /// case-insensitively. Not found: `.internal` with `internalErrorAccountRequired`.
+    public func account(forIdentifier identifier: String) throws -> MSALAccount {
+        try checkCache()
+        guard let found = environment.cache.accounts().first(where: { $0.homeAccountId.lowercased() == identifier.lowercased() }) else {
+            throw MSALSetupError(.accountNotFound, "No cached account has the identifier \(identifier)").nsError
+        }
+        return accountResult(for: found).account
+    }
+
+    /// The account whose username is `username` (case-insensitive). A blank username: `.internal`
+    /// with `internalErrorInvalidParameter`; not found: `internalErrorAccountRequired`.
+    public func account(forUsername username: String) throws -> MSALAccount {
+        guard !username.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw MSALSetupError(.invalidParameter, "The username is empty").nsError
+        }
+        try checkCache()
+        guard let found = environment.cache.accounts().first(where: { $0.username?.lowercased() == username.lowercased() }) else {
+            throw MSALSetupError(.accountNotFound, "No cached account has that username").nsError
+        }
+        return accountResult(for: found).account
+    }
+
+    /// Removes the account's tokens for this client id from the cache; silent calls for it then
+    /// answer `.interactionRequired`. Other apps, and the browser's session, are not touched.
+    public func remove(_ account: MSALAccount) throws {
+        guard let identifier = account.identifier else { throw MSALSetupError(.invalidParameter, "The account has no identifier").nsError }
+        do throws(MSALSetupError) { try environment.cache.removeAccount(homeAccountId: identifier) } catch { throw error.nsError }
+    }
+
+    /// The last problem the token cache met (a corrupt file set aside, an unreadable file, a failed
+    /// write), or nil. The SDK keeps working in memory meanwhile; see the log for details.
+    public var lastTokenCacheError: NSError? { environment.cache.lastError?.nsError }
+
+    private func checkCache() throws {
+        _ = environment.cache.accounts()
+        if let error = environment.cache.lastError, error.code == .cacheUnavailable { throw error.nsError }
+    }
+
+    /// A cached account with its id token, as the native and standard surfaces hand it out.
+    package func accountResult(for cached: CachedAccount) -> MSALNativeAuthUserAccountResult {
+        let idToken = cached.idToken.flatMap { try? IDToken(raw: $0) }
+        let parts = cached.homeAccountId.split(separator: ".", maxSplits: 1).map(String.init)
+        let account = MSALAccount(
+            username: idToken?.username ?? cached.username, identifier: cached.homeAccountId, environment: cached.environment,
+            homeAccountId: parts.count == 2 ? MSALAccountId(identifier: cached.homeAccountId, objectId: parts[0], tenantId: parts[1]) : nil,
+            claims: idToken?.claims)
+        let tokens = TokenSet(
+            accessToken: nil, refreshToken: nil, scopes: [], expiresOn: nil, extendedExpiresOn: nil, correlationId: environment.uuid())
+        return MSALNativeAuthUserAccountResult(account: account, idToken: cached.idToken, tokens: tokens, client: client)
+    }
+}

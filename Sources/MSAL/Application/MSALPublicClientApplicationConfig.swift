@@ -1,0 +1,68 @@
+import Foundation
+
+/// The configuration of an application: its app registration (client id, redirect URI) and the
+/// authority that signs its users in. Mirrors MSAL's `MSALPublicClientApplicationConfig`, plus the
+/// Linux settings MSAL keeps elsewhere (transport, logger, timeouts, retry, where the cache lives).
+///
+/// ```swift
+/// let config = MSALPublicClientApplicationConfig(clientId: "00001111-aaaa-2222-bbbb-3333cccc4444")
+/// let application = try MSALPublicClientApplication(configuration: config)
+/// ```
+///
+/// Read once when the application is created; later changes do not affect that application.
+open class MSALPublicClientApplicationConfig {
+    /// The application (client) id of the app registration.
+    public var clientId: String
+    /// Where the browser sign-in returns. Linux uses a loopback redirect: nil or `http://localhost`
+    /// (any free port, chosen at sign-in), or `http://localhost:PORT` / `http://127.0.0.1:PORT`.
+    /// Register `http://localhost` as a "Mobile and desktop" redirect URI of the app.
+    public var redirectUri: String?
+    /// The authority; default `https://login.microsoftonline.com/common`.
+    public var authority: MSALAuthority
+    /// Authorities trusted without validation. Kept for MSAL compatibility; only the configured
+    /// authority is used.
+    public var knownAuthorities: [MSALAuthority] = []
+    /// Kept for MSAL compatibility; extended-lifetime tokens are not used.
+    public var extendedLifetimeEnabled = false
+    /// Sends `instance_aware=true` on the authorize request.
+    public var multipleCloudsSupported = false
+    /// Kept for MSAL compatibility; loopback redirect URIs are always validated.
+    public var bypassRedirectURIValidation = false
+    /// Data-centre routing for test slices; only `dc` is sent, as a query parameter.
+    public var sliceConfig: MSALSliceConfig?
+    /// Client capabilities (for example `cp1`), sent as `xms_cc` in the `claims` request.
+    public var clientApplicationCapabilities: [String]?
+    /// Seconds before expiry at which a cached access token counts as expired. Default 300.
+    public var tokenExpirationBuffer: TimeInterval = 300
+
+    // MARK: Linux additions
+
+    /// The HTTP transport. Default: a `URLSessionTransport` of the application's own.
+    public var transport: (any HTTPTransport)?
+    /// Where this application's log lines go. Default: `MSALGlobalConfig.loggerConfig`.
+    public var loggerConfig: MSALLoggerConfig?
+    /// Seconds before a single HTTP request is abandoned. Default 30.
+    public var requestTimeout: TimeInterval = 30
+    /// Response bodies larger than this are refused with an error. Default 1 MiB.
+    public var maxResponseBodyBytes: Int = 1 << 20
+    /// When and how long to wait before sending a failed request again.
+    public var retryPolicy = MSALNativeAuthRetryPolicy()
+    /// Sent as `x-app-name`. Default: the process name.
+    public var appName: String? = ProcessInfo.processInfo.processName
+    /// Sent as `x-app-ver` when set.
+    public var appVersion: String?
+    /// Where tokens are kept. Default: a file under the XDG data directory.
+    public var tokenCacheLocation: MSALNativeAuthTokenCacheLocation = .default
+
+    /// A configuration for the `common` authority and a loopback redirect.
+    public convenience init(clientId: String) {
+        self.init(clientId: clientId, redirectUri: nil, authority: nil)
+    }
+
+    /// A configuration with an explicit redirect URI and authority (nil: the defaults).
+    public init(clientId: String, redirectUri: String?, authority: MSALAuthority?) {
+        self.clientId = clientId
+        self.redirectUri = redirectUri
+        self.authority = authority ?? MSALAuthority.common
+    }
+}
