@@ -63,6 +63,7 @@ extension EmulatorRouter {
             response.headers["WWW-Authenticate"] = #"Bearer error="insufficient_scope", scope="\#(api.requiredScope)""#
             return response
         }
+        if let challenge = claimsChallenge(api, claims: claims, request: request) { return challenge }
         let user = claims["preferred_username"] as? String ?? ""
         var body: [String: Any] = ["api": api.name, "user": user, "oid": claims["oid"] as? String ?? "", "scopes": scopes]
         switch api.name {

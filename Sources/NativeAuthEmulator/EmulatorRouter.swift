@@ -126,6 +126,8 @@ public final class EmulatorRouter: Sendable {
         case "/discovery/v2.0/keys":
             guard request.method == "GET" else { return methodNotAllowed("GET", context) }
             return .json(200, ["keys": keys.map(\.jwk)])
+        case "/oauth2/v2.0/authorize": return authorize(context)
+        case "/oauth2/v2.0/logout": return logout(context)
         default:
             break
         }
@@ -154,8 +156,12 @@ public final class EmulatorRouter: Sendable {
         }
         let response: EmulatorResponse
         do {
-            let app = try validateClient(form, context)
-            response = try handler(NativeRequest(form: form, app: app, context: context))
+            if context.endpoint == "/oauth2/v2.0/token", form["grant_type"] == "authorization_code" {
+                response = try authorizationCodeGrant(form, context) // browser sign-in: no native-auth client checks
+            } else {
+                let app = try validateClient(form, context)
+                response = try handler(NativeRequest(form: form, app: app, context: context))
+            }
         } catch {
             response = error.response
         }
@@ -273,7 +279,9 @@ public final class EmulatorRouter: Sendable {
     }
 
     private func log(_ context: RequestContext, form: FormBody, status: Int) {
-        let redacted: Set<String> = ["password", "new_password", "oob", "continuation_token", "refresh_token", "attributes"]
+        let redacted: Set<String> = [
+            "password", "new_password", "oob", "continuation_token", "refresh_token", "attributes", "code", "code_verifier",
+        ]
         var fields: [String: String] = [:]
         for (name, value) in form.fields { fields[name] = redacted.contains(name) ? "<redacted>" : value }
         let entry = LoggedRequest(
@@ -367,7 +375,7 @@ public final class EmulatorRouter: Sendable {
 public struct EmulatorMail: Sendable, Equatable {
     public var to: String
     public var code: String
-    /// `sign_in`, `sign_up` or `reset_password`.
+    /// `sign_in`, `sign_up`, `reset_password` or `browser_sign_in`.
     public var purpose: String
     public var sentAt: Date
 }

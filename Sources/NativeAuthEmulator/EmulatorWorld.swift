@@ -13,6 +13,8 @@ struct EmulatorWorld {
     var flowOrder: [String] = []
     /// Entries of `flowOrder` before this index are already swept.
     var flowHead = 0
+    /// Browser sign-in (authorize page, codes, SSO sessions): see `BrowserState`.
+    var browser = BrowserState()
 }
 
 struct UserRecord {
@@ -29,6 +31,7 @@ struct OneTimeCode {
 }
 
 enum FlowKind: String {
+    case browserSignIn = "browser_sign_in"
     case signIn = "sign_in"
     case signUp = "sign_up"
     case resetPassword = "reset_password"
@@ -92,6 +95,8 @@ struct RefreshRecord {
     var username: String
     var clientId: String
     var expiresAt: Date
+    /// Where the token came from (authorization code, satisfied auth contexts), kept on rotation.
+    var lineage = TokenLineage()
 }
 
 /// One injected fault (see `POST /_emulator/faults`).

@@ -52,6 +52,12 @@ public struct Seed: Codable, Sendable {
         public var signUpEnabled: Bool = true
         public var passwordResetEnabled: Bool = true
         public var attributes: [Attribute] = []
+        /// Redirect URIs registered for browser sign-in (JSON `redirect_uris`). Loopback `http` URIs
+        /// match any port. Default `["http://localhost"]`.
+        public var redirectUris: [String] = ["http://localhost"]
+        /// Browser sign-in asks the user to consent to resource scopes not consented before (JSON
+        /// `requires_consent`). Default false; `prompt=consent` shows the consent page anyway.
+        public var requiresConsent = false
 
         public init(clientId: String, name: String, signUpMethod: SignUpMethod, attributes: [Attribute] = []) {
             self.clientId = clientId
@@ -69,6 +75,8 @@ public struct Seed: Codable, Sendable {
             case signUpEnabled = "sign_up_enabled"
             case passwordResetEnabled = "password_reset_enabled"
             case attributes
+            case redirectUris = "redirect_uris"
+            case requiresConsent = "requires_consent"
         }
 
         public init(from decoder: any Decoder) throws {
@@ -81,6 +89,8 @@ public struct Seed: Codable, Sendable {
             signUpEnabled = try c.decodeIfPresent(Bool.self, forKey: .signUpEnabled) ?? true
             passwordResetEnabled = try c.decodeIfPresent(Bool.self, forKey: .passwordResetEnabled) ?? true
             attributes = try c.decodeIfPresent([Attribute].self, forKey: .attributes) ?? []
+            redirectUris = try c.decodeIfPresent([String].self, forKey: .redirectUris) ?? ["http://localhost"]
+            requiresConsent = try c.decodeIfPresent(Bool.self, forKey: .requiresConsent) ?? false
         }
     }
 
@@ -124,6 +134,9 @@ public struct Seed: Codable, Sendable {
         public var path: String
         /// The scope a caller's token must carry in `scp`.
         public var requiredScope: String
+        /// Authentication-context values (`acrs`) a caller's token must carry (JSON `required_acrs`);
+        /// without them the API answers 401 with a claims challenge. Default nil: none.
+        public var requiredAcrs: [String]?
 
         public init(name: String, appId: String, identifierUri: String, scopes: [String], path: String, requiredScope: String) {
             self.name = name
@@ -140,6 +153,7 @@ public struct Seed: Codable, Sendable {
             case identifierUri = "identifier_uri"
             case scopes, path
             case requiredScope = "required_scope"
+            case requiredAcrs = "required_acrs"
         }
 
         /// The full scope strings an app asks for, e.g. `api://emulator/todolist/ToDoList.Read`.
