@@ -321,6 +321,8 @@ import Testing
         let tenantBase = "\(h.base)/\(h.router.seed.tenant.id)"
         #expect(document["authorization_endpoint"] as? String == "\(tenantBase)/oauth2/v2.0/authorize")
         #expect(document["end_session_endpoint"] as? String == "\(tenantBase)/oauth2/v2.0/logout")
+        #expect(document["code_challenge_methods_supported"] as? [String] == ["S256", "plain"])
+        #expect(document["claims_parameter_supported"] as? Bool == true)
         #expect(h.send("GET", "/\(h.router.seed.tenant.id)/oauth2/v2.0/authorize", query: ["client_id": H.passwordApp]).status == 400)
     }
 }
