@@ -307,8 +307,7 @@ extension EmulatorRouter {
         let form: AuthorizePage.Form
         switch pending.step {
         case .signIn:
-            let select = request.prompt.contains("select_account") ? nil : request.loginHint
-            form = .signIn(username: select ?? request.loginHint)
+            form = .signIn(username: request.loginHint)
         case .otp(let username, _):
             form = .otp(username: username, maskedAddress: Self.maskedEmail(username))
         case .consent(let username, _, _):
@@ -374,6 +373,13 @@ extension EmulatorRouter {
         guard let session = world.browser.sessions[id], session.expiresAt > now, world.users[session.username.lowercased()] != nil
         else { return nil }
         return session
+    }
+
+    /// Ends `username`'s SSO sessions (as revoking a user's sign-in sessions does); returns how many.
+    func endBrowserSessions(of username: String, world: inout EmulatorWorld) -> Int {
+        let before = world.browser.sessions.count
+        world.browser.sessions = world.browser.sessions.filter { $0.value.username.lowercased() != username.lowercased() }
+        return before - world.browser.sessions.count
     }
 
     private func consentKey(_ username: String, _ clientId: String) -> String { "\(username.lowercased())|\(clientId.lowercased())" }

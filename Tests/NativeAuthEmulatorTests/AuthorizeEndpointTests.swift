@@ -257,8 +257,12 @@ import Testing
         var stranger = B(h)
         stranger.cookies = ["ESTSAUTH": "forged"]
         #expect(stranger.authorize(stranger.query()).status == 200)
-        // Sessions end.
+        // Sessions end: after their lifetime, and when the user's sessions are revoked.
         h.advanceClock(24 * 3600 + 1)
+        #expect(browser.authorize(browser.query()).status == 200)
+        _ = try browser.signIn()
+        #expect(browser.authorize(browser.query()).status == 302)
+        #expect(h.hook("DELETE", "sessions", query: ["username": H.ada]).json["ended_browser_sessions"] as? Int == 1)
         #expect(browser.authorize(browser.query()).status == 200)
     }
 
