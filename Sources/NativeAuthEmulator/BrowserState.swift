@@ -145,10 +145,12 @@ enum BrowserRules {
         return ["localhost", "127.0.0.1", "::1"].contains(host) ? host : nil
     }
 
-    /// `redirect_uri` with `/` added when it has no path, then `?`/`&` and the parameters.
+    /// `redirect_uri` with `/` added when an `http(s)` URI has no path, then `?`/`&` and the parameters.
     static func redirectLocation(_ redirectUri: String, _ parameters: [(String, String)]) -> String {
         var base = redirectUri
-        if let components = URLComponents(string: redirectUri), components.host != nil, components.percentEncodedPath.isEmpty {
+        if let components = URLComponents(string: redirectUri), ["http", "https"].contains(components.scheme?.lowercased() ?? ""),
+            components.host != nil, components.percentEncodedPath.isEmpty
+        {
             let cut = base.firstIndex(where: { $0 == "?" || $0 == "#" }) ?? base.endIndex
             base.insert("/", at: cut)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import MSAL
 import Testing
 
 @testable import NativeAuthEmulator
@@ -222,6 +223,32 @@ import Testing
         #expect(afterReplay.error == "invalid_grant", "the rotated refresh token descends from the replayed code")
         let unrelated = h.post("/oauth2/v2.0/token", ["grant_type": "refresh_token", "refresh_token": native, "scope": "openid"])
         #expect(unrelated.status == 200, "other sign-ins keep their tokens")
+    }
+
+    @Test func concurrentRedemptionsOfOneCodeGiveOneSuccessAndRevokeIt() throws {
+        let h = try H()
+        var browser = B(h)
+        let code = try #require(try browser.signIn()["code"])
+        let replies = Locked<[H.Reply]>([])
+        let driver = browser
+        DispatchQueue.concurrentPerform(iterations: 6) { _ in
+            let reply = driver.redeem(code)
+            replies.withLock { $0.append(reply) }
+        }
+        let all = replies.withLock { $0 }
+        #expect(all.filter { $0.status == 200 }.count == 1)
+        #expect(all.filter { $0.codes == [54005] }.count == 5)
+        let rt = try #require(all.first { $0.status == 200 }?["refresh_token"] as? String)
+        let refreshed = h.post("/oauth2/v2.0/token", ["grant_type": "refresh_token", "refresh_token": rt, "scope": "openid"])
+        #expect(refreshed.error == "invalid_grant", "replays revoke what the code gave, however they interleave")
+    }
+
+    @Test func customSchemeRedirectURIsGetNoAddedSlash() {
+        #expect(BrowserRules.redirectLocation("msauth.com.example.app://auth", [("code", "c")]) == "msauth.com.example.app://auth?code=c")
+        #expect(BrowserRules.redirectLocation("http://localhost:5000", [("code", "c")]) == "http://localhost:5000/?code=c")
+        #expect(
+            BrowserRules.redirectLocation("http://localhost:5000/cb?x=1", [("state", "a b")]) == "http://localhost:5000/cb?x=1&state=a%20b")
+        #expect(BrowserRules.redirectLocation("http://localhost:5000", []) == "http://localhost:5000/")
     }
 
     @Test func codesExpireAfter600SecondsOfTheEmulatorClock() throws {
