@@ -98,6 +98,18 @@ import Testing
         #expect(wrong.status == 200 && wrong.step == "otp" && wrong.message == "That code is incorrect.")
         let done = browser.submit(wrong, action: "verify_code", ["otp": code])
         #expect(done.status == 302)
+        // An expired code is refused on the page; a new one works.
+        let short = try H { $0.codeLifetime = 60 }
+        var later = B(short)
+        let sent = later.submit(later.authorize(later.query()), action: "send_code", ["username": H.grace])
+        let first = try #require(short.lastCode(H.grace))
+        short.advanceClock(61)
+        let tooLate = later.submit(sent, action: "verify_code", ["otp": first])
+        #expect(tooLate.status == 200 && tooLate.message == "The code has expired: send a new code.")
+        let resent = later.submit(tooLate, action: "send_code")
+        #expect(short.hook("GET", "mailbox", query: ["username": H.grace]).list.count == 2)
+        let second = try #require(short.lastCode(H.grace))
+        #expect(later.submit(resent, action: "verify_code", ["otp": second]).status == 302)
         let tokens = browser.redeem(done.redirect["code"])
         #expect(try claims(tokens["id_token"], h)["preferred_username"] as? String == H.grace)
     }
@@ -125,6 +137,12 @@ import Testing
         let locked = browser.submit(unknownUser, action: "password", ["username": H.ada, "password": "nope"])
         #expect(locked.status == 302 && locked.redirect["error"] == "access_denied")
         #expect(locked.redirect["error_description"]?.hasPrefix("AADSTS50053") == true)
+        // A page is good for 600 s from the authorize request.
+        var late = B(h)
+        let stale = late.authorize(late.query())
+        h.advanceClock(601)
+        let expired = late.submit(stale, action: "password", ["username": H.ada, "password": H.adaPassword])
+        #expect(expired.status == 400 && expired.errorCode == "AADSTS50089")
     }
 
     @Test func unknownClientAndUnregisteredRedirectURIAnswerAPageNotARedirect() throws {
