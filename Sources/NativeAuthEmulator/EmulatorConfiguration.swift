@@ -36,5 +36,12 @@ public struct EmulatorConfiguration: Sendable {
     /// Entries kept in the request log (oldest dropped first). Default 10,000.
     public var maxRequestLogEntries: Int = 10_000
 
+    /// Seconds an authorization code (browser sign-in) stays redeemable. Default 600.
+    public var authorizationCodeLifetime: Int = 600
+    /// Seconds a sign-in page (its hidden `flow`) stays usable. Default 600.
+    public var authorizePageLifetime: Int = 600
+    /// Seconds the browser's SSO session (cookie) lasts. Default 24 hours.
+    public var browserSessionLifetime: Int = 24 * 3600
+
     public init() {}
 }

@@ -17,7 +17,13 @@ extension EmulatorRouter {
                 "id_token_signing_alg_values_supported": ["RS256"],
                 "token_endpoint_auth_methods_supported": ["client_secret_post", "private_key_jwt", "client_secret_basic"],
                 "scopes_supported": ["openid", "profile", "email", "offline_access"],
-                "claims_supported": ["sub", "iss", "aud", "exp", "iat", "nbf", "oid", "tid", "name", "preferred_username", "email", "ver"],
+                "claims_supported": [
+                    "sub", "iss", "aud", "exp", "iat", "nbf", "oid", "tid", "name", "preferred_username", "email", "ver", "nonce",
+                    "auth_time",
+                    "acrs",
+                ],
+                "code_challenge_methods_supported": ["S256", "plain"],
+                "claims_parameter_supported": true,
                 "tenant_region_scope": "NA",
             ])
     }
@@ -63,6 +69,7 @@ extension EmulatorRouter {
             response.headers["WWW-Authenticate"] = #"Bearer error="insufficient_scope", scope="\#(api.requiredScope)""#
             return response
         }
+        if let challenge = claimsChallenge(api, claims: claims, request: request) { return challenge }
         let user = claims["preferred_username"] as? String ?? ""
         var body: [String: Any] = ["api": api.name, "user": user, "oid": claims["oid"] as? String ?? "", "scopes": scopes]
         switch api.name {

@@ -27,12 +27,12 @@ extension EmulatorRouter {
             return removed ? EmulatorResponse(status: 204) : hookError(404, "no user \(username)")
         case ("DELETE", "/sessions"):
             guard let username = request.query["username"], !username.isEmpty else { return hookError(400, "username is required") }
-            let revoked = world.withLock { world -> Int in
+            let (revoked, ended) = world.withLock { world -> (Int, Int) in
                 let before = world.refreshTokens.count
                 world.refreshTokens = world.refreshTokens.filter { $0.value.username.lowercased() != username.lowercased() }
-                return before - world.refreshTokens.count
+                return (before - world.refreshTokens.count, endBrowserSessions(of: username, world: &world))
             }
-            return .json(200, ["revoked_refresh_tokens": revoked])
+            return .json(200, ["revoked_refresh_tokens": revoked, "ended_browser_sessions": ended])
         case ("POST", "/faults"):
             return addFaults(request)
         case ("DELETE", "/faults"):

@@ -7,6 +7,7 @@ extension EmulatorRouter {
     func token(_ r: NativeRequest) throws(Failure) -> EmulatorResponse {
         let context = r.context
         guard let grantType = r.form["grant_type"] else { throw missingParameter("grant_type", context) }
+        if grantType != "refresh_token" { try rejectStepUpClaims(r.form["claims"], context: context) }
         let scopes = try resolveScopes(r.form["scope"], context: context)
         switch grantType {
         case "password":
@@ -110,6 +111,7 @@ extension EmulatorRouter {
     private func refreshGrant(_ r: NativeRequest, scopes: ResolvedScopes) throws(Failure) -> EmulatorResponse {
         let context = r.context
         guard let refreshToken = r.form["refresh_token"] else { throw missingParameter("refresh_token", context) }
+        var lineage = TokenLineage()
         let user = try world.withLock { (world: inout EmulatorWorld) throws(Failure) -> UserRecord in
             guard let record = world.refreshTokens[refreshToken], record.clientId == r.app.clientId else {
                 throw apiError(
@@ -124,11 +126,14 @@ extension EmulatorRouter {
                 world.refreshTokens.removeValue(forKey: refreshToken)
                 throw apiError("invalid_grant", 50034, "The user account does not exist in the directory.", context: context)
             }
+            try checkRefreshClaims(r.form["claims"], lineage: record.lineage, context: context)
+            lineage = record.lineage
             // Rotation: the token just used stops working.
             world.refreshTokens.removeValue(forKey: refreshToken)
             return user
         }
-        return try issueTokens(for: user, app: r.app, scopes: scopes, clientInfo: r.form["client_info"], context: context)
+        let extras = TokenExtras(authTime: lineage.authTime, acrs: BrowserRules.requestedAcrs(r.form["claims"]) ?? [], lineage: lineage)
+        return try issueTokens(for: user, app: r.app, scopes: scopes, clientInfo: r.form["client_info"], context: context, extras: extras)
     }
 
     // MARK: Scopes
@@ -175,9 +180,10 @@ extension EmulatorRouter {
 
     /// The token response of spec §6.2: RS256 access and id tokens, a rotating opaque refresh token,
     /// and `client_info`.
-    func issueTokens(for user: UserRecord, app: Seed.App, scopes: ResolvedScopes, clientInfo: String?, context: RequestContext)
-        throws(Failure) -> EmulatorResponse
-    {
+    func issueTokens(
+        for user: UserRecord, app: Seed.App, scopes: ResolvedScopes, clientInfo: String?, context: RequestContext,
+        extras: TokenExtras = TokenExtras()
+    ) throws(Failure) -> EmulatorResponse {
         let now = Int(context.now.timeIntervalSince1970)
         let lifetime = configuration.accessTokenLifetime
         let graph = "00000003-0000-0000-c000-000000000000"
@@ -188,6 +194,7 @@ extension EmulatorRouter {
             "scp": scopes.api != nil ? scopes.apiScopeNames.joined(separator: " ") : scopes.oidc.joined(separator: " "),
         ]
         if let name = user.attributes["displayName"] { accessClaims["name"] = name }
+        if !extras.acrs.isEmpty { accessClaims["acrs"] = extras.acrs }
         var body: [String: Any] = ["token_type": "Bearer", "expires_in": lifetime, "ext_expires_in": lifetime]
         body["scope"] =
             scopes.api.map { api in scopes.apiScopeNames.map { api.scopeString($0) }.joined(separator: " ") }
@@ -200,6 +207,8 @@ extension EmulatorRouter {
                     "sub": user.objectId, "tid": seed.tenant.id, "preferred_username": user.username, "email": user.username, "ver": "2.0",
                 ]
                 if let name = user.attributes["displayName"] { idClaims["name"] = name }
+                if let nonce = extras.nonce { idClaims["nonce"] = nonce }
+                if let authTime = extras.authTime { idClaims["auth_time"] = Int(authTime.timeIntervalSince1970) }
                 body["id_token"] = try JWT.sign(idClaims, with: signingKey)
             }
         } catch {
@@ -210,7 +219,7 @@ extension EmulatorRouter {
             world.withLock { world in
                 world.refreshTokens[refresh] = RefreshRecord(
                     username: user.username, clientId: app.clientId,
-                    expiresAt: context.now.addingTimeInterval(TimeInterval(configuration.refreshTokenLifetime)))
+                    expiresAt: context.now.addingTimeInterval(TimeInterval(configuration.refreshTokenLifetime)), lineage: extras.lineage)
             }
             body["refresh_token"] = refresh
         }

@@ -134,6 +134,8 @@ public final class EmulatorRouter: Sendable {
         case "/discovery/v2.0/keys":
             guard request.method == "GET" else { return methodNotAllowed("GET", context) }
             return .json(200, ["keys": keys.map(\.jwk)])
+        case "/oauth2/v2.0/authorize": return authorize(context)
+        case "/oauth2/v2.0/logout": return logout(context)
         default:
             break
         }
@@ -162,8 +164,12 @@ public final class EmulatorRouter: Sendable {
         }
         let response: EmulatorResponse
         do {
-            let app = try validateClient(form, context)
-            response = try handler(NativeRequest(form: form, app: app, context: context))
+            if context.endpoint == "/oauth2/v2.0/token", form["grant_type"] == "authorization_code" {
+                response = try authorizationCodeGrant(form, context) // browser sign-in: no native-auth client checks
+            } else {
+                let app = try validateClient(form, context)
+                response = try handler(NativeRequest(form: form, app: app, context: context))
+            }
         } catch {
             response = error.response
         }
@@ -285,7 +291,9 @@ public final class EmulatorRouter: Sendable {
     }
 
     private func log(_ context: RequestContext, form: FormBody, status: Int) {
-        let redacted: Set<String> = ["password", "new_password", "oob", "continuation_token", "refresh_token", "attributes"]
+        let redacted: Set<String> = [
+            "password", "new_password", "oob", "continuation_token", "refresh_token", "attributes", "code", "code_verifier",
+        ]
         var fields: [String: String] = [:]
         for (name, value) in form.fields { fields[name] = redacted.contains(name) ? "<redacted>" : value }
         // The contact typed during strong-auth registration is shown only masked.
@@ -389,7 +397,7 @@ public struct EmulatorMail: Sendable, Equatable {
     /// The account's username, whatever the channel (the mailbox hook lists codes by account).
     public var to: String
     public var code: String
-    /// `sign_in`, `sign_up`, `reset_password`, `mfa` or `registration`.
+    /// `sign_in`, `sign_up`, `reset_password`, `mfa`, `registration` or `browser_sign_in`.
     public var purpose: String
     public var sentAt: Date
     /// `email` or `sms`.

@@ -13,6 +13,8 @@ struct EmulatorWorld {
     var flowOrder: [String] = []
     /// Entries of `flowOrder` before this index are already swept.
     var flowHead = 0
+    /// Browser sign-in (authorize page, codes, SSO sessions): see `BrowserState`.
+    var browser = BrowserState()
 }
 
 struct UserRecord {
@@ -45,6 +47,8 @@ enum CodePurpose: String {
     case mfa
     /// A code proving a contact during strong-auth registration (JIT).
     case registration
+    /// A code typed on the browser sign-in page.
+    case browserSignIn = "browser_sign_in"
 }
 
 /// Where a flow stands; each continuation token is bound to one step.
@@ -131,6 +135,8 @@ struct RefreshRecord {
     var username: String
     var clientId: String
     var expiresAt: Date
+    /// Where the token came from (authorization code, satisfied auth contexts), kept on rotation.
+    var lineage = TokenLineage()
 }
 
 /// One injected fault (see `POST /_emulator/faults`).

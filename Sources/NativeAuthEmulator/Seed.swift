@@ -65,6 +65,12 @@ public struct Seed: Codable, Sendable {
         /// Contacts the service refuses to send a registration code to (JSON `blocked_contacts`):
         /// email addresses (compared case-insensitively) or phone numbers (compared on `+` and digits).
         public var blockedContacts: [String] = []
+        /// Redirect URIs registered for browser sign-in (JSON `redirect_uris`). Loopback `http` URIs
+        /// match any port. Default `["http://localhost"]`.
+        public var redirectUris: [String] = ["http://localhost"]
+        /// Browser sign-in asks the user to consent to resource scopes not consented before (JSON
+        /// `requires_consent`). Default false; `prompt=consent` shows the consent page anyway.
+        public var requiresConsent = false
 
         public init(
             clientId: String, name: String, signUpMethod: SignUpMethod, attributes: [Attribute] = [], mfaPolicy: MFAPolicy = .off,
@@ -89,6 +95,8 @@ public struct Seed: Codable, Sendable {
             case attributes
             case mfaPolicy = "mfa_policy"
             case blockedContacts = "blocked_contacts"
+            case redirectUris = "redirect_uris"
+            case requiresConsent = "requires_consent"
         }
 
         public init(from decoder: any Decoder) throws {
@@ -103,6 +111,8 @@ public struct Seed: Codable, Sendable {
             attributes = try c.decodeIfPresent([Attribute].self, forKey: .attributes) ?? []
             mfaPolicy = try c.decodeIfPresent(MFAPolicy.self, forKey: .mfaPolicy) ?? .off
             blockedContacts = try c.decodeIfPresent([String].self, forKey: .blockedContacts) ?? []
+            redirectUris = try c.decodeIfPresent([String].self, forKey: .redirectUris) ?? ["http://localhost"]
+            requiresConsent = try c.decodeIfPresent(Bool.self, forKey: .requiresConsent) ?? false
         }
     }
 
@@ -190,6 +200,9 @@ public struct Seed: Codable, Sendable {
         public var path: String
         /// The scope a caller's token must carry in `scp`.
         public var requiredScope: String
+        /// Authentication-context values (`acrs`) a caller's token must carry (JSON `required_acrs`);
+        /// without them the API answers 401 with a claims challenge. Default nil: none.
+        public var requiredAcrs: [String]?
 
         public init(name: String, appId: String, identifierUri: String, scopes: [String], path: String, requiredScope: String) {
             self.name = name
@@ -206,6 +219,7 @@ public struct Seed: Codable, Sendable {
             case identifierUri = "identifier_uri"
             case scopes, path
             case requiredScope = "required_scope"
+            case requiredAcrs = "required_acrs"
         }
 
         /// The full scope strings an app asks for, e.g. `api://emulator/todolist/ToDoList.Read`.
