@@ -8,6 +8,14 @@ package struct AccessTokenRequest: Sendable {
     var claims: String?
     var correlationId: UUID
 
+    init(scopes: [String], forceRefresh: Bool, returnRefreshToken: Bool, claims: String?, correlationId: UUID) {
+        self.scopes = scopes
+        self.forceRefresh = forceRefresh
+        self.returnRefreshToken = returnRefreshToken
+        self.claims = claims
+        self.correlationId = correlationId
+    }
+
     init(_ parameters: MSALNativeAuthGetAccessTokenParameters, newCorrelationId: UUID) {
         scopes = Scopes.withDefaults(parameters.scopes)
         forceRefresh = parameters.forceRefresh

@@ -1,0 +1,117 @@
+import Foundation
+
+/// A silent request's values, copied from the parameters when the call starts.
+package struct SilentTokenRequest: Sendable {
+    var homeAccountId: String
+    /// App scopes with the OIDC defaults appended.
+    var scopes: [String]
+    var forceRefresh: Bool
+    var claims: String?
+    var correlationId: UUID
+}
+
+extension MSALPublicClientApplication {
+    /// A token without the user (standard-api §4): the cached access token when it covers the
+    /// scopes and is not about to expire, else one refresh with the account's refresh token, shared
+    /// with concurrent callers and with the native `getAccessToken` (one pipeline, one cache).
+    ///
+    /// `.interactionRequired` means the user must sign in: call `acquireToken(with:)`.
+    public func acquireTokenSilent(with parameters: MSALSilentTokenParameters, completionBlock: @escaping MSALCompletionBlock) {
+        let delivery = CompletionDelivery(completionBlock, queue: parameters.completionBlockQueue)
+        let request = silentRequest(parameters)
+        Task {
+            let result: Result<MSALResult, NSError>
+            switch request {
+            case .success(let request): result = await silentToken(request)
+            case .failure(let error): result = .failure(error)
+            }
+            delivery.queue.async {
+                switch result {
+                case .success(let value): delivery.block(value, nil)
+                case .failure(let error): delivery.block(nil, error)
+                }
+            }
+        }
+    }
+
+    /// The `async` form of `acquireTokenSilent(with:completionBlock:)`; throws the same `NSError`s.
+    nonisolated(nonsending) public func acquireTokenSilent(with parameters: MSALSilentTokenParameters) async throws -> MSALResult {
+        try await silentToken(silentRequest(parameters).get()).get()
+    }
+
+    /// Checks and copies the parameters (standard-api §4 steps 1-2).
+    package func silentRequest(_ parameters: MSALTokenParameters, forceRefresh: Bool? = nil) -> Result<SilentTokenRequest, NSError> {
+        let correlationId = parameters.correlationId ?? environment.uuid()
+        guard let account = parameters.account, let identifier = account.identifier else {
+            return .failure(
+                MSALErrors.make(
+                    .interactionRequired, description: "No account was given; sign the user in first", correlationId: correlationId))
+        }
+        if let problem = checkScopesAndAuthority(parameters, correlationId: correlationId) { return .failure(problem) }
+        return .success(
+            SilentTokenRequest(
+                homeAccountId: identifier, scopes: Scopes.withDefaults(parameters.scopes),
+                forceRefresh: forceRefresh ?? (parameters as? MSALSilentTokenParameters)?.forceRefresh ?? false,
+                claims: parameters.claimsRequest?.jsonString(), correlationId: correlationId))
+    }
+
+    /// OIDC scopes among the app's, and an authority other than the application's, are refused
+    /// with `internalErrorInvalidParameter`.
+    package func checkScopesAndAuthority(_ parameters: MSALTokenParameters, correlationId: UUID) -> NSError? {
+        if let reserved = parameters.scopes.first(where: { Scopes.oidcDefaultsLowercased.contains($0.lowercased()) }) {
+            return MSALErrors.make(
+                .internal, internal: .internalErrorInvalidParameter,
+                description: "'\(reserved)' is a reserved scope that the SDK adds itself; remove it from the scopes",
+                correlationId: correlationId)
+        }
+        if let authority = parameters.authority,
+            (try? MSALAuthority.normalise(authority.url))?.absoluteString.lowercased()
+                != environment.authorityURL.absoluteString.lowercased()
+        {
+            return MSALErrors.make(
+                .internal, internal: .internalErrorInvalidParameter,
+                description: "Only the application's authority (\(environment.authorityURL.absoluteString)) can be used on Linux",
+                correlationId: correlationId)
+        }
+        return nil
+    }
+
+    package func silentToken(_ request: SilentTokenRequest) async -> Result<MSALResult, NSError> {
+        let id = request.homeAccountId.lowercased()
+        guard let cached = environment.cache.accounts().first(where: { $0.homeAccountId.lowercased() == id }) else {
+            return .failure(
+                MSALErrors.make(
+                    .interactionRequired, description: "The account is not in the token cache (signed out or removed); sign in again",
+                    correlationId: request.correlationId))
+        }
+        let account = accountResult(for: cached)
+        do throws(RetrieveAccessTokenError) {
+            let token = try await account.accessToken(
+                AccessTokenRequest(
+                    scopes: request.scopes, forceRefresh: request.forceRefresh, returnRefreshToken: false, claims: request.claims,
+                    correlationId: request.correlationId))
+            return .success(
+                makeResult(
+                    accessToken: token.accessToken, expiresOn: token.expiresOn, scopes: token.scopes, account: account,
+                    correlationId: request.correlationId))
+        } catch {
+            return .failure(StandardErrors.fromRefresh(error))
+        }
+    }
+
+    /// An `MSALResult` for an account and the access token just obtained for it.
+    package func makeResult(
+        accessToken: String, expiresOn: Date?, scopes: [String], account: MSALNativeAuthUserAccountResult, correlationId: UUID? = nil
+    ) -> MSALResult {
+        let idToken = account.idToken.flatMap { try? IDToken(raw: $0) }
+        let signedIn = account.account
+        let profile = MSALTenantProfile(
+            identifier: idToken?.objectId ?? signedIn.homeAccountId?.objectId ?? "",
+            tenantId: idToken?.tenantId ?? signedIn.homeAccountId?.tenantId ?? "", environment: signedIn.environment,
+            isHomeTenantProfile: true, claims: idToken?.claims)
+        return MSALResult(
+            accessToken: accessToken, expiresOn: expiresOn, idToken: account.idToken,
+            scopes: scopes.filter { !Scopes.oidcDefaultsLowercased.contains($0.lowercased()) }, tenantProfile: profile, account: signedIn,
+            authority: MSALAuthority(validatedURL: environment.authorityURL), correlationId: correlationId ?? account.tokens.correlationId)
+    }
+}
