@@ -35,8 +35,8 @@ extension EmulatorRouter {
         apiError(grant ? "invalid_grant" : "invalid_request", 55200, "The continuation_token is invalid.", context: context)
     }
 
-    func expiredContinuationToken(_ context: RequestContext) -> Failure {
-        apiError("expired_token", 552003, "The continuation_token has expired.", context: context)
+    func expiredContinuationToken(_ context: RequestContext, code: Int = 552003) -> Failure {
+        apiError("expired_token", code, "The continuation_token has expired.", context: context)
     }
 
     func wrongEndpointToken(_ context: RequestContext) -> Failure {

@@ -11,7 +11,10 @@ extension EmulatorRouter {
             return .json(
                 200,
                 messages.map { mail in
-                    ["to": mail.to, "code": mail.code, "purpose": mail.purpose.rawValue, "sent_at": Self.iso8601(mail.sentAt)]
+                    [
+                        "to": mail.to, "code": mail.code, "purpose": mail.purpose.rawValue, "sent_at": Self.iso8601(mail.sentAt),
+                        "channel": mail.channel, "target": mail.target,
+                    ]
                 })
         case ("POST", "/users"):
             return addUser(request)
@@ -73,12 +76,18 @@ extension EmulatorRouter {
     private func addUser(_ request: EmulatorRequest) -> EmulatorResponse {
         guard request.body.count <= configuration.maxRequestBodyBytes,
             let user = try? JSONDecoder().decode(Seed.User.self, from: request.body)
-        else { return hookError(400, "expected a JSON user {\"username\", \"password\"?, \"attributes\"?, \"object_id\"?}") }
+        else {
+            return hookError(
+                400,
+                "expected a JSON user {\"username\", \"password\"?, \"attributes\"?, \"object_id\"?, \"strong_auth_methods\"?, \"mfa_required\"?}"
+            )
+        }
         guard Self.isEmailAddress(user.username) else { return hookError(400, "username must be an email address") }
+        if let problem = Self.strongAuthMethodsProblem(user.strongAuthMethods) { return hookError(400, problem) }
         let record = UserRecord(
             username: user.username, objectId: user.objectId ?? UUID().uuidString.lowercased(),
             password: user.password.map { PasswordHash(password: $0, iterations: configuration.passwordHashIterations) },
-            attributes: user.attributes)
+            attributes: user.attributes, strongAuthMethods: user.strongAuthMethods, mfaRequired: user.mfaRequired)
         let added = world.withLock { world -> Bool in
             guard world.users[user.username.lowercased()] == nil else { return false }
             world.users[user.username.lowercased()] = record

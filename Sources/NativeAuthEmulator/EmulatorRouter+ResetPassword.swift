@@ -19,9 +19,10 @@ extension EmulatorRouter {
                 throw apiError(
                     "invalid_request", 500222, "The tenant or user does not support native credential recovery.", context: context)
             }
-            let flow = Flow(
+            var flow = Flow(
                 id: UUID().uuidString, kind: .resetPassword, clientId: r.app.clientId, username: user.username,
                 step: .resetStarted, createdAt: context.now)
+            flow.capabilities = capabilities(r.form)
             return .json(200, ["continuation_token": startFlow(flow, step: .resetStarted, world: &world, now: context.now)])
         }
     }

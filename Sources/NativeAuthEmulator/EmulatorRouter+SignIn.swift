@@ -11,15 +11,17 @@ extension EmulatorRouter {
                 throw apiError(
                     "user_not_found", 50034, "The user account does not exist in the \(seed.tenant.subdomain) directory.", context: context)
             }
-            let flow = Flow(
+            var flow = Flow(
                 id: UUID().uuidString, kind: .signIn, clientId: r.app.clientId, username: username, step: .signInInitiated,
                 createdAt: context.now)
+            flow.capabilities = capabilities(r.form)
             let token = startFlow(flow, step: .signInInitiated, world: &world, now: context.now)
             return .json(200, ["continuation_token": token])
         }
     }
 
     func signInChallenge(_ r: NativeRequest) throws(Failure) -> EmulatorResponse {
+        if let id = r.form["id"] { return try mfaChallenge(r, id: id) }
         let context = r.context
         let types = try challengeTypes(r.form, context)
         return try world.withLock { (world: inout EmulatorWorld) throws(Failure) -> EmulatorResponse in

@@ -33,6 +33,7 @@ extension EmulatorRouter {
                 createdAt: context.now)
             flow.pendingPassword = pendingPassword
             flow.pendingAttributes = attributes
+            flow.capabilities = capabilities(r.form)
             let token = startFlow(flow, step: .signUpStarted, world: &world, now: context.now)
             return .json(200, ["continuation_token": token])
         }

@@ -1,7 +1,8 @@
 import Foundation
 
-/// `/oauth2/v2.0/token` (spec §6) with the grants `password`, `oob`, `continuation_token` and
-/// `refresh_token`, and the tokens it issues (spec §7).
+/// `/oauth2/v2.0/token` (spec §6) with the grants `password`, `oob`, `mfa_oob`, `continuation_token`
+/// and `refresh_token`, and the tokens it issues (spec §7). After a first factor,
+/// `requireSecondFactor` (EmulatorRouter+MFA.swift) decides whether MFA or registration comes next.
 extension EmulatorRouter {
     func token(_ r: NativeRequest) throws(Failure) -> EmulatorResponse {
         let context = r.context
@@ -11,7 +12,10 @@ extension EmulatorRouter {
         case "password":
             return try passwordGrant(r, scopes: scopes)
         case "oob":
-            return try codeGrant(r, scopes: scopes)
+            // The docs complete MFA with `oob` too (spec §12), so the MFA step is accepted here as well.
+            return try codeGrant(r, scopes: scopes, steps: [StepKey(.signInOOBChallenge), StepKey(.mfaCodeSent)])
+        case "mfa_oob":
+            return try codeGrant(r, scopes: scopes, steps: [StepKey(.mfaCodeSent)])
         case "continuation_token":
             return try continuationGrant(r, scopes: scopes)
         case "refresh_token":
@@ -52,23 +56,28 @@ extension EmulatorRouter {
                 throw apiError(
                     "invalid_grant", 50126, "Error validating credentials due to invalid username or password.", context: context)
             }
-            advance(&flow, to: .finished, world: &world, now: context.now)
+            try requireSecondFactor(&flow, user: user, app: r.app, world: &world, context: context)
             return user
         }
         return try issueTokens(for: user, app: r.app, scopes: scopes, clientInfo: r.form["client_info"], context: context)
     }
 
-    private func codeGrant(_ r: NativeRequest, scopes: ResolvedScopes) throws(Failure) -> EmulatorResponse {
+    /// A code as first factor (`oob`) or second (`mfa_oob`, or `oob` with an MFA token).
+    private func codeGrant(_ r: NativeRequest, scopes: ResolvedScopes, steps: Set<StepKey>) throws(Failure) -> EmulatorResponse {
         let context = r.context
         let user = try world.withLock { (world: inout EmulatorWorld) throws(Failure) -> UserRecord in
             var flow = try flow(
-                for: r.form["continuation_token"], accepting: [StepKey(.signInOOBChallenge)],
-                clientId: r.app.clientId, world: &world, context: context, grant: true)
+                for: r.form["continuation_token"], accepting: steps, clientId: r.app.clientId, world: &world, context: context, grant: true)
+            let secondFactor = flow.step == .mfaCodeSent
             try checkCode(r.form["oob"], flow: &flow, world: &world, context: context)
             guard let user = world.users[flow.username.lowercased()] else {
                 throw apiError("invalid_grant", 50034, "The user account does not exist in the directory.", context: context)
             }
-            advance(&flow, to: .finished, world: &world, now: context.now)
+            if secondFactor {
+                advance(&flow, to: .finished, world: &world, now: context.now)
+            } else {
+                try requireSecondFactor(&flow, user: user, app: r.app, world: &world, context: context)
+            }
             return user
         }
         return try issueTokens(for: user, app: r.app, scopes: scopes, clientInfo: r.form["client_info"], context: context)
@@ -79,7 +88,7 @@ extension EmulatorRouter {
         if r.form["challenge_type"] != nil { _ = try challengeTypes(r.form, context) }
         let user = try world.withLock { (world: inout EmulatorWorld) throws(Failure) -> UserRecord in
             var flow = try flow(
-                for: r.form["continuation_token"], accepting: [StepKey(.signInAfter)],
+                for: r.form["continuation_token"], accepting: [StepKey(.signInAfter), StepKey(.registrationCompleted)],
                 clientId: r.app.clientId, world: &world, context: context, grant: true)
             if let username = r.form["username"], username.lowercased() != flow.username.lowercased() {
                 throw apiError("invalid_grant", 55200, "The username does not match the continuation_token.", context: context)
@@ -87,7 +96,12 @@ extension EmulatorRouter {
             guard let user = world.users[flow.username.lowercased()] else {
                 throw apiError("invalid_grant", 50034, "The user account does not exist in the directory.", context: context)
             }
-            advance(&flow, to: .finished, world: &world, now: context.now)
+            if flow.step == .registrationCompleted {
+                // Registering the method proved the second factor.
+                advance(&flow, to: .finished, world: &world, now: context.now)
+            } else {
+                try requireSecondFactor(&flow, user: user, app: r.app, world: &world, context: context)
+            }
             return user
         }
         return try issueTokens(for: user, app: r.app, scopes: scopes, clientInfo: r.form["client_info"], context: context)

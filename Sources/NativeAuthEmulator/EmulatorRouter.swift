@@ -31,7 +31,7 @@ public final class EmulatorRouter: Sendable {
             initial.users[user.username.lowercased()] = UserRecord(
                 username: user.username, objectId: user.objectId ?? UUID().uuidString.lowercased(),
                 password: user.password.map { PasswordHash(password: $0, iterations: configuration.passwordHashIterations) },
-                attributes: user.attributes)
+                attributes: user.attributes, strongAuthMethods: user.strongAuthMethods, mfaRequired: user.mfaRequired)
         }
         world = Locked(initial)
         try validateSeed()
@@ -47,6 +47,11 @@ public final class EmulatorRouter: Sendable {
                 if let regex = attribute.regex, (try? NSRegularExpression(pattern: regex)) == nil {
                     throw EmulatorError("seed: attribute '\(attribute.name)' of app '\(app.clientId)' has an invalid regex")
                 }
+            }
+        }
+        for user in seed.users {
+            if let problem = Self.strongAuthMethodsProblem(user.strongAuthMethods) {
+                throw EmulatorError("seed: user '\(user.username)': \(problem)")
             }
         }
     }
@@ -82,7 +87,7 @@ public final class EmulatorRouter: Sendable {
             request.headers["client-request-id"].flatMap { UUID(uuidString: $0)?.uuidString.lowercased() }
             ?? UUID().uuidString.lowercased()
 
-        if request.path.hasPrefix("/_emulator/") {
+        if Self.isHookPath(request.path) {
             return handleHook(request, now: now)
         }
         if let api = seed.apis.first(where: { $0.path == request.path }) {
@@ -105,6 +110,9 @@ public final class EmulatorRouter: Sendable {
         }
         return response
     }
+
+    /// Whether `path` is a test hook (`/_emulator/…`); `EmulatorServer` guards the same paths.
+    static func isHookPath(_ path: String) -> Bool { path.hasPrefix("/_emulator/") }
 
     private func isTenant(_ segment: String) -> Bool {
         let lowered = segment.lowercased()
@@ -181,6 +189,7 @@ public final class EmulatorRouter: Sendable {
         switch endpoint {
         case "/oauth2/v2.0/initiate": return signInInitiate
         case "/oauth2/v2.0/challenge": return signInChallenge
+        case "/oauth2/v2.0/introspect": return mfaIntrospect
         case "/oauth2/v2.0/token": return token
         case "/signup/v1.0/start": return signUpStart
         case "/signup/v1.0/challenge": return signUpChallenge
@@ -190,6 +199,9 @@ public final class EmulatorRouter: Sendable {
         case "/resetpassword/v1.0/continue": return resetPasswordContinue
         case "/resetpassword/v1.0/submit": return resetPasswordSubmit
         case "/resetpassword/v1.0/poll_completion": return resetPasswordPoll
+        case "/register/v1.0/introspect": return registerIntrospect
+        case "/register/v1.0/challenge": return registerChallenge
+        case "/register/v1.0/continue": return registerContinue
         default: return nil
         }
     }
@@ -276,6 +288,8 @@ public final class EmulatorRouter: Sendable {
         let redacted: Set<String> = ["password", "new_password", "oob", "continuation_token", "refresh_token", "attributes"]
         var fields: [String: String] = [:]
         for (name, value) in form.fields { fields[name] = redacted.contains(name) ? "<redacted>" : value }
+        // The contact typed during strong-auth registration is shown only masked.
+        if let contact = fields["challenge_target"] { fields["challenge_target"] = Self.maskedContact(contact) }
         let entry = LoggedRequest(
             method: context.request.method, path: context.request.path, endpoint: context.endpoint, fields: fields,
             clientRequestId: context.request.headers["client-request-id"], status: status, at: context.now)
@@ -289,15 +303,21 @@ public final class EmulatorRouter: Sendable {
         }
     }
 
-    /// Sends a code for `flow` (records it in the mailbox and tells the observer).
-    func sendCode(to username: String, purpose: FlowKind, now: Date, world: inout EmulatorWorld) -> OneTimeCode {
+    /// Sends a code for the account `username` (records it in that account's mailbox and tells the
+    /// observer). `target` is where it goes when that is not the account's own email address (a
+    /// strong-auth method or a contact being registered).
+    func sendCode(
+        to username: String, purpose: CodePurpose, channel: String = "email", target: String? = nil, now: Date,
+        world: inout EmulatorWorld
+    ) -> OneTimeCode {
         let code = OneTimeCode(
             code: Secrets.numericCode(length: configuration.codeLength),
             expiresAt: now.addingTimeInterval(TimeInterval(configuration.codeLifetime)))
-        let mail = Mail(to: username, code: code.code, purpose: purpose, sentAt: now)
+        let mail = Mail(to: username, code: code.code, purpose: purpose, sentAt: now, channel: channel, target: target ?? username)
         world.mailbox[username.lowercased(), default: []].append(mail)
         if let mailObserver {
-            let message = EmulatorMail(to: username, code: code.code, purpose: purpose.rawValue, sentAt: now)
+            let message = EmulatorMail(
+                to: username, code: code.code, purpose: purpose.rawValue, sentAt: now, channel: mail.channel, target: mail.target)
             mailObserver(message)
         }
         return code
@@ -337,16 +357,17 @@ public final class EmulatorRouter: Sendable {
     }
 
     /// Looks up the flow behind a continuation token and checks it may be used here (spec §8.1).
+    /// `expiredCode` is the error code of an expired token (`/register/v1.0/*` answers 55112).
     func flow(
         for token: String?, accepting steps: Set<StepKey>, clientId: String, world: inout EmulatorWorld, context: RequestContext,
-        grant: Bool = false
+        grant: Bool = false, expiredCode: Int = 552003
     ) throws(Failure) -> Flow {
         guard let token else { throw missingParameter("continuation_token", context) }
         guard let record = world.tokens[token], var flow = world.flows[record.flowId], flow.clientId == clientId else {
             throw invalidContinuationToken(context, grant: grant)
         }
         guard record.expiresAt > context.now else {
-            throw expiredContinuationToken(context)
+            throw expiredContinuationToken(context, code: expiredCode)
         }
         guard record.generation == flow.generation, steps.contains(StepKey(record.step)), StepKey(record.step) == StepKey(flow.step) else {
             if record.generation != flow.generation { throw invalidContinuationToken(context, grant: grant) }
@@ -365,9 +386,15 @@ public final class EmulatorRouter: Sendable {
 
 /// A one-time code the emulator "sent".
 public struct EmulatorMail: Sendable, Equatable {
+    /// The account's username, whatever the channel (the mailbox hook lists codes by account).
     public var to: String
     public var code: String
-    /// `sign_in`, `sign_up` or `reset_password`.
+    /// `sign_in`, `sign_up`, `reset_password`, `mfa` or `registration`.
     public var purpose: String
     public var sentAt: Date
+    /// `email` or `sms`.
+    public var channel: String
+    /// The address or phone number the code went to: the account's email for sign-in, sign-up and
+    /// reset; the strong-auth method's target for `mfa`; the contact being registered for `registration`.
+    public var target: String
 }

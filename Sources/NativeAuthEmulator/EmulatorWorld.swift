@@ -20,6 +20,8 @@ struct UserRecord {
     var objectId: String
     var password: PasswordHash?
     var attributes: [String: String]
+    var strongAuthMethods: [Seed.StrongAuthMethod] = []
+    var mfaRequired = false
 }
 
 /// The one-time code of a flow.
@@ -32,6 +34,17 @@ enum FlowKind: String {
     case signIn = "sign_in"
     case signUp = "sign_up"
     case resetPassword = "reset_password"
+}
+
+/// Why a code was sent (the mailbox's `purpose`).
+enum CodePurpose: String {
+    case signIn = "sign_in"
+    case signUp = "sign_up"
+    case resetPassword = "reset_password"
+    /// A second-factor code to a registered strong-auth method.
+    case mfa
+    /// A code proving a contact during strong-auth registration (JIT).
+    case registration
 }
 
 /// Where a flow stands; each continuation token is bound to one step.
@@ -48,6 +61,20 @@ enum FlowStep: Equatable {
     case resetCodeSent
     case resetVerified
     case resetSubmitted
+    /// The first factor passed and MFA is needed (the `mfa_required` token, for introspect).
+    case mfaRequired
+    /// The methods were listed; a challenge with `id` sends a code.
+    case mfaIntrospected
+    /// A second-factor code was sent (for `mfa_oob`, or another challenge to resend).
+    case mfaCodeSent
+    /// The first factor passed; the user has no method and must register one (JIT).
+    case registrationRequired
+    /// The registration methods were listed; `/register/v1.0/challenge` takes a contact.
+    case registrationIntrospected
+    /// A contact was challenged (code sent, or preverified); `/register/v1.0/continue` proves it.
+    case registrationChallenged
+    /// A method was registered; the token signs the user in without a further factor.
+    case registrationCompleted
     /// The flow succeeded; its token signs the user in with `grant_type=continuation_token`.
     case signInAfter
     case finished
@@ -72,6 +99,13 @@ struct Flow {
     // Password reset
     var newPassword: PasswordHash?
     var pollsRemaining = 0
+    /// Known `capabilities` the client sent at the start of the flow (`mfa_required`, `registration_required`).
+    var capabilities: Set<String> = []
+    // MFA and strong-auth registration
+    var mfaMethodId: String?
+    var registrationChannel: Seed.StrongAuthMethod.Channel?
+    var registrationTarget: String?
+    var registrationPreverified = false
 }
 
 struct TokenRecord {
@@ -82,10 +116,15 @@ struct TokenRecord {
 }
 
 struct Mail {
+    /// The account's username (the mailbox's key).
     var to: String
     var code: String
-    var purpose: FlowKind
+    var purpose: CodePurpose
     var sentAt: Date
+    /// `email` or `sms`.
+    var channel: String = "email"
+    /// Where the code went: the address or phone number.
+    var target: String
 }
 
 struct RefreshRecord {

@@ -43,6 +43,14 @@ public struct Seed: Codable, Sendable {
         case otp
     }
 
+    /// Whether an app's users must pass multifactor authentication (the user flow's MFA policy).
+    public enum MFAPolicy: String, Codable, Sendable {
+        /// Only users with `mfa_required` need MFA.
+        case off
+        /// Every user of the app needs MFA.
+        case required
+    }
+
     public struct App: Codable, Sendable {
         public var clientId: String
         public var name: String
@@ -52,12 +60,22 @@ public struct Seed: Codable, Sendable {
         public var signUpEnabled: Bool = true
         public var passwordResetEnabled: Bool = true
         public var attributes: [Attribute] = []
+        /// JSON `mfa_policy`, default `off`.
+        public var mfaPolicy: MFAPolicy = .off
+        /// Contacts the service refuses to send a registration code to (JSON `blocked_contacts`):
+        /// email addresses (compared case-insensitively) or phone numbers (compared on `+` and digits).
+        public var blockedContacts: [String] = []
 
-        public init(clientId: String, name: String, signUpMethod: SignUpMethod, attributes: [Attribute] = []) {
+        public init(
+            clientId: String, name: String, signUpMethod: SignUpMethod, attributes: [Attribute] = [], mfaPolicy: MFAPolicy = .off,
+            blockedContacts: [String] = []
+        ) {
             self.clientId = clientId
             self.name = name
             self.signUpMethod = signUpMethod
             self.attributes = attributes
+            self.mfaPolicy = mfaPolicy
+            self.blockedContacts = blockedContacts
         }
 
         enum CodingKeys: String, CodingKey {
@@ -69,6 +87,8 @@ public struct Seed: Codable, Sendable {
             case signUpEnabled = "sign_up_enabled"
             case passwordResetEnabled = "password_reset_enabled"
             case attributes
+            case mfaPolicy = "mfa_policy"
+            case blockedContacts = "blocked_contacts"
         }
 
         public init(from decoder: any Decoder) throws {
@@ -81,6 +101,39 @@ public struct Seed: Codable, Sendable {
             signUpEnabled = try c.decodeIfPresent(Bool.self, forKey: .signUpEnabled) ?? true
             passwordResetEnabled = try c.decodeIfPresent(Bool.self, forKey: .passwordResetEnabled) ?? true
             attributes = try c.decodeIfPresent([Attribute].self, forKey: .attributes) ?? []
+            mfaPolicy = try c.decodeIfPresent(MFAPolicy.self, forKey: .mfaPolicy) ?? .off
+            blockedContacts = try c.decodeIfPresent([String].self, forKey: .blockedContacts) ?? []
+        }
+    }
+
+    /// A registered strong-auth (second-factor) method of a user.
+    public struct StrongAuthMethod: Codable, Sendable, Equatable {
+        public enum Channel: String, Codable, Sendable {
+            case email, sms
+        }
+
+        /// The id `/oauth2/v2.0/introspect` lists and `/oauth2/v2.0/challenge` takes, e.g. a GUID.
+        public var id: String
+        public var channel: Channel
+        /// An email address (channel `email`) or a phone number such as `+15550100` (channel `sms`).
+        public var target: String
+        /// The service refuses to send to it (`access_denied` + `provider_blocked_by_rep`).
+        public var blocked: Bool = false
+
+        public init(id: String, channel: Channel, target: String, blocked: Bool = false) {
+            self.id = id
+            self.channel = channel
+            self.target = target
+            self.blocked = blocked
+        }
+
+        enum CodingKeys: String, CodingKey { case id, channel, target, blocked }
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            id = try c.decode(String.self, forKey: .id)
+            channel = try c.decode(Channel.self, forKey: .channel)
+            target = try c.decode(String.self, forKey: .target)
+            blocked = try c.decodeIfPresent(Bool.self, forKey: .blocked) ?? false
         }
     }
 
@@ -90,18 +143,29 @@ public struct Seed: Codable, Sendable {
         public var password: String?
         public var objectId: String?
         public var attributes: [String: String] = [:]
+        /// Second-factor methods already registered (JSON `strong_auth_methods`, default none).
+        public var strongAuthMethods: [StrongAuthMethod] = []
+        /// The user must pass MFA whatever the app's policy (JSON `mfa_required`, default false).
+        public var mfaRequired: Bool = false
 
-        public init(username: String, password: String?, objectId: String? = nil, attributes: [String: String] = [:]) {
+        public init(
+            username: String, password: String?, objectId: String? = nil, attributes: [String: String] = [:],
+            strongAuthMethods: [StrongAuthMethod] = [], mfaRequired: Bool = false
+        ) {
             self.username = username
             self.password = password
             self.objectId = objectId
             self.attributes = attributes
+            self.strongAuthMethods = strongAuthMethods
+            self.mfaRequired = mfaRequired
         }
 
         enum CodingKeys: String, CodingKey {
             case username, password
             case objectId = "object_id"
             case attributes
+            case strongAuthMethods = "strong_auth_methods"
+            case mfaRequired = "mfa_required"
         }
         public init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -109,6 +173,8 @@ public struct Seed: Codable, Sendable {
             password = try c.decodeIfPresent(String.self, forKey: .password)
             objectId = try c.decodeIfPresent(String.self, forKey: .objectId)
             attributes = try c.decodeIfPresent([String: String].self, forKey: .attributes) ?? [:]
+            strongAuthMethods = try c.decodeIfPresent([StrongAuthMethod].self, forKey: .strongAuthMethods) ?? []
+            mfaRequired = try c.decodeIfPresent(Bool.self, forKey: .mfaRequired) ?? false
         }
     }
 
@@ -203,10 +269,10 @@ public struct Seed: Codable, Sendable {
                 attributes: [
                     Attribute(name: "displayName", regex: "^.{1,64}$"),
                     Attribute(name: "city", required: false),
-                ]),
+                ], blockedContacts: ["+15550199"]),
             App(
                 clientId: "22222222-2222-4222-8222-222222222222", name: "Demo app (email code only)", signUpMethod: .otp,
-                attributes: [Attribute(name: "displayName", regex: "^.{1,64}$")]),
+                attributes: [Attribute(name: "displayName", regex: "^.{1,64}$")], blockedContacts: ["+15550199"]),
         ],
         users: [
             User(
@@ -215,6 +281,18 @@ public struct Seed: Codable, Sendable {
             User(
                 username: "grace@example.com", password: nil, objectId: "a1a1a1a1-0000-4000-8000-000000000002",
                 attributes: ["displayName": "Grace Hopper"]),
+            // MFA with two registered methods.
+            User(
+                username: "alan@example.com", password: "Turing-Machine-1936", objectId: "a1a1a1a1-0000-4000-8000-000000000003",
+                attributes: ["displayName": "Alan Turing"],
+                strongAuthMethods: [
+                    StrongAuthMethod(id: "7f1c1b0e-0000-4000-8000-00000000a001", channel: .email, target: "alan.backup@example.net"),
+                    StrongAuthMethod(id: "7f1c1b0e-0000-4000-8000-00000000a002", channel: .sms, target: "+15550100"),
+                ], mfaRequired: true),
+            // MFA required but no method yet: registers one (JIT) at the first sign-in.
+            User(
+                username: "katherine@example.com", password: "Orbital-Mechanics-1962", objectId: "a1a1a1a1-0000-4000-8000-000000000004",
+                attributes: ["displayName": "Katherine Johnson"], mfaRequired: true),
         ],
         apis: [
             API(

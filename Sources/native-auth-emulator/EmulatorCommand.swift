@@ -70,7 +70,7 @@ struct EmulatorCommand {
                 onMail: { mail in
                     guard !quiet else { return }
                     FileHandle.standardError.write(
-                        Data("mail to \(mail.to) (\(mail.purpose)): Account verification code: \(mail.code)\n".utf8))
+                        Data(Self.mailLine(mail).utf8))
                 })
             let certificate = try options.tlsCertPath.map { try String(contentsOfFile: $0, encoding: .utf8) }
             let key = try options.tlsKeyPath.map { try String(contentsOfFile: $0, encoding: .utf8) }
@@ -93,6 +93,11 @@ struct EmulatorCommand {
         server.stop()
         FileHandle.standardError.write(Data("native-auth-emulator: stopped\n".utf8))
         exit(0)
+    }
+
+    /// `mail to alan@example.com (mfa, sms +15550100): Account verification code: 12345678`.
+    static func mailLine(_ mail: EmulatorMail) -> String {
+        "mail to \(mail.to) (\(mail.purpose), \(mail.channel) \(mail.target)): Account verification code: \(mail.code)\n"
     }
 
     static func fail(_ status: Int32, _ message: String) -> Never {
