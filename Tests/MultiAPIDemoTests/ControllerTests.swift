@@ -54,6 +54,7 @@ import Testing
         #expect(controller.model.result == "Signing in...")
         try await until(controller, "sign-in") { $0.signedInAs == "ada@example.com" }
         #expect(controller.model.result == "Signed in: ada@example.com")
+        #expect(DemoEnvironment.capabilities == [.mfaRequired, .registrationRequired])
 
         press(controller, .api1)
         #expect(controller.model.result == "Retrieving access token to use with API 1...")
@@ -208,6 +209,8 @@ import Testing
         (#"{"client_id": "x", "tenant_subdomain": "a", "api1": {"url": "https://x"}}"#, "api1.scopes"),
         (#"{"client_id": "x", "tenant_subdomain": "a", "api2": {"scopes": ["s"]}}"#, "api2.url"),
         (#"{"client_id": "x", "tenant_subdomain": "a", "colour": "red"}"#, "colour"),
+        (#"{"client_id": "x", "tenant_subdomain": "a", "capabilities": ["mfa"]}"#, "capabilities"),
+        (#"{"client_id": "x", "tenant_subdomain": "a", "capabilities": "mfa_required"}"#, "capabilities"),
         ("[1]", "JSON object"),
     ])
     func badConfigurationsNameTheField(json: String, field: String) {
@@ -228,5 +231,8 @@ import Testing
                 """#.utf8))
         #expect(configuration.clientId == "id" && configuration.challengeTypes == ["oob"] && configuration.api2 == nil)
         #expect(configuration.api1 == DemoAPI(url: "https://a", scopes: ["api://a/R"]))
+        #expect(configuration.capabilities == ["mfa_required", "registration_required"], "both by default")
+        let without = try DemoConfiguration.load(Data(#"{"client_id": "id", "tenant_subdomain": "c", "capabilities": []}"#.utf8))
+        #expect(without.capabilities.isEmpty)
     }
 }

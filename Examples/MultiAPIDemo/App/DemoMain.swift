@@ -24,6 +24,7 @@ struct DemoMain {
           --config FILE   talk to a real tenant, from a JSON file:
                             {"client_id": "…", "tenant_subdomain": "contoso",   (or "authority": "https://…")
                              "challenge_types": ["oob", "password"],
+                             "capabilities": ["mfa_required", "registration_required"],   (optional; [] for none)
                              "api1": {"url": "https://…", "scopes": ["api://…/Scope"]},
                              "api2": {"url": "https://…", "scopes": ["api://…/Scope"]},
                              "cache_file": "/optional/token_cache.json"}

@@ -38,6 +38,9 @@ public final class DemoEnvironment: Sendable {
         server?.stop()
     }
 
+    /// What the demo's application declares it can do: MFA and strong-auth registration in its dialogs.
+    public static let capabilities: MSALNativeAuthCapabilities = [.mfaRequired, .registrationRequired]
+
     /// Starts the emulator in-process on 127.0.0.1 (a free port) with the demo seed.
     public static func embedded(logger: MSALLoggerConfig?) throws -> DemoEnvironment {
         let box = MailBox()
@@ -47,6 +50,7 @@ public final class DemoEnvironment: Sendable {
         let config = MSALNativeAuthPublicClientApplicationConfig(
             clientId: seed.apps[0].clientId, authority: try MSALCIAMAuthority(url: URL(string: server.authority)!),
             challengeTypes: [.OOB, .password])
+        config.capabilities = capabilities
         // The emulator forgets its users and keys when it stops: a cache kept across runs would
         // only hold dead tokens, so the embedded demo keeps tokens in memory.
         config.tokenCacheLocation = .inMemory
@@ -81,6 +85,9 @@ public final class DemoEnvironment: Sendable {
                 clientId: configuration.clientId, authority: try MSALCIAMAuthority(url: url),
                 challengeTypes: types)
         }
+        config.capabilities = []
+        if configuration.capabilities.contains("mfa_required") { config.capabilities.insert(.mfaRequired) }
+        if configuration.capabilities.contains("registration_required") { config.capabilities.insert(.registrationRequired) }
         if let file = configuration.cacheFile { config.tokenCacheLocation = .file(URL(fileURLWithPath: file)) }
         config.loggerConfig = logger
         let app = try MSALNativeAuthPublicClientApplication(nativeAuthConfiguration: config)
