@@ -54,11 +54,13 @@ import Testing
         #expect(controller.model.result == "Signing in...")
         try await until(controller, "sign-in") { $0.signedInAs == "ada@example.com" }
         #expect(controller.model.result == "Signed in: ada@example.com")
+        #expect(controller.model.focus == .button(.api1), "after a sign-in the focus is on API 1")
         #expect(DemoEnvironment.capabilities == [.mfaRequired, .registrationRequired])
 
         press(controller, .api1)
         #expect(controller.model.result == "Retrieving access token to use with API 1...")
         try await until(controller, "API 1") { $0.result.hasPrefix("Accessed API successfully") && $0.result.contains("todolist") }
+        #expect(controller.model.result.contains("HTTP response body:\n{\n  \"api\""), "pretty-printed: \(controller.model.result)")
         #expect(controller.accessTokenAPI1 != nil)
         press(controller, .api2)
         try await until(controller, "API 2") { $0.result.hasPrefix("Accessed API successfully") && $0.result.contains("profile") }
@@ -72,6 +74,7 @@ import Testing
 
         press(controller, .signOut)
         #expect(controller.model.result == "Signed out" && controller.model.signedInAs == nil)
+        #expect(controller.model.focus == .email)
         #expect(controller.accessTokenAPI1 == nil && controller.accessTokenAPI2 == nil)
         #expect(environment.nativeAuth.getNativeAuthUserAccount() == nil)
     }
@@ -115,7 +118,8 @@ import Testing
         type(try #require(environment.mailbox?.first?.code), controller)
         controller.handle(.enter)
         try await until(controller, "attributes") { $0.prompt?.kind == .attributes }
-        #expect(controller.model.prompt?.fields.map(\.label) == ["displayName"])
+        #expect(controller.model.prompt?.fields.map(\.label) == ["Display name"])
+        #expect(controller.model.prompt?.fields.map(\.name) == ["displayName"], "sent under the attribute's own name")
         type("New Person", controller)
         controller.handle(.enter)
         try await until(controller, "signed in") { $0.signedInAs == "new.person@example.com" }

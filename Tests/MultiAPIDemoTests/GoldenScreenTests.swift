@@ -37,7 +37,12 @@ import Testing
         model.password = "Analytical-Engine-1843"
         model.focus = .button(.api1)
         model.signedInAs = "ada@example.com"
-        model.result = "Accessed API successfully using access token.\nHTTP response code: 200\nHTTP response body: {\"api\":\"todolist\"}"
+        model.result = """
+            Accessed API successfully using access token.
+            HTTP response code: 200
+            HTTP response body:
+            \(DemoController.describe(["api": "todolist", "items": [["id": 1, "title": "Write the MFA dialogs for the terminal demo, then test them at 80x24 with tmux"]]]))
+            """
         model.mailbox = ["12345678  sign in  to grace@example.com"]
         try check(model, "signed-in-api-80x24")
     }
@@ -67,5 +72,12 @@ import Testing
             "Signed in.\n\nScopes:\n[\"api://emulator/todolist/ToDoList.Read\"]\n\nAccess Token:\n"
             + String(repeating: "eyJ0eXAi", count: 120)
         try check(model, "long-result-80x24")
+    }
+
+    @Test func aLongResultScrolledToItsMiddle() throws {
+        var model = base
+        model.result = (1...40).map { "line \($0)" }.joined(separator: "\n")
+        model.resultScroll = 10
+        try check(model, "long-result-scrolled-80x24")
     }
 }

@@ -112,4 +112,38 @@ import Testing
         #expect(update(&model, .interrupt) == [.quit])
         #expect(model.quit)
     }
+
+    @Test func pageKeysScrollALongResultWithinItsLines() {
+        var model = DemoModel()
+        model.mailbox = []
+        model.result = (1...30).map { "line \($0)" }.joined(separator: "\n")
+        let room = DemoLayout(model).resultRows
+        #expect(room == 11)
+        _ = update(&model, .pageDown)
+        #expect(model.resultScroll == 10)
+        _ = update(&model, .pageDown)
+        _ = update(&model, .pageDown)
+        #expect(model.resultScroll == 30 - room, "stops at the last page")
+        _ = update(&model, .pageUp)
+        #expect(model.resultScroll == 30 - room - 10)
+        for _ in 0..<5 { _ = update(&model, .pageUp) }
+        #expect(model.resultScroll == 0)
+        model.result = "short"
+        _ = update(&model, .pageDown)
+        #expect(model.resultScroll == 0, "a result that fits does not scroll")
+    }
+
+    @Test func wrappingKeepsIndentsAndBreaksBetweenWords() {
+        let lines = wrap("{\n  \"motto\" : \"the quick brown fox jumps over the lazy dog\"\n}", width: 24)
+        #expect(lines == ["{", "  \"motto\" : \"the quick", "  brown fox jumps over", "  the lazy dog\"", "}"])
+        #expect(wrap("abcdefghij", width: 4) == ["abcd", "efgh", "ij"], "a word longer than a line is cut")
+    }
+
+    @Test func attributeNamesReadAsLabels() {
+        #expect(DemoController.readableLabel("displayName") == "Display name")
+        #expect(DemoController.readableLabel("city") == "City")
+        #expect(DemoController.readableLabel("postalCode") == "Postal code")
+        #expect(DemoController.readableLabel("extension_1234_favouriteColour") == "Extension 1234 favourite colour")
+        #expect(DemoController.readableLabel("userID") == "User ID")
+    }
 }

@@ -11,6 +11,7 @@ extension DemoController {
         accountResult = result
         accessTokenAPI1 = nil
         accessTokenAPI2 = nil
+        focus(.button(.api1))
         updateUI()
     }
 
@@ -97,13 +98,42 @@ extension DemoController {
         showResultText("A few more details are needed.")
         showPrompt(
             Prompt(
-                kind: .attributes, title: "About you", fields: attributes.map { Prompt.Field(label: $0.name) },
+                kind: .attributes, title: "About you",
+                fields: attributes.map { Prompt.Field(label: Self.readableLabel($0.name), name: $0.name) },
                 buttons: [.submit, .cancel]))
     }
 
     func onSignUpAttributesInvalid(attributeNames: [String], newState: SignUpAttributesRequiredState) {
         signUpAttributesState = newState
-        promptMessage("Invalid: \(attributeNames.joined(separator: ", ")). Try other values.")
+        promptMessage("Invalid: \(attributeNames.map(Self.readableLabel).joined(separator: ", ")). Try other values.")
+    }
+
+    /// An attribute's name as a label: camelCase split into words, the first capitalised
+    /// (`displayName` → `Display name`, `city` → `City`, `postalCode` → `Postal code`).
+    nonisolated static func readableLabel(_ name: String) -> String {
+        var words: [String] = []
+        var word = ""
+        let characters = Array(name)
+        for (index, character) in characters.enumerated() {
+            let next = index + 1 < characters.count ? characters[index + 1] : nil
+            // A capital starts a word, unless it continues an acronym (`userID`, `URLPath` → `URL path`).
+            let previousIsUpper = word.last?.isUppercase ?? false
+            let startsWord = character.isUppercase && !word.isEmpty && (!previousIsUpper || (next?.isLowercase ?? false))
+            if character == "_" || character == "-" || character == " " {
+                if !word.isEmpty { words.append(word) }
+                word = ""
+                continue
+            }
+            if startsWord {
+                words.append(word)
+                word = ""
+            }
+            word.append(character)
+        }
+        if !word.isEmpty { words.append(word) }
+        guard let first = words.first else { return name }
+        let rest = words.dropFirst().map { word in word.allSatisfy(\.isUppercase) ? word : word.lowercased() }
+        return ([first.prefix(1).uppercased() + first.dropFirst()] + rest).joined(separator: " ")
     }
 
     func onSignUpAttributesRequiredError(error: AttributesRequiredError) {

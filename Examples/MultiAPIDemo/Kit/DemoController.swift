@@ -121,6 +121,7 @@ public final class DemoController {
         accessTokenAPI1 = nil
         accessTokenAPI2 = nil
         showResultText("Signed out")
+        model.focus = .email
         updateUI()
     }
 
@@ -163,6 +164,7 @@ public final class DemoController {
 
     func showResultText(_ text: String) {
         model.result = text
+        model.resultScroll = 0
     }
 
     func updateUI() {
@@ -200,7 +202,8 @@ public final class DemoController {
                     text = """
                         Accessed API successfully using access token.
                         HTTP response code: \(status)
-                        HTTP response body: \(Self.describe(result))
+                        HTTP response body:
+                        \(Self.describe(result))
                         """
                 } else {
                     text = "Couldn't deserialize result JSON"
@@ -220,7 +223,8 @@ public final class DemoController {
     }
 
     nonisolated static func describe(_ json: Any) -> String {
-        guard let data = try? JSONSerialization.data(withJSONObject: json, options: [.sortedKeys, .withoutEscapingSlashes]) else {
+        guard let data = try? JSONSerialization.data(withJSONObject: json, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        else {
             return "\(json)"
         }
         return String(decoding: data, as: UTF8.self)
@@ -231,6 +235,10 @@ public final class DemoController {
     func showPrompt(_ prompt: Prompt) {
         model.prompt = prompt
         model.focus = prompt.fields.isEmpty ? .promptButton(prompt.buttons[0]) : .promptField(0)
+    }
+
+    func focus(_ focus: Focus) {
+        model.focus = focus
     }
 
     func closePrompt() {
@@ -272,7 +280,7 @@ public final class DemoController {
         case .signUpPassword: signUpPasswordState?.submitPassword(password: first, delegate: startOperation())
         case .attributes:
             var attributes: [String: Any] = [:]
-            for (field, value) in zip(prompt.fields, values) where !value.isEmpty { attributes[field.label] = value }
+            for (field, value) in zip(prompt.fields, values) where !value.isEmpty { attributes[field.name ?? field.label] = value }
             signUpAttributesState?.submitAttributes(attributes: attributes, delegate: startOperation())
         case .resetCode: resetCodeState?.submitCode(code: first, delegate: startOperation())
         case .resetPassword: resetPasswordState?.submitPassword(password: first, delegate: startOperation())

@@ -64,6 +64,12 @@ public struct DemoLayout: Sendable {
         }
     }
 
+    /// How many lines of the result view are visible.
+    public var resultRows: Int { max(0, resultBottom - resultTop + 1) }
+
+    /// The result text as the view shows it: wrapped to the view's width.
+    public func resultLines(_ text: String) -> [String] { wrap(text, width: max(1, columns - 2)) }
+
     /// What a click at (x, y) lands on.
     public func target(atX x: Int, y: Int) -> Focus? {
         if dialog != nil {

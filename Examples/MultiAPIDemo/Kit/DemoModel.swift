@@ -5,6 +5,8 @@ public struct DemoModel: Equatable, Sendable {
     public var focus: Focus = .email
     /// The result view's text (the tutorial's `resultTextView`).
     public var result = ""
+    /// The first line of the result view shown (PgUp/PgDn move it when the text is longer than the view).
+    public var resultScroll = 0
     /// A network operation is under way: the spinner turns, Esc cancels.
     public var busy = false
     public var spinnerFrame = 0
@@ -75,10 +77,13 @@ public struct Prompt: Equatable, Sendable {
         public var label: String
         public var text = ""
         public var masked = false
-        public init(label: String, text: String = "", masked: Bool = false) {
+        /// What the field is called in the request (a sign-up attribute's name), when it differs from the label.
+        public var name: String?
+        public init(label: String, text: String = "", masked: Bool = false, name: String? = nil) {
             self.label = label
             self.text = text
             self.masked = masked
+            self.name = name
         }
     }
 
@@ -103,6 +108,8 @@ public enum Key: Equatable, Sendable {
     case character(Character)
     case tab, backTab, up, down, left, right
     case enter, escape, backspace
+    /// Scroll the result view by a page.
+    case pageUp, pageDown
     case resize(columns: Int, rows: Int)
     case click(x: Int, y: Int)
     /// Ctrl-C, Ctrl-D, SIGINT or SIGTERM.

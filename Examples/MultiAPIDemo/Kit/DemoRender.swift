@@ -30,14 +30,20 @@ public func render(_ model: DemoModel) -> Canvas {
     }
 
     // Result view.
-    heading(&canvas, "Result", y: layout.resultTop - 1, width: width)
-    let lines = wrap(model.result, width: max(1, width - 2))
-    let room = max(0, layout.resultBottom - layout.resultTop + 1)
-    for (offset, line) in lines.prefix(room).enumerated() {
+    let lines = layout.resultLines(model.result)
+    let room = layout.resultRows
+    let first = max(0, min(model.resultScroll, lines.count - room))
+    if lines.count > room, room > 0 {
+        let last = min(lines.count, first + room)
+        heading(&canvas, "Result (lines \(first + 1)-\(last) of \(lines.count), PgUp/PgDn scroll)", y: layout.resultTop - 1, width: width)
+    } else {
+        heading(&canvas, "Result", y: layout.resultTop - 1, width: width)
+    }
+    for (offset, line) in lines.dropFirst(first).prefix(room).enumerated() {
         let style: Canvas.Style = line.hasPrefix("Error") || line.hasPrefix("Invalid") || line.hasPrefix("Unsuccessful") ? .error : .normal
         canvas.put(line, x: 1, y: layout.resultTop + offset, style: style)
     }
-    if lines.count > room, room > 0 {
+    if lines.count > first + room, room > 0 {
         canvas.put("…", x: width - 2, y: layout.resultBottom, style: .dim)
     }
 
@@ -84,7 +90,7 @@ public func render(_ model: DemoModel) -> Canvas {
     } else {
         let help =
             model.prompt == nil
-            ? " Tab/arrows move · Enter press · mouse click · Ctrl-C quit"
+            ? " Tab/arrows move · Enter press · PgUp/PgDn scroll · mouse click · Ctrl-C quit"
             : " Tab/arrows move · Enter submit · Esc close · Ctrl-C quit"
         canvas.put(help, x: 0, y: layout.statusRow, style: .dim)
     }

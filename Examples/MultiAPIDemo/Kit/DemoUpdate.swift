@@ -18,6 +18,9 @@ public func update(_ model: inout DemoModel, _ key: Key) -> [DemoEffect] {
             return [.cancelPrompt]
         }
         return []
+    case .pageUp, .pageDown:
+        scrollResult(&model, pages: key == .pageUp ? -1 : 1)
+        return []
     case .tab, .down:
         moveFocus(&model, by: 1)
         return []
@@ -87,6 +90,15 @@ private func pressPrompt(_ model: inout DemoModel, _ button: PromptButton) -> [D
     case .submit:
         return model.busy ? [] : [.submit(prompt.fields.map(\.text))]
     }
+}
+
+/// PgUp/PgDn: the result view moves by a page less one line, within the text.
+private func scrollResult(_ model: inout DemoModel, pages: Int) {
+    let layout = DemoLayout(model)
+    let room = layout.resultRows
+    let total = layout.resultLines(model.result).count
+    let target = model.resultScroll + pages * max(1, room - 1)
+    model.resultScroll = max(0, min(target, total - room))
 }
 
 private func moveFocus(_ model: inout DemoModel, by step: Int) {
