@@ -1,4 +1,5 @@
 import Foundation
+import MSAL
 import Testing
 
 @testable import MultiAPIDemoKit
@@ -80,4 +81,48 @@ import Testing
         model.resultScroll = 10
         try check(model, "long-result-scrolled-80x24")
     }
+
+    private static let alanMethods = [
+        MSALAuthMethod(
+            id: "a1", challengeType: "oob", channelTargetType: MSALNativeAuthChannelType(value: "email"), loginHint: "a***p@ex*****e.net"),
+        MSALAuthMethod(
+            id: "a2", challengeType: "oob", channelTargetType: MSALNativeAuthChannelType(value: "sms"), loginHint: "+*******0100"),
+    ]
+
+    @Test func mfaMethodPicker() throws {
+        var model = base
+        model.email = "alan@example.com"
+        model.password = "Turing-Machine-1936"
+        model.result = "A second factor is needed: choose where to send a code."
+        model.prompt = DemoController.mfaMethodPrompt(Self.alanMethods, selected: 0)
+        model.focus = .promptOption(1)
+        try check(model, "mfa-picker-80x24")
+    }
+
+    @Test func mfaCodeDialogAfterAWrongCode() throws {
+        var model = base
+        model.result = "A code was sent to +*******0100."
+        model.prompt = Prompt(
+            kind: .mfaCode, title: "Second factor: enter the 8-digit code", fields: [Prompt.Field(label: "Code", text: "00000000")],
+            buttons: [.submit, .resend, .otherMethod, .cancel], message: "Invalid code. Try again or resend.")
+        model.focus = .promptField(0)
+        model.mailbox = ["48151623  mfa  sms to +15550100"]
+        try check(model, "mfa-code-80x24")
+    }
+
+    @Test func registrationDialogWithABlockedContact() throws {
+        var model = base
+        model.result = "Register a second factor: an email address or a phone number."
+        let methods = [
+            MSALAuthMethod(
+                id: "email", challengeType: "oob", channelTargetType: MSALNativeAuthChannelType(value: "email"),
+                loginHint: "k***e@ex*****e.com"),
+            MSALAuthMethod(id: "sms", challengeType: "oob", channelTargetType: MSALNativeAuthChannelType(value: "sms"), loginHint: nil),
+        ]
+        model.prompt = DemoController.registerMethodPrompt(
+            methods, selected: 1, contact: "+15550199", message: "Blocked: the service will not send codes there. Try another.")
+        model.focus = .promptField(0)
+        try check(model, "register-method-80x24")
+    }
+
 }

@@ -31,9 +31,9 @@ struct DemoMain {
           --log FILE      append the SDK's log (personal data masked) to FILE
           -h, --help      show this help
 
-        Keys: Tab/Shift-Tab or arrows move, Enter or Space presses, PgUp/PgDn scroll the result,
-        Esc closes a dialog or cancels the request in progress, Ctrl-C quits. Mouse clicks work on
-        fields and buttons.
+        Keys: Tab/Shift-Tab or arrows move, Enter or Space presses (or chooses a method in a list),
+        PgUp/PgDn scroll the result, Esc closes a dialog or cancels the request in progress, Ctrl-C
+        quits. Mouse clicks work on fields, buttons and list rows.
         Colours follow NO_COLOR.
 
         Exit status: 0 when quit, 1 when the terminal cannot be used, 2 for bad arguments or configuration.

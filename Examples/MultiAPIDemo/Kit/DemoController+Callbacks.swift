@@ -227,7 +227,7 @@ final class CallbackGate: SignInStartDelegate, SignInVerifyCodeDelegate, SignInP
     }
 
     /// The controller, if this operation is still the current one (which then ends).
-    private var current: DemoController? {
+    var current: DemoController? {
         guard let controller, controller.endBusy(generation) else { return nil }
         return controller
     }

@@ -32,6 +32,14 @@ public final class DemoController {
     var signUpAttributesState: SignUpAttributesRequiredState?
     var resetCodeState: ResetPasswordCodeRequiredState?
     var resetPasswordState: ResetPasswordRequiredState?
+    /// MFA: the state to request a code or submit one on, the methods offered, the one chosen.
+    var mfaState: MFABaseState?
+    var mfaMethods: [MSALAuthMethod] = []
+    var mfaMethod: MSALAuthMethod?
+    /// Strong-auth registration: the state, the kinds of method offered, the last contact sent.
+    var registerState: RegisterStrongAuthBaseState?
+    var registerMethods: [MSALAuthMethod] = []
+    var registerParameters: MSALNativeAuthChallengeAuthMethodParameters?
 
     /// Each operation's callbacks go through a gate of this generation; Esc moves it on, so a
     /// cancelled operation's late answer is dropped.
@@ -71,6 +79,8 @@ public final class DemoController {
         case .press(.api2): protectedApi2Pressed()
         case .submit(let values): submitPrompt(values)
         case .resend: resendPressed()
+        case .choose(let index): mfaMethodChosen(index)
+        case .otherMethod: otherMethodPressed()
         case .cancelPrompt: clearFlowStates()
         case .cancelOperation: cancelOperation()
         case .quit: apiTask?.cancel()
@@ -234,7 +244,11 @@ public final class DemoController {
 
     func showPrompt(_ prompt: Prompt) {
         model.prompt = prompt
-        model.focus = prompt.fields.isEmpty ? .promptButton(prompt.buttons[0]) : .promptField(0)
+        if !prompt.options.isEmpty {
+            model.focus = .promptOption(min(max(0, prompt.selected), prompt.options.count - 1))
+        } else {
+            model.focus = prompt.fields.isEmpty ? .promptButton(prompt.buttons[0]) : .promptField(0)
+        }
     }
 
     func focus(_ focus: Focus) {
@@ -284,6 +298,11 @@ public final class DemoController {
             signUpAttributesState?.submitAttributes(attributes: attributes, delegate: startOperation())
         case .resetCode: resetCodeState?.submitCode(code: first, delegate: startOperation())
         case .resetPassword: resetPasswordState?.submitPassword(password: first, delegate: startOperation())
+        case .mfaMethod: mfaMethodChosen(prompt.selected)
+        case .mfaCode: (mfaState as? MFARequiredState)?.submitChallenge(challenge: first, delegate: startOperation())
+        case .registerMethod: challengeAuthMethod(prompt.selected, contact: first.trimmingCharacters(in: .whitespaces))
+        case .registerCode:
+            (registerState as? RegisterStrongAuthVerificationRequiredState)?.submitChallenge(challenge: first, delegate: startOperation())
         }
         promptMessage("Checking...")
     }
@@ -293,6 +312,12 @@ public final class DemoController {
         case .signInCode?: signInCodeState?.resendCode(delegate: startOperation())
         case .signUpCode?: signUpCodeState?.resendCode(delegate: startOperation())
         case .resetCode?: resetCodeState?.resendCode(delegate: startOperation())
+        case .mfaCode?:
+            guard let mfaMethod else { return }
+            mfaState?.requestChallenge(authMethod: mfaMethod, delegate: startOperation())
+        case .registerCode?:
+            guard let registerParameters else { return }
+            registerState?.challengeAuthMethod(parameters: registerParameters, delegate: startOperation())
         default: return
         }
         promptMessage("Sending a new code...")
@@ -306,6 +331,12 @@ public final class DemoController {
         signUpAttributesState = nil
         resetCodeState = nil
         resetPasswordState = nil
+        mfaState = nil
+        mfaMethods = []
+        mfaMethod = nil
+        registerState = nil
+        registerMethods = []
+        registerParameters = nil
     }
 
     // MARK: Busy and cancel

@@ -41,10 +41,10 @@ public final class DemoEnvironment: Sendable {
     /// What the demo's application declares it can do: MFA and strong-auth registration in its dialogs.
     public static let capabilities: MSALNativeAuthCapabilities = [.mfaRequired, .registrationRequired]
 
-    /// Starts the emulator in-process on 127.0.0.1 (a free port) with the demo seed.
-    public static func embedded(logger: MSALLoggerConfig?) throws -> DemoEnvironment {
+    /// Starts the emulator in-process on 127.0.0.1 (a free port) with the demo seed (or `seed`, for tests).
+    public static func embedded(logger: MSALLoggerConfig?, seed: Seed = .demo) throws -> DemoEnvironment {
         let box = MailBox()
-        let router = try EmulatorRouter(seed: .demo, onMail: { message in box.append(message) })
+        let router = try EmulatorRouter(seed: seed, onMail: { message in box.append(message) })
         let server = try EmulatorServer(router: router, port: 0)
         let seed = router.seed
         let config = MSALNativeAuthPublicClientApplicationConfig(

@@ -35,7 +35,8 @@ public struct DemoModel: Equatable, Sendable {
     /// The focus order of the main screen, or of the dialog when one is open.
     public var focusOrder: [Focus] {
         if let prompt {
-            return prompt.fields.indices.map { Focus.promptField($0) } + prompt.buttons.map { Focus.promptButton($0) }
+            return prompt.options.indices.map { Focus.promptOption($0) } + prompt.fields.indices.map { Focus.promptField($0) }
+                + prompt.buttons.map { Focus.promptButton($0) }
         }
         return [.email, .password] + DemoButton.allCases.map { Focus.button($0) }
     }
@@ -45,6 +46,7 @@ public enum Focus: Hashable, Sendable {
     case email
     case password
     case button(DemoButton)
+    case promptOption(Int)
     case promptField(Int)
     case promptButton(PromptButton)
 }
@@ -62,15 +64,25 @@ public enum DemoButton: String, CaseIterable, Sendable {
 public enum PromptButton: String, Sendable {
     case submit = "Submit"
     case resend = "Resend"
+    /// Back from a code dialog to the choice of method (MFA) or of contact (registration).
+    case otherMethod = "Other method"
     case cancel = "Cancel"
 }
 
-/// A dialog: a title, fields to fill and buttons.
+/// A dialog: a title, selectable rows, fields to fill and buttons.
 public struct Prompt: Equatable, Sendable {
     public enum Kind: Equatable, Sendable {
         case signInCode, signUpCode, resetCode
         case signUpPassword, resetPassword, signInPassword
         case attributes
+        /// MFA: choose the method a second-factor code goes to.
+        case mfaMethod
+        /// MFA: the second-factor code.
+        case mfaCode
+        /// Strong-auth registration: the kind of method and the contact.
+        case registerMethod
+        /// Strong-auth registration: the code sent to the new contact.
+        case registerCode
     }
 
     public struct Field: Equatable, Sendable {
@@ -87,16 +99,38 @@ public struct Prompt: Equatable, Sendable {
         }
     }
 
+    /// A selectable row: a label and a detail after it (for example `Email` and a masked address).
+    public struct Option: Equatable, Sendable {
+        public var label: String
+        public var detail: String
+        public init(label: String, detail: String = "") {
+            self.label = label
+            self.detail = detail
+        }
+    }
+
     public var kind: Kind
     public var title: String
+    public var options: [Option]
+    /// The option marked as chosen (a radio button when the options do not submit).
+    public var selected: Int
+    /// Choosing an option (Enter, Space, click) sends it at once (`DemoEffect.choose`); otherwise it
+    /// only marks it and the dialog's Submit sends it with the fields.
+    public var optionsSubmit: Bool
     public var fields: [Field]
     public var buttons: [PromptButton]
     /// A line under the fields (an error, or what was sent where).
     public var message: String?
 
-    public init(kind: Kind, title: String, fields: [Field], buttons: [PromptButton], message: String? = nil) {
+    public init(
+        kind: Kind, title: String, options: [Option] = [], selected: Int = 0, optionsSubmit: Bool = false, fields: [Field],
+        buttons: [PromptButton], message: String? = nil
+    ) {
         self.kind = kind
         self.title = title
+        self.options = options
+        self.selected = selected
+        self.optionsSubmit = optionsSubmit
         self.fields = fields
         self.buttons = buttons
         self.message = message
@@ -124,6 +158,10 @@ public enum DemoEffect: Equatable, Sendable {
     /// The dialog's Submit with its field values.
     case submit([String])
     case resend
+    /// An option of a dialog whose options submit (the MFA method picker), by index.
+    case choose(Int)
+    /// A code dialog's "Other method".
+    case otherMethod
     case cancelPrompt
     /// Esc while busy.
     case cancelOperation

@@ -61,11 +61,18 @@ public func render(_ model: DemoModel) -> Canvas {
     // Dialog.
     if let prompt = model.prompt, let box = layout.dialog {
         drawBox(&canvas, box, title: prompt.title)
-        let labelWidth = prompt.fields.map(\.label.count).max() ?? 0
+        let optionLabelWidth = prompt.options.map(\.label.count).max() ?? 0
+        for (index, option) in prompt.options.enumerated() {
+            let rect = layout.promptOptions[index]
+            let focused = model.focus == .promptOption(index)
+            let marker = prompt.optionsSubmit ? (focused ? "›" : " ") : (index == prompt.selected ? "(•)" : "( )")
+            let label = option.label.padding(toLength: optionLabelWidth, withPad: " ", startingAt: 0)
+            let text = " \(marker) \(label)  \(option.detail) "
+            canvas.put(text, x: rect.x, y: rect.y, style: focused ? .focusedButton : .button, width: rect.width)
+        }
         for (index, field) in prompt.fields.enumerated() {
             let rect = layout.promptFields[index]
             canvas.put(field.label, x: box.x + 2, y: rect.y, style: .dialog)
-            _ = labelWidth
             drawField(&canvas, field.text, rect: rect, masked: field.masked, focused: model.focus == .promptField(index))
         }
         for button in prompt.buttons {
@@ -76,7 +83,7 @@ public func render(_ model: DemoModel) -> Canvas {
         if let message = prompt.message {
             canvas.put(
                 message, x: box.x + 2, y: box.y + box.height - 2,
-                style: message.hasPrefix("Error") || message.hasPrefix("Invalid") ? .error : .dialog,
+                style: ["Error", "Invalid", "Blocked"].contains(where: message.hasPrefix) ? .error : .dialog,
                 width: box.width - 4)
         }
     }
@@ -88,10 +95,14 @@ public func render(_ model: DemoModel) -> Canvas {
             " \(Spinner.frames[model.spinnerFrame % Spinner.frames.count]) Working… Esc cancels", x: 0, y: layout.statusRow, style: .heading
         )
     } else {
-        let help =
-            model.prompt == nil
-            ? " Tab/arrows move · Enter press · PgUp/PgDn scroll · mouse click · Ctrl-C quit"
-            : " Tab/arrows move · Enter submit · Esc close · Ctrl-C quit"
+        let help: String
+        if model.prompt == nil {
+            help = " Tab/arrows move · Enter press · PgUp/PgDn scroll · mouse click · Ctrl-C quit"
+        } else if case .promptOption = model.focus {
+            help = " Tab/arrows move · Enter/Space choose · Esc close · Ctrl-C quit"
+        } else {
+            help = " Tab/arrows move · Enter submit · Esc close · Ctrl-C quit"
+        }
         canvas.put(help, x: 0, y: layout.statusRow, style: .dim)
     }
     return canvas
