@@ -44,7 +44,7 @@ import Testing
             HTTP response body:
             \(DemoController.describe(["api": "todolist", "items": [["id": 1, "title": "Write the MFA dialogs for the terminal demo, then test them at 80x24 with tmux"]]]))
             """
-        model.mailbox = ["12345678  sign in  to grace@example.com"]
+        model.mailbox = ["12345678  sign in  email to grace@example.com"]
         try check(model, "signed-in-api-80x24")
     }
 
@@ -73,6 +73,12 @@ import Testing
             "Signed in.\n\nScopes:\n[\"api://emulator/todolist/ToDoList.Read\"]\n\nAccess Token:\n"
             + String(repeating: "eyJ0eXAi", count: 120)
         try check(model, "long-result-80x24")
+    }
+
+    @Test func startWithTheEmulatorBanner() throws {
+        var model = base
+        model.result = DemoEnvironment.emulatorBanner
+        try check(model, "start-banner-80x24")
     }
 
     @Test func aLongResultScrolledToItsMiddle() throws {
@@ -125,4 +131,13 @@ import Testing
         try check(model, "register-method-80x24")
     }
 
+    @Test func mailboxLinesWithChannelsKeepToThePanel() throws {
+        var model = base
+        model.mailbox = [
+            "31415926  registration  email to katherine.johnson.with.a.very.long.address@langley-research.example.org",
+            "27182818  mfa  sms to +15550100",
+            "16180339  sign in  email to grace@example.com",
+        ]
+        try check(model, "mailbox-channels-80x24")
+    }
 }

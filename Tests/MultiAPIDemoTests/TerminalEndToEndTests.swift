@@ -47,7 +47,7 @@ import Testing
         let session = try start()
         try signIn(session, "grace@example.com", "x")
         let screen = try session.waitFor("Enter the 8-digit code")
-        try session.waitFor("sign in  to grace@example.com")
+        try session.waitFor("sign in  email to grace@example.com")
         let mailbox = try session.screen()
         let code = try #require(
             mailbox.split(separator: "\n").compactMap { line -> String? in
@@ -69,8 +69,8 @@ import Testing
         try session.press("Tab", "Tab", "Enter") // Sign Up
         try session.waitFor("Enter the 8-digit code")
         let code = try #require(
-            try session.waitFor("the sign-up code") { $0.contains("sign up  to new.person@example.com") }
-                .split(separator: "\n").first { $0.contains("sign up  to") }.map {
+            try session.waitFor("the sign-up code") { $0.contains("sign up  email to new.person@example.com") }
+                .split(separator: "\n").first { $0.contains("sign up  email to") }.map {
                     String($0.trimmingCharacters(in: .whitespaces).prefix(8))
                 })
         try session.type(code)
@@ -87,8 +87,8 @@ import Testing
         try session.press("Tab", "Tab", "Tab", "Tab", "Enter") // Reset Password
         try session.waitFor("Enter the 8-digit code")
         let code = try #require(
-            try session.waitFor("the reset code") { $0.contains("reset password  to ada@example.com") }
-                .split(separator: "\n").first { $0.contains("reset password  to") }.map {
+            try session.waitFor("the reset code") { $0.contains("reset password  email to ada@example.com") }
+                .split(separator: "\n").first { $0.contains("reset password  email to") }.map {
                     String($0.trimmingCharacters(in: .whitespaces).prefix(8))
                 })
         try session.type(code)
@@ -97,6 +97,52 @@ import Testing
         try session.type("Difference-Engine-1822")
         try session.press("Enter")
         try session.waitFor("Signed in as ada@example.com")
+    }
+
+    /// The code on the mailbox panel's line that ends with `suffix`, once it shows.
+    private func codeOnScreen(_ session: TmuxSession, endingWith suffix: String) throws -> String {
+        let screen = try session.waitFor("a code \(suffix)") { $0.contains(suffix) }
+        let line = try #require(screen.split(separator: "\n").first { $0.hasSuffix(suffix) })
+        let code = String(line.trimmingCharacters(in: .whitespaces).prefix(8))
+        #expect(code.count == 8 && code.allSatisfy(\.isNumber), "\(screen)")
+        return code
+    }
+
+    @Test func mfaSignInWithTheSMSCodeFromTheMailboxPanel() throws {
+        let session = try start()
+        try session.waitFor("alan@example.com / Turing-Machine-1936")
+        try signIn(session, "alan@example.com", "Turing-Machine-1936")
+        let picker = try session.waitFor("where should the code go?")
+        #expect(picker.contains("Email  a") && picker.contains("SMS    +") && !picker.contains("5550100"), "masked targets:\n\(picker)")
+        try session.press("Down", "Enter") // SMS
+        try session.waitFor("enter the 8-digit code")
+        try session.type("00000000")
+        try session.press("Enter")
+        try session.waitFor("Invalid code. Try again or resend.")
+        let code = try codeOnScreen(session, endingWith: "mfa  sms to +15550100")
+        try session.press("BSpace", "BSpace", "BSpace", "BSpace", "BSpace", "BSpace", "BSpace", "BSpace")
+        try session.type(code)
+        try session.press("Enter")
+        try session.waitFor("Signed in as alan@example.com")
+        try session.press("Enter") // API 1 has the focus
+        try session.waitFor("\"api\" : \"todolist\"")
+    }
+
+    @Test func jitRegistrationOfAPhoneAfterABlockedOne() throws {
+        let session = try start()
+        try signIn(session, "katherine@example.com", "Orbital-Mechanics-1962")
+        try session.waitFor("Register a second factor")
+        try session.press("Down", "Space") // SMS, then the contact field
+        try session.type("+15550199")
+        try session.press("Enter")
+        try session.waitFor("Blocked: the service will not send codes there.")
+        for _ in 0..<9 { try session.press("BSpace") }
+        try session.type("+15550123")
+        try session.press("Enter")
+        try session.waitFor("Verify the new method")
+        try session.type(try codeOnScreen(session, endingWith: "registration  sms to +15550123"))
+        try session.press("Enter")
+        try session.waitFor("Signed in as katherine@example.com")
     }
 
     @Test func pageKeysScrollAResultLongerThanTheView() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import MSAL
+import NativeAuthEmulator
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -373,9 +374,13 @@ public final class DemoController {
 
     private func refreshMailbox() {
         guard let mail = environment.mailbox else { return }
-        model.mailbox = mail.prefix(3).map { message in
-            let purpose = message.purpose.replacingOccurrences(of: "_", with: " ")
-            return "\(message.code)  \(purpose)  to \(message.to)"
-        }
+        model.mailbox = mail.prefix(3).map(Self.mailboxLine)
+    }
+
+    /// One mailbox line: the code, what it is for, the channel and where it went (for example
+    /// `12345678  mfa  sms to +15550100`).
+    nonisolated static func mailboxLine(_ message: EmulatorMail) -> String {
+        let purpose = message.purpose.replacingOccurrences(of: "_", with: " ")
+        return "\(message.code)  \(purpose)  \(message.channel) to \(message.target)"
     }
 }

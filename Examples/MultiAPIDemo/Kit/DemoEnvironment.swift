@@ -38,6 +38,16 @@ public final class DemoEnvironment: Sendable {
         server?.stop()
     }
 
+    /// The start screen's text in emulator mode: the demo accounts.
+    public static let emulatorBanner = """
+        Offline demo: an emulator of the native-auth API runs inside this program.
+        Password accounts: ada@example.com / Analytical-Engine-1843
+          alan@example.com / Turing-Machine-1936 (MFA: a second code by email or SMS)
+          katherine@example.com / Orbital-Mechanics-1962 (registers a method)
+        Email-code account: grace@example.com (type any password; a code is sent to the mailbox below)
+        Sign Up, Reset Password and MFA send their codes to the mailbox too.
+        """
+
     /// What the demo's application declares it can do: MFA and strong-auth registration in its dialogs.
     public static let capabilities: MSALNativeAuthCapabilities = [.mfaRequired, .registrationRequired]
 
@@ -57,14 +67,8 @@ public final class DemoEnvironment: Sendable {
         config.loggerConfig = logger
         let app = try MSALNativeAuthPublicClientApplication(nativeAuthConfiguration: config)
         let apis = seed.apis.map { DemoAPI(url: server.baseURL + $0.path, scopes: [$0.scopeString($0.requiredScope)]) }
-        let banner = """
-            Offline demo: an emulator of the native-auth API runs inside this program.
-            Password account: ada@example.com / Analytical-Engine-1843
-            Email-code account: grace@example.com (type any password; a code is sent to the mailbox below)
-            Sign Up and Reset Password send their codes to the mailbox too.
-            """
         return DemoEnvironment(
-            nativeAuth: app, api1: apis.first, api2: apis.dropFirst().first, mode: "emulator", banner: banner,
+            nativeAuth: app, api1: apis.first, api2: apis.dropFirst().first, mode: "emulator", banner: emulatorBanner,
             server: server, mail: box)
     }
 

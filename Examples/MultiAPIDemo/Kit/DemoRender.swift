@@ -54,7 +54,8 @@ public func render(_ model: DemoModel) -> Canvas {
             canvas.put("No messages yet", x: 1, y: top + 1, style: .dim)
         }
         for (offset, line) in mailbox.prefix(3).enumerated() {
-            canvas.put(line, x: 1, y: top + 1 + offset, style: .mailbox, width: width - 2)
+            let room = max(1, width - 2)
+            canvas.put(line.count > room ? line.prefix(room - 1) + "…" : line, x: 1, y: top + 1 + offset, style: .mailbox, width: room)
         }
     }
 
