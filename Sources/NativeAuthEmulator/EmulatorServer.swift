@@ -6,6 +6,10 @@ import Synchronization
 /// Serves an `EmulatorRouter` over HTTP (or HTTPS) with libmicrohttpd, one thread per connection,
 /// bound to a loopback address by default.
 ///
+/// A non-loopback address (`0.0.0.0`, a LAN address) is refused unless TLS is on or
+/// `exposeInsecurely` says it is meant; on such an address every test hook (`/_emulator/…`)
+/// needs the header `X-Emulator-Hook-Token: hookToken`, a random token made at start.
+///
 /// ```swift
 /// let server = try EmulatorServer(router: EmulatorRouter(), port: 0)   // 0: any free port
 /// print(server.baseURL)                                                 // http://127.0.0.1:40123
@@ -16,17 +20,29 @@ public final class EmulatorServer: Sendable {
     public let host: String
     public let port: UInt16
     public let usesTLS: Bool
+    /// The token every `/_emulator/` request must carry in `X-Emulator-Hook-Token` when the
+    /// server listens on a non-loopback address; nil on loopback, where hooks need none.
+    public let hookToken: String?
     private let daemon: Locked<OpaquePointer?>
     private let context: Unmanaged<ServerContext>
 
-    /// Starts serving. `tlsCertificatePEM` and `tlsKeyPEM` together switch on HTTPS.
+    /// Starts serving. `tlsCertificatePEM` and `tlsKeyPEM` together switch on HTTPS. A host that is
+    /// not a loopback address needs TLS or `exposeInsecurely: true`.
     public init(
         router: EmulatorRouter, host: String = "127.0.0.1", port: UInt16 = 0,
-        tlsCertificatePEM: String? = nil, tlsKeyPEM: String? = nil
+        tlsCertificatePEM: String? = nil, tlsKeyPEM: String? = nil, exposeInsecurely: Bool = false
     ) throws {
         let tls = tlsCertificatePEM != nil && tlsKeyPEM != nil
         if tls, emu_supports_tls() == 0 { throw EmulatorError("this libmicrohttpd was built without TLS support") }
-        let context = ServerContext(router: router, scheme: tls ? "https" : "http", maxBody: router.configuration.maxRequestBodyBytes)
+        let loopback = Self.isLoopback(host)
+        if !loopback, !tls, !exposeInsecurely {
+            throw EmulatorError(
+                "refusing to serve plain HTTP on \(host), which is not a loopback address: the test hooks (every one-time code, "
+                    + "users, faults, clock) would be on the network. Use TLS, or pass exposeInsecurely: true.")
+        }
+        let hookToken = loopback ? nil : Secrets.opaqueToken()
+        let context = ServerContext(
+            router: router, scheme: tls ? "https" : "http", maxBody: router.configuration.maxRequestBodyBytes, hookToken: hookToken)
         let retained = Unmanaged.passRetained(context)
         let started: OpaquePointer? = host.withCString { hostPointer in
             withOptionalCString(tlsCertificatePEM) { certificate in
@@ -45,6 +61,7 @@ public final class EmulatorServer: Sendable {
         self.host = host
         self.port = emu_daemon_port(started)
         usesTLS = tls
+        self.hookToken = hookToken
         daemon = Locked(started)
         self.context = retained
     }
@@ -54,8 +71,25 @@ public final class EmulatorServer: Sendable {
         context.release()
     }
 
-    /// `http://127.0.0.1:PORT` (or `https://…`).
-    public var baseURL: String { "\(usesTLS ? "https" : "http")://\(host):\(port)" }
+    /// `http://127.0.0.1:PORT` (or `https://…`). When the server listens on all interfaces
+    /// (`0.0.0.0`), the loopback address: a URL that works from this machine.
+    public var baseURL: String {
+        let reachable = listensOnAllInterfaces ? (host.contains(":") ? "[::1]" : "127.0.0.1") : host.contains(":") ? "[\(host)]" : host
+        return "\(usesTLS ? "https" : "http")://\(reachable):\(port)"
+    }
+
+    /// Whether the server is bound to the wildcard address (`0.0.0.0`).
+    public var listensOnAllInterfaces: Bool { host == "0.0.0.0" || host == "::" }
+
+    /// Whether `host` is a literal loopback address (`127.0.0.0/8` or `::1`). Names such as
+    /// `localhost` are not: the server binds addresses, and a name could resolve elsewhere.
+    public static func isLoopback(_ host: String) -> Bool {
+        var v4 = in_addr()
+        if inet_pton(AF_INET, host, &v4) == 1 { return UInt32(bigEndian: v4.s_addr) >> 24 == 127 }
+        var v6 = in6_addr()
+        guard inet_pton(AF_INET6, host, &v6) == 1 else { return false }
+        return withUnsafeBytes(of: &v6) { bytes in bytes.prefix(15).allSatisfy { $0 == 0 } && bytes[15] == 1 }
+    }
 
     /// The authority an SDK is configured with.
     public var authority: String { router.authority(baseURL: baseURL) }
@@ -81,10 +115,18 @@ private final class ServerContext: Sendable {
     let router: EmulatorRouter
     let scheme: String
     let maxBody: Int
-    init(router: EmulatorRouter, scheme: String, maxBody: Int) {
+    let hookToken: String?
+    init(router: EmulatorRouter, scheme: String, maxBody: Int, hookToken: String?) {
         self.router = router
         self.scheme = scheme
         self.maxBody = maxBody
+        self.hookToken = hookToken
+    }
+
+    /// Whether a request may reach the router: hooks need the token when there is one.
+    func admits(path: String, headers: [String: String]) -> Bool {
+        guard let hookToken, EmulatorRouter.isHookPath(path) else { return true }
+        return Secrets.constantTimeEqual(headers["x-emulator-hook-token"] ?? "", hookToken)
     }
 }
 
@@ -129,13 +171,22 @@ private let accessHandler: emu_access_handler = { cls, connection, url, method, 
         _ = MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, collectValue, pointer)
     }
     let host = headers["host"] ?? "127.0.0.1"
+    let path = String(cString: url)
     let response: EmulatorResponse
     if pending.tooLarge {
         response = .json(
             413, ["error": "invalid_request", "error_description": "The request body is larger than \(server.maxBody) bytes."])
+    } else if !server.admits(path: path, headers: headers) {
+        response = .json(
+            401,
+            [
+                "error": "unauthorized",
+                "error_description":
+                    "This emulator listens on a non-loopback address: its test hooks need the X-Emulator-Hook-Token header printed at start.",
+            ])
     } else {
         let request = EmulatorRequest(
-            method: String(cString: method), path: String(cString: url), query: query, headers: headers,
+            method: String(cString: method), path: path, query: query, headers: headers,
             body: pending.body, baseURL: "\(server.scheme)://\(host)")
         response = server.router.handle(request)
     }

@@ -11,7 +11,9 @@ struct EmulatorCommand {
         users, a mailbox for one-time codes, fault injection and two sample protected APIs.
 
         Options:
-          --host ADDRESS               IPv4 address to bind (default 127.0.0.1)
+          --host ADDRESS               IPv4 address to bind (default 127.0.0.1); an address other than
+                                       loopback (127.x.x.x) needs --tls-cert/--tls-key or --expose-insecurely
+          --expose-insecurely          allow plain HTTP on a non-loopback address such as 0.0.0.0
           --port N                     port to listen on; 0 picks a free port (default 8585)
           --seed FILE                  JSON seed (tenant, apps, users, apis); default: the built-in demo seed
           --tls-cert FILE              serve HTTPS with this PEM certificate (needs --tls-key)
@@ -27,7 +29,9 @@ struct EmulatorCommand {
           -h, --help                   show this help
 
         On start it prints one line each: 'base URL: …', 'authority: …' and 'client id: …' per app.
-        Test hooks live under /_emulator/ (see the README). Stops cleanly on SIGINT or SIGTERM.
+        Test hooks live under /_emulator/ (see the README). On a non-loopback address they need the
+        header X-Emulator-Hook-Token with the token printed to stderr at start, and a warning says
+        what is exposed. Stops cleanly on SIGINT or SIGTERM.
 
         Exit status: 0 after a clean stop, 2 for bad arguments or seed, 1 if the server cannot start.
         """
@@ -75,11 +79,19 @@ struct EmulatorCommand {
             let certificate = try options.tlsCertPath.map { try String(contentsOfFile: $0, encoding: .utf8) }
             let key = try options.tlsKeyPath.map { try String(contentsOfFile: $0, encoding: .utf8) }
             server = try EmulatorServer(
-                router: router, host: options.host, port: options.port, tlsCertificatePEM: certificate, tlsKeyPEM: key)
+                router: router, host: options.host, port: options.port, tlsCertificatePEM: certificate, tlsKeyPEM: key,
+                exposeInsecurely: options.exposeInsecurely)
         } catch {
             fail(1, "\(error)")
         }
-        var banner = "base URL: \(server.baseURL)\nauthority: \(server.authority)\n"
+        if let hookToken = server.hookToken {
+            FileHandle.standardError.write(Data(exposureWarning(server, hookToken: hookToken).utf8))
+        }
+        var banner = "base URL: \(server.baseURL)\n"
+        if server.listensOnAllInterfaces {
+            banner += "listening on all interfaces (\(server.host)): other machines use this machine's address in place of 127.0.0.1\n"
+        }
+        banner += "authority: \(server.authority)\n"
         for app in seed.apps {
             banner += "client id: \(app.clientId)  (\(app.name))\n"
         }
@@ -100,6 +112,23 @@ struct EmulatorCommand {
         "mail to \(mail.to) (\(mail.purpose), \(mail.channel) \(mail.target)): Account verification code: \(mail.code)\n"
     }
 
+    /// What a non-loopback bind exposes, and the hook token (printed once, to stderr).
+    static func exposureWarning(_ server: EmulatorServer, hookToken: String) -> String {
+        var text = """
+            native-auth-emulator: WARNING: listening on \(server.host), which is not loopback: anyone who can reach port \(server.port) \
+            can use the native-auth API as the seeded users, and, with the hook token, the test hooks under /_emulator/ \
+            (the mailbox with every one-time code, adding and removing users, faults, the clock, the request log).
+
+            """
+        if !server.usesTLS {
+            text +=
+                "native-auth-emulator: WARNING: plain HTTP (--expose-insecurely): passwords, codes and tokens cross the network unencrypted.\n"
+        }
+        text +=
+            "native-auth-emulator: hook token: \(hookToken)  (send it as the X-Emulator-Hook-Token header on every /_emulator/ request)\n"
+        return text
+    }
+
     static func fail(_ status: Int32, _ message: String) -> Never {
         FileHandle.standardError.write(Data("native-auth-emulator: \(message)\n".utf8))
         exit(status)
@@ -114,6 +143,7 @@ struct Options {
     var tlsCertPath: String?
     var tlsKeyPath: String?
     var quiet = false
+    var exposeInsecurely = false
     var configuration = EmulatorConfiguration()
 
     struct Problem: Error, CustomStringConvertible {
@@ -143,6 +173,7 @@ struct Options {
             case "--tls-cert": options.tlsCertPath = try value(argument)
             case "--tls-key": options.tlsKeyPath = try value(argument)
             case "--quiet": options.quiet = true
+            case "--expose-insecurely": options.exposeInsecurely = true
             case "--token-lifetime": options.configuration.accessTokenLifetime = try number(argument, 60...86_400)
             case "--refresh-token-lifetime": options.configuration.refreshTokenLifetime = try number(argument, 60...31_536_000)
             case "--code-length": options.configuration.codeLength = try number(argument, 4...12)
@@ -155,6 +186,14 @@ struct Options {
         }
         if (options.tlsCertPath == nil) != (options.tlsKeyPath == nil) {
             throw Problem(description: "--tls-cert and --tls-key go together")
+        }
+        if !options.help, !EmulatorServer.isLoopback(options.host), options.tlsCertPath == nil, !options.exposeInsecurely {
+            throw Problem(
+                description: """
+                    --host \(options.host) is not a loopback address: plain HTTP there would serve the native-auth API and the test \
+                    hooks (the mailbox with every one-time code, users, faults, clock) to the network. Serve HTTPS with \
+                    --tls-cert and --tls-key, or pass --expose-insecurely if that is really meant.
+                    """)
         }
         return options
     }
