@@ -202,6 +202,29 @@ import Testing
         #expect(second.model.signedInAs == "ada@example.com")
     }
 
+    @Test func aTenantConfigurationWithoutCapabilitiesGetsNoMFADialogs() async throws {
+        let server = try EmulatorServer(router: try EmulatorRouter(), port: 0)
+        defer { server.stop() }
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("demo-\(UUID().uuidString)/cache.json")
+        defer { try? FileManager.default.removeItem(at: cache.deletingLastPathComponent()) }
+        func controller(_ capabilities: String) throws -> DemoController {
+            let configuration = try DemoConfiguration.load(
+                Data(
+                    """
+                    {"client_id": "\(Seed.demo.apps[0].clientId)", "authority": "\(server.authority)",
+                     "cache_file": "\(cache.path)"\(capabilities)}
+                    """.utf8))
+            return DemoController(environment: try DemoEnvironment.tenant(configuration, logger: nil), size: .init(columns: 80, rows: 24))
+        }
+        let without = try controller(#", "capabilities": []"#)
+        signIn(without, "alan@example.com", "Turing-Machine-1936")
+        try await until(without, "an error") { !$0.busy && $0.result != "Signing in..." }
+        #expect(without.model.result.hasPrefix("Error while signing in") && without.model.prompt == nil, "\(without.model.result)")
+        let byDefault = try controller("")
+        signIn(byDefault, "alan@example.com", "Turing-Machine-1936")
+        try await until(byDefault, "method picker") { $0.prompt?.kind == .mfaMethod }
+    }
+
     // MARK: MFA
 
     /// Chooses the picker's row whose label is `channel` with the keyboard (arrows, then Enter).
