@@ -74,7 +74,7 @@ extension DemoController {
     }
 
     func onSignUpAttributesInvalid(attributeNames: [String]) {
-        showResultText("Invalid attributes: \(attributeNames.joined(separator: ", "))")
+        showResultText("Invalid attributes: \(attributeNames.map(Self.readableLabel).joined(separator: ", "))")
     }
 
     func onSignUpVerifyCodeError(error: VerifyCodeError, newState: SignUpCodeRequiredState?) {
@@ -216,7 +216,8 @@ extension DemoController {
 final class CallbackGate: SignInStartDelegate, SignInVerifyCodeDelegate, SignInPasswordRequiredDelegate, SignInResendCodeDelegate,
     SignUpStartDelegate, SignUpVerifyCodeDelegate, SignUpResendCodeDelegate, SignUpPasswordRequiredDelegate,
     SignUpAttributesRequiredDelegate, SignInAfterSignUpDelegate, ResetPasswordStartDelegate, ResetPasswordVerifyCodeDelegate,
-    ResetPasswordResendCodeDelegate, ResetPasswordRequiredDelegate, SignInAfterResetPasswordDelegate, CredentialsDelegate
+    ResetPasswordResendCodeDelegate, ResetPasswordRequiredDelegate, SignInAfterResetPasswordDelegate, CredentialsDelegate,
+    MFARequestChallengeDelegate, MFASubmitChallengeDelegate, RegisterStrongAuthChallengeDelegate, RegisterStrongAuthSubmitChallengeDelegate
 {
     private weak var controller: DemoController?
     private let generation: Int
@@ -227,7 +228,7 @@ final class CallbackGate: SignInStartDelegate, SignInVerifyCodeDelegate, SignInP
     }
 
     /// The controller, if this operation is still the current one (which then ends).
-    var current: DemoController? {
+    private var current: DemoController? {
         guard let controller, controller.endBusy(generation) else { return nil }
         return controller
     }
@@ -313,6 +314,45 @@ final class CallbackGate: SignInStartDelegate, SignInVerifyCodeDelegate, SignInP
     }
     func onResetPasswordCompleted(newState: SignInAfterResetPasswordState) { current?.onResetPasswordCompleted(newState: newState) }
     func onSignInAfterResetPasswordError(error: SignInAfterResetPasswordError) { current?.onSignInAfterPreviousFlowError(error) }
+
+    // Second factor and strong-auth registration (DemoController+StrongAuth).
+    func onSignInAwaitingMFA(authMethods: [MSALAuthMethod], newState: AwaitingMFAState) {
+        current?.onSignInAwaitingMFA(authMethods: authMethods, newState: newState)
+    }
+    func onSignInStrongAuthMethodRegistration(authMethods: [MSALAuthMethod], newState: RegisterStrongAuthState) {
+        current?.onSignInStrongAuthMethodRegistration(authMethods: authMethods, newState: newState)
+    }
+
+    func onMFARequestChallengeVerificationRequired(
+        newState: MFARequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int
+    ) {
+        current?.onMFARequestChallengeVerificationRequired(newState: newState, sentTo: sentTo, codeLength: codeLength)
+    }
+    func onMFARequestChallengeSelectionRequired(authMethods: [MSALAuthMethod], newState: MFARequiredState) {
+        // Not sent by the service today (MSAL declares it): the same picker, with the new state.
+        guard let controller = current else { return }
+        controller.mfaState = newState
+        controller.mfaMethods = authMethods
+        controller.showPrompt(DemoController.mfaMethodPrompt(authMethods, selected: 0))
+    }
+    func onMFARequestChallengeError(error: MFARequestChallengeError, newState: MFARequiredState?) {
+        current?.onMFARequestChallengeError(error: error, newState: newState)
+    }
+    func onMFASubmitChallengeError(error: MFASubmitChallengeError, newState: MFARequiredState?) {
+        current?.onMFASubmitChallengeError(error: error, newState: newState)
+    }
+
+    func onRegisterStrongAuthVerificationRequired(result: MSALNativeAuthRegisterStrongAuthVerificationRequiredResult) {
+        current?.onRegisterStrongAuthVerificationRequired(result: result)
+    }
+    func onRegisterStrongAuthChallengeError(error: RegisterStrongAuthChallengeError, newState: RegisterStrongAuthState?) {
+        current?.onRegisterStrongAuthChallengeError(error: error, newState: newState)
+    }
+    func onRegisterStrongAuthSubmitChallengeError(
+        error: RegisterStrongAuthSubmitChallengeError, newState: RegisterStrongAuthVerificationRequiredState?
+    ) {
+        current?.onRegisterStrongAuthSubmitChallengeError(error: error, newState: newState)
+    }
 
     func onAccessTokenRetrieveCompleted(result: MSALNativeAuthTokenResult) { current?.onAccessTokenRetrieveCompleted(result: result) }
     func onAccessTokenRetrieveError(error: RetrieveAccessTokenError) { current?.onAccessTokenRetrieveError(error: error) }
