@@ -344,6 +344,24 @@ import Testing
         #expect(controller.model.prompt == nil && controller.mfaState == nil && controller.model.signedInAs == nil)
     }
 
+    @Test func aCodeRequestDroppedAfterEscapeEndsTheFlowWhenItsStateIsUsedUp() async throws {
+        let (controller, environment) = try controller()
+        defer { environment.stop() }
+        signIn(controller, "alan@example.com", "Turing-Machine-1936")
+        try await until(controller, "method picker") { $0.prompt?.kind == .mfaMethod }
+        try choose("SMS", controller)
+        controller.handle(.escape)
+        #expect(controller.model.prompt?.message == "Cancelled." && !controller.model.busy)
+        // The request still reaches the emulator and uses the state up; its answer is dropped.
+        try await until(controller, "the code sent anyway") { _ in environment.mailbox?.count == 1 }
+        try await Task.sleep(nanoseconds: 300_000_000)
+        #expect(controller.model.prompt?.kind == .mfaMethod, "the late answer did not open the code dialog")
+        try choose("SMS", controller)
+        try await until(controller, "the flow ends") { $0.prompt == nil && !$0.busy }
+        #expect(controller.model.result.hasSuffix("Sign in again."), "\(controller.model.result)")
+        #expect(controller.mfaState == nil && controller.model.signedInAs == nil)
+    }
+
     // MARK: Strong-auth registration
 
     @Test func registeringTheSignInAddressNeedsNoCode() async throws {

@@ -43,7 +43,11 @@ extension DemoController {
     }
 
     func onMFARequestChallengeError(error: MFARequestChallengeError, newState: MFARequiredState?) {
-        mfaState = newState ?? mfaState
+        guard let newState else {
+            endFlow("Error while sending the code: \(error.errorDescription ?? "")")
+            return
+        }
+        mfaState = newState
         if error.isAuthMethodBlocked {
             showPrompt(
                 Self.mfaMethodPrompt(
@@ -55,7 +59,11 @@ extension DemoController {
     }
 
     func onMFASubmitChallengeError(error: MFASubmitChallengeError, newState: MFARequiredState?) {
-        mfaState = newState ?? mfaState
+        guard let newState else {
+            endFlow("Error while checking the code: \(error.errorDescription ?? "")")
+            return
+        }
+        mfaState = newState
         promptMessage(error.isInvalidChallenge ? "Invalid code. Try again or resend." : "Error: \(error.errorDescription ?? "")")
     }
 
@@ -103,7 +111,11 @@ extension DemoController {
     }
 
     func onRegisterStrongAuthChallengeError(error: RegisterStrongAuthChallengeError, newState: RegisterStrongAuthState?) {
-        registerState = newState ?? registerState
+        guard let newState else {
+            endFlow("Error while registering the method: \(error.errorDescription ?? "")")
+            return
+        }
+        registerState = newState
         if error.isInvalidInput {
             promptMessage("Invalid contact: \(error.errorDescription ?? "type an email address or a phone number")")
         } else if error.isVerificationContactBlocked {
@@ -116,7 +128,11 @@ extension DemoController {
     func onRegisterStrongAuthSubmitChallengeError(
         error: RegisterStrongAuthSubmitChallengeError, newState: RegisterStrongAuthVerificationRequiredState?
     ) {
-        registerState = newState ?? registerState
+        guard let newState else {
+            endFlow("Error while checking the code: \(error.errorDescription ?? "")")
+            return
+        }
+        registerState = newState
         promptMessage(error.isInvalidChallenge ? "Invalid code. Try again or resend." : "Error: \(error.errorDescription ?? "")")
     }
 
@@ -144,6 +160,14 @@ extension DemoController {
         default:
             return
         }
+    }
+
+    /// An error without a state to go on with (the state was used up, for example by an answer
+    /// dropped after Esc): the dialog closes and the result says to sign in again.
+    private func endFlow(_ message: String) {
+        closePrompt()
+        clearFlowStates()
+        showResultText(message + "\nSign in again.")
     }
 
     private func selectedIndex(of method: MSALAuthMethod?, in methods: [MSALAuthMethod]) -> Int {
