@@ -7,8 +7,8 @@ import Testing
 
 /// The controller against the embedded emulator: the tutorial's behaviour, without a terminal.
 @Suite @MainActor struct ControllerTests {
-    private func controller() throws -> (DemoController, DemoEnvironment) {
-        let environment = try DemoEnvironment.embedded(logger: nil)
+    private func controller(seed: Seed = .demo) throws -> (DemoController, DemoEnvironment) {
+        let environment = try DemoEnvironment.embedded(logger: nil, seed: seed)
         return (DemoController(environment: environment, size: .init(columns: 80, rows: 24)), environment)
     }
 
@@ -54,10 +54,13 @@ import Testing
         #expect(controller.model.result == "Signing in...")
         try await until(controller, "sign-in") { $0.signedInAs == "ada@example.com" }
         #expect(controller.model.result == "Signed in: ada@example.com")
+        #expect(controller.model.focus == .button(.api1), "after a sign-in the focus is on API 1")
+        #expect(DemoEnvironment.capabilities == [.mfaRequired, .registrationRequired])
 
         press(controller, .api1)
         #expect(controller.model.result == "Retrieving access token to use with API 1...")
         try await until(controller, "API 1") { $0.result.hasPrefix("Accessed API successfully") && $0.result.contains("todolist") }
+        #expect(controller.model.result.contains("HTTP response body:\n{\n  \"api\""), "pretty-printed: \(controller.model.result)")
         #expect(controller.accessTokenAPI1 != nil)
         press(controller, .api2)
         try await until(controller, "API 2") { $0.result.hasPrefix("Accessed API successfully") && $0.result.contains("profile") }
@@ -71,6 +74,7 @@ import Testing
 
         press(controller, .signOut)
         #expect(controller.model.result == "Signed out" && controller.model.signedInAs == nil)
+        #expect(controller.model.focus == .email)
         #expect(controller.accessTokenAPI1 == nil && controller.accessTokenAPI2 == nil)
         #expect(environment.nativeAuth.getNativeAuthUserAccount() == nil)
     }
@@ -114,7 +118,8 @@ import Testing
         type(try #require(environment.mailbox?.first?.code), controller)
         controller.handle(.enter)
         try await until(controller, "attributes") { $0.prompt?.kind == .attributes }
-        #expect(controller.model.prompt?.fields.map(\.label) == ["displayName"])
+        #expect(controller.model.prompt?.fields.map(\.label) == ["Display name"])
+        #expect(controller.model.prompt?.fields.map(\.name) == ["displayName"], "sent under the attribute's own name")
         type("New Person", controller)
         controller.handle(.enter)
         try await until(controller, "signed in") { $0.signedInAs == "new.person@example.com" }
@@ -196,6 +201,239 @@ import Testing
         #expect(second.model.result == "Account found in cache: ada@example.com")
         #expect(second.model.signedInAs == "ada@example.com")
     }
+
+    @Test func aTenantConfigurationWithoutCapabilitiesGetsNoMFADialogs() async throws {
+        let server = try EmulatorServer(router: try EmulatorRouter(), port: 0)
+        defer { server.stop() }
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("demo-\(UUID().uuidString)/cache.json")
+        defer { try? FileManager.default.removeItem(at: cache.deletingLastPathComponent()) }
+        func controller(_ capabilities: String) throws -> DemoController {
+            let configuration = try DemoConfiguration.load(
+                Data(
+                    """
+                    {"client_id": "\(Seed.demo.apps[0].clientId)", "authority": "\(server.authority)",
+                     "cache_file": "\(cache.path)"\(capabilities)}
+                    """.utf8))
+            return DemoController(environment: try DemoEnvironment.tenant(configuration, logger: nil), size: .init(columns: 80, rows: 24))
+        }
+        let without = try controller(#", "capabilities": []"#)
+        signIn(without, "alan@example.com", "Turing-Machine-1936")
+        try await until(without, "an error") { !$0.busy && $0.result != "Signing in..." }
+        #expect(without.model.result.hasPrefix("Error while signing in") && without.model.prompt == nil, "\(without.model.result)")
+        let byDefault = try controller("")
+        signIn(byDefault, "alan@example.com", "Turing-Machine-1936")
+        try await until(byDefault, "method picker") { $0.prompt?.kind == .mfaMethod }
+    }
+
+    // MARK: MFA
+
+    /// Chooses the picker's row whose label is `channel` with the keyboard (arrows, then Enter).
+    private func choose(_ channel: String, _ controller: DemoController) throws {
+        let index = try #require(controller.model.prompt?.options.firstIndex { $0.label == channel })
+        while controller.model.focus != .promptOption(index) { controller.handle(.down) }
+        controller.handle(.enter)
+    }
+
+    /// The newest code the emulator sent over `channel` to `target`.
+    private func code(_ environment: DemoEnvironment, _ channel: String, to target: String) throws -> String {
+        try #require(environment.mailbox?.first { $0.channel == channel && $0.target == target }?.code)
+    }
+
+    private func retype(_ text: String, _ controller: DemoController) {
+        for _ in 0..<20 { controller.handle(.backspace) }
+        type(text, controller)
+    }
+
+    @Test func mfaBySMSWithAWrongCodeThenTheRightOne() async throws {
+        let (controller, environment) = try controller()
+        defer { environment.stop() }
+        signIn(controller, "alan@example.com", "Turing-Machine-1936")
+        try await until(controller, "method picker") { $0.prompt?.kind == .mfaMethod }
+        let prompt = try #require(controller.model.prompt)
+        #expect(prompt.options.map(\.label) == ["Email", "SMS"])
+        #expect(prompt.options.allSatisfy { !$0.detail.isEmpty && !$0.detail.contains("alan.backup") && !$0.detail.contains("5550100") })
+        #expect(controller.model.focus == .promptOption(0) && controller.model.signedInAs == nil)
+        #expect(environment.mailbox?.isEmpty == true, "no code before a method is chosen")
+
+        try choose("SMS", controller)
+        try await until(controller, "code dialog") { $0.prompt?.kind == .mfaCode }
+        let sent = try #require(environment.mailbox?.first)
+        #expect(sent.channel == "sms" && sent.target == "+15550100" && sent.purpose == "mfa")
+        type("00000000", controller)
+        controller.handle(.enter)
+        try await until(controller, "invalid code") { $0.prompt?.message?.hasPrefix("Invalid code") == true }
+        #expect(controller.model.prompt?.kind == .mfaCode && controller.model.signedInAs == nil)
+        retype(try code(environment, "sms", to: "+15550100"), controller)
+        controller.handle(.enter)
+        try await until(controller, "signed in") { $0.signedInAs == "alan@example.com" }
+        #expect(controller.model.prompt == nil && controller.model.focus == .button(.api1))
+        #expect(controller.mfaState == nil, "the flow's states are let go")
+    }
+
+    @Test func mfaResendThenAnotherMethod() async throws {
+        let (controller, environment) = try controller()
+        defer { environment.stop() }
+        signIn(controller, "alan@example.com", "Turing-Machine-1936")
+        try await until(controller, "method picker") { $0.prompt?.kind == .mfaMethod }
+        try choose("Email", controller)
+        try await until(controller, "code dialog") { $0.prompt?.kind == .mfaCode }
+        #expect(environment.mailbox?.first?.channel == "email" && environment.mailbox?.first?.target == "alan.backup@example.net")
+        controller.perform(.resend)
+        try await until(controller, "resent") { $0.prompt?.message?.hasPrefix("A new code was sent") == true }
+        #expect(
+            environment.mailbox?.count == 2 && environment.mailbox?.first?.target == "alan.backup@example.net", "resent to the same method")
+
+        controller.perform(.otherMethod)
+        #expect(controller.model.prompt?.kind == .mfaMethod && controller.model.focus == .promptOption(0), "back to the picker")
+        try choose("SMS", controller)
+        try await until(controller, "code dialog") { $0.prompt?.kind == .mfaCode }
+        type(try code(environment, "sms", to: "+15550100"), controller)
+        controller.handle(.enter)
+        try await until(controller, "signed in") { $0.signedInAs == "alan@example.com" }
+    }
+
+    @Test func aBlockedMethodSaysSoAndReturnsToThePicker() async throws {
+        var seed = Seed.demo
+        seed.users.append(
+            Seed.User(
+                username: "blocked@example.com", password: "Blocked-Method-2026",
+                strongAuthMethods: [
+                    Seed.StrongAuthMethod(id: "b0000000-0000-4000-8000-00000000b001", channel: .sms, target: "+15550111", blocked: true),
+                    Seed.StrongAuthMethod(id: "b0000000-0000-4000-8000-00000000b002", channel: .email, target: "spare@example.net"),
+                ], mfaRequired: true))
+        let (controller, environment) = try controller(seed: seed)
+        defer { environment.stop() }
+        signIn(controller, "blocked@example.com", "Blocked-Method-2026")
+        try await until(controller, "method picker") { $0.prompt?.kind == .mfaMethod }
+        try choose("SMS", controller)
+        try await until(controller, "blocked") { $0.prompt?.message?.hasPrefix("Blocked") == true }
+        #expect(controller.model.prompt?.kind == .mfaMethod && controller.model.focus == .promptOption(0))
+        #expect(environment.mailbox?.isEmpty == true)
+        try choose("Email", controller)
+        try await until(controller, "code dialog") { $0.prompt?.kind == .mfaCode }
+        type(try code(environment, "email", to: "spare@example.net"), controller)
+        controller.handle(.enter)
+        try await until(controller, "signed in") { $0.signedInAs == "blocked@example.com" }
+    }
+
+    @Test func mfaAfterAPasswordReset() async throws {
+        let (controller, environment) = try controller()
+        defer { environment.stop() }
+        type("alan@example.com", controller)
+        press(controller, .resetPassword)
+        try await until(controller, "code dialog") { $0.prompt?.kind == .resetCode }
+        type(try code(environment, "email", to: "alan@example.com"), controller)
+        controller.handle(.enter)
+        try await until(controller, "password dialog") { $0.prompt?.kind == .resetPassword }
+        type("Enigma-Broken-1941", controller)
+        controller.handle(.enter)
+        try await until(controller, "method picker") { $0.prompt?.kind == .mfaMethod }
+        try choose("SMS", controller)
+        try await until(controller, "code dialog") { $0.prompt?.kind == .mfaCode }
+        type(try code(environment, "sms", to: "+15550100"), controller)
+        controller.handle(.enter)
+        try await until(controller, "signed in") { $0.signedInAs == "alan@example.com" }
+    }
+
+    @Test func cancellingThePickerLetsTheFlowGo() async throws {
+        let (controller, environment) = try controller()
+        defer { environment.stop() }
+        signIn(controller, "alan@example.com", "Turing-Machine-1936")
+        try await until(controller, "method picker") { $0.prompt?.kind == .mfaMethod }
+        controller.handle(.escape)
+        #expect(controller.model.prompt == nil && controller.mfaState == nil && controller.model.signedInAs == nil)
+    }
+
+    @Test func aCodeRequestDroppedAfterEscapeEndsTheFlowWhenItsStateIsUsedUp() async throws {
+        let (controller, environment) = try controller()
+        defer { environment.stop() }
+        signIn(controller, "alan@example.com", "Turing-Machine-1936")
+        try await until(controller, "method picker") { $0.prompt?.kind == .mfaMethod }
+        try choose("SMS", controller)
+        controller.handle(.escape)
+        #expect(controller.model.prompt?.message == "Cancelled." && !controller.model.busy)
+        // The request still reaches the emulator and uses the state up; its answer is dropped.
+        try await until(controller, "the code sent anyway") { _ in environment.mailbox?.count == 1 }
+        try await Task.sleep(nanoseconds: 300_000_000)
+        #expect(controller.model.prompt?.kind == .mfaMethod, "the late answer did not open the code dialog")
+        try choose("SMS", controller)
+        try await until(controller, "the flow ends") { $0.prompt == nil && !$0.busy }
+        #expect(controller.model.result.hasSuffix("Sign in again."), "\(controller.model.result)")
+        #expect(controller.mfaState == nil && controller.model.signedInAs == nil)
+    }
+
+    // MARK: Strong-auth registration
+
+    @Test func registeringTheSignInAddressNeedsNoCode() async throws {
+        let (controller, environment) = try controller()
+        defer { environment.stop() }
+        signIn(controller, "katherine@example.com", "Orbital-Mechanics-1962")
+        try await until(controller, "registration dialog") { $0.prompt?.kind == .registerMethod }
+        #expect(controller.model.prompt?.options.map(\.label) == ["Email", "SMS"])
+        #expect(controller.model.focus == .promptOption(0))
+        controller.handle(.enter) // Email, then on to the contact field
+        #expect(controller.model.focus == .promptField(0))
+        type("katherine@example.com", controller)
+        controller.handle(.enter)
+        try await until(controller, "signed in") { $0.signedInAs == "katherine@example.com" }
+        #expect(environment.mailbox?.isEmpty == true, "a preverified contact gets no code")
+        #expect(controller.model.prompt == nil && controller.model.focus == .button(.api1))
+    }
+
+    @Test func registeringAnotherEmailWithAWrongCodeThenTheRightOne() async throws {
+        let (controller, environment) = try controller()
+        defer { environment.stop() }
+        signIn(controller, "katherine@example.com", "Orbital-Mechanics-1962")
+        try await until(controller, "registration dialog") { $0.prompt?.kind == .registerMethod }
+        controller.handle(.enter)
+        type("not-an-address", controller)
+        controller.handle(.enter)
+        try await until(controller, "invalid contact") { $0.prompt?.message?.hasPrefix("Invalid contact") == true }
+        #expect(controller.model.prompt?.kind == .registerMethod)
+        retype("kj@example.org", controller)
+        controller.handle(.enter)
+        try await until(controller, "code dialog") { $0.prompt?.kind == .registerCode }
+        let sent = try #require(environment.mailbox?.first)
+        #expect(sent.channel == "email" && sent.target == "kj@example.org" && sent.purpose == "registration")
+        type("00000000", controller)
+        controller.handle(.enter)
+        try await until(controller, "invalid code") { $0.prompt?.message?.hasPrefix("Invalid code") == true }
+        controller.perform(.resend)
+        try await until(controller, "resent") { $0.prompt?.message?.hasPrefix("A new code was sent") == true }
+        #expect(environment.mailbox?.count == 2 && environment.mailbox?.first?.target == "kj@example.org", "resent to the same contact")
+        retype(try code(environment, "email", to: "kj@example.org"), controller)
+        controller.handle(.enter)
+        try await until(controller, "signed in") { $0.signedInAs == "katherine@example.com" }
+    }
+
+    @Test func registeringAPhoneBlockedThenAnother() async throws {
+        let (controller, environment) = try controller()
+        defer { environment.stop() }
+        signIn(controller, "katherine@example.com", "Orbital-Mechanics-1962")
+        try await until(controller, "registration dialog") { $0.prompt?.kind == .registerMethod }
+        controller.handle(.down)
+        controller.handle(.character(" ")) // SMS
+        #expect(controller.model.prompt?.selected == 1 && controller.model.focus == .promptField(0))
+        type("+15550199", controller)
+        controller.handle(.enter)
+        try await until(controller, "blocked") { $0.prompt?.message?.hasPrefix("Blocked") == true }
+        #expect(controller.model.prompt?.kind == .registerMethod && controller.model.prompt?.fields[0].text == "+15550199")
+        #expect(environment.mailbox?.isEmpty == true)
+        retype("+15550123", controller)
+        controller.handle(.enter)
+        try await until(controller, "code dialog") { $0.prompt?.kind == .registerCode }
+        #expect(environment.mailbox?.first?.channel == "sms")
+
+        // Back to the contact dialog, which keeps the choice and the contact.
+        controller.perform(.otherMethod)
+        #expect(controller.model.prompt?.kind == .registerMethod && controller.model.prompt?.selected == 1)
+        #expect(controller.model.prompt?.fields[0].text == "+15550123")
+        controller.perform(.submit(["+15550123"]))
+        try await until(controller, "code dialog again") { $0.prompt?.kind == .registerCode }
+        type(try code(environment, "sms", to: "+15550123"), controller)
+        controller.handle(.enter)
+        try await until(controller, "signed in") { $0.signedInAs == "katherine@example.com" }
+    }
 }
 
 @Suite struct ConfigurationFileTests {
@@ -208,6 +446,8 @@ import Testing
         (#"{"client_id": "x", "tenant_subdomain": "a", "api1": {"url": "https://x"}}"#, "api1.scopes"),
         (#"{"client_id": "x", "tenant_subdomain": "a", "api2": {"scopes": ["s"]}}"#, "api2.url"),
         (#"{"client_id": "x", "tenant_subdomain": "a", "colour": "red"}"#, "colour"),
+        (#"{"client_id": "x", "tenant_subdomain": "a", "capabilities": ["mfa"]}"#, "capabilities"),
+        (#"{"client_id": "x", "tenant_subdomain": "a", "capabilities": "mfa_required"}"#, "capabilities"),
         ("[1]", "JSON object"),
     ])
     func badConfigurationsNameTheField(json: String, field: String) {
@@ -228,5 +468,8 @@ import Testing
                 """#.utf8))
         #expect(configuration.clientId == "id" && configuration.challengeTypes == ["oob"] && configuration.api2 == nil)
         #expect(configuration.api1 == DemoAPI(url: "https://a", scopes: ["api://a/R"]))
+        #expect(configuration.capabilities == ["mfa_required", "registration_required"], "both by default")
+        let without = try DemoConfiguration.load(Data(#"{"client_id": "id", "tenant_subdomain": "c", "capabilities": []}"#.utf8))
+        #expect(without.capabilities.isEmpty)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import MSAL
 import Testing
 
 @testable import MultiAPIDemoKit
@@ -37,8 +38,13 @@ import Testing
         model.password = "Analytical-Engine-1843"
         model.focus = .button(.api1)
         model.signedInAs = "ada@example.com"
-        model.result = "Accessed API successfully using access token.\nHTTP response code: 200\nHTTP response body: {\"api\":\"todolist\"}"
-        model.mailbox = ["12345678  sign in  to grace@example.com"]
+        model.result = """
+            Accessed API successfully using access token.
+            HTTP response code: 200
+            HTTP response body:
+            \(DemoController.describe(["api": "todolist", "items": [["id": 1, "title": "Write the MFA dialogs for the terminal demo, then test them at 80x24 with tmux"]]]))
+            """
+        model.mailbox = ["12345678  sign in  email to grace@example.com"]
         try check(model, "signed-in-api-80x24")
     }
 
@@ -67,5 +73,71 @@ import Testing
             "Signed in.\n\nScopes:\n[\"api://emulator/todolist/ToDoList.Read\"]\n\nAccess Token:\n"
             + String(repeating: "eyJ0eXAi", count: 120)
         try check(model, "long-result-80x24")
+    }
+
+    @Test func startWithTheEmulatorBanner() throws {
+        var model = base
+        model.result = DemoEnvironment.emulatorBanner
+        try check(model, "start-banner-80x24")
+    }
+
+    @Test func aLongResultScrolledToItsMiddle() throws {
+        var model = base
+        model.result = (1...40).map { "line \($0)" }.joined(separator: "\n")
+        model.resultScroll = 10
+        try check(model, "long-result-scrolled-80x24")
+    }
+
+    private static let alanMethods = [
+        MSALAuthMethod(
+            id: "a1", challengeType: "oob", channelTargetType: MSALNativeAuthChannelType(value: "email"), loginHint: "a***p@ex*****e.net"),
+        MSALAuthMethod(
+            id: "a2", challengeType: "oob", channelTargetType: MSALNativeAuthChannelType(value: "sms"), loginHint: "+*******0100"),
+    ]
+
+    @Test func mfaMethodPicker() throws {
+        var model = base
+        model.email = "alan@example.com"
+        model.password = "Turing-Machine-1936"
+        model.result = "A second factor is needed: choose where to send a code."
+        model.prompt = DemoController.mfaMethodPrompt(Self.alanMethods, selected: 0)
+        model.focus = .promptOption(1)
+        try check(model, "mfa-picker-80x24")
+    }
+
+    @Test func mfaCodeDialogAfterAWrongCode() throws {
+        var model = base
+        model.result = "A code was sent to +*******0100."
+        model.prompt = Prompt(
+            kind: .mfaCode, title: "Second factor: enter the 8-digit code", fields: [Prompt.Field(label: "Code", text: "00000000")],
+            buttons: [.submit, .resend, .otherMethod, .cancel], message: "Invalid code. Try again or resend.")
+        model.focus = .promptField(0)
+        model.mailbox = ["48151623  mfa  sms to +15550100"]
+        try check(model, "mfa-code-80x24")
+    }
+
+    @Test func registrationDialogWithABlockedContact() throws {
+        var model = base
+        model.result = "Register a second factor: an email address or a phone number."
+        let methods = [
+            MSALAuthMethod(
+                id: "email", challengeType: "oob", channelTargetType: MSALNativeAuthChannelType(value: "email"),
+                loginHint: "k***e@ex*****e.com"),
+            MSALAuthMethod(id: "sms", challengeType: "oob", channelTargetType: MSALNativeAuthChannelType(value: "sms"), loginHint: nil),
+        ]
+        model.prompt = DemoController.registerMethodPrompt(
+            methods, selected: 1, contact: "+15550199", message: "Blocked: the service will not send codes there. Try another.")
+        model.focus = .promptField(0)
+        try check(model, "register-method-80x24")
+    }
+
+    @Test func mailboxLinesWithChannelsKeepToThePanel() throws {
+        var model = base
+        model.mailbox = [
+            "31415926  registration  email to katherine.johnson.with.a.very.long.address@langley-research.example.org",
+            "27182818  mfa  sms to +15550100",
+            "16180339  sign in  email to grace@example.com",
+        ]
+        try check(model, "mailbox-channels-80x24")
     }
 }

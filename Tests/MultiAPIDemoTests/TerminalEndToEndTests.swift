@@ -25,13 +25,13 @@ import Testing
         let session = try start(arguments: "--log \(log)")
         try signIn(session, "ada@example.com", "Analytical-Engine-1843")
         try session.waitFor("Signed in as ada@example.com")
-        // Focus is on the email field after sign-in: 6 tabs reach API 1, 7 reach API 2.
-        try session.press("Tab", "Tab", "Tab", "Tab", "Tab", "Tab", "Enter")
-        try session.waitFor("\"api\":\"todolist\"")
+        // After a sign-in the focus is on API 1; the answer is pretty-printed.
+        try session.press("Enter")
+        try session.waitFor("\"api\" : \"todolist\"")
         try session.press("Tab", "Enter")
-        try session.waitFor("\"api\":\"profile\"")
+        try session.waitFor("\"api\" : \"profile\"")
         try session.press("BTab", "Enter")
-        try session.waitFor("\"api\":\"todolist\"")
+        try session.waitFor("\"api\" : \"todolist\"")
         let tokenRequests = try String(contentsOfFile: log, encoding: .utf8).components(separatedBy: "POST /oauth2/v2.0/token").count - 1
         #expect(tokenRequests == 3, "sign-in, API 1, API 2; the second API 1 press reuses the held token")
         let logText = try String(contentsOfFile: log, encoding: .utf8)
@@ -47,7 +47,7 @@ import Testing
         let session = try start()
         try signIn(session, "grace@example.com", "x")
         let screen = try session.waitFor("Enter the 8-digit code")
-        try session.waitFor("sign in  to grace@example.com")
+        try session.waitFor("sign in  email to grace@example.com")
         let mailbox = try session.screen()
         let code = try #require(
             mailbox.split(separator: "\n").compactMap { line -> String? in
@@ -69,8 +69,8 @@ import Testing
         try session.press("Tab", "Tab", "Enter") // Sign Up
         try session.waitFor("Enter the 8-digit code")
         let code = try #require(
-            try session.waitFor("the sign-up code") { $0.contains("sign up  to new.person@example.com") }
-                .split(separator: "\n").first { $0.contains("sign up  to") }.map {
+            try session.waitFor("the sign-up code") { $0.contains("sign up  email to new.person@example.com") }
+                .split(separator: "\n").first { $0.contains("sign up  email to") }.map {
                     String($0.trimmingCharacters(in: .whitespaces).prefix(8))
                 })
         try session.type(code)
@@ -87,8 +87,8 @@ import Testing
         try session.press("Tab", "Tab", "Tab", "Tab", "Enter") // Reset Password
         try session.waitFor("Enter the 8-digit code")
         let code = try #require(
-            try session.waitFor("the reset code") { $0.contains("reset password  to ada@example.com") }
-                .split(separator: "\n").first { $0.contains("reset password  to") }.map {
+            try session.waitFor("the reset code") { $0.contains("reset password  email to ada@example.com") }
+                .split(separator: "\n").first { $0.contains("reset password  email to") }.map {
                     String($0.trimmingCharacters(in: .whitespaces).prefix(8))
                 })
         try session.type(code)
@@ -97,6 +97,64 @@ import Testing
         try session.type("Difference-Engine-1822")
         try session.press("Enter")
         try session.waitFor("Signed in as ada@example.com")
+    }
+
+    /// The code on the mailbox panel's line that ends with `suffix`, once it shows.
+    private func codeOnScreen(_ session: TmuxSession, endingWith suffix: String) throws -> String {
+        let screen = try session.waitFor("a code \(suffix)") { $0.contains(suffix) }
+        let line = try #require(screen.split(separator: "\n").first { $0.hasSuffix(suffix) })
+        let code = String(line.trimmingCharacters(in: .whitespaces).prefix(8))
+        #expect(code.count == 8 && code.allSatisfy(\.isNumber), "\(screen)")
+        return code
+    }
+
+    @Test func mfaSignInWithTheSMSCodeFromTheMailboxPanel() throws {
+        let session = try start()
+        try session.waitFor("alan@example.com / Turing-Machine-1936")
+        try signIn(session, "alan@example.com", "Turing-Machine-1936")
+        let picker = try session.waitFor("where should the code go?")
+        #expect(picker.contains("Email  a") && picker.contains("SMS    +") && !picker.contains("5550100"), "masked targets:\n\(picker)")
+        try session.press("Down", "Enter") // SMS
+        try session.waitFor("enter the 8-digit code")
+        try session.type("00000000")
+        try session.press("Enter")
+        try session.waitFor("Invalid code. Try again or resend.")
+        let code = try codeOnScreen(session, endingWith: "mfa  sms to +15550100")
+        try session.press("BSpace", "BSpace", "BSpace", "BSpace", "BSpace", "BSpace", "BSpace", "BSpace")
+        try session.type(code)
+        try session.press("Enter")
+        try session.waitFor("Signed in as alan@example.com")
+        try session.press("Enter") // API 1 has the focus
+        try session.waitFor("\"api\" : \"todolist\"")
+    }
+
+    @Test func jitRegistrationOfAPhoneAfterABlockedOne() throws {
+        let session = try start()
+        try signIn(session, "katherine@example.com", "Orbital-Mechanics-1962")
+        try session.waitFor("Register a second factor")
+        try session.press("Down", "Space") // SMS, then the contact field
+        try session.type("+15550199")
+        try session.press("Enter")
+        try session.waitFor("Blocked: the service will not send codes there.")
+        for _ in 0..<9 { try session.press("BSpace") }
+        try session.type("+15550123")
+        try session.press("Enter")
+        try session.waitFor("Verify the new method")
+        try session.type(try codeOnScreen(session, endingWith: "registration  sms to +15550123"))
+        try session.press("Enter")
+        try session.waitFor("Signed in as katherine@example.com")
+    }
+
+    @Test func pageKeysScrollAResultLongerThanTheView() throws {
+        // At 80x16 the result view has 3 lines and the start text is longer.
+        let session = try start(rows: 16)
+        let first = try session.waitFor("a scrollable result") { $0.contains("─ Result (lines 1-3 of ") }
+        #expect(first.contains("Offline demo"))
+        try session.press("NPage")
+        let next = try session.waitFor("the next page") { $0.contains("─ Result (lines 3-5 of ") }
+        #expect(!next.contains("Offline demo"))
+        try session.press("PPage")
+        try session.waitFor("the first page again") { $0.contains("─ Result (lines 1-3 of ") }
     }
 
     @Test func wrongPassword() throws {
@@ -156,7 +214,7 @@ import Testing
         #expect(!screen.contains("Mailbox") && screen.contains("127.0.0.1"))
         try signIn(session, "ada@example.com", "Analytical-Engine-1843")
         try session.waitFor("Signed in as ada@example.com")
-        try session.press("Tab", "Tab", "Tab", "Tab", "Tab", "Tab", "Tab", "Enter") // API 2
+        try session.press("Tab", "Enter") // API 2 (the focus is on API 1 after a sign-in)
         try session.waitFor("API 2 not configured.")
         try session.press("C-c")
         #expect(try session.waitForExit() == 0)

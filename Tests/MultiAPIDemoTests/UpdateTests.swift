@@ -112,4 +112,119 @@ import Testing
         #expect(update(&model, .interrupt) == [.quit])
         #expect(model.quit)
     }
+
+    private var picker: DemoModel {
+        var model = DemoModel()
+        model.prompt = Prompt(
+            kind: .mfaMethod, title: "Second factor",
+            options: [
+                Prompt.Option(label: "Email", detail: "a***p@ex*****e.net"),
+                Prompt.Option(label: "SMS", detail: "+*******0100"),
+            ],
+            optionsSubmit: true, fields: [], buttons: [.cancel])
+        model.focus = .promptOption(0)
+        return model
+    }
+
+    @Test func thePickerCyclesItsRowsThenItsButtonsAndChoosesWithEnterOrSpace() {
+        var model = picker
+        #expect(model.focusOrder == [.promptOption(0), .promptOption(1), .promptButton(.cancel)])
+        _ = update(&model, .down)
+        #expect(model.focus == .promptOption(1))
+        #expect(update(&model, .enter) == [.choose(1)])
+        #expect(model.prompt?.selected == 1)
+        _ = update(&model, .up)
+        #expect(update(&model, .character(" ")) == [.choose(0)])
+        _ = update(&model, .tab)
+        _ = update(&model, .tab)
+        #expect(model.focus == .promptButton(.cancel))
+        _ = update(&model, .tab)
+        #expect(model.focus == .promptOption(0), "focus stays inside the dialog")
+        _ = update(&model, .character("x"))
+        #expect(model.prompt?.options.count == 2 && model.email.isEmpty, "typing on a row edits nothing")
+    }
+
+    @Test func thePickerChoosesNothingWhileBusy() {
+        var model = picker
+        model.busy = true
+        #expect(update(&model, .enter) == [])
+        #expect(update(&model, .escape) == [.cancelOperation])
+    }
+
+    @Test func aClickOnARowFocusesAndChoosesIt() {
+        var model = picker
+        let layout = DemoLayout(model)
+        #expect(layout.promptOptions.count == 2)
+        let sms = layout.promptOptions[1]
+        #expect(update(&model, .click(x: sms.x + sms.width - 2, y: sms.y)) == [.choose(1)])
+        #expect(model.focus == .promptOption(1))
+        let cancel = layout.promptButtons[.cancel]!
+        #expect(sms.y < cancel.y, "rows sit above the buttons")
+        #expect(update(&model, .click(x: cancel.x, y: cancel.y)) == [.cancelPrompt])
+        #expect(model.prompt == nil && model.focus == .email)
+    }
+
+    @Test func aRadioRowOnlyMarksItselfAndMovesOnToTheField() {
+        var model = DemoModel()
+        model.prompt = Prompt(
+            kind: .registerMethod, title: "Register", options: [Prompt.Option(label: "Email"), Prompt.Option(label: "SMS")],
+            fields: [Prompt.Field(label: "Contact")], buttons: [.submit, .cancel])
+        model.focus = .promptOption(0)
+        #expect(
+            model.focusOrder == [.promptOption(0), .promptOption(1), .promptField(0), .promptButton(.submit), .promptButton(.cancel)])
+        _ = update(&model, .tab)
+        #expect(update(&model, .character(" ")) == [])
+        #expect(model.prompt?.selected == 1 && model.focus == .promptField(0))
+        typed("+15550123", into: &model)
+        #expect(update(&model, .enter) == [.submit(["+15550123"])])
+        let layout = DemoLayout(model)
+        let email = layout.promptOptions[0]
+        #expect(update(&model, .click(x: email.x + 1, y: email.y)) == [])
+        #expect(model.prompt?.selected == 0 && model.focus == .promptField(0))
+        #expect(layout.promptFields[0].y == email.y + 2, "the field comes after the rows")
+    }
+
+    @Test func theCodeDialogsOtherMethodButton() {
+        var model = DemoModel()
+        model.prompt = Prompt(
+            kind: .mfaCode, title: "Code", fields: [Prompt.Field(label: "Code")], buttons: [.submit, .resend, .otherMethod, .cancel])
+        model.focus = .promptButton(.otherMethod)
+        #expect(update(&model, .enter) == [.otherMethod])
+        model.busy = true
+        #expect(update(&model, .enter) == [])
+    }
+
+    @Test func pageKeysScrollALongResultWithinItsLines() {
+        var model = DemoModel()
+        model.mailbox = []
+        model.result = (1...30).map { "line \($0)" }.joined(separator: "\n")
+        let room = DemoLayout(model).resultRows
+        #expect(room == 11)
+        _ = update(&model, .pageDown)
+        #expect(model.resultScroll == 10)
+        _ = update(&model, .pageDown)
+        _ = update(&model, .pageDown)
+        #expect(model.resultScroll == 30 - room, "stops at the last page")
+        _ = update(&model, .pageUp)
+        #expect(model.resultScroll == 30 - room - 10)
+        for _ in 0..<5 { _ = update(&model, .pageUp) }
+        #expect(model.resultScroll == 0)
+        model.result = "short"
+        _ = update(&model, .pageDown)
+        #expect(model.resultScroll == 0, "a result that fits does not scroll")
+    }
+
+    @Test func wrappingKeepsIndentsAndBreaksBetweenWords() {
+        let lines = wrap("{\n  \"motto\" : \"the quick brown fox jumps over the lazy dog\"\n}", width: 24)
+        #expect(lines == ["{", "  \"motto\" : \"the quick", "  brown fox jumps over", "  the lazy dog\"", "}"])
+        #expect(wrap("abcdefghij", width: 4) == ["abcd", "efgh", "ij"], "a word longer than a line is cut")
+    }
+
+    @Test func attributeNamesReadAsLabels() {
+        #expect(DemoController.readableLabel("displayName") == "Display name")
+        #expect(DemoController.readableLabel("city") == "City")
+        #expect(DemoController.readableLabel("postalCode") == "Postal code")
+        #expect(DemoController.readableLabel("extension_1234_favouriteColour") == "Extension 1234 favourite colour")
+        #expect(DemoController.readableLabel("userID") == "User ID")
+    }
 }

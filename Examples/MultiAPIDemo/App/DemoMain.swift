@@ -24,14 +24,16 @@ struct DemoMain {
           --config FILE   talk to a real tenant, from a JSON file:
                             {"client_id": "…", "tenant_subdomain": "contoso",   (or "authority": "https://…")
                              "challenge_types": ["oob", "password"],
+                             "capabilities": ["mfa_required", "registration_required"],   (optional; [] for none)
                              "api1": {"url": "https://…", "scopes": ["api://…/Scope"]},
                              "api2": {"url": "https://…", "scopes": ["api://…/Scope"]},
                              "cache_file": "/optional/token_cache.json"}
           --log FILE      append the SDK's log (personal data masked) to FILE
           -h, --help      show this help
 
-        Keys: Tab/Shift-Tab or arrows move, Enter or Space presses, Esc closes a dialog or cancels
-        the request in progress, Ctrl-C quits. Mouse clicks work on fields and buttons.
+        Keys: Tab/Shift-Tab or arrows move, Enter or Space presses (or chooses a method in a list),
+        PgUp/PgDn scroll the result, Esc closes a dialog or cancels the request in progress, Ctrl-C
+        quits. Mouse clicks work on fields, buttons and list rows.
         Colours follow NO_COLOR.
 
         Exit status: 0 when quit, 1 when the terminal cannot be used, 2 for bad arguments or configuration.

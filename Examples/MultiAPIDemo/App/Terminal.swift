@@ -54,6 +54,8 @@ final class Terminal {
             case KEY_DOWN: return .down
             case KEY_LEFT: return .left
             case KEY_RIGHT: return .right
+            case KEY_PPAGE: return .pageUp
+            case KEY_NPAGE: return .pageDown
             case KEY_BACKSPACE, KEY_DC: return .backspace
             case KEY_ENTER: return .enter
             case KEY_MOUSE:

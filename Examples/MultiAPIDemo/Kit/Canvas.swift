@@ -51,32 +51,36 @@ public struct Canvas: Equatable, Sendable {
     public var text: String { (0..<rows).map(line).joined(separator: "\n") }
 }
 
-/// Splits text into lines of at most `width` columns, at spaces where possible.
+/// Splits text into lines of at most `width` columns, at spaces where possible (a word longer than
+/// a line is cut). An indented line (pretty-printed JSON) keeps its indent on the lines it wraps onto.
 func wrap(_ text: String, width: Int) -> [String] {
     guard width > 0 else { return [] }
     var lines: [String] = []
     for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        let leading = paragraph.prefix(while: { $0 == " " }).count
+        let indent = String(repeating: " ", count: min(leading, width / 2))
+        let room = width - indent.count
         var current = ""
-        for word in paragraph.split(separator: " ", omittingEmptySubsequences: false) {
-            var word = Substring(word)
-            while word.count > width {
+        for piece in paragraph.dropFirst(leading).split(separator: " ", omittingEmptySubsequences: false) {
+            var word = Substring(piece)
+            while word.count > room {
                 if !current.isEmpty {
-                    lines.append(current)
+                    lines.append(indent + current)
                     current = ""
                 }
-                lines.append(String(word.prefix(width)))
-                word = word.dropFirst(width)
+                lines.append(indent + word.prefix(room))
+                word = word.dropFirst(room)
             }
             if current.isEmpty {
                 current = String(word)
-            } else if current.count + 1 + word.count <= width {
+            } else if current.count + 1 + word.count <= room {
                 current += " " + word
             } else {
-                lines.append(current)
+                lines.append(indent + current)
                 current = String(word)
             }
         }
-        lines.append(current)
+        lines.append(indent + current)
     }
     return lines
 }

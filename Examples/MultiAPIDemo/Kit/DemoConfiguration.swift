@@ -7,6 +7,7 @@ import Foundation
 ///   "client_id": "00001111-aaaa-2222-bbbb-3333cccc4444",
 ///   "tenant_subdomain": "contoso",                       // or "authority": "https://…"
 ///   "challenge_types": ["oob", "password"],
+///   "capabilities": ["mfa_required", "registration_required"],   // optional, default both; [] for none
 ///   "api1": {"url": "https://api.contoso.com/todolist", "scopes": ["api://…/ToDoList.Read"]},
 ///   "api2": {"url": "https://api.contoso.com/profile", "scopes": ["api://…/Profile.Read"]},
 ///   "cache_file": "/optional/path/token_cache.json"
@@ -17,6 +18,8 @@ public struct DemoConfiguration: Equatable, Sendable {
     public var tenantSubdomain: String?
     public var authority: String?
     public var challengeTypes: [String]
+    /// What the app declares it can do natively: `mfa_required`, `registration_required` (default both).
+    public var capabilities: [String]
     public var api1: DemoAPI?
     public var api2: DemoAPI?
     public var cacheFile: String?
@@ -31,7 +34,9 @@ public struct DemoConfiguration: Equatable, Sendable {
         guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
             throw Problem("the configuration is not a JSON object")
         }
-        let known: Set<String> = ["client_id", "tenant_subdomain", "authority", "challenge_types", "api1", "api2", "cache_file"]
+        let known: Set<String> = [
+            "client_id", "tenant_subdomain", "authority", "challenge_types", "capabilities", "api1", "api2", "cache_file",
+        ]
         if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
             throw Problem("unknown field '\(unknown)' (known: \(known.sorted().joined(separator: ", ")))")
         }
@@ -50,8 +55,15 @@ public struct DemoConfiguration: Equatable, Sendable {
             }
             types = list
         }
+        var capabilities = ["mfa_required", "registration_required"]
+        if let raw = object["capabilities"] {
+            guard let list = raw as? [String], list.allSatisfy({ $0 == "mfa_required" || $0 == "registration_required" }) else {
+                throw Problem("field 'capabilities' must be a list of \"mfa_required\" and \"registration_required\" (may be empty)")
+            }
+            capabilities = list
+        }
         return DemoConfiguration(
-            clientId: clientId, tenantSubdomain: subdomain, authority: authority, challengeTypes: types,
+            clientId: clientId, tenantSubdomain: subdomain, authority: authority, challengeTypes: types, capabilities: capabilities,
             api1: try api(object, "api1"), api2: try api(object, "api2"), cacheFile: try optionalString(object, "cache_file"))
     }
 

@@ -11,6 +11,7 @@ extension DemoController {
         accountResult = result
         accessTokenAPI1 = nil
         accessTokenAPI2 = nil
+        focus(.button(.api1))
         updateUI()
     }
 
@@ -73,7 +74,7 @@ extension DemoController {
     }
 
     func onSignUpAttributesInvalid(attributeNames: [String]) {
-        showResultText("Invalid attributes: \(attributeNames.joined(separator: ", "))")
+        showResultText("Invalid attributes: \(attributeNames.map(Self.readableLabel).joined(separator: ", "))")
     }
 
     func onSignUpVerifyCodeError(error: VerifyCodeError, newState: SignUpCodeRequiredState?) {
@@ -97,13 +98,42 @@ extension DemoController {
         showResultText("A few more details are needed.")
         showPrompt(
             Prompt(
-                kind: .attributes, title: "About you", fields: attributes.map { Prompt.Field(label: $0.name) },
+                kind: .attributes, title: "About you",
+                fields: attributes.map { Prompt.Field(label: Self.readableLabel($0.name), name: $0.name) },
                 buttons: [.submit, .cancel]))
     }
 
     func onSignUpAttributesInvalid(attributeNames: [String], newState: SignUpAttributesRequiredState) {
         signUpAttributesState = newState
-        promptMessage("Invalid: \(attributeNames.joined(separator: ", ")). Try other values.")
+        promptMessage("Invalid: \(attributeNames.map(Self.readableLabel).joined(separator: ", ")). Try other values.")
+    }
+
+    /// An attribute's name as a label: camelCase split into words, the first capitalised
+    /// (`displayName` → `Display name`, `city` → `City`, `postalCode` → `Postal code`).
+    nonisolated static func readableLabel(_ name: String) -> String {
+        var words: [String] = []
+        var word = ""
+        let characters = Array(name)
+        for (index, character) in characters.enumerated() {
+            let next = index + 1 < characters.count ? characters[index + 1] : nil
+            // A capital starts a word, unless it continues an acronym (`userID`, `URLPath` → `URL path`).
+            let previousIsUpper = word.last?.isUppercase ?? false
+            let startsWord = character.isUppercase && !word.isEmpty && (!previousIsUpper || (next?.isLowercase ?? false))
+            if character == "_" || character == "-" || character == " " {
+                if !word.isEmpty { words.append(word) }
+                word = ""
+                continue
+            }
+            if startsWord {
+                words.append(word)
+                word = ""
+            }
+            word.append(character)
+        }
+        if !word.isEmpty { words.append(word) }
+        guard let first = words.first else { return name }
+        let rest = words.dropFirst().map { word in word.allSatisfy(\.isUppercase) ? word : word.lowercased() }
+        return ([first.prefix(1).uppercased() + first.dropFirst()] + rest).joined(separator: " ")
     }
 
     func onSignUpAttributesRequiredError(error: AttributesRequiredError) {
@@ -186,7 +216,8 @@ extension DemoController {
 final class CallbackGate: SignInStartDelegate, SignInVerifyCodeDelegate, SignInPasswordRequiredDelegate, SignInResendCodeDelegate,
     SignUpStartDelegate, SignUpVerifyCodeDelegate, SignUpResendCodeDelegate, SignUpPasswordRequiredDelegate,
     SignUpAttributesRequiredDelegate, SignInAfterSignUpDelegate, ResetPasswordStartDelegate, ResetPasswordVerifyCodeDelegate,
-    ResetPasswordResendCodeDelegate, ResetPasswordRequiredDelegate, SignInAfterResetPasswordDelegate, CredentialsDelegate
+    ResetPasswordResendCodeDelegate, ResetPasswordRequiredDelegate, SignInAfterResetPasswordDelegate, CredentialsDelegate,
+    MFARequestChallengeDelegate, MFASubmitChallengeDelegate, RegisterStrongAuthChallengeDelegate, RegisterStrongAuthSubmitChallengeDelegate
 {
     private weak var controller: DemoController?
     private let generation: Int
@@ -283,6 +314,45 @@ final class CallbackGate: SignInStartDelegate, SignInVerifyCodeDelegate, SignInP
     }
     func onResetPasswordCompleted(newState: SignInAfterResetPasswordState) { current?.onResetPasswordCompleted(newState: newState) }
     func onSignInAfterResetPasswordError(error: SignInAfterResetPasswordError) { current?.onSignInAfterPreviousFlowError(error) }
+
+    // Second factor and strong-auth registration (DemoController+StrongAuth).
+    func onSignInAwaitingMFA(authMethods: [MSALAuthMethod], newState: AwaitingMFAState) {
+        current?.onSignInAwaitingMFA(authMethods: authMethods, newState: newState)
+    }
+    func onSignInStrongAuthMethodRegistration(authMethods: [MSALAuthMethod], newState: RegisterStrongAuthState) {
+        current?.onSignInStrongAuthMethodRegistration(authMethods: authMethods, newState: newState)
+    }
+
+    func onMFARequestChallengeVerificationRequired(
+        newState: MFARequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int
+    ) {
+        current?.onMFARequestChallengeVerificationRequired(newState: newState, sentTo: sentTo, codeLength: codeLength)
+    }
+    func onMFARequestChallengeSelectionRequired(authMethods: [MSALAuthMethod], newState: MFARequiredState) {
+        // Not sent by the service today (MSAL declares it): the same picker, with the new state.
+        guard let controller = current else { return }
+        controller.mfaState = newState
+        controller.mfaMethods = authMethods
+        controller.showPrompt(DemoController.mfaMethodPrompt(authMethods, selected: 0))
+    }
+    func onMFARequestChallengeError(error: MFARequestChallengeError, newState: MFARequiredState?) {
+        current?.onMFARequestChallengeError(error: error, newState: newState)
+    }
+    func onMFASubmitChallengeError(error: MFASubmitChallengeError, newState: MFARequiredState?) {
+        current?.onMFASubmitChallengeError(error: error, newState: newState)
+    }
+
+    func onRegisterStrongAuthVerificationRequired(result: MSALNativeAuthRegisterStrongAuthVerificationRequiredResult) {
+        current?.onRegisterStrongAuthVerificationRequired(result: result)
+    }
+    func onRegisterStrongAuthChallengeError(error: RegisterStrongAuthChallengeError, newState: RegisterStrongAuthState?) {
+        current?.onRegisterStrongAuthChallengeError(error: error, newState: newState)
+    }
+    func onRegisterStrongAuthSubmitChallengeError(
+        error: RegisterStrongAuthSubmitChallengeError, newState: RegisterStrongAuthVerificationRequiredState?
+    ) {
+        current?.onRegisterStrongAuthSubmitChallengeError(error: error, newState: newState)
+    }
 
     func onAccessTokenRetrieveCompleted(result: MSALNativeAuthTokenResult) { current?.onAccessTokenRetrieveCompleted(result: result) }
     func onAccessTokenRetrieveError(error: RetrieveAccessTokenError) { current?.onAccessTokenRetrieveError(error: error) }

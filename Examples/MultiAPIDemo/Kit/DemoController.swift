@@ -1,5 +1,6 @@
 import Foundation
 import MSAL
+import NativeAuthEmulator
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -32,6 +33,14 @@ public final class DemoController {
     var signUpAttributesState: SignUpAttributesRequiredState?
     var resetCodeState: ResetPasswordCodeRequiredState?
     var resetPasswordState: ResetPasswordRequiredState?
+    /// MFA: the state to request a code or submit one on, the methods offered, the one chosen.
+    var mfaState: MFABaseState?
+    var mfaMethods: [MSALAuthMethod] = []
+    var mfaMethod: MSALAuthMethod?
+    /// Strong-auth registration: the state, the kinds of method offered, the last contact sent.
+    var registerState: RegisterStrongAuthBaseState?
+    var registerMethods: [MSALAuthMethod] = []
+    var registerParameters: MSALNativeAuthChallengeAuthMethodParameters?
 
     /// Each operation's callbacks go through a gate of this generation; Esc moves it on, so a
     /// cancelled operation's late answer is dropped.
@@ -71,6 +80,8 @@ public final class DemoController {
         case .press(.api2): protectedApi2Pressed()
         case .submit(let values): submitPrompt(values)
         case .resend: resendPressed()
+        case .choose(let index): mfaMethodChosen(index)
+        case .otherMethod: otherMethodPressed()
         case .cancelPrompt: clearFlowStates()
         case .cancelOperation: cancelOperation()
         case .quit: apiTask?.cancel()
@@ -121,6 +132,7 @@ public final class DemoController {
         accessTokenAPI1 = nil
         accessTokenAPI2 = nil
         showResultText("Signed out")
+        model.focus = .email
         updateUI()
     }
 
@@ -163,6 +175,7 @@ public final class DemoController {
 
     func showResultText(_ text: String) {
         model.result = text
+        model.resultScroll = 0
     }
 
     func updateUI() {
@@ -200,7 +213,8 @@ public final class DemoController {
                     text = """
                         Accessed API successfully using access token.
                         HTTP response code: \(status)
-                        HTTP response body: \(Self.describe(result))
+                        HTTP response body:
+                        \(Self.describe(result))
                         """
                 } else {
                     text = "Couldn't deserialize result JSON"
@@ -220,7 +234,8 @@ public final class DemoController {
     }
 
     nonisolated static func describe(_ json: Any) -> String {
-        guard let data = try? JSONSerialization.data(withJSONObject: json, options: [.sortedKeys, .withoutEscapingSlashes]) else {
+        guard let data = try? JSONSerialization.data(withJSONObject: json, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        else {
             return "\(json)"
         }
         return String(decoding: data, as: UTF8.self)
@@ -230,7 +245,15 @@ public final class DemoController {
 
     func showPrompt(_ prompt: Prompt) {
         model.prompt = prompt
-        model.focus = prompt.fields.isEmpty ? .promptButton(prompt.buttons[0]) : .promptField(0)
+        if !prompt.options.isEmpty {
+            model.focus = .promptOption(min(max(0, prompt.selected), prompt.options.count - 1))
+        } else {
+            model.focus = prompt.fields.isEmpty ? .promptButton(prompt.buttons[0]) : .promptField(0)
+        }
+    }
+
+    func focus(_ focus: Focus) {
+        model.focus = focus
     }
 
     func closePrompt() {
@@ -272,10 +295,15 @@ public final class DemoController {
         case .signUpPassword: signUpPasswordState?.submitPassword(password: first, delegate: startOperation())
         case .attributes:
             var attributes: [String: Any] = [:]
-            for (field, value) in zip(prompt.fields, values) where !value.isEmpty { attributes[field.label] = value }
+            for (field, value) in zip(prompt.fields, values) where !value.isEmpty { attributes[field.name ?? field.label] = value }
             signUpAttributesState?.submitAttributes(attributes: attributes, delegate: startOperation())
         case .resetCode: resetCodeState?.submitCode(code: first, delegate: startOperation())
         case .resetPassword: resetPasswordState?.submitPassword(password: first, delegate: startOperation())
+        case .mfaMethod: mfaMethodChosen(prompt.selected)
+        case .mfaCode: (mfaState as? MFARequiredState)?.submitChallenge(challenge: first, delegate: startOperation())
+        case .registerMethod: challengeAuthMethod(prompt.selected, contact: first.trimmingCharacters(in: .whitespaces))
+        case .registerCode:
+            (registerState as? RegisterStrongAuthVerificationRequiredState)?.submitChallenge(challenge: first, delegate: startOperation())
         }
         promptMessage("Checking...")
     }
@@ -285,6 +313,12 @@ public final class DemoController {
         case .signInCode?: signInCodeState?.resendCode(delegate: startOperation())
         case .signUpCode?: signUpCodeState?.resendCode(delegate: startOperation())
         case .resetCode?: resetCodeState?.resendCode(delegate: startOperation())
+        case .mfaCode?:
+            guard let mfaMethod else { return }
+            mfaState?.requestChallenge(authMethod: mfaMethod, delegate: startOperation())
+        case .registerCode?:
+            guard let registerParameters else { return }
+            registerState?.challengeAuthMethod(parameters: registerParameters, delegate: startOperation())
         default: return
         }
         promptMessage("Sending a new code...")
@@ -298,6 +332,12 @@ public final class DemoController {
         signUpAttributesState = nil
         resetCodeState = nil
         resetPasswordState = nil
+        mfaState = nil
+        mfaMethods = []
+        mfaMethod = nil
+        registerState = nil
+        registerMethods = []
+        registerParameters = nil
     }
 
     // MARK: Busy and cancel
@@ -334,9 +374,13 @@ public final class DemoController {
 
     private func refreshMailbox() {
         guard let mail = environment.mailbox else { return }
-        model.mailbox = mail.prefix(3).map { message in
-            let purpose = message.purpose.replacingOccurrences(of: "_", with: " ")
-            return "\(message.code)  \(purpose)  to \(message.to)"
-        }
+        model.mailbox = mail.prefix(3).map(Self.mailboxLine)
+    }
+
+    /// One mailbox line: the code, what it is for, the channel and where it went (for example
+    /// `12345678  mfa  sms to +15550100`).
+    nonisolated static func mailboxLine(_ message: EmulatorMail) -> String {
+        let purpose = message.purpose.replacingOccurrences(of: "_", with: " ")
+        return "\(message.code)  \(purpose)  \(message.channel) to \(message.target)"
     }
 }

@@ -38,29 +38,37 @@ public final class DemoEnvironment: Sendable {
         server?.stop()
     }
 
-    /// Starts the emulator in-process on 127.0.0.1 (a free port) with the demo seed.
-    public static func embedded(logger: MSALLoggerConfig?) throws -> DemoEnvironment {
+    /// The start screen's text in emulator mode: the demo accounts.
+    public static let emulatorBanner = """
+        Offline demo: an emulator of the native-auth API runs inside this program.
+        Password accounts: ada@example.com / Analytical-Engine-1843
+          alan@example.com / Turing-Machine-1936 (MFA: a second code by email or SMS)
+          katherine@example.com / Orbital-Mechanics-1962 (registers a method)
+        Email-code account: grace@example.com (type any password; a code is sent to the mailbox below)
+        Sign Up, Reset Password and MFA send their codes to the mailbox too.
+        """
+
+    /// What the demo's application declares it can do: MFA and strong-auth registration in its dialogs.
+    public static let capabilities: MSALNativeAuthCapabilities = [.mfaRequired, .registrationRequired]
+
+    /// Starts the emulator in-process on 127.0.0.1 (a free port) with the demo seed (or `seed`, for tests).
+    public static func embedded(logger: MSALLoggerConfig?, seed: Seed = .demo) throws -> DemoEnvironment {
         let box = MailBox()
-        let router = try EmulatorRouter(seed: .demo, onMail: { message in box.append(message) })
+        let router = try EmulatorRouter(seed: seed, onMail: { message in box.append(message) })
         let server = try EmulatorServer(router: router, port: 0)
         let seed = router.seed
         let config = MSALNativeAuthPublicClientApplicationConfig(
             clientId: seed.apps[0].clientId, authority: try MSALCIAMAuthority(url: URL(string: server.authority)!),
             challengeTypes: [.OOB, .password])
+        config.capabilities = capabilities
         // The emulator forgets its users and keys when it stops: a cache kept across runs would
         // only hold dead tokens, so the embedded demo keeps tokens in memory.
         config.tokenCacheLocation = .inMemory
         config.loggerConfig = logger
         let app = try MSALNativeAuthPublicClientApplication(nativeAuthConfiguration: config)
         let apis = seed.apis.map { DemoAPI(url: server.baseURL + $0.path, scopes: [$0.scopeString($0.requiredScope)]) }
-        let banner = """
-            Offline demo: an emulator of the native-auth API runs inside this program.
-            Password account: ada@example.com / Analytical-Engine-1843
-            Email-code account: grace@example.com (type any password; a code is sent to the mailbox below)
-            Sign Up and Reset Password send their codes to the mailbox too.
-            """
         return DemoEnvironment(
-            nativeAuth: app, api1: apis.first, api2: apis.dropFirst().first, mode: "emulator", banner: banner,
+            nativeAuth: app, api1: apis.first, api2: apis.dropFirst().first, mode: "emulator", banner: emulatorBanner,
             server: server, mail: box)
     }
 
@@ -81,6 +89,9 @@ public final class DemoEnvironment: Sendable {
                 clientId: configuration.clientId, authority: try MSALCIAMAuthority(url: url),
                 challengeTypes: types)
         }
+        config.capabilities = []
+        if configuration.capabilities.contains("mfa_required") { config.capabilities.insert(.mfaRequired) }
+        if configuration.capabilities.contains("registration_required") { config.capabilities.insert(.registrationRequired) }
         if let file = configuration.cacheFile { config.tokenCacheLocation = .file(URL(fileURLWithPath: file)) }
         config.loggerConfig = logger
         let app = try MSALNativeAuthPublicClientApplication(nativeAuthConfiguration: config)

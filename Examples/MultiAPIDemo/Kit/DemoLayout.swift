@@ -17,6 +17,7 @@ public struct DemoLayout: Sendable {
     public var mailboxTop: Int?
     public var statusRow: Int
     public var dialog: Rect?
+    public var promptOptions: [Rect] = []
     public var promptFields: [Rect] = []
     public var promptButtons: [PromptButton: Rect] = [:]
 
@@ -48,25 +49,39 @@ public struct DemoLayout: Sendable {
         resultTop = 8
         if let prompt = model.prompt {
             let width = max(20, min(columns - 4, 70))
-            let height = 3 + prompt.fields.count + 1 + 1
+            let rows = prompt.options.count + prompt.fields.count
+            let height = 3 + rows + 1 + 1
             let box = Rect(x: max(0, (columns - width) / 2), y: resultTop + 1, width: width, height: height)
             dialog = box
+            for index in prompt.options.indices {
+                promptOptions.append(Rect(x: box.x + 2, y: box.y + 2 + index, width: box.width - 4, height: 1))
+            }
+            let labelWidth = prompt.fields.map(\.label.count).max() ?? 0
             for index in prompt.fields.indices {
-                let labelWidth = prompt.fields.map(\.label.count).max() ?? 0
-                promptFields.append(Rect(x: box.x + 3 + labelWidth, y: box.y + 2 + index, width: box.width - labelWidth - 6, height: 1))
+                promptFields.append(
+                    Rect(
+                        x: box.x + 3 + labelWidth, y: box.y + 2 + prompt.options.count + index, width: box.width - labelWidth - 6,
+                        height: 1))
             }
             var bx = box.x + 2
             for button in prompt.buttons {
                 let width = button.rawValue.count + 4
-                promptButtons[button] = Rect(x: bx, y: box.y + 2 + prompt.fields.count, width: width, height: 1)
+                promptButtons[button] = Rect(x: bx, y: box.y + 2 + rows, width: width, height: 1)
                 bx += width + 2
             }
         }
     }
 
+    /// How many lines of the result view are visible.
+    public var resultRows: Int { max(0, resultBottom - resultTop + 1) }
+
+    /// The result text as the view shows it: wrapped to the view's width.
+    public func resultLines(_ text: String) -> [String] { wrap(text, width: max(1, columns - 2)) }
+
     /// What a click at (x, y) lands on.
     public func target(atX x: Int, y: Int) -> Focus? {
         if dialog != nil {
+            for (index, rect) in promptOptions.enumerated() where rect.contains(x, y) { return .promptOption(index) }
             for (index, rect) in promptFields.enumerated() where rect.contains(x, y) { return .promptField(index) }
             for (button, rect) in promptButtons where rect.contains(x, y) { return .promptButton(button) }
             return nil

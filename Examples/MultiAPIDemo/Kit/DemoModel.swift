@@ -5,6 +5,8 @@ public struct DemoModel: Equatable, Sendable {
     public var focus: Focus = .email
     /// The result view's text (the tutorial's `resultTextView`).
     public var result = ""
+    /// The first line of the result view shown (PgUp/PgDn move it when the text is longer than the view).
+    public var resultScroll = 0
     /// A network operation is under way: the spinner turns, Esc cancels.
     public var busy = false
     public var spinnerFrame = 0
@@ -33,7 +35,8 @@ public struct DemoModel: Equatable, Sendable {
     /// The focus order of the main screen, or of the dialog when one is open.
     public var focusOrder: [Focus] {
         if let prompt {
-            return prompt.fields.indices.map { Focus.promptField($0) } + prompt.buttons.map { Focus.promptButton($0) }
+            return prompt.options.indices.map { Focus.promptOption($0) } + prompt.fields.indices.map { Focus.promptField($0) }
+                + prompt.buttons.map { Focus.promptButton($0) }
         }
         return [.email, .password] + DemoButton.allCases.map { Focus.button($0) }
     }
@@ -43,6 +46,7 @@ public enum Focus: Hashable, Sendable {
     case email
     case password
     case button(DemoButton)
+    case promptOption(Int)
     case promptField(Int)
     case promptButton(PromptButton)
 }
@@ -60,38 +64,73 @@ public enum DemoButton: String, CaseIterable, Sendable {
 public enum PromptButton: String, Sendable {
     case submit = "Submit"
     case resend = "Resend"
+    /// Back from a code dialog to the choice of method (MFA) or of contact (registration).
+    case otherMethod = "Other method"
     case cancel = "Cancel"
 }
 
-/// A dialog: a title, fields to fill and buttons.
+/// A dialog: a title, selectable rows, fields to fill and buttons.
 public struct Prompt: Equatable, Sendable {
     public enum Kind: Equatable, Sendable {
         case signInCode, signUpCode, resetCode
         case signUpPassword, resetPassword, signInPassword
         case attributes
+        /// MFA: choose the method a second-factor code goes to.
+        case mfaMethod
+        /// MFA: the second-factor code.
+        case mfaCode
+        /// Strong-auth registration: the kind of method and the contact.
+        case registerMethod
+        /// Strong-auth registration: the code sent to the new contact.
+        case registerCode
     }
 
     public struct Field: Equatable, Sendable {
         public var label: String
         public var text = ""
         public var masked = false
-        public init(label: String, text: String = "", masked: Bool = false) {
+        /// What the field is called in the request (a sign-up attribute's name), when it differs from the label.
+        public var name: String?
+        public init(label: String, text: String = "", masked: Bool = false, name: String? = nil) {
             self.label = label
             self.text = text
             self.masked = masked
+            self.name = name
+        }
+    }
+
+    /// A selectable row: a label and a detail after it (for example `Email` and a masked address).
+    public struct Option: Equatable, Sendable {
+        public var label: String
+        public var detail: String
+        public init(label: String, detail: String = "") {
+            self.label = label
+            self.detail = detail
         }
     }
 
     public var kind: Kind
     public var title: String
+    public var options: [Option]
+    /// The option marked as chosen (a radio button when the options do not submit).
+    public var selected: Int
+    /// Choosing an option (Enter, Space, click) sends it at once (`DemoEffect.choose`); otherwise it
+    /// only marks it and the dialog's Submit sends it with the fields.
+    public var optionsSubmit: Bool
     public var fields: [Field]
     public var buttons: [PromptButton]
     /// A line under the fields (an error, or what was sent where).
     public var message: String?
 
-    public init(kind: Kind, title: String, fields: [Field], buttons: [PromptButton], message: String? = nil) {
+    public init(
+        kind: Kind, title: String, options: [Option] = [], selected: Int = 0, optionsSubmit: Bool = false, fields: [Field],
+        buttons: [PromptButton], message: String? = nil
+    ) {
         self.kind = kind
         self.title = title
+        self.options = options
+        self.selected = selected
+        self.optionsSubmit = optionsSubmit
         self.fields = fields
         self.buttons = buttons
         self.message = message
@@ -103,6 +142,8 @@ public enum Key: Equatable, Sendable {
     case character(Character)
     case tab, backTab, up, down, left, right
     case enter, escape, backspace
+    /// Scroll the result view by a page.
+    case pageUp, pageDown
     case resize(columns: Int, rows: Int)
     case click(x: Int, y: Int)
     /// Ctrl-C, Ctrl-D, SIGINT or SIGTERM.
@@ -117,6 +158,10 @@ public enum DemoEffect: Equatable, Sendable {
     /// The dialog's Submit with its field values.
     case submit([String])
     case resend
+    /// An option of a dialog whose options submit (the MFA method picker), by index.
+    case choose(Int)
+    /// A code dialog's "Other method".
+    case otherMethod
     case cancelPrompt
     /// Esc while busy.
     case cancelOperation

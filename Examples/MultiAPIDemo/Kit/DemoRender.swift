@@ -30,14 +30,20 @@ public func render(_ model: DemoModel) -> Canvas {
     }
 
     // Result view.
-    heading(&canvas, "Result", y: layout.resultTop - 1, width: width)
-    let lines = wrap(model.result, width: max(1, width - 2))
-    let room = max(0, layout.resultBottom - layout.resultTop + 1)
-    for (offset, line) in lines.prefix(room).enumerated() {
+    let lines = layout.resultLines(model.result)
+    let room = layout.resultRows
+    let first = max(0, min(model.resultScroll, lines.count - room))
+    if lines.count > room, room > 0 {
+        let last = min(lines.count, first + room)
+        heading(&canvas, "Result (lines \(first + 1)-\(last) of \(lines.count), PgUp/PgDn scroll)", y: layout.resultTop - 1, width: width)
+    } else {
+        heading(&canvas, "Result", y: layout.resultTop - 1, width: width)
+    }
+    for (offset, line) in lines.dropFirst(first).prefix(room).enumerated() {
         let style: Canvas.Style = line.hasPrefix("Error") || line.hasPrefix("Invalid") || line.hasPrefix("Unsuccessful") ? .error : .normal
         canvas.put(line, x: 1, y: layout.resultTop + offset, style: style)
     }
-    if lines.count > room, room > 0 {
+    if lines.count > first + room, room > 0 {
         canvas.put("…", x: width - 2, y: layout.resultBottom, style: .dim)
     }
 
@@ -48,18 +54,26 @@ public func render(_ model: DemoModel) -> Canvas {
             canvas.put("No messages yet", x: 1, y: top + 1, style: .dim)
         }
         for (offset, line) in mailbox.prefix(3).enumerated() {
-            canvas.put(line, x: 1, y: top + 1 + offset, style: .mailbox, width: width - 2)
+            let room = max(1, width - 2)
+            canvas.put(line.count > room ? line.prefix(room - 1) + "…" : line, x: 1, y: top + 1 + offset, style: .mailbox, width: room)
         }
     }
 
     // Dialog.
     if let prompt = model.prompt, let box = layout.dialog {
         drawBox(&canvas, box, title: prompt.title)
-        let labelWidth = prompt.fields.map(\.label.count).max() ?? 0
+        let optionLabelWidth = prompt.options.map(\.label.count).max() ?? 0
+        for (index, option) in prompt.options.enumerated() {
+            let rect = layout.promptOptions[index]
+            let focused = model.focus == .promptOption(index)
+            let marker = prompt.optionsSubmit ? (focused ? "›" : " ") : (index == prompt.selected ? "(•)" : "( )")
+            let label = option.label.padding(toLength: optionLabelWidth, withPad: " ", startingAt: 0)
+            let text = " \(marker) \(label)  \(option.detail) "
+            canvas.put(text, x: rect.x, y: rect.y, style: focused ? .focusedButton : .button, width: rect.width)
+        }
         for (index, field) in prompt.fields.enumerated() {
             let rect = layout.promptFields[index]
             canvas.put(field.label, x: box.x + 2, y: rect.y, style: .dialog)
-            _ = labelWidth
             drawField(&canvas, field.text, rect: rect, masked: field.masked, focused: model.focus == .promptField(index))
         }
         for button in prompt.buttons {
@@ -70,7 +84,7 @@ public func render(_ model: DemoModel) -> Canvas {
         if let message = prompt.message {
             canvas.put(
                 message, x: box.x + 2, y: box.y + box.height - 2,
-                style: message.hasPrefix("Error") || message.hasPrefix("Invalid") ? .error : .dialog,
+                style: ["Error", "Invalid", "Blocked"].contains(where: message.hasPrefix) ? .error : .dialog,
                 width: box.width - 4)
         }
     }
@@ -82,10 +96,14 @@ public func render(_ model: DemoModel) -> Canvas {
             " \(Spinner.frames[model.spinnerFrame % Spinner.frames.count]) Working… Esc cancels", x: 0, y: layout.statusRow, style: .heading
         )
     } else {
-        let help =
-            model.prompt == nil
-            ? " Tab/arrows move · Enter press · mouse click · Ctrl-C quit"
-            : " Tab/arrows move · Enter submit · Esc close · Ctrl-C quit"
+        let help: String
+        if model.prompt == nil {
+            help = " Tab/arrows move · Enter press · PgUp/PgDn scroll · mouse click · Ctrl-C quit"
+        } else if case .promptOption = model.focus {
+            help = " Tab/arrows move · Enter/Space choose · Esc close · Ctrl-C quit"
+        } else {
+            help = " Tab/arrows move · Enter submit · Esc close · Ctrl-C quit"
+        }
         canvas.put(help, x: 0, y: layout.statusRow, style: .dim)
     }
     return canvas

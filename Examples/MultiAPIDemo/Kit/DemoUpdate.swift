@@ -18,6 +18,9 @@ public func update(_ model: inout DemoModel, _ key: Key) -> [DemoEffect] {
             return [.cancelPrompt]
         }
         return []
+    case .pageUp, .pageDown:
+        scrollResult(&model, pages: key == .pageUp ? -1 : 1)
+        return []
     case .tab, .down:
         moveFocus(&model, by: 1)
         return []
@@ -32,6 +35,7 @@ public func update(_ model: inout DemoModel, _ key: Key) -> [DemoEffect] {
     case .character(let character):
         if character == " ", case .button(let button) = model.focus { return press(&model, button) }
         if character == " ", case .promptButton(let button) = model.focus { return pressPrompt(&model, button) }
+        if character == " ", case .promptOption(let index) = model.focus { return chooseOption(&model, index) }
         editFocusedField(&model) { text in
             guard text.count < 256, !character.isNewline else { return }
             text.append(character)
@@ -58,6 +62,8 @@ public func update(_ model: inout DemoModel, _ key: Key) -> [DemoEffect] {
             return pressPrompt(&model, .submit)
         case .promptButton(let button):
             return pressPrompt(&model, button)
+        case .promptOption(let index):
+            return chooseOption(&model, index)
         }
     case .click(let x, let y):
         guard let target = DemoLayout(model).target(atX: x, y: y) else { return [] }
@@ -65,6 +71,7 @@ public func update(_ model: inout DemoModel, _ key: Key) -> [DemoEffect] {
         switch target {
         case .button(let button): return press(&model, button)
         case .promptButton(let button): return pressPrompt(&model, button)
+        case .promptOption(let index): return chooseOption(&model, index)
         default: return []
         }
     }
@@ -84,9 +91,36 @@ private func pressPrompt(_ model: inout DemoModel, _ button: PromptButton) -> [D
         return [.cancelPrompt]
     case .resend:
         return model.busy ? [] : [.resend]
+    case .otherMethod:
+        return model.busy ? [] : [.otherMethod]
     case .submit:
         return model.busy ? [] : [.submit(prompt.fields.map(\.text))]
     }
+}
+
+/// Enter, Space or a click on a dialog's option: marks it; a picker whose options submit sends it,
+/// a radio group moves on to the first field.
+private func chooseOption(_ model: inout DemoModel, _ index: Int) -> [DemoEffect] {
+    guard var prompt = model.prompt, prompt.options.indices.contains(index) else { return [] }
+    if prompt.optionsSubmit {
+        guard !model.busy else { return [] }
+        prompt.selected = index
+        model.prompt = prompt
+        return [.choose(index)]
+    }
+    prompt.selected = index
+    model.prompt = prompt
+    if !prompt.fields.isEmpty { model.focus = .promptField(0) }
+    return []
+}
+
+/// PgUp/PgDn: the result view moves by a page less one line, within the text.
+private func scrollResult(_ model: inout DemoModel, pages: Int) {
+    let layout = DemoLayout(model)
+    let room = layout.resultRows
+    let total = layout.resultLines(model.result).count
+    let target = model.resultScroll + pages * max(1, room - 1)
+    model.resultScroll = max(0, min(target, total - room))
 }
 
 private func moveFocus(_ model: inout DemoModel, by step: Int) {
