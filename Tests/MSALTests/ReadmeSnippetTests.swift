@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+
+/// Every ```swift block of README.md compiles against the `MSAL` module as written (Swift 6 mode),
+/// so the examples a new user copies first cannot drift from the SDK. Each block is type-checked on
+/// its own, as the `main.swift` of a tiny program.
+@Suite struct ReadmeSnippetTests {
+    static let readme = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("README.md")
+
+    /// The fenced Swift blocks, with the line each starts on.
+    static func swiftBlocks() throws -> [(line: Int, code: String)] {
+        let lines = try String(contentsOf: readme, encoding: .utf8).components(separatedBy: "\n")
+        var blocks: [(Int, String)] = []
+        var current: [String]?
+        var start = 0
+        for (index, line) in lines.enumerated() {
+            if current == nil, line.trimmingCharacters(in: .whitespaces) == "```swift" {
+                current = []
+                start = index + 2
+            } else if current != nil, line.trimmingCharacters(in: .whitespaces) == "```" {
+                blocks.append((start, current!.joined(separator: "\n")))
+                current = nil
+            } else if current != nil {
+                current!.append(line)
+            }
+        }
+        return blocks
+    }
+
+    /// The directory with `MSAL.swiftmodule` of this build.
+    static func modulesDirectory() -> URL? {
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<6 {
+            let candidate = directory.appendingPathComponent("Modules")
+            if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("MSAL.swiftmodule").path) { return candidate }
+            directory.deleteLastPathComponent()
+        }
+        return nil
+    }
+
+    @Test func theReadmeHasSwiftExamples() throws {
+        #expect(try Self.swiftBlocks().count >= 6)
+    }
+
+    @Test func everySwiftBlockCompiles() async throws {
+        let modules = try #require(Self.modulesDirectory(), "MSAL.swiftmodule not found near \(CommandLine.arguments[0])")
+        let blocks = try Self.swiftBlocks()
+        let failures = await withTaskGroup(of: String?.self) { group in
+            for block in blocks {
+                group.addTask { Self.typecheck(block.code, modules: modules).map { "README.md block at line \(block.line):\n\($0)" } }
+            }
+            var failures: [String] = []
+            for await failure in group { if let failure { failures.append(failure) } }
+            return failures
+        }
+        #expect(failures.isEmpty, "\(failures.joined(separator: "\n\n"))")
+    }
+
+    /// Nil when `code` type-checks; else the compiler's output.
+    static func typecheck(_ code: String, modules: URL) -> String? {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("readme-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let file = directory.appendingPathComponent("main.swift")
+            try code.write(to: file, atomically: true, encoding: .utf8)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["swiftc", "-typecheck", "-swift-version", "6", "-I", modules.path, file.path]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = output
+            try process.run()
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return process.terminationStatus == 0 ? nil : text
+        } catch {
+            return "could not run swiftc: \(error)"
+        }
+    }
+}
