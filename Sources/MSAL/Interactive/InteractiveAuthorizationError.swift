@@ -32,6 +32,8 @@ package enum InteractiveAuthorizationError: Error, Sendable, Equatable, CustomSt
     case sessionAlreadyRunning
     /// No browser could be started and no `authorizationURLHandler` was given (-42403).
     case noBrowser(String)
+    /// A redirect or token that cannot be used (-42600), e.g. an id token whose `nonce` differs.
+    case invalidResponse(String)
     /// The service answered the redirect with `error` (`access_denied` is the user's cancel, -50005;
     /// others -42104).
     case authorizationFailed(error: String, description: String?, subcode: String?)
@@ -60,6 +62,7 @@ package enum InteractiveAuthorizationError: Error, Sendable, Equatable, CustomSt
         case .stateMismatch: -42_501
         case .sessionAlreadyRunning: -42_402
         case .noBrowser: -42_403
+        case .invalidResponse: -42_600
         case .authorizationFailed: msalErrorCode == Self.msalUserCanceled ? nil : -42_104
         }
     }
@@ -80,6 +83,7 @@ package enum InteractiveAuthorizationError: Error, Sendable, Equatable, CustomSt
         case .stateMismatch: "the browser sign-in timed out after a redirect whose state did not match this request"
         case .sessionAlreadyRunning: "another browser sign-in is already running in this process"
         case .noBrowser(let message): message
+        case .invalidResponse(let message): message
         case .authorizationFailed(let error, let description, let subcode):
             "the authorization server answered \(error)" + (subcode.map { " (\($0))" } ?? "") + (description.map { ": \($0)" } ?? "")
         }
