@@ -163,9 +163,11 @@ import Testing
         let authorization = InteractiveAuthorization(
             launcher: BrowserLauncher(
                 launch: { url in
-                    Task { shownPage.resume(await Self.redirect(url, answer: "code=FORGED", state: "attacker")) }
+                    // The forged redirect completes before the wait starts, so the short timeout
+                    // cannot overtake it on a loaded machine.
+                    shownPage.resume(await Self.redirect(url, answer: "code=FORGED", state: "attacker"))
                     return true
-                }, environment: [:], isWSL: false), timeout: 1, gate: InteractiveSessionGate())
+                }, environment: [:], isWSL: false), timeout: 0.3, gate: InteractiveSessionGate())
         let error = await thrownError { try await authorization.run(.init(clientId: "c", authority: Self.authority, scopes: [])) }
         #expect(error == .stateMismatch)
         #expect(error?.internalErrorCode == -42_501)
