@@ -96,6 +96,9 @@ package final class LoopbackRedirectListener: Sendable {
     /// - Throws: `.portUnavailable` when a fixed port is taken, `.listenerFailed` for other socket
     ///   errors, `.invalidParameter` when already started.
     package func start() throws(InteractiveAuthorizationError) -> URL {
+        // Checked before binding too, so that a fixed port held by the first start is not
+        // reported as busy.
+        guard !core.withState({ $0.started }) else { throw .invalidParameter("the loopback listener was already started") }
         let sockets = try Self.bind(endpoint)
         // A socket pair rather than pipe2(2), which Swift's Glibc module does not export; the
         // flags are set atomically either way.
@@ -112,7 +115,7 @@ package final class LoopbackRedirectListener: Sendable {
             throw .invalidParameter("the loopback listener was already started")
         }
         let loop = Loop(
-            core: core, listeners: sockets.descriptors, wakeRead: pipe.read, wakeWrite: pipe.write, requestPath: endpoint.requestPath,
+            core: core, listeners: sockets.descriptors, wakeRead: pipe.read, requestPath: endpoint.requestPath,
             expectedState: expectedState, readTimeout: readTimeout, headerLimit: headerLimit)
         core.withState { $0.boundAddresses = sockets.descriptors.count == 2 ? ["127.0.0.1", "::1"] : ["127.0.0.1"] }
         let thread = Thread { loop.run() }
@@ -238,7 +241,6 @@ package final class LoopbackRedirectListener: Sendable {
         let core: Core
         let listeners: [Int32]
         let wakeRead: Int32
-        let wakeWrite: Int32
         let requestPath: String
         let expectedState: String
         let readTimeout: Double
@@ -249,13 +251,12 @@ package final class LoopbackRedirectListener: Sendable {
         static let drainTime = 1.0
 
         init(
-            core: Core, listeners: [Int32], wakeRead: Int32, wakeWrite: Int32, requestPath: String, expectedState: String,
+            core: Core, listeners: [Int32], wakeRead: Int32, requestPath: String, expectedState: String,
             readTimeout: Double, headerLimit: Int
         ) {
             self.core = core
             self.listeners = listeners
             self.wakeRead = wakeRead
-            self.wakeWrite = wakeWrite
             self.requestPath = requestPath
             self.expectedState = expectedState
             self.readTimeout = readTimeout
