@@ -94,11 +94,35 @@ package struct InteractiveAuthorization: Sendable {
 
         let secrets = AuthorizationSecrets.generate(using: random)
         let listener = try LoopbackRedirectListener(redirectURI: request.redirectURI, expectedState: secrets.state)
-        // Opened just before the browser (RFC 8252 §8.3); closed on every way out.
+        // Opened just before the browser (RFC 8252 §8.3). Closed by `waitForResponse` however it
+        // ends, or by `cancelAndWait()` on the ways out before it.
         let redirectURI = try listener.start().absoluteString
-        defer { listener.cancel() }
-        gate.attach(listener)
+        do {
+            try await openBrowser(for: request, secrets: secrets, redirectURI: redirectURI, listener: listener)
+        } catch {
+            await listener.cancelAndWait()
+            throw error
+        }
 
+        let response = try await listener.waitForResponse(timeout: timeout)
+        if let error = response.error {
+            throw .authorizationFailed(error: error, description: response.errorDescription, subcode: response.errorSubcode)
+        }
+        guard let code = response.code else {
+            // The listener only accepts a query with `code` or `error`.
+            throw .invalidResponse("the redirect carried neither a code nor an error")
+        }
+        return Grant(
+            code: code, codeVerifier: secrets.pkce.verifier, redirectURI: redirectURI, clientInfo: response.clientInfo,
+            nonce: secrets.nonce,
+            correlationId: request.correlationId)
+    }
+
+    /// Builds the authorize URL and shows it: the launcher, else the app's handler, else an error.
+    private func openBrowser(
+        for request: Request, secrets: AuthorizationSecrets, redirectURI: String, listener: LoopbackRedirectListener
+    ) async throws(InteractiveAuthorizationError) {
+        guard gate.attach(listener) else { throw .cancelled(.cancelCalled) }
         var authorize = AuthorizationRequest(
             authorizeEndpoint: AuthorizationRequest.authorizeEndpoint(authority: request.authority), clientId: request.clientId,
             redirectURI: redirectURI, scopes: request.scopes, secrets: secrets, correlationId: request.correlationId)
@@ -115,26 +139,12 @@ package struct InteractiveAuthorization: Sendable {
 
         onURL?(url)
         let report = await launcher.open(url)
-        if !report.launched {
-            guard let urlHandler else {
-                throw .noBrowser(
-                    "no browser could be started (\(report.summary)) and no authorizationURLHandler is set; "
-                        + "set one to show the sign-in URL yourself, or set $BROWSER")
-            }
-            await urlHandler(url)
+        guard !report.launched else { return }
+        guard let urlHandler else {
+            throw .noBrowser(
+                "no browser could be started (\(report.summary)) and no authorizationURLHandler is set; "
+                    + "set one to show the sign-in URL yourself, or set $BROWSER")
         }
-
-        let response = try await listener.waitForResponse(timeout: timeout)
-        if let error = response.error {
-            throw .authorizationFailed(error: error, description: response.errorDescription, subcode: response.errorSubcode)
-        }
-        guard let code = response.code else {
-            // The listener only accepts a query with `code` or `error`.
-            throw .invalidResponse("the redirect carried neither a code nor an error")
-        }
-        return Grant(
-            code: code, codeVerifier: secrets.pkce.verifier, redirectURI: redirectURI, clientInfo: response.clientInfo,
-            nonce: secrets.nonce,
-            correlationId: request.correlationId)
+        await urlHandler(url)
     }
 }

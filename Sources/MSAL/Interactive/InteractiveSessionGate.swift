@@ -29,14 +29,15 @@ package final class InteractiveSessionGate: Sendable {
         }
     }
 
-    /// Records the running session's listener, so that `cancelCurrent()` reaches it. Cancels it at
-    /// once when a cancel came before the listener existed.
-    package func attach(_ listener: LoopbackRedirectListener) {
-        let cancelNow = state.withLock { state in
+    /// Records the running session's listener, so that `cancelCurrent()` reaches it. Returns false
+    /// (and cancels the listener) when a cancel came before the listener existed.
+    package func attach(_ listener: LoopbackRedirectListener) -> Bool {
+        let cancelled = state.withLock { state in
             state.listener = listener
             return state.cancelRequested
         }
-        if cancelNow { listener.cancel() }
+        if cancelled { listener.cancel() }
+        return !cancelled
     }
 
     /// Releases the gate.

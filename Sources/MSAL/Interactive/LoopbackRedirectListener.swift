@@ -147,8 +147,17 @@ package final class LoopbackRedirectListener: Sendable {
     }
 
     /// Ends the wait with `.cancelled(.cancelCalled)` and closes the sockets; nothing if already over.
+    /// The sockets close a moment later on the listener's thread; `cancelAndWait()` waits for that.
     package func cancel() {
         core.stop(.cancelCalled)
+    }
+
+    /// Cancels and, unless someone is already in `waitForResponse` (which then returns), waits
+    /// until every socket is closed. For error paths that end a sign-in before its wait.
+    package func cancelAndWait() async {
+        cancel()
+        guard core.beginWait(timeout: 0) else { return }
+        _ = await core.outcome.value()
     }
 
     // MARK: - Shared state

@@ -119,7 +119,9 @@ import Testing
 
     @Test func withoutABrowserOrAHandlerItFailsAtOnceNamingTheHandler() async throws {
         let gate = InteractiveSessionGate()
-        let authorization = InteractiveAuthorization(launcher: Self.noBrowser, timeout: 600, gate: gate)
+        let seenURL = Locked<URL?>(nil)
+        var authorization = InteractiveAuthorization(launcher: Self.noBrowser, timeout: 600, gate: gate)
+        authorization.onURL = { url in seenURL.withLock { $0 = url } }
         let request = InteractiveAuthorization.Request(clientId: "c", authority: Self.authority, scopes: [])
         let started = Date()
         let error = await thrownError { try await authorization.run(request) }
@@ -129,6 +131,10 @@ import Testing
         }
         #expect(message.contains("authorizationURLHandler"))
         #expect(error?.internalErrorCode == -42_403)
+        // The listener is already closed when the error arrives.
+        let authorizeURL = try #require(seenURL.withLock { $0 })
+        let redirect = try #require(Self.query(authorizeURL)["redirect_uri"].flatMap(URL.init(string:)))
+        #expect(throws: LoopbackTestClient.ConnectFailed.self) { try LoopbackTestClient.connect(port: UInt16(redirect.port ?? 0)).close() }
         #expect(Date().timeIntervalSince(started) < 5)
         #expect(!gate.isRunning)
     }
@@ -216,5 +222,19 @@ import Testing
         request.extraQueryParameters = ["claims": "{}"]
         #expect(await thrownError { try await authorization.run(request) }?.internalErrorCode == -42_000)
         #expect(launched.withLock { $0 } == 0)
+    }
+
+    @Test func aCancelBeforeTheListenerIsAttachedStopsTheSession() throws {
+        let gate = InteractiveSessionGate()
+        #expect(gate.enter())
+        #expect(!gate.enter())
+        #expect(gate.cancelCurrent())
+        let listener = try LoopbackRedirectListener(redirectURI: nil, expectedState: "s")
+        #expect(!gate.attach(listener))
+        gate.leave()
+        #expect(!gate.isRunning)
+        #expect(gate.enter())
+        #expect(gate.attach(listener))
+        gate.leave()
     }
 }

@@ -181,6 +181,14 @@ import Testing
         #expect(throws: LoopbackTestClient.ConnectFailed.self) { try LoopbackTestClient.connect(port: port).close() }
     }
 
+    @Test func cancelAndWaitReturnsWithThePortClosed() async throws {
+        let (listener, _, port) = try started()
+        await listener.cancelAndWait()
+        #expect(throws: LoopbackTestClient.ConnectFailed.self) { try LoopbackTestClient.connect(port: port).close() }
+        // The wait was spent by cancelAndWait.
+        await #expect(throws: InteractiveAuthorizationError.self) { try await listener.waitForResponse(timeout: 1) }
+    }
+
     @Test func aResponseBeforeTheWaitIsKept() async throws {
         let (listener, _, port) = try started()
         let answer = try await LoopbackTestClient.get("/?code=EARLY&state=\(Self.state)", port: port)
