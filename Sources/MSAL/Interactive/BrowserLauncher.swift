@@ -43,6 +43,7 @@ package struct BrowserLauncher: Sendable {
 
     /// The attempts made, in order; the last one worked when `launched` is true.
     package struct Report: Sendable, Equatable {
+        /// Every candidate tried, in order.
         package var attempts: [Attempt] = []
         /// Whether some candidate worked.
         package var launched: Bool { attempts.last.map { $0.failure == nil } ?? false }

@@ -14,20 +14,31 @@ import Foundation
 package struct InteractiveAuthorization: Sendable {
     /// What the app asks for; mirrors `MSALInteractiveTokenParameters`.
     package struct Request: Sendable {
+        /// `client_id`.
         package var clientId: String
         /// The authority; the authorize endpoint is `{authority}/oauth2/v2.0/authorize`.
         package var authority: URL
+        /// The scopes the token is for.
         package var scopes: [String]
+        /// Scopes to consent to now, without a token for them.
         package var extraScopesToConsent: [String] = []
         /// nil or `http://localhost` → a free port; `http://localhost:N` → port N.
         package var redirectURI: URL?
+        /// `prompt` (MSAL's `promptType`).
         package var prompt: AuthorizationPrompt = .selectAccount
+        /// `login_hint`: the account's username or the app's hint.
         package var loginHint: String?
+        /// `domain_hint`.
         package var domainHint: String?
+        /// `claims` as JSON text, capabilities already merged in.
         package var claims: String?
+        /// `instance_aware=true` (multiple clouds).
         package var instanceAware = false
+        /// The app's `extraQueryParameters`.
         package var extraQueryParameters: [String: String] = [:]
+        /// `x-app-name`.
         package var appName: String?
+        /// `x-app-ver`.
         package var appVersion: String?
         /// `client-request-id`; also the token request's.
         package var correlationId: UUID = CorrelationID.next()

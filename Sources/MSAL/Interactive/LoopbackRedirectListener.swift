@@ -254,7 +254,7 @@ package final class LoopbackRedirectListener: Sendable {
         let expectedState: String
         let readTimeout: Double
         let headerLimit: Int
-        /// More connections at once than a browser opens; beyond this new ones are closed at once.
+        /// More connections at once than a browser opens; beyond this the oldest is dropped for each new one.
         static let maxConnections = 32
         /// How long an answered connection may take to close its side.
         static let drainTime = 1.0
@@ -351,9 +351,10 @@ package final class LoopbackRedirectListener: Sendable {
                     default: return true
                     }
                 }
-                guard connections.count < Self.maxConnections else {
-                    close(descriptor)
-                    continue
+                if connections.count >= Self.maxConnections {
+                    // Full (a local program holding idle connections, say): the oldest goes, so
+                    // that the browser's redirect still gets in.
+                    close(connections.removeFirst().descriptor)
                 }
                 connections.append(Connection(descriptor: descriptor, deadline: monotonicNow() + readTimeout))
             }

@@ -135,6 +135,16 @@ import Testing
         #expect(try await response.code == "REAL")
     }
 
+    @Test func manyIdleConnectionsDoNotLockOutTheRedirect() async throws {
+        let (listener, _, port) = try started()
+        let idle = try (0..<40).map { _ in try LoopbackTestClient.connect(port: port) }
+        defer { for connection in idle { connection.close() } }
+        async let response = listener.waitForResponse(timeout: 10)
+        let answer = try await LoopbackTestClient.get("/?code=REAL&state=\(Self.state)", port: port)
+        #expect(status(answer) == "HTTP/1.1 200 OK")
+        #expect(try await response.code == "REAL")
+    }
+
     @Test func aSilentClientIsDisconnectedAfterTheReadTimeout() async throws {
         let (listener, _, port) = try started(readTimeout: 0.2)
         defer { listener.cancel() }
