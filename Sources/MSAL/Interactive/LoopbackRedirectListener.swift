@@ -197,7 +197,7 @@ package final class LoopbackRedirectListener: Sendable {
                 guard state.started, !state.waiting else { return false }
                 state.waiting = true
                 state.timeout = timeout
-                state.deadline = monotonicNow() + max(0, timeout)
+                state.deadline = monotonicNow() + (timeout.isNaN ? 0 : max(0, timeout))
                 wake(state.wakeWrite)
                 return true
             }
@@ -306,7 +306,8 @@ package final class LoopbackRedirectListener: Sendable {
                 descriptors += connections.map { pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0) }
                 var wakeAt = ([deadline].compactMap { $0 } + connections.map(\.deadline)).min()
                 if !accepting { wakeAt = min(wakeAt ?? acceptPausedUntil, acceptPausedUntil) }
-                let milliseconds = wakeAt.map { Int32(clamping: Int(max(0, ($0 - now) * 1000).rounded(.up))) } ?? -1
+                // Clamped before converting: an infinite timeout must not trap in Int32(_:).
+                let milliseconds = wakeAt.map { Int32(min(max(0, ($0 - now) * 1000), Double(Int32.max)).rounded(.up)) } ?? -1
 
                 let ready = poll(&descriptors, nfds_t(descriptors.count), milliseconds)
                 if ready < 0 {

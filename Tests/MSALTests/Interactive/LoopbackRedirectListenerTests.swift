@@ -182,6 +182,25 @@ import Testing
         #expect(throws: LoopbackTestClient.ConnectFailed.self) { try LoopbackTestClient.connect(port: port).close() }
     }
 
+    @Test func anInfiniteTimeoutWaitsAndANaNTimeoutDoesNot() async throws {
+        let (forever, _, _) = try started()
+        Task {
+            try await Task.sleep(nanoseconds: 50_000_000)
+            forever.cancel()
+        }
+        await expectError(.cancelled(.cancelCalled)) { try await forever.waitForResponse(timeout: .infinity) }
+        let (nan, _, _) = try started()
+        do {
+            _ = try await nan.waitForResponse(timeout: .nan)
+            Issue.record("expected a timeout")
+        } catch {
+            guard case .cancelled(.timedOut) = error else {
+                Issue.record("expected a timeout, got \(error)")
+                return
+            }
+        }
+    }
+
     @Test func taskCancellationEndsTheWait() async throws {
         let (listener, _, port) = try started()
         let waiter = Task { try await listener.waitForResponse(timeout: 30) }
