@@ -74,7 +74,7 @@ package struct BrowserLauncher: Sendable {
         self.launch = launch
         self.environment = environment
         self.isWSL = isWSL ?? Self.runningOnWSL()
-        self.failureWindow = failureWindow
+        self.failureWindow = failureWindow.isNaN ? 2 : max(0, failureWindow)
         self.clock = clock
     }
 
