@@ -1,0 +1,383 @@
+import Foundation
+import Testing
+
+@testable import MSAL
+
+/// The loopback redirect listener over real sockets on 127.0.0.1 (and ::1 when present).
+@Suite struct LoopbackRedirectListenerTests {
+    private static let state = "expected-state_123"
+
+    private func started(
+        _ redirectURI: String? = nil, readTimeout: Double = 10
+    ) throws -> (listener: LoopbackRedirectListener, url: URL, port: UInt16) {
+        let listener = try LoopbackRedirectListener(
+            redirectURI: redirectURI.map { URL(string: $0)! }, expectedState: Self.state, readTimeout: readTimeout)
+        let url = try listener.start()
+        return (listener, url, UInt16(try #require(url.port)))
+    }
+
+    private func status(_ answer: String) -> String {
+        answer.components(separatedBy: "\r\n").first ?? ""
+    }
+
+    private func expectError(
+        _ expected: InteractiveAuthorizationError, _ body: () async throws -> some Any, sourceLocation: SourceLocation = #_sourceLocation
+    ) async {
+        do {
+            _ = try await body()
+            Issue.record("expected \(expected), got a result", sourceLocation: sourceLocation)
+        } catch {
+            #expect(error as? InteractiveAuthorizationError == expected, sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test func successAnswersThePageAndReturnsTheQuery() async throws {
+        let (listener, url, port) = try started()
+        #expect(url.absoluteString == "http://localhost:\(port)")
+        #expect(port != 0)
+        async let response = listener.waitForResponse(timeout: 10)
+        let answer = try await LoopbackTestClient.get(
+            "/?code=SECRET-CODE.x&state=\(Self.state)&client_info=eyJ1aWQiOiIxIn0&session_state=s", port: port)
+        #expect(status(answer) == "HTTP/1.1 200 OK")
+        #expect(answer.contains("Content-Type: text/html; charset=utf-8\r\n"))
+        #expect(answer.contains("Cache-Control: no-store\r\n"))
+        #expect(answer.contains("Referrer-Policy: no-referrer\r\n"))
+        #expect(answer.contains("Connection: close\r\n"))
+        #expect(answer.contains("Authentication completed. You can close this window now."))
+        #expect(!answer.contains("SECRET-CODE"))
+        let result = try await response
+        #expect(result == AuthorizationResponse(code: "SECRET-CODE.x", state: Self.state, clientInfo: "eyJ1aWQiOiIxIn0"))
+    }
+
+    @Test func errorResponseIsEscapedOnThePageAndReturned() async throws {
+        let (listener, _, port) = try started()
+        async let response = listener.waitForResponse(timeout: 10)
+        let answer = try await LoopbackTestClient.get(
+            "/?error=access_denied&error_description=%3Cscript%3Ealert(1)%3C%2Fscript%3E+%26+more&error_subcode=cancel&state=\(Self.state)",
+            port: port)
+        #expect(status(answer) == "HTTP/1.1 200 OK")
+        #expect(answer.contains("Authentication failed. access_denied: &lt;script&gt;alert(1)&lt;/script&gt; &amp; more."))
+        #expect(!answer.contains("<script>"))
+        let result = try await response
+        #expect(result.error == "access_denied")
+        #expect(result.errorDescription == "<script>alert(1)</script> & more")
+        #expect(result.errorSubcode == "cancel")
+        #expect(result.code == nil)
+    }
+
+    @Test func wrongOrMissingStateIsRefusedAndTheListenerKeepsWaiting() async throws {
+        let (listener, _, port) = try started()
+        async let response = listener.waitForResponse(timeout: 10)
+        let forged = try await LoopbackTestClient.get("/?code=FORGED&state=attacker", port: port)
+        #expect(status(forged) == "HTTP/1.1 400 Bad Request")
+        #expect(forged.contains("State mismatch"))
+        let missing = try await LoopbackTestClient.get("/?code=FORGED", port: port)
+        #expect(missing.contains("State mismatch"))
+        let real = try await LoopbackTestClient.get("/?code=REAL&state=\(Self.state)", port: port)
+        #expect(status(real) == "HTTP/1.1 200 OK")
+        #expect(try await response.code == "REAL")
+    }
+
+    @Test func otherPathsAreNotFoundAndTheListenerKeepsWaiting() async throws {
+        let (listener, url, port) = try started("http://localhost/callback")
+        #expect(url.absoluteString == "http://localhost:\(port)/callback")
+        async let response = listener.waitForResponse(timeout: 10)
+        for target in ["/favicon.ico", "/?code=C&state=\(Self.state)", "/callback/x?code=C&state=\(Self.state)", "/callback"] {
+            let answer = try await LoopbackTestClient.get(target, port: port)
+            #expect(status(answer) == "HTTP/1.1 404 Not Found", "\(target)")
+        }
+        let answer = try await LoopbackTestClient.get("/callback?code=C&state=\(Self.state)", port: port)
+        #expect(status(answer) == "HTTP/1.1 200 OK")
+        #expect(try await response.code == "C")
+    }
+
+    @Test func postIsRefused() async throws {
+        let (listener, _, port) = try started()
+        async let response = listener.waitForResponse(timeout: 10)
+        let body = "code=C&state=\(Self.state)"
+        let post = try await LoopbackTestClient.exchange(
+            "POST /?code=C&state=\(Self.state) HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+                + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)", port: port)
+        #expect(status(post) == "HTTP/1.1 404 Not Found")
+        let answer = try await LoopbackTestClient.get("/?code=AFTER&state=\(Self.state)", port: port)
+        #expect(status(answer) == "HTTP/1.1 200 OK")
+        #expect(try await response.code == "AFTER")
+    }
+
+    @Test func oversizedHeadIsRefused() async throws {
+        let (listener, _, port) = try started()
+        async let response = listener.waitForResponse(timeout: 10)
+        let big = "GET /?code=C&state=\(Self.state) HTTP/1.1\r\nHost: localhost\r\nX-Filler: \(String(repeating: "a", count: 9000))\r\n\r\n"
+        let answer = try await LoopbackTestClient.exchange(big, port: port)
+        #expect(status(answer) == "HTTP/1.1 431 Request Header Fields Too Large")
+        let ok = try await LoopbackTestClient.get("/?code=SMALL&state=\(Self.state)", port: port)
+        #expect(status(ok) == "HTTP/1.1 200 OK")
+        #expect(try await response.code == "SMALL")
+    }
+
+    @Test func malformedRequestLineIsABadRequest() async throws {
+        let (listener, _, port) = try started()
+        defer { listener.cancel() }
+        let answer = try await LoopbackTestClient.exchange("HELLO\r\n\r\n", port: port)
+        #expect(status(answer) == "HTTP/1.1 400 Bad Request")
+    }
+
+    @Test func aSilentClientDoesNotHoldUpTheRealResponse() async throws {
+        let (listener, _, port) = try started()
+        let silent = try LoopbackTestClient.connect(port: port)
+        defer { silent.close() }
+        let partial = try LoopbackTestClient.connect(port: port)
+        defer { partial.close() }
+        partial.send("GET /?code=PARTIAL&state=\(Self.state) HTTP/1.1\r\nHost: loc")
+        async let response = listener.waitForResponse(timeout: 10)
+        let answer = try await LoopbackTestClient.get("/?code=REAL&state=\(Self.state)", port: port)
+        #expect(status(answer) == "HTTP/1.1 200 OK")
+        #expect(try await response.code == "REAL")
+    }
+
+    @Test func manyIdleConnectionsDoNotLockOutTheRedirect() async throws {
+        let (listener, _, port) = try started()
+        let idle = try (0..<40).map { _ in try LoopbackTestClient.connect(port: port) }
+        defer { for connection in idle { connection.close() } }
+        async let response = listener.waitForResponse(timeout: 10)
+        let answer = try await LoopbackTestClient.get("/?code=REAL&state=\(Self.state)", port: port)
+        #expect(status(answer) == "HTTP/1.1 200 OK")
+        #expect(try await response.code == "REAL")
+    }
+
+    @Test func aSilentClientIsDisconnectedAfterTheReadTimeout() async throws {
+        let (listener, _, port) = try started(readTimeout: 0.2)
+        defer { listener.cancel() }
+        let silent = try LoopbackTestClient.connect(port: port)
+        defer { silent.close() }
+        let started = Date()
+        let answer = await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: silent.readToEnd()) }.start()
+        }
+        #expect(answer == "") // closed by the listener, without a byte
+        #expect(Date().timeIntervalSince(started) < 4)
+    }
+
+    @Test func timesOutAsUserCancel() async throws {
+        let (listener, _, _) = try started()
+        await expectError(.cancelled(.timedOut(seconds: 0.2))) { try await listener.waitForResponse(timeout: 0.2) }
+        #expect(InteractiveAuthorizationError.cancelled(.timedOut(seconds: 0.2)).isUserCanceled)
+    }
+
+    @Test func timeoutAfterAStateMismatchIsAStateMismatch() async throws {
+        let (listener, _, port) = try started()
+        let forged = try await LoopbackTestClient.get("/?code=FORGED&state=other", port: port)
+        #expect(forged.contains("State mismatch"))
+        await expectError(.stateMismatch) { try await listener.waitForResponse(timeout: 0.2) }
+        #expect(InteractiveAuthorizationError.stateMismatch.internalErrorCode == -42_501)
+    }
+
+    @Test func cancelEndsTheWait() async throws {
+        let (listener, _, port) = try started()
+        Task {
+            try await Task.sleep(nanoseconds: 50_000_000)
+            listener.cancel()
+        }
+        await expectError(.cancelled(.cancelCalled)) { try await listener.waitForResponse(timeout: 30) }
+        #expect(throws: LoopbackTestClient.ConnectFailed.self) { try LoopbackTestClient.connect(port: port).close() }
+    }
+
+    @Test func anInfiniteTimeoutWaitsAndANaNTimeoutDoesNot() async throws {
+        let (forever, _, _) = try started()
+        Task {
+            try await Task.sleep(nanoseconds: 50_000_000)
+            forever.cancel()
+        }
+        await expectError(.cancelled(.cancelCalled)) { try await forever.waitForResponse(timeout: .infinity) }
+        let (nan, _, _) = try started()
+        do {
+            _ = try await nan.waitForResponse(timeout: .nan)
+            Issue.record("expected a timeout")
+        } catch {
+            guard case .cancelled(.timedOut) = error else {
+                Issue.record("expected a timeout, got \(error)")
+                return
+            }
+        }
+    }
+
+    @Test func taskCancellationEndsTheWait() async throws {
+        let (listener, _, port) = try started()
+        let waiter = Task { try await listener.waitForResponse(timeout: 30) }
+        try await Task.sleep(nanoseconds: 50_000_000)
+        waiter.cancel()
+        await expectError(.cancelled(.taskCancelled)) { try await waiter.value }
+        #expect(throws: LoopbackTestClient.ConnectFailed.self) { try LoopbackTestClient.connect(port: port).close() }
+    }
+
+    @Test func cancelAndWaitReturnsWithThePortClosed() async throws {
+        let (listener, _, port) = try started()
+        await listener.cancelAndWait()
+        #expect(throws: LoopbackTestClient.ConnectFailed.self) { try LoopbackTestClient.connect(port: port).close() }
+        // The wait was spent by cancelAndWait.
+        await #expect(throws: InteractiveAuthorizationError.self) { try await listener.waitForResponse(timeout: 1) }
+    }
+
+    @Test func aResponseBeforeTheWaitIsKept() async throws {
+        let (listener, _, port) = try started()
+        let answer = try await LoopbackTestClient.get("/?code=EARLY&state=\(Self.state)", port: port)
+        #expect(status(answer) == "HTTP/1.1 200 OK")
+        #expect(try await listener.waitForResponse(timeout: 10).code == "EARLY")
+    }
+
+    @Test func busyPortIsATypedErrorNamingThePort() throws {
+        let squatter = try LoopbackTestClient.squat()
+        defer { close(squatter.descriptor) }
+        let listener = try LoopbackRedirectListener(redirectURI: URL(string: "http://localhost:\(squatter.port)")!, expectedState: "s")
+        #expect(throws: InteractiveAuthorizationError.portUnavailable(port: squatter.port)) { try listener.start() }
+        let error = InteractiveAuthorizationError.portUnavailable(port: squatter.port)
+        #expect(error.description == "cannot listen on port \(squatter.port); use port 0")
+        #expect(error.internalErrorCode == -42_000)
+    }
+
+    @Test func givenPortIsUsed() async throws {
+        // A port that was free a moment ago.
+        let probe = try LoopbackTestClient.squat()
+        let port = probe.port
+        close(probe.descriptor)
+        let (listener, url, bound) = try started("http://127.0.0.1:\(port)")
+        #expect(bound == port)
+        #expect(url.absoluteString == "http://127.0.0.1:\(port)")
+        async let response = listener.waitForResponse(timeout: 10)
+        _ = try await LoopbackTestClient.get("/?code=C&state=\(Self.state)", port: port)
+        #expect(try await response.code == "C")
+    }
+
+    @Test(.enabled(if: LoopbackTestClient.ipv6LoopbackAvailable, "this machine has no ::1 (no IPv6 loopback)"))
+    func ipv6LoopbackIsServedOnTheSamePort() async throws {
+        let (listener, _, port) = try started()
+        #expect(listener.boundAddresses == ["127.0.0.1", "::1"])
+        async let response = listener.waitForResponse(timeout: 10)
+        let forged = try await LoopbackTestClient.get("/?code=X&state=nope", port: port, family: .ipv6)
+        #expect(forged.contains("State mismatch"))
+        let answer = try await LoopbackTestClient.get("/?code=SIX&state=\(Self.state)", port: port, family: .ipv6)
+        #expect(status(answer) == "HTTP/1.1 200 OK")
+        #expect(try await response.code == "SIX")
+    }
+
+    @Test func redirectURIsThatCannotBeServedAreRefused() {
+        for text in [
+            "https://localhost", "http://example.com", "http://localhost:8080/?x=1", "http://localhost#f", "http://user@localhost",
+            "http://localhost:70000", "msauth.com.example://auth", "http://10.0.0.1:8080",
+        ] {
+            #expect(throws: InteractiveAuthorizationError.self, "\(text)") {
+                try LoopbackRedirectListener.endpoint(for: URL(string: text)!)
+            }
+        }
+        #expect(InteractiveAuthorizationError.invalidRedirectURI("x").internalErrorCode == -42_011)
+    }
+
+    @Test func redirectURIsThatCanBeServed() throws {
+        let cases: [(String?, LoopbackRedirectListener.Endpoint)] = [
+            (nil, .init(host: "localhost", port: 0, path: "")),
+            ("http://localhost", .init(host: "localhost", port: 0, path: "")),
+            ("http://localhost/", .init(host: "localhost", port: 0, path: "/")),
+            ("http://LOCALHOST:8400/cb", .init(host: "localhost", port: 8400, path: "/cb")),
+            ("http://127.0.0.1:0", .init(host: "127.0.0.1", port: 0, path: "")),
+            ("http://[::1]:8400", .init(host: "[::1]", port: 8400, path: "")),
+        ]
+        for (text, expected) in cases {
+            #expect(try LoopbackRedirectListener.endpoint(for: text.map { URL(string: $0)! }) == expected)
+        }
+    }
+
+    @Test func routeClassifiesRequestHeads() {
+        func route(_ head: String) -> LoopbackRedirectListener.Route {
+            LoopbackRedirectListener.route(head, requestPath: "/", expectedState: "S")
+        }
+        #expect(route("GET /?code=a+b%2Bc&state=S HTTP/1.1\r\nHost: x") == .response(AuthorizationResponse(code: "a b+c", state: "S")))
+        #expect(route("GET /?code=a&state=S&state=T HTTP/1.1") == .response(AuthorizationResponse(code: "a", state: "S")))
+        #expect(route("GET /?state=S HTTP/1.1") == .notFound)
+        #expect(route("GET /?code=&state=S HTTP/1.1") == .notFound)
+        #expect(route("GET /?code=a&state=s HTTP/1.1") == .stateMismatch)
+        #expect(route("GET /?code=a&state=S%ZZ HTTP/1.1") == .badRequest)
+        #expect(route("HEAD /?code=a&state=S HTTP/1.1") == .notFound)
+        #expect(route("GET /?code=a&state=S HTTP/2") == .badRequest)
+        #expect(route("GET  /?code=a&state=S HTTP/1.1") == .badRequest)
+        #expect(route("GET http://localhost/?code=a&state=S HTTP/1.1") == .notFound)
+    }
+
+    @Test func errorTextWithoutDescription() {
+        #expect(
+            LoopbackRedirectListener.errorText(for: AuthorizationResponse(error: "server_error"), error: "server_error")
+                == "Authentication failed. server_error.")
+        #expect(LoopbackRedirectListener.escapeHTML(#"<a href="x">'&'</a>"#) == "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;")
+    }
+
+    @Test func waitingTwiceOrBeforeStartIsRefused() async throws {
+        let unstarted = try LoopbackRedirectListener(redirectURI: nil, expectedState: "s")
+        await #expect(throws: InteractiveAuthorizationError.self) { try await unstarted.waitForResponse(timeout: 1) }
+        let (listener, _, _) = try started()
+        #expect(throws: InteractiveAuthorizationError.self) { try listener.start() }
+        await expectError(.cancelled(.timedOut(seconds: 0))) { try await listener.waitForResponse(timeout: 0) }
+        await #expect(throws: InteractiveAuthorizationError.self) { try await listener.waitForResponse(timeout: 1) }
+    }
+}
+
+/// Descriptors: every way a listener ends closes all of its sockets. Counted over many rounds so
+/// that descriptors other tests open meanwhile cannot pass for (or hide) a leak.
+@Suite(.serialized) struct LoopbackListenerDescriptorTests {
+    @Test func noDescriptorIsLeftOpen() async throws {
+        // Warm up: URLSession-free, but the first thread and the accept4 lookup happen here.
+        do {
+            let listener = try LoopbackRedirectListener(redirectURI: nil, expectedState: "s")
+            _ = try listener.start()
+            listener.cancel()
+            _ = try? await listener.waitForResponse(timeout: 1)
+        }
+        let before = LoopbackTestClient.openDescriptorCount()
+        let rounds = 40
+        var ports = Set<UInt16>()
+        for round in 0..<rounds {
+            let listener = try LoopbackRedirectListener(redirectURI: nil, expectedState: "s")
+            let port = UInt16(try #require(try listener.start().port))
+            ports.insert(port)
+            switch round % 4 {
+            case 0:
+                async let response = listener.waitForResponse(timeout: 10)
+                let silent = try LoopbackTestClient.connect(port: port)
+                _ = try await LoopbackTestClient.get("/favicon.ico", port: port)
+                _ = try await LoopbackTestClient.get("/?code=C&state=s", port: port)
+                #expect(try await response.code == "C")
+                silent.close()
+            case 1:
+                _ = try? await listener.waitForResponse(timeout: 0.01)
+            case 2:
+                listener.cancel()
+                _ = try? await listener.waitForResponse(timeout: 10)
+            default:
+                // Never waited for: dropping the listener stops its thread.
+                _ = try await LoopbackTestClient.get("/?code=C&state=wrong", port: port)
+            }
+        }
+        // A dropped listener's thread closes its sockets a moment later; other tests running
+        // meanwhile come and go too.
+        var after = LoopbackTestClient.openDescriptorCount()
+        for _ in 0..<50 {
+            guard after > before + 8 || !LoopbackTestClient.openTCPSockets(localPorts: ports).isEmpty else { break }
+            try await Task.sleep(nanoseconds: 20_000_000)
+            after = LoopbackTestClient.openDescriptorCount()
+        }
+        // No listening or accepted socket on any port used is still open…
+        #expect(LoopbackTestClient.openTCPSockets(localPorts: ports) == [])
+        // …and, counting everything (the wake pair too): each round opens at least four
+        // descriptors, so a leak of any kind adds 40 or more.
+        #expect(after <= before + 8, "open descriptors: \(before) before, \(after) after \(rounds) rounds")
+    }
+
+    @Test func aFailedStartClosesWhatItOpened() throws {
+        let squatter = try LoopbackTestClient.squat()
+        defer { close(squatter.descriptor) }
+        let before = LoopbackTestClient.openDescriptorCount()
+        for _ in 0..<20 {
+            let listener = try LoopbackRedirectListener(redirectURI: URL(string: "http://localhost:\(squatter.port)")!, expectedState: "s")
+            #expect(throws: InteractiveAuthorizationError.self) { try listener.start() }
+        }
+        #expect(LoopbackTestClient.openDescriptorCount() <= before + 4)
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A raw HTTP client for the loopback listener tests: sends exactly the bytes given (a POST, an
+/// oversized head, nothing at all) to 127.0.0.1 or ::1 and reads until the server closes. The
+/// blocking calls run on a thread of their own, never on Swift's cooperative pool.
+struct LoopbackTestClient {
+    enum Family {
+        case ipv4
+        case ipv6
+    }
+
+    /// An open connection; `close()` it.
+    final class Connection: Sendable {
+        let descriptor: Int32
+        init(descriptor: Int32) { self.descriptor = descriptor }
+
+        func send(_ text: String) {
+            let bytes = Array(text.utf8)
+            var offset = 0
+            while offset < bytes.count {
+                let written = bytes.withUnsafeBytes {
+                    Glibc.send(descriptor, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+                }
+                if written <= 0 { return }
+                offset += written
+            }
+        }
+
+        /// Everything until the server closes (or 5 s pass); nil when the read fails.
+        func readToEnd() -> String? {
+            var timeout = timeval(tv_sec: 5, tv_usec: 0)
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            var data: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = recv(descriptor, &buffer, buffer.count, 0)
+                if count == 0 { return String(decoding: data, as: UTF8.self) }
+                if count < 0 { return data.isEmpty ? nil : String(decoding: data, as: UTF8.self) }
+                data += buffer[0..<count]
+            }
+        }
+
+        func close() { _ = Glibc.close(descriptor) }
+    }
+
+    struct ConnectFailed: Error { let errno: Int32 }
+
+    /// Connects to the loopback address of `family` on `port` (blocking; loopback connects at once).
+    static func connect(port: UInt16, family: Family = .ipv4) throws -> Connection {
+        let descriptor = socket(family == .ipv4 ? AF_INET : AF_INET6, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw ConnectFailed(errno: errno) }
+        var storage = sockaddr_storage()
+        let length: socklen_t
+        if family == .ipv4 {
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = port.bigEndian
+            address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+            length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: address, as: sockaddr_in.self) }
+        } else {
+            var address = sockaddr_in6()
+            address.sin6_family = sa_family_t(AF_INET6)
+            address.sin6_port = port.bigEndian
+            withUnsafeMutableBytes(of: &address.sin6_addr) { $0[15] = 1 }
+            length = socklen_t(MemoryLayout<sockaddr_in6>.size)
+            withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: address, as: sockaddr_in6.self) }
+        }
+        let result = withUnsafePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, length) }
+        }
+        guard result == 0 else {
+            let code = errno
+            Glibc.close(descriptor)
+            throw ConnectFailed(errno: code)
+        }
+        return Connection(descriptor: descriptor)
+    }
+
+    /// Sends `request` and returns the whole answer, off the cooperative pool.
+    static func exchange(_ request: String, port: UInt16, family: Family = .ipv4) async throws -> String {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                do {
+                    let connection = try connect(port: port, family: family)
+                    defer { connection.close() }
+                    connection.send(request)
+                    continuation.resume(returning: connection.readToEnd() ?? "")
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }.start()
+        }
+    }
+
+    /// `GET target` with the headers a browser would send.
+    static func get(_ target: String, port: UInt16, family: Family = .ipv4) async throws -> String {
+        try await exchange(
+            "GET \(target) HTTP/1.1\r\nHost: localhost:\(port)\r\nUser-Agent: test\r\nAccept: text/html\r\n\r\n", port: port, family: family
+        )
+    }
+
+    /// Whether this machine can bind ::1 (some containers have no IPv6 loopback).
+    static let ipv6LoopbackAvailable: Bool = {
+        let descriptor = socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { return false }
+        defer { Glibc.close(descriptor) }
+        var address = sockaddr_in6()
+        address.sin6_family = sa_family_t(AF_INET6)
+        withUnsafeMutableBytes(of: &address.sin6_addr) { $0[15] = 1 }
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) == 0 }
+        }
+    }()
+
+    /// A socket listening on 127.0.0.1 at a free port, with no thread accepting on it (unlike
+    /// `LoopbackServer`, whose thread could, after `stop()`, accept on a reused descriptor
+    /// number belonging to another test). Close the descriptor to release the port.
+    static func squat() throws -> (port: UInt16, descriptor: Int32) {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw ConnectFailed(errno: errno) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let ok = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, length) == 0 && listen(descriptor, 1) == 0 && getsockname(descriptor, $0, &length) == 0
+            }
+        }
+        guard ok else {
+            let code = errno
+            Glibc.close(descriptor)
+            throw ConnectFailed(errno: code)
+        }
+        return (UInt16(bigEndian: address.sin_port), descriptor)
+    }
+
+    /// TCP sockets this process still holds whose local port is one of `ports` (listeners and
+    /// accepted connections alike), from /proc/net/tcp{,6} joined with /proc/self/fd by inode.
+    /// Precise even while other tests open descriptors of their own.
+    static func openTCPSockets(localPorts ports: Set<UInt16>) -> [String] {
+        let fdDirectory = "/proc/self/fd"
+        let ownInodes = Set(
+            ((try? FileManager.default.contentsOfDirectory(atPath: fdDirectory)) ?? []).compactMap { name -> String? in
+                guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "\(fdDirectory)/\(name)"),
+                    target.hasPrefix("socket:[")
+                else { return nil }
+                return String(target.dropFirst("socket:[".count).dropLast())
+            })
+        var found: [String] = []
+        for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
+            guard let text = try? String(contentsOfFile: table, encoding: .utf8) else { continue }
+            for line in text.split(separator: "\n").dropFirst() {
+                let columns = line.split(separator: " ")
+                guard columns.count > 9, let portHex = columns[1].split(separator: ":").last, let port = UInt16(portHex, radix: 16),
+                    ports.contains(port), ownInodes.contains(String(columns[9]))
+                else { continue }
+                found.append("\(table) \(columns[1]) state \(columns[3]) inode \(columns[9])")
+            }
+        }
+        return found
+    }
+
+    /// How many descriptors this process has open.
+    static func openDescriptorCount() -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
+    }
+}
