@@ -1,4 +1,5 @@
 import Foundation
+import NativeAuthTesting
 import Testing
 
 @testable import NativeAuthEmulator
@@ -90,11 +91,13 @@ struct BrowserDriver {
     }
 }
 
-/// One answer of the authorize endpoint, with its form read out of the HTML.
+/// One answer of the authorize endpoint, with its form read out of the HTML (`HTMLForm`, shipped
+/// in NativeAuthTesting).
 struct Page {
     var status: Int
     var headers: [String: String]
     var html: String
+    private var form: HTMLForm { HTMLForm(html: html) }
 
     init(_ reply: EmulatorHarness.Reply) {
         status = reply.status
@@ -102,54 +105,14 @@ struct Page {
         html = String(decoding: reply.body, as: UTF8.self)
     }
 
-    private static func attribute(_ name: String, in tag: String) -> String? {
-        guard let range = tag.range(of: #"\b\#(name)="([^"]*)""#, options: .regularExpression) else { return nil }
-        let quoted = tag[range].drop(while: { $0 != "\"" }).dropFirst().dropLast()
-        return unescape(String(quoted))
-    }
-
-    private static func unescape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
-            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
-            .replacingOccurrences(of: "&amp;", with: "&")
-    }
-
-    private func tags(_ name: String) -> [String] {
-        var found: [String] = []
-        var rest = html[...]
-        while let range = rest.range(of: "<\(name)\\b[^>]*>", options: .regularExpression) {
-            found.append(String(rest[range]))
-            rest = rest[range.upperBound...]
-        }
-        return found
-    }
-
-    var formAction: String? { tags("form").first.flatMap { Self.attribute("action", in: $0) } }
-    var step: String? { tags("form").first.flatMap { Self.attribute("data-step", in: $0) } }
-    var hidden: [String: String] {
-        var out: [String: String] = [:]
-        for tag in tags("input") where Self.attribute("type", in: tag) == "hidden" {
-            if let name = Self.attribute("name", in: tag) { out[name] = Self.attribute("value", in: tag) ?? "" }
-        }
-        return out
-    }
-    var inputs: [String] { tags("input").compactMap { Self.attribute("name", in: $0) } }
-    var checkboxes: [String] {
-        tags("input").filter { Self.attribute("type", in: $0) == "checkbox" && $0.contains(" checked") }.compactMap {
-            Self.attribute("value", in: $0)
-        }
-    }
-    var buttons: [String] {
-        tags("button").filter { Self.attribute("name", in: $0) == "action" }.compactMap { Self.attribute("value", in: $0) }
-    }
-    var message: String? {
-        guard let range = html.range(of: #"<p id="message"[^>]*>[^<]*"#, options: .regularExpression) else { return nil }
-        return Self.unescape(String(html[range].drop(while: { $0 != ">" }).dropFirst()))
-    }
-    var errorCode: String? {
-        guard let range = html.range(of: #"<p id="error-code">[^<]*"#, options: .regularExpression) else { return nil }
-        return String(html[range].drop(while: { $0 != ">" }).dropFirst())
-    }
+    var formAction: String? { form.action }
+    var step: String? { form.step }
+    var hidden: [String: String] { form.hidden }
+    var inputs: [String] { form.inputs }
+    var checkboxes: [String] { form.checkboxes }
+    var buttons: [String] { form.buttons }
+    var message: String? { form.message }
+    var errorCode: String? { form.errorCode }
     var location: String? { headers["Location"] }
     /// The redirect's query parameters.
     var redirect: [String: String] {

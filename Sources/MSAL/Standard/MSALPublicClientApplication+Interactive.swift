@@ -1,0 +1,229 @@
+import Foundation
+
+/// An interactive request's values, copied from the parameters when the call starts.
+struct InteractiveTokenRequest: Sendable {
+    var authorization: InteractiveAuthorization.Request
+    /// App scopes with the OIDC defaults appended (the token request's `scope`).
+    var scopes: [String]
+    var launcher: BrowserLauncher
+    var urlHandler: (@Sendable (URL) async -> Void)?
+    var timeout: Double
+}
+
+extension MSALPublicClientApplication {
+    /// Signs the user in through the system browser (standard-api §5): a loopback redirect on
+    /// 127.0.0.1, PKCE, the authorization code redeemed at the token endpoint, the tokens written to
+    /// the shared cache. This is MSAL's answer to `isBrowserRequired` and `.interactionRequired`.
+    ///
+    /// The browser is the app's `webviewParameters.browserLauncher`, else `$BROWSER`, `xdg-open`
+    /// (with a display) or `wslview`; when none starts, `authorizationURLHandler` gets the URL (for
+    /// example to print it over SSH) and the wait goes on; without a handler the call fails at once
+    /// with `internalErrorNoViewController`. Cancel with `cancelCurrentWebAuthSession()`, task
+    /// cancellation or `webviewParameters.timeout`: `.userCanceled`.
+    public func acquireToken(with parameters: MSALInteractiveTokenParameters, completionBlock: @escaping MSALCompletionBlock) {
+        let delivery = CompletionDelivery(completionBlock, queue: parameters.completionBlockQueue)
+        let request = interactiveRequest(parameters)
+        Task {
+            let result: Result<MSALResult, NSError>
+            switch request {
+            case .success(let request): result = await interactiveToken(request)
+            case .failure(let error): result = .failure(error)
+            }
+            delivery.queue.async {
+                switch result {
+                case .success(let value): delivery.block(value, nil)
+                case .failure(let error): delivery.block(nil, error)
+                }
+            }
+        }
+    }
+
+    /// The `async` form of `acquireToken(with:completionBlock:)`; throws the same `NSError`s.
+    nonisolated(nonsending) public func acquireToken(with parameters: MSALInteractiveTokenParameters) async throws -> MSALResult {
+        try await interactiveToken(interactiveRequest(parameters).get()).get()
+    }
+
+    /// Ends the browser sign-in in progress with `.userCanceled`; false when none runs.
+    @discardableResult
+    public class func cancelCurrentWebAuthSession() -> Bool {
+        InteractiveSessionGate.shared.cancelCurrent()
+    }
+
+    /// iOS hands MSAL the URL the app was opened with; on Linux the redirect comes to the SDK's
+    /// loopback listener, so there is nothing to handle: always false.
+    @discardableResult
+    public class func handleMSALResponse(_ response: URL, sourceApplication: String?) -> Bool { false }
+
+    /// The SDK's version.
+    public class var sdkVersion: String? { MSALNativeAuthSDK.version }
+
+    /// Always false: there is no broker on Linux.
+    public var isCompatibleAADBrokerAvailable: Bool { false }
+
+    func interactiveRequest(_ parameters: MSALInteractiveTokenParameters) -> Result<InteractiveTokenRequest, NSError> {
+        let correlationId = parameters.correlationId ?? environment.uuid()
+        if let problem = checkScopesAndAuthority(parameters, correlationId: correlationId) { return .failure(problem) }
+        let webview = parameters.webviewParameters
+        guard webview.webviewType == .default else {
+            return .failure(
+                MSALErrors.make(
+                    .internal, internal: .internalErrorInvalidParameter,
+                    description: "Only the system browser (MSALWebviewType.default) is available on Linux", correlationId: correlationId))
+        }
+        var redirect: URL?
+        if let configured = environment.redirectUri {
+            guard let url = URL(string: configured) else {
+                return .failure(
+                    MSALErrors.make(
+                        .internal, internal: .internalErrorInvalidRedirectURI,
+                        description: "The redirect URI '\(configured)' is not a URL", correlationId: correlationId))
+            }
+            redirect = url
+        }
+        var authorization = InteractiveAuthorization.Request(
+            clientId: environment.clientId, authority: environment.authorityURL, scopes: parameters.scopes)
+        authorization.extraScopesToConsent = parameters.extraScopesToConsent ?? []
+        authorization.redirectURI = redirect
+        authorization.prompt = AuthorizationPrompt(parameters.promptType)
+        authorization.loginHint = parameters.account?.username ?? parameters.loginHint
+        authorization.domainHint = parameters.domainHint
+        authorization.claims = parameters.claimsRequest?.jsonString()
+        authorization.instanceAware = environment.multipleCloudsSupported
+        authorization.extraQueryParameters = parameters.extraQueryParameters ?? [:]
+        authorization.appName = environment.appName
+        authorization.appVersion = environment.appVersion
+        authorization.correlationId = correlationId
+        let launcher = webview.browserLauncher.map { app in
+            BrowserLauncher(launch: { url in
+                do {
+                    try await app.open(url)
+                    return true
+                } catch {
+                    return false
+                }
+            })
+        }
+        let handler = webview.authorizationURLHandler.map { show in { @Sendable (url: URL) async in show(url) } }
+        return .success(
+            InteractiveTokenRequest(
+                authorization: authorization, scopes: Scopes.withDefaults(parameters.scopes), launcher: launcher ?? BrowserLauncher(),
+                urlHandler: handler, timeout: webview.timeout ?? .infinity))
+    }
+
+    func interactiveToken(_ request: InteractiveTokenRequest) async -> Result<MSALResult, NSError> {
+        let correlationId = request.authorization.correlationId
+        let logger = environment.logger
+        var flow = InteractiveAuthorization(launcher: request.launcher, urlHandler: request.urlHandler, timeout: request.timeout)
+        flow.onURL = { url in logger.info("Browser sign-in opens \(url.scheme ?? "")://\(url.host ?? "")\(url.path)") }
+        let grant: InteractiveAuthorization.Grant
+        do throws(InteractiveAuthorizationError) {
+            grant = try await flow.run(request.authorization)
+        } catch {
+            logger.warning("Browser sign-in ended without a code: \(error.description)")
+            return .failure(StandardErrors.fromInteractive(error, correlationId: correlationId))
+        }
+
+        // Code redemption (§5.6): the same redirect URI, the verifier, the requested scopes.
+        let answer = await client.call(
+            .token,
+            [
+                ("grant_type", "authorization_code"), ("code", grant.code), ("redirect_uri", grant.redirectURI),
+                ("code_verifier", grant.codeVerifier), ("scope", Scopes.wire(request.scopes)), ("client_info", "1"),
+                ("claims", request.authorization.claims),
+            ], correlationId: correlationId, expecting: TokenResponse.self)
+        let id = answer.correlationId
+        switch answer.outcome {
+        case .success(let response):
+            return store(response, request: request, nonce: grant.nonce, correlationId: id)
+        case .redirect(let reason):
+            return .failure(
+                MSALErrors.make(.interactionRequired, description: reason ?? "The service asked for the browser again", correlationId: id))
+        case .apiError(let error):
+            return .failure(
+                StandardErrors.fromServer(
+                    .init(
+                        error: error.error.rawValue, suberror: error.suberror?.rawValue, codes: error.errorCodes,
+                        description: error.errorDescription),
+                    flow: .interactive, correlationId: id))
+        case .failure(let failure):
+            return .failure(StandardErrors.fromNetwork(failure, correlationId: id))
+        }
+    }
+
+    /// Checks the answer (the nonce, the account), writes it to the shared cache without removing
+    /// other accounts, and reports declined scopes after saving, as MSAL does.
+    private func store(_ response: TokenResponse, request: InteractiveTokenRequest, nonce: String, correlationId: UUID) -> Result<
+        MSALResult, NSError
+    > {
+        let now = environment.clock.now()
+        let parsed: ParsedTokenResponse
+        let account: MSALNativeAuthUserAccountResult
+        do {
+            parsed = try ParsedTokenResponse(response, requestedScopes: request.scopes)
+            account = try MSALNativeAuthUserAccountResult.make(
+                from: response, requestedScopes: request.scopes, authority: environment.authorityURL, now: now,
+                correlationId: correlationId,
+                client: client)
+        } catch {
+            return .failure(
+                MSALErrors.make(
+                    .internal, internal: .internalErrorInvalidResponse, description: error.message, correlationId: correlationId))
+        }
+        if let sent = parsed.idToken?.string("nonce"), sent != nonce {
+            return .failure(
+                MSALErrors.make(
+                    .internal, internal: .internalErrorInvalidResponse, description: "The id token's nonce is not the one sent",
+                    correlationId: correlationId))
+        }
+        do {
+            _ = try environment.cache.save(
+                response, clientInfo: parsed.clientInfo, idToken: parsed.idToken, scopes: parsed.grantedScopes, now: now,
+                condition: .signIn(singleAccount: false))
+        } catch {
+            environment.logger.warning("The new tokens could not be cached: \(error.message)")
+        }
+        let expiresOn = response.expiresOn.map { Date(timeIntervalSince1970: $0) } ?? now.addingTimeInterval(response.expiresIn ?? 600)
+        let result = makeResult(
+            accessToken: response.accessToken ?? "", expiresOn: response.accessToken == nil ? nil : expiresOn, scopes: parsed.grantedScopes,
+            account: account, correlationId: correlationId)
+        let granted = Set(parsed.grantedScopes.map { $0.lowercased() }).union(["email"])
+        let declined = request.scopes.filter {
+            !Scopes.oidcDefaultsLowercased.contains($0.lowercased()) && !Scopes.covers(granted, $0.lowercased())
+        }
+        guard declined.isEmpty else {
+            return .failure(
+                MSALErrors.make(
+                    .serverDeclinedScopes, description: "The server declined \(declined.joined(separator: " "))",
+                    correlationId: correlationId,
+                    extra: [MSALGrantedScopesKey: result.scopes, MSALDeclinedScopesKey: declined, MSALInvalidResultKey: result]))
+        }
+        environment.logger.info("Browser sign-in completed for account \(pii: result.account.username)")
+        return .success(result)
+    }
+}
+
+extension AuthorizationPrompt {
+    init(_ type: MSALPromptType) {
+        switch type {
+        case .selectAccount: self = .selectAccount
+        case .login: self = .login
+        case .consent: self = .consent
+        case .create: self = .create
+        case .promptIfNecessary: self = .promptIfNecessary
+        }
+    }
+}
+
+extension StandardErrors {
+    /// A browser sign-in that ended before the code: MSAL's code for each reason (§3.3, §3.6).
+    static func fromInteractive(_ error: InteractiveAuthorizationError, correlationId: UUID) -> NSError {
+        if case .authorizationFailed(let code, let description, let subcode) = error {
+            var answer = ServerAnswer(error: code, suberror: subcode, codes: [], description: description)
+            if answer.description == nil { answer.description = "The sign-in page answered \(code)" }
+            return fromServer(answer, flow: .interactive, correlationId: correlationId)
+        }
+        let code = MSALError(rawValue: error.msalErrorCode) ?? .internal
+        let internalCode = error.internalErrorCode.flatMap(MSALInternalError.init(rawValue:))
+        return MSALErrors.make(code, internal: internalCode, description: error.description, correlationId: correlationId)
+    }
+}
