@@ -40,7 +40,7 @@ let package = Package(
         .testTarget(
             name: "MSALTests",
             dependencies: ["MSAL", "NativeAuthTesting"],
-            exclude: ["Golden", "Fixtures/make_msal_python_cache.py"],
+            exclude: ["Golden", "Fixtures/make_msal_python_cache.py", "DocumentSnippets"],
             resources: [.copy("Fixtures/msal-python-cache.json")]
         ),
         .testTarget(name: "NativeAuthEmulatorTests", dependencies: ["NativeAuthEmulator", "MSAL", "NativeAuthTesting"]),

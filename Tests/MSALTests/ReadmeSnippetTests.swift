@@ -29,6 +29,10 @@ import Testing
         return blocks
     }
 
+    static func modulesDirectory() -> URL? { SnippetCompiler.modulesDirectory() }
+}
+
+extension SnippetCompiler {
     /// The directory with `MSAL.swiftmodule` of this build.
     static func modulesDirectory() -> URL? {
         var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
@@ -39,13 +43,16 @@ import Testing
         }
         return nil
     }
+}
+
+extension ReadmeSnippetTests {
 
     @Test func theReadmeHasSwiftExamples() throws {
         #expect(try Self.swiftBlocks().count >= 6)
     }
 
     @Test func everySwiftBlockCompiles() async throws {
-        let modules = try #require(Self.modulesDirectory(), "MSAL.swiftmodule not found near \(CommandLine.arguments[0])")
+        let modules = try #require(SnippetCompiler.modulesDirectory(), "MSAL.swiftmodule not found near \(CommandLine.arguments[0])")
         let blocks = try Self.swiftBlocks()
         let failures = await withTaskGroup(of: String?.self) { group in
             for block in blocks {
@@ -58,6 +65,16 @@ import Testing
         #expect(failures.isEmpty, "\(failures.joined(separator: "\n\n"))")
     }
 
+    /// Nil when `code` type-checks; else the compiler's output.
+    static func typecheck(_ code: String, modules: URL) -> String? {
+        SnippetCompiler.typecheck(code, modules: modules)
+    }
+}
+
+/// Type-checks a Swift program against this build's `MSAL` module with the toolchain's `swiftc`
+/// (Swift 6 mode), for code that lives outside the test targets: README blocks, the product
+/// documents' fragments (which keep their own formatting and unused values).
+enum SnippetCompiler {
     /// Nil when `code` type-checks; else the compiler's output.
     static func typecheck(_ code: String, modules: URL) -> String? {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("readme-\(UUID().uuidString)")
