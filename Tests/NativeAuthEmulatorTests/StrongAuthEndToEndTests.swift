@@ -621,6 +621,69 @@ import Testing
         try await expectSignedIn(await run.submitRegistration(retry, world.code(H.katherine)), as: H.katherine, app: app)
     }
 
+    @Test(arguments: Form.allCases)
+    func theAttemptLimitEndsTheMFAFlowWithATypedError(form: Form) async throws {
+        let world = try World()
+        let app = try world.app()
+        let run = Driver(form: form)
+        let (methods, awaiting) = try awaitingMFA(await run.signIn(app, H.alan, password: H.alanPassword))
+        let sent = try mfaCodeSent(await run.requestChallenge(awaiting, methods[0]))
+        let wrong = wrongCode(world.code(H.alan))
+        var errors: [MFASubmitChallengeError] = []
+        for _ in 1...6 {
+            let (error, _) = try failed(await run.submitMFA(sent.state, wrong), as: MFASubmitChallengeError.self)
+            errors.append(error)
+        }
+        let invalid = errors.map(\.isInvalidChallenge)
+        #expect(invalid.prefix(4) == [true, true, true, true], "\(errors)")
+        let last = try #require(errors.last)
+        #expect(!last.isBrowserRequired, "\(last)")
+        // The right code no longer helps: the flow is over.
+        let (late, _) = try failed(await run.submitMFA(sent.state, world.code(H.alan)), as: MFASubmitChallengeError.self)
+        #expect(!late.isBrowserRequired)
+    }
+
+    /// After a failed request in the delegate form, `newState` is another object than the state
+    /// called (the awaiting state hands back an `MFARequiredState`; a registration code state a
+    /// `RegisterStrongAuthState`). Once that one moved the flow on, the original must count as used too.
+    @Test func theStateADelegateIsHandedAfterAFailureSharesTheUseOfTheOriginal() async throws {
+        let world = try World()
+        let user = try world.addUser(
+            "shared",
+            methods: [
+                ["id": "m-blocked", "channel": "sms", "target": "+15550111", "blocked": true],
+                ["id": "m-open", "channel": "email", "target": "open.backup@example.org"],
+            ])
+        let app = try world.app()
+        let run = Driver(form: .delegate)
+        let (methods, awaiting) = try awaitingMFA(await run.signIn(app, user, password: Self.password))
+        let (_, retry) = try failed(await run.requestChallenge(awaiting, methods[0]), as: MFARequestChallengeError.self)
+        let handed = try #require(retry as? MFARequiredState)
+        _ = try mfaCodeSent(await run.requestChallenge(handed, methods[1]))
+        let before = world.requests.count
+        let reused = await run.requestChallenge(awaiting, methods[1])
+        withKnownIssue("SDK: the retry state of MFABaseState.requestChallenge(authMethod:delegate:) has its own lifecycle") {
+            #expect(reused.error?.errorDescription == MSALNativeAuthErrorMessage.stateAlreadyUsed, "\(reused)")
+            #expect(world.requests.count == before, "no request")
+        }
+
+        let jit = try world.addUser("shared.jit")
+        let (kinds, register) = try registration(await run.signIn(app, jit, password: Self.password))
+        let first = try registrationCodeSent(await run.challengeAuthMethod(register, kinds[0], "first@example.org"))
+        let (_, handedBack) = try failed(
+            await run.challengeAuthMethod(first.state, kinds[0], "not-an-address"), as: RegisterStrongAuthChallengeError.self)
+        let other = try #require(handedBack as? RegisterStrongAuthState)
+        _ = try registrationCodeSent(await run.challengeAuthMethod(other, kinds[0], "second@example.org"))
+        let before2 = world.requests.count
+        let stale = await run.submitRegistration(first.state, world.code(jit))
+        withKnownIssue(
+            "SDK: the retry state of RegisterStrongAuthBaseState.challengeAuthMethod(parameters:delegate:) has its own lifecycle"
+        ) {
+            #expect(stale.error?.errorDescription == MSALNativeAuthErrorMessage.stateAlreadyUsed, "\(stale)")
+            #expect(world.requests.count == before2, "no request")
+        }
+    }
+
     // MARK: Just-in-time registration
 
     @Test(arguments: Form.allCases)
