@@ -684,6 +684,25 @@ import Testing
         }
     }
 
+    /// public-api §8.6: an empty contact gives `invalidInput` with `newState` the same state from a
+    /// `RegisterStrongAuthState`, and nil from the verification state.
+    @Test func anEmptyContactFromTheCodeStateHandsNoStateToTheDelegate() async throws {
+        let world = try World()
+        let app = try world.app()
+        let run = Driver(form: .delegate)
+        let (kinds, register) = try registration(await run.signIn(app, H.katherine, password: H.katherinePassword))
+        let (fromRegister, same) = try failed(
+            await run.challengeAuthMethod(register, kinds[0], ""), as: RegisterStrongAuthChallengeError.self)
+        #expect(fromRegister.isInvalidInput && same === register)
+        let sent = try registrationCodeSent(await run.challengeAuthMethod(register, kinds[0], "kj@example.org"))
+        let (fromCode, handed) = try failed(
+            await run.challengeAuthMethod(sent.state, kinds[0], ""), as: RegisterStrongAuthChallengeError.self)
+        #expect(fromCode.isInvalidInput)
+        withKnownIssue("SDK: RegisterStrongAuthBaseState.retryState hands a RegisterStrongAuthState copy for an empty contact") {
+            #expect(handed == nil, "newState: nil from the verification state")
+        }
+    }
+
     // MARK: Just-in-time registration
 
     @Test(arguments: Form.allCases)
