@@ -85,6 +85,36 @@ func roundTrips() async throws -> [Row] {
         if case .completed(let done) = try await next.submitPassword(password: "Difference-Engine-1822") { resetAfter = done }
     }
     try await measure("sign-in after reset", minimum: 1) { if case .completed(let r) = try await resetAfter!.signIn() { signedIn = r } }
+
+    // Multifactor authentication and just-in-time strong-auth registration (spec §10.7-10.8).
+    let strongAuthApp = try Demo.app(
+        authority: authority, transport: transport, clock: clock, capabilities: [.mfaRequired, .registrationRequired])
+    try await measure("MFA sign-in (password + code)", minimum: 6) {
+        let parameters = MSALNativeAuthSignInParameters(username: "alan@example.com")
+        parameters.password = "Turing-Machine-1936"
+        guard case .awaitingMFA(let methods, let state) = try await strongAuthApp.signIn(parameters: parameters),
+            case .verificationRequired(let next, _, _, _) = try await state.requestChallenge(authMethod: methods[0])
+        else { return }
+        _ = try await next.submitChallenge(challenge: log.lastCode("alan@example.com"))
+    }
+    try log.addUser(["username": "jit@example.com", "password": "Fresh-Start-2026", "mfa_required": true])
+    try await measure("JIT registration (code)", minimum: 7) {
+        let parameters = MSALNativeAuthSignInParameters(username: "jit@example.com")
+        parameters.password = "Fresh-Start-2026"
+        guard case .strongAuthMethodRegistration(let methods, let state) = try await strongAuthApp.signIn(parameters: parameters),
+            case .verificationRequired(let sent) = try await state.challengeAuthMethod(
+                parameters: .init(authMethod: methods[0], verificationContact: "jit.backup@example.org"))
+        else { return }
+        _ = try await sent.newState.submitChallenge(challenge: log.lastCode("jit@example.com"))
+    }
+    try await measure("JIT registration (preverified)", minimum: 7) {
+        let parameters = MSALNativeAuthSignInParameters(username: "katherine@example.com")
+        parameters.password = "Orbital-Mechanics-1962"
+        guard case .strongAuthMethodRegistration(let methods, let state) = try await strongAuthApp.signIn(parameters: parameters) else {
+            return
+        }
+        _ = try await state.challengeAuthMethod(parameters: .init(authMethod: methods[0], verificationContact: "katherine@example.com"))
+    }
     guard let account = signedIn else { throw EmulatorError("no account") }
     _ = try await Demo.token(account, Demo.todo)
     try await measure("getAccessToken, cached", minimum: 0) { _ = try await Demo.token(account, Demo.todo) }

@@ -19,7 +19,8 @@ enum Demo {
 
     static func app(
         authority: String, clientId: String = passwordApp, transport: (any HTTPTransport)? = nil,
-        cache: MSALNativeAuthTokenCacheLocation = .inMemory, clock: MovableClock = MovableClock()
+        cache: MSALNativeAuthTokenCacheLocation = .inMemory, clock: MovableClock = MovableClock(),
+        capabilities: MSALNativeAuthCapabilities = []
     ) throws
         -> MSALNativeAuthPublicClientApplication
     {
@@ -27,6 +28,7 @@ enum Demo {
             clientId: clientId, authority: try MSALCIAMAuthority(url: URL(string: authority)!), challengeTypes: [.OOB, .password])
         config.transport = transport
         config.tokenCacheLocation = cache
+        config.capabilities = capabilities
         return try MSALNativeAuthPublicClientApplication(configuration: config, clock: clock, uuid: { UUID() })
     }
 
@@ -66,6 +68,15 @@ struct RequestLog {
 
     var refreshGrants: Int {
         entries.filter { ($0["fields"] as? [String: String])?["grant_type"] == "refresh_token" }.count
+    }
+
+    /// Adds a user through the emulator's hook (not a request of the flows: the log does not show it).
+    func addUser(_ user: [String: Any]) throws {
+        let response = router.handle(
+            EmulatorRequest(
+                method: "POST", path: "/_emulator/users", headers: ["Content-Type": "application/json"],
+                body: try JSONSerialization.data(withJSONObject: user), baseURL: "http://127.0.0.1"))
+        guard response.status == 201 else { throw EmulatorError("could not add \(user["username"] ?? "a user")") }
     }
 
     func lastCode(_ username: String) -> String {

@@ -68,6 +68,8 @@ import Testing
         let harness: H
         let app: MSALNativeAuthPublicClientApplication
         let codeApp: MSALNativeAuthPublicClientApplication
+        /// The password app declaring MFA and registration, for the strong-auth steps.
+        let strongAuthApp: MSALNativeAuthPublicClientApplication
         let counter = Counter()
 
         init() throws {
@@ -75,12 +77,16 @@ import Testing
             self.harness = harness
             app = try Self.make(H.passwordApp, harness.router)
             codeApp = try Self.make(H.codeApp, harness.router)
+            strongAuthApp = try Self.make(H.passwordApp, harness.router, capabilities: [.mfaRequired, .registrationRequired])
         }
 
-        static func make(_ clientId: String, _ router: EmulatorRouter) throws -> MSALNativeAuthPublicClientApplication {
+        static func make(_ clientId: String, _ router: EmulatorRouter, capabilities: MSALNativeAuthCapabilities = []) throws
+            -> MSALNativeAuthPublicClientApplication
+        {
             let config = MSALNativeAuthPublicClientApplicationConfig(
                 clientId: clientId, authority: try MSALCIAMAuthority(url: URL(string: router.authority(baseURL: "http://127.0.0.1:1"))!),
                 challengeTypes: [.OOB, .password])
+            config.capabilities = capabilities
             config.transport = EmulatorTransport(router: router)
             config.tokenCacheLocation = .inMemory
             config.requestTimeout = 0.05
@@ -89,7 +95,17 @@ import Testing
 
         func code(_ username: String) -> String { harness.lastCode(username) ?? "" }
         func fresh(_ prefix: String) -> String { "\(prefix)\(counter.next())@example.com" }
+
+        /// A new user who must register a strong-auth method at the first sign-in.
+        func jitUser() throws -> String {
+            let username = fresh("jit")
+            let added = harness.hook("POST", "users", json: ["username": username, "password": jitPassword, "mfa_required": true])
+            guard added.status == 201 else { throw CancellationError() }
+            return username
+        }
     }
+
+    static let jitPassword = "Strong-Auth-Fault-2026"
 
     final class Counter: Sendable {
         private let value = Locked(0)
@@ -205,7 +221,96 @@ import Testing
                 parameters.forceRefresh = true
                 _ = try await (handle.value as! MSALNativeAuthUserAccountResult).getAccessToken(parameters: parameters)
             }),
+        // MFA (spec §10.7): reached through the token step, whose answer spends the password
+        // state's token, so a failed introspect ends that sign-in (a new one is the retry).
+        Step(
+            name: "MFA introspect", endpoint: "/oauth2/v2.0/introspect", failureEndsFlow: true,
+            prepare: { world in Handle(try await passwordState(world.strongAuthApp, H.alan)) },
+            run: { _, handle in
+                guard case .awaitingMFA = try await (handle.value as! SignInPasswordRequiredState).submitPassword(password: H.alanPassword)
+                else { throw CancellationError() }
+            }),
+        Step(
+            name: "MFA challenge (id)", endpoint: "/oauth2/v2.0/challenge",
+            prepare: { world in Handle(try await awaitingMFA(world)) },
+            run: { _, handle in
+                let (methods, state) = handle.value as! ([MSALAuthMethod], AwaitingMFAState)
+                _ = try await state.requestChallenge(authMethod: methods[0])
+            }),
+        Step(
+            name: "MFA submit (mfa_oob)", endpoint: "/oauth2/v2.0/token",
+            prepare: { world in
+                let (methods, state) = try await awaitingMFA(world)
+                guard case .verificationRequired(let next, _, _, _) = try await state.requestChallenge(authMethod: methods[0]) else {
+                    throw CancellationError()
+                }
+                return Handle(next)
+            },
+            run: { world, handle in _ = try await (handle.value as! MFARequiredState).submitChallenge(challenge: world.code(H.alan)) }),
+        // Registration (spec §10.8), each step with a new user who has no method yet.
+        Step(
+            name: "register introspect", endpoint: "/register/v1.0/introspect", failureEndsFlow: true,
+            prepare: { world in Handle(try await passwordState(world.strongAuthApp, try world.jitUser())) },
+            run: { _, handle in
+                guard
+                    case .strongAuthMethodRegistration = try await (handle.value as! SignInPasswordRequiredState).submitPassword(
+                        password: jitPassword)
+                else { throw CancellationError() }
+            }),
+        Step(
+            name: "register challenge", endpoint: "/register/v1.0/challenge",
+            prepare: { world in Handle(try await registration(world)) },
+            run: { world, handle in
+                let (methods, state, _) = handle.value as! ([MSALAuthMethod], RegisterStrongAuthState, String)
+                let contact = MSALNativeAuthChallengeAuthMethodParameters(
+                    authMethod: methods[0], verificationContact: "backup\(world.counter.next())@example.org")
+                guard case .verificationRequired = try await state.challengeAuthMethod(parameters: contact) else {
+                    throw CancellationError()
+                }
+            }),
+        Step(
+            name: "register continue", endpoint: "/register/v1.0/continue",
+            prepare: { world in
+                let (methods, state, username) = try await registration(world)
+                let contact = MSALNativeAuthChallengeAuthMethodParameters(
+                    authMethod: methods[0], verificationContact: "backup\(world.counter.next())@example.org")
+                guard case .verificationRequired(let sent) = try await state.challengeAuthMethod(parameters: contact) else {
+                    throw CancellationError()
+                }
+                return Handle((sent.newState, username))
+            },
+            run: { world, handle in
+                let (state, username) = handle.value as! (RegisterStrongAuthVerificationRequiredState, String)
+                _ = try await state.submitChallenge(challenge: world.code(username))
+            }),
     ]
+
+    static func passwordState(_ app: MSALNativeAuthPublicClientApplication, _ username: String) async throws
+        -> SignInPasswordRequiredState
+    {
+        guard case .passwordRequired(let state) = try await app.signIn(parameters: .init(username: username)) else {
+            throw CancellationError()
+        }
+        return state
+    }
+
+    static func awaitingMFA(_ world: World) async throws -> ([MSALAuthMethod], AwaitingMFAState) {
+        let parameters = MSALNativeAuthSignInParameters(username: H.alan)
+        parameters.password = H.alanPassword
+        guard case .awaitingMFA(let methods, let state) = try await world.strongAuthApp.signIn(parameters: parameters) else {
+            throw CancellationError()
+        }
+        return (methods, state)
+    }
+
+    static func registration(_ world: World) async throws -> ([MSALAuthMethod], RegisterStrongAuthState, String) {
+        let username = try world.jitUser()
+        let parameters = MSALNativeAuthSignInParameters(username: username)
+        parameters.password = jitPassword
+        guard case .strongAuthMethodRegistration(let methods, let state) = try await world.strongAuthApp.signIn(parameters: parameters)
+        else { throw CancellationError() }
+        return (methods, state, username)
+    }
 
     @Test func everyStepUnderEveryFault() async throws {
         var passed = 0
@@ -252,5 +357,6 @@ import Testing
         print(header)
         for line in lines { print(line) }
         print("fault matrix: \(passed) passed, \(total - passed) failed of \(Self.steps.count) steps × \(Self.faults.count) faults")
+        #expect(Self.steps.count == 18 && Self.faults.count == 11 && total == 198, "every step × every fault ran")
     }
 }
