@@ -662,10 +662,8 @@ import Testing
         _ = try mfaCodeSent(await run.requestChallenge(handed, methods[1]))
         let before = world.requests.count
         let reused = await run.requestChallenge(awaiting, methods[1])
-        withKnownIssue("SDK: the retry state of MFABaseState.requestChallenge(authMethod:delegate:) has its own lifecycle") {
-            #expect(reused.error?.errorDescription == MSALNativeAuthErrorMessage.stateAlreadyUsed, "\(reused)")
-            #expect(world.requests.count == before, "no request")
-        }
+        #expect(reused.error?.errorDescription == MSALNativeAuthErrorMessage.stateAlreadyUsed, "\(reused)")
+        #expect(world.requests.count == before, "no request")
 
         let jit = try world.addUser("shared.jit")
         let (kinds, register) = try registration(await run.signIn(app, jit, password: Self.password))
@@ -676,12 +674,8 @@ import Testing
         _ = try registrationCodeSent(await run.challengeAuthMethod(other, kinds[0], "second@example.org"))
         let before2 = world.requests.count
         let stale = await run.submitRegistration(first.state, world.code(jit))
-        withKnownIssue(
-            "SDK: the retry state of RegisterStrongAuthBaseState.challengeAuthMethod(parameters:delegate:) has its own lifecycle"
-        ) {
-            #expect(stale.error?.errorDescription == MSALNativeAuthErrorMessage.stateAlreadyUsed, "\(stale)")
-            #expect(world.requests.count == before2, "no request")
-        }
+        #expect(stale.error?.errorDescription == MSALNativeAuthErrorMessage.stateAlreadyUsed, "\(stale)")
+        #expect(world.requests.count == before2, "no request")
     }
 
     /// public-api §8.6: an empty contact gives `invalidInput` with `newState` the same state from a
@@ -698,9 +692,7 @@ import Testing
         let (fromCode, handed) = try failed(
             await run.challengeAuthMethod(sent.state, kinds[0], ""), as: RegisterStrongAuthChallengeError.self)
         #expect(fromCode.isInvalidInput)
-        withKnownIssue("SDK: RegisterStrongAuthBaseState.retryState hands a RegisterStrongAuthState copy for an empty contact") {
-            #expect(handed == nil, "newState: nil from the verification state")
-        }
+        #expect(handed == nil, "newState: nil from the verification state")
     }
 
     // MARK: Just-in-time registration

@@ -228,7 +228,14 @@ package struct BrowserLauncher: Sendable {
             for pointer in envp { free(pointer) }
         }
         var pid: pid_t = 0
-        let code = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        var code: Int32 = 0
+        // ETXTBSY: the program file is still open for writing somewhere (just installed, or a
+        // descriptor another thread's fork inherited for a moment); it passes, so try again briefly.
+        for attempt in 0..<5 {
+            code = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+            guard code == ETXTBSY else { break }
+            usleep(UInt32(10_000 << attempt))
+        }
         return code == 0 ? .success(pid) : .failure(POSIXError(POSIXErrorCode(rawValue: code) ?? .EINVAL))
     }
 }

@@ -7,11 +7,14 @@ public class MSALNativeAuthBaseState: @unchecked Sendable {
     // a `let` of a Sendable type, and the subclasses, all in this module, add only `let`s.
     package let continuationToken: String
     package let correlationId: UUID
-    package let lifecycle = StateLifecycle()
+    /// Whether the token may still be used; shared by the states that hold the same token (the
+    /// one a failed delegate call hands back in MSAL's type is the same state in another shape).
+    package let lifecycle: StateLifecycle
 
-    package init(continuationToken: String, correlationId: UUID) {
+    package init(continuationToken: String, correlationId: UUID, lifecycle: StateLifecycle = StateLifecycle()) {
         self.continuationToken = continuationToken
         self.correlationId = correlationId
+        self.lifecycle = lifecycle
     }
 
     /// This state when it can still be used after a failure, else nil.
@@ -30,9 +33,11 @@ package struct SignInContinuationContext: Sendable {
 public class MFABaseState: MSALNativeAuthBaseState, @unchecked Sendable {
     package let context: SignInContinuationContext
 
-    package init(context: SignInContinuationContext, continuationToken: String, correlationId: UUID) {
+    package init(
+        context: SignInContinuationContext, continuationToken: String, correlationId: UUID, lifecycle: StateLifecycle = StateLifecycle()
+    ) {
         self.context = context
-        super.init(continuationToken: continuationToken, correlationId: correlationId)
+        super.init(continuationToken: continuationToken, correlationId: correlationId, lifecycle: lifecycle)
     }
 
     /// Asks the server to send a code to `authMethod`.
@@ -60,7 +65,7 @@ public class MFABaseState: MSALNativeAuthBaseState, @unchecked Sendable {
     private var retryState: MFARequiredState? {
         guard !lifecycle.isConsumed else { return nil }
         return self as? MFARequiredState
-            ?? MFARequiredState(context: context, continuationToken: continuationToken, correlationId: correlationId)
+            ?? MFARequiredState(context: context, continuationToken: continuationToken, correlationId: correlationId, lifecycle: lifecycle)
     }
 }
 
@@ -97,9 +102,11 @@ public final class MFARequiredState: MFABaseState, @unchecked Sendable {
 public class RegisterStrongAuthBaseState: MSALNativeAuthBaseState, @unchecked Sendable {
     package let context: SignInContinuationContext
 
-    package init(context: SignInContinuationContext, continuationToken: String, correlationId: UUID) {
+    package init(
+        context: SignInContinuationContext, continuationToken: String, correlationId: UUID, lifecycle: StateLifecycle = StateLifecycle()
+    ) {
         self.context = context
-        super.init(continuationToken: continuationToken, correlationId: correlationId)
+        super.init(continuationToken: continuationToken, correlationId: correlationId, lifecycle: lifecycle)
     }
 
     /// Sends a verification code to the contact the user typed for `parameters.authMethod`, or, when
@@ -122,7 +129,11 @@ public class RegisterStrongAuthBaseState: MSALNativeAuthBaseState, @unchecked Se
                 case .completed(let result): await delegate.onSignInCompleted(result: result)
                 }
             } catch {
-                await delegate.onRegisterStrongAuthChallengeError(error: error, newState: retryState)
+                // MSAL hands no state for an empty contact typed on the code state (public-api §8.6);
+                // that state itself still takes the code.
+                let emptyContact = error.isInvalidInput && error.serverError == nil
+                await delegate.onRegisterStrongAuthChallengeError(
+                    error: error, newState: emptyContact && !(self is RegisterStrongAuthState) ? nil : retryState)
             }
         }
     }
@@ -131,7 +142,8 @@ public class RegisterStrongAuthBaseState: MSALNativeAuthBaseState, @unchecked Se
     private var retryState: RegisterStrongAuthState? {
         guard !lifecycle.isConsumed else { return nil }
         return self as? RegisterStrongAuthState
-            ?? RegisterStrongAuthState(context: context, continuationToken: continuationToken, correlationId: correlationId)
+            ?? RegisterStrongAuthState(
+                context: context, continuationToken: continuationToken, correlationId: correlationId, lifecycle: lifecycle)
     }
 }
 

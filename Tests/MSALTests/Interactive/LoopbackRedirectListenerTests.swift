@@ -145,17 +145,16 @@ import Testing
         #expect(try await response.code == "REAL")
     }
 
-    @Test func aSilentClientIsDisconnectedAfterTheReadTimeout() async throws {
+    /// The listener closes the connection (the read ends) rather than the test's own time limit.
+    @Test(.timeLimit(.minutes(1))) func aSilentClientIsDisconnectedAfterTheReadTimeout() async throws {
         let (listener, _, port) = try started(readTimeout: 0.2)
         defer { listener.cancel() }
         let silent = try LoopbackTestClient.connect(port: port)
         defer { silent.close() }
-        let started = Date()
         let answer = await withCheckedContinuation { continuation in
             Thread { continuation.resume(returning: silent.readToEnd()) }.start()
         }
         #expect(answer == "") // closed by the listener, without a byte
-        #expect(Date().timeIntervalSince(started) < 4)
     }
 
     @Test func timesOutAsUserCancel() async throws {
