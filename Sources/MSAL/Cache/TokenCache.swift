@@ -213,11 +213,15 @@ package final class TokenCache: Sendable {
 
     /// Removes the account's tokens for this client, and the account record when no other client
     /// holds credentials for it.
-    package func removeAccount(homeAccountId: String) throws(MSALSetupError) {
+    /// Removes an account's credentials of this client (`everyClient`: of every client id, MSAL's
+    /// `wipeAccount`), and its account record once no credential uses it.
+    package func removeAccount(homeAccountId: String, everyClient: Bool = false) throws(MSALSetupError) {
         state.withLock { $0.generations[homeAccountId.lowercased(), default: 0] += 1 }
         let snapshot: TokenCacheSnapshot
         do {
-            snapshot = try storage.update { document in removeCredentials(of: homeAccountId.lowercased(), from: &document) }
+            snapshot = try storage.update { document in
+                removeCredentials(of: homeAccountId.lowercased(), everyClient: everyClient, from: &document)
+            }
         } catch {
             state.withLock { $0.lastError = error }
             logger.error("Token cache write failed: \(error.message)")
@@ -236,10 +240,10 @@ package final class TokenCache: Sendable {
         return ids
     }
 
-    private func removeCredentials(of homeAccountId: String, from document: inout TokenCacheDocument) {
+    private func removeCredentials(of homeAccountId: String, everyClient: Bool = false, from document: inout TokenCacheDocument) {
         for section in [TokenCacheDocument.Section.accessToken, .refreshToken, .idToken] {
             document[section] = document[section].filter { _, entry in
-                !(belongsToClient(entry) && entry.string("home_account_id")?.lowercased() == homeAccountId)
+                !((everyClient || belongsToClient(entry)) && entry.string("home_account_id")?.lowercased() == homeAccountId)
             }
         }
         let stillUsed = [TokenCacheDocument.Section.accessToken, .refreshToken, .idToken].contains { section in
