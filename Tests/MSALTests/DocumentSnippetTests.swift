@@ -10,10 +10,10 @@ import Testing
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("DocumentSnippets")
 
     @Test(arguments: ["000-migration", "002-errors", "003-claims"])
-    func theDocumentsFragmentsCompile(name: String) throws {
+    func theDocumentsFragmentsCompile(name: String) async throws {
         let modules = try #require(SnippetCompiler.modulesDirectory(), "MSAL.swiftmodule not found")
         let code = try String(contentsOf: Self.directory.appendingPathComponent("\(name).swift.snippet"), encoding: .utf8)
-        let failure = SnippetCompiler.typecheck(code, modules: modules)
+        let failure = await SnippetCompiler.typecheckOffThePool(code, modules: modules)
         #expect(failure == nil, "\(failure ?? "")")
     }
 }

@@ -56,7 +56,11 @@ extension ReadmeSnippetTests {
         let blocks = try Self.swiftBlocks()
         let failures = await withTaskGroup(of: String?.self) { group in
             for block in blocks {
-                group.addTask { Self.typecheck(block.code, modules: modules).map { "README.md block at line \(block.line):\n\($0)" } }
+                group.addTask {
+                    await SnippetCompiler.typecheckOffThePool(block.code, modules: modules).map {
+                        "README.md block at line \(block.line):\n\($0)"
+                    }
+                }
             }
             var failures: [String] = []
             for await failure in group { if let failure { failures.append(failure) } }
@@ -75,6 +79,14 @@ extension ReadmeSnippetTests {
 /// (Swift 6 mode), for code that lives outside the test targets: README blocks, the product
 /// documents' fragments (which keep their own formatting and unused values).
 enum SnippetCompiler {
+    /// `typecheck` on a thread of its own: waiting for the compiler must not hold one of the few
+    /// threads of Swift's cooperative pool (two on this machine), which other tests' tasks need.
+    static func typecheckOffThePool(_ code: String, modules: URL) async -> String? {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: typecheck(code, modules: modules)) }.start()
+        }
+    }
+
     /// Nil when `code` type-checks; else the compiler's output.
     static func typecheck(_ code: String, modules: URL) -> String? {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("readme-\(UUID().uuidString)")

@@ -33,7 +33,7 @@ import Testing
 
         deinit { server.stop() }
 
-        func parameters(_ scopes: [String], browser: HeadlessSignInBrowser, timeout: TimeInterval = 20) -> MSALInteractiveTokenParameters {
+        func parameters(_ scopes: [String], browser: HeadlessSignInBrowser, timeout: TimeInterval = 120) -> MSALInteractiveTokenParameters {
             let webview = MSALWebviewParameters()
             webview.browserLauncher = browser
             webview.timeout = timeout
@@ -128,7 +128,7 @@ import Testing
         let browser = HeadlessSignInBrowser(.password(username: H.ada, password: H.adaPassword))
         // As over SSH: the app shows the URL and the person opens it elsewhere.
         webview.authorizationURLHandler = { url in Task { try? await browser.open(url) } }
-        webview.timeout = 20
+        webview.timeout = 120
         let result = try await live.app.acquireToken(with: MSALInteractiveTokenParameters(scopes: [Self.todo], webviewParameters: webview))
         #expect(result.account.username == H.ada)
     }
