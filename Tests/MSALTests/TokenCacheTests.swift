@@ -270,7 +270,7 @@ import Testing
             accounts = cache.find(msal.TokenCache.CredentialType.ACCOUNT, query={"environment": "contoso.ciamlogin.com"})
             print(json.dumps({"at": [a["secret"] for a in ats], "rt": [r["secret"] for r in rts], "accounts": [a["username"] for a in accounts]}))
             """
-        let output = try run(ProcessInfo.processInfo.environment["MSAL_PYTHON"]!, ["-c", script, directory.cacheFile.path])
+        let output = try await run(ProcessInfo.processInfo.environment["MSAL_PYTHON"]!, ["-c", script, directory.cacheFile.path])
         let found = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: [String]])
         #expect(found["at"] == ["AT-secret-value"])
         #expect(found["rt"] == ["RT-secret-value"])
@@ -283,7 +283,7 @@ import Testing
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("msal-cache-stress")
     }
 
-    @Test func processesWritingAtOnceLoseNothing() throws {
+    @Test func processesWritingAtOnceLoseNothing() async throws {
         let directory = try TemporaryDirectory()
         let processes = try (0..<4).map { index -> Process in
             let process = Process()
@@ -293,7 +293,7 @@ import Testing
             return process
         }
         for process in processes {
-            process.waitUntilExit()
+            try await offThePool { process.waitUntilExit() }
             #expect(process.terminationStatus == 0)
         }
         let snapshot = try #require(try FileTokenCacheStorage(url: directory.cacheFile).load(ifChangedSince: nil))
@@ -303,7 +303,7 @@ import Testing
         }
     }
 
-    @Test func aProcessKilledMidWriteLeavesALoadableFile() throws {
+    @Test func aProcessKilledMidWriteLeavesALoadableFile() async throws {
         let directory = try TemporaryDirectory()
         var versions = Set<String>()
         for round in 0..<8 {
@@ -311,9 +311,9 @@ import Testing
             process.executableURL = Self.stressTool
             process.arguments = ["churn", directory.cacheFile.path]
             try process.run()
-            usleep(useconds_t(30_000 + (round * 17_000) % 90_000))
+            try await Task.sleep(nanoseconds: UInt64(30_000 + (round * 17_000) % 90_000) * 1000)
             kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            try await offThePool { process.waitUntilExit() }
             let snapshot = try #require(try FileTokenCacheStorage(url: directory.cacheFile).load(ifChangedSince: nil))
             #expect(snapshot.problem == nil, "round \(round): \(snapshot.problem?.message ?? "")")
             guard FileManager.default.fileExists(atPath: directory.cacheFile.path) else { continue } // killed before any write
@@ -323,13 +323,13 @@ import Testing
         #expect(!versions.isEmpty)
     }
 
-    @Test func aFullDiskFailsTheWriteCleanlyAndKeepsTheOldFile() throws {
+    @Test func aFullDiskFailsTheWriteCleanlyAndKeepsTheOldFile() async throws {
         let directory = try TemporaryDirectory()
         let writer = Process()
         writer.executableURL = Self.stressTool
         writer.arguments = ["write", directory.cacheFile.path, "kept", "5"]
         try writer.run()
-        writer.waitUntilExit()
+        try await offThePool { writer.waitUntilExit() }
         let before = try Data(contentsOf: directory.cacheFile)
 
         let full = Process()
@@ -338,8 +338,8 @@ import Testing
         let errors = Pipe()
         full.standardError = errors
         try full.run()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        full.waitUntilExit()
+        let message = try await offThePool { String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) }
+        try await offThePool { full.waitUntilExit() }
         #expect(full.terminationStatus == 3, "the write must fail with an error, not a crash: \(message)")
         #expect(message.contains("Cannot write the token cache"), "\(message)")
         #expect(try Data(contentsOf: directory.cacheFile) == before, "the old file is untouched")
@@ -354,14 +354,14 @@ import Testing
         .enabled(
             if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
             "needs root and setpriv to drop to an unprivileged user"))
-    func anUnreadableFileIsReportedAndNeverReplaced() throws {
+    func anUnreadableFileIsReportedAndNeverReplaced() async throws {
         let directory = try TemporaryDirectory()
         chmod(directory.url.path, 0o777)
         let writer = Process()
         writer.executableURL = Self.stressTool
         writer.arguments = ["write", directory.cacheFile.path, "owner", "3"]
         try writer.run()
-        writer.waitUntilExit()
+        try await offThePool { writer.waitUntilExit() }
         chmod(directory.cacheFile.deletingLastPathComponent().deletingLastPathComponent().path, 0o777)
         chmod(directory.cacheFile.deletingLastPathComponent().path, 0o777)
         chmod(directory.cacheFile.path, 0o600) // root's file: unreadable to nobody
@@ -375,8 +375,8 @@ import Testing
         let errors = Pipe()
         intruder.standardError = errors
         try intruder.run()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        intruder.waitUntilExit()
+        let message = try await offThePool { String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) }
+        try await offThePool { intruder.waitUntilExit() }
         #expect(intruder.terminationStatus == 1, "a clear failure, not a crash: \(message)")
         #expect(message.contains("Permission denied"), "\(message)")
         #expect(try Data(contentsOf: directory.cacheFile) == before, "the unreadable file is neither replaced nor emptied")
@@ -384,15 +384,15 @@ import Testing
         #expect(!files.contains { $0.contains(".corrupt-") }, "an unreadable file is not set aside as corrupt: \(files)")
     }
 
-    private func run(_ tool: String, _ arguments: [String]) throws -> String {
+    private func run(_ tool: String, _ arguments: [String]) async throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)
         process.arguments = arguments
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let data = try await offThePool { pipe.fileHandleForReading.readDataToEndOfFile() }
+        try await offThePool { process.waitUntilExit() }
         try #require(process.terminationStatus == 0)
         return String(decoding: data, as: UTF8.self)
     }

@@ -25,12 +25,13 @@ import Testing
         var errors: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
 
         /// Waits up to `seconds` for the exit status; nil if it is still running (then killed).
-        func exitStatus(within seconds: Double) -> Int32? {
+        /// Polls with `Task.sleep`, so the wait holds none of the cooperative pool's threads.
+        func exitStatus(within seconds: Double) async -> Int32? {
             let deadline = Date().addingTimeInterval(seconds)
             var status: Int32 = 0
             while Date() < deadline {
                 if waitpid(pid, &status, WNOHANG) == pid { return (status >> 8) & 0xff }
-                usleep(20_000)
+                try? await Task.sleep(nanoseconds: 20_000_000)
             }
             kill(pid, SIGKILL)
             while waitpid(pid, &status, 0) < 0, errno == EINTR {}
@@ -77,23 +78,23 @@ import Testing
     }
 
     /// Waits until the banner shows the server is listening.
-    static func waitForBanner(_ child: Child) -> Bool {
+    static func waitForBanner(_ child: Child) async -> Bool {
         for _ in 0..<500 {
             if child.output.contains("authority: ") { return true }
-            usleep(20_000)
+            try? await Task.sleep(nanoseconds: 20_000_000)
         }
         return false
     }
 
-    @Test func helpAndBadOptions() throws {
+    @Test func helpAndBadOptions() async throws {
         let help = try Self.start(["--help"])
         defer { help.cleanUp() }
-        #expect(help.exitStatus(within: 10) == 0)
+        #expect(await help.exitStatus(within: 10) == 0)
         #expect(help.output.contains("--port"))
 
         let bad = try Self.start(["--no-such-option"])
         defer { bad.cleanUp() }
-        #expect(bad.exitStatus(within: 10) == 2)
+        #expect(await bad.exitStatus(within: 10) == 2)
         #expect(bad.errors.contains("Try --help"))
     }
 
@@ -103,7 +104,7 @@ import Testing
     func stopsOnASignalAfterServing(signal: Int32, startedBlocked: Bool) async throws {
         let child = try Self.start(["--port", "0", "--quiet"], blocked: startedBlocked ? [SIGINT, SIGTERM] : [])
         defer { child.cleanUp() }
-        #expect(Self.waitForBanner(child), "no banner: \(child.errors)")
+        #expect(await Self.waitForBanner(child), "no banner: \(child.errors)")
         let authority = try #require(
             child.output.split(separator: "\n").first { $0.hasPrefix("authority: ") }?.dropFirst("authority: ".count))
         let discovery = try #require(URL(string: authority + "/v2.0/.well-known/openid-configuration"))
@@ -112,7 +113,7 @@ import Testing
             #expect((response as? HTTPURLResponse)?.statusCode == 200)
         }
         kill(child.pid, signal)
-        #expect(child.exitStatus(within: 10) == 0, "still running 10 s after signal \(signal)")
+        #expect(await child.exitStatus(within: 10) == 0, "still running 10 s after signal \(signal)")
         #expect(child.errors.contains("stopped"))
     }
 }

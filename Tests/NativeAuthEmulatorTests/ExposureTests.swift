@@ -106,24 +106,25 @@ import Testing
 
     // MARK: The command
 
-    @Test func theCommandRefusesPlainHTTPBeyondLoopback() throws {
+    @Test func theCommandRefusesPlainHTTPBeyondLoopback() async throws {
         for host in ["0.0.0.0", "192.0.2.1"] {
             let child = try EmulatorCommandTests.start(["--host", host, "--port", "0"])
             defer { child.cleanUp() }
-            #expect(child.exitStatus(within: 10) == 2, "\(host)")
+            #expect(await child.exitStatus(within: 10) == 2, "\(host)")
             #expect(child.errors.contains("not a loopback address") && child.errors.contains("--expose-insecurely"))
             #expect(child.errors.contains("--tls-cert") && child.errors.contains("mailbox"))
             #expect(child.output.isEmpty)
         }
         let help = try EmulatorCommandTests.start(["--help"])
         defer { help.cleanUp() }
-        #expect(help.exitStatus(within: 10) == 0 && help.output.contains("--expose-insecurely"))
+        #expect(await help.exitStatus(within: 10) == 0)
+        #expect(help.output.contains("--expose-insecurely"))
     }
 
     @Test func theCommandOnAllInterfacesWarnsPrintsALoopbackURLAndGuardsTheHooks() async throws {
         let child = try EmulatorCommandTests.start(["--host", "0.0.0.0", "--port", "0", "--expose-insecurely"])
         defer { child.cleanUp() }
-        #expect(EmulatorCommandTests.waitForBanner(child), "no banner: \(child.errors)")
+        #expect(await EmulatorCommandTests.waitForBanner(child), "no banner: \(child.errors)")
         let lines = child.output.split(separator: "\n").map(String.init)
         let base = try #require(lines.first { $0.hasPrefix("base URL: ") }?.dropFirst("base URL: ".count)).description
         #expect(base.hasPrefix("http://127.0.0.1:"))
@@ -141,13 +142,13 @@ import Testing
             try await fetch(base, "/_emulator/mailbox?username=ada@example.com", headers: ["X-Emulator-Hook-Token": token]).status == 200)
         #expect(try await fetch(base, "/emulator.onmicrosoft.com/v2.0/.well-known/openid-configuration").status == 200)
         kill(child.pid, SIGTERM)
-        #expect(child.exitStatus(within: 10) == 0)
+        #expect(await child.exitStatus(within: 10) == 0)
     }
 
     @Test func theCommandsMailLineShowsChannelAndTarget() async throws {
         let child = try EmulatorCommandTests.start(["--port", "0"])
         defer { child.cleanUp() }
-        #expect(EmulatorCommandTests.waitForBanner(child), "no banner: \(child.errors)")
+        #expect(await EmulatorCommandTests.waitForBanner(child), "no banner: \(child.errors)")
         #expect(!child.errors.contains("hook token"), "loopback: no token, no warning")
         let lines = child.output.split(separator: "\n").map(String.init)
         let base = try #require(lines.first { $0.hasPrefix("base URL: ") }?.dropFirst("base URL: ".count)).description
@@ -164,7 +165,7 @@ import Testing
         #expect(challenged.status == 200)
         #expect(child.errors.contains("mail to grace@example.com (sign_in, email grace@example.com): Account verification code: "))
         kill(child.pid, SIGTERM)
-        #expect(child.exitStatus(within: 10) == 0)
+        #expect(await child.exitStatus(within: 10) == 0)
     }
 
     @discardableResult

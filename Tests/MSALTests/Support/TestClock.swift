@@ -43,3 +43,19 @@ final class LineBox: Sendable {
     func append(_ line: String) { lines.withLock { $0.append(line) } }
     var all: [String] { lines.withLock { $0 } }
 }
+
+/// Runs blocking work (waiting for a child process, reading its pipe to the end) on a thread of its
+/// own, so that it holds none of the cooperative pool's threads (two on this machine), which the
+/// other tests' tasks need meanwhile.
+func offThePool<T: Sendable>(_ body: @escaping () throws -> T) async throws -> T {
+    nonisolated(unsafe) let work = body
+    return try await withCheckedThrowingContinuation { continuation in
+        Thread {
+            do {
+                continuation.resume(returning: try work())
+            } catch {
+                continuation.resume(throwing: error)
+            }
+        }.start()
+    }
+}
