@@ -43,7 +43,9 @@ let package = Package(
             exclude: ["Golden", "Fixtures/make_msal_python_cache.py", "DocumentSnippets"],
             resources: [.copy("Fixtures/msal-python-cache.json")]
         ),
-        .testTarget(name: "NativeAuthEmulatorTests", dependencies: ["NativeAuthEmulator", "MSAL", "NativeAuthTesting"]),
+        .testTarget(
+            name: "NativeAuthEmulatorTests", dependencies: ["NativeAuthEmulator", "MSAL", "NativeAuthTesting"],
+            exclude: ["real_browser_sign_in.py"]),
         .testTarget(name: "MultiAPIDemoTests", dependencies: ["MultiAPIDemoKit", "MSAL", "NativeAuthEmulator"], exclude: ["Golden"]),
     ]
 )
