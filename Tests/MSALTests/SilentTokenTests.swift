@@ -167,4 +167,17 @@ import Testing
         }
         #expect(outcome.token == "AT-secret-value" && outcome.onQueue)
     }
+
+    @Test func clientCapabilitiesGoOnTheRefreshAsXmsCcWithoutSkippingTheCache() async throws {
+        let h = try Harness { $0.clientApplicationCapabilities = ["cp1"] }
+        let account = try await signedIn(h, expiresIn: 200)
+        h.stub.expect(
+            path: "/oauth2/v2.0/token", reply: .json(200, Fixture.tokenBody(scope: Self.todo)),
+            check: StrongAuthFixture.fields(["claims": #"{"access_token":{"xms_cc":{"values":["cp1"]}}}"#]))
+        _ = try await h.app.acquireTokenSilent(with: MSALSilentTokenParameters(scopes: [Self.todo], account: account))
+        #expect(h.stub.mismatches.isEmpty)
+        let before = h.stub.receivedRequests.count
+        _ = try await h.app.acquireTokenSilent(with: MSALSilentTokenParameters(scopes: [Self.todo], account: account))
+        #expect(h.stub.receivedRequests.count == before, "capabilities alone do not bypass the cache")
+    }
 }

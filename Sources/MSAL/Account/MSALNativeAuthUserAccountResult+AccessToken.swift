@@ -5,14 +5,18 @@ package struct AccessTokenRequest: Sendable {
     var scopes: [String]
     var forceRefresh: Bool
     var returnRefreshToken: Bool
+    /// The app's claims request: a cached token cannot satisfy it, so it always refreshes.
     var claims: String?
+    /// What the refresh sends as `claims`: the request with the client's capabilities added.
+    var wireClaims: String?
     var correlationId: UUID
 
-    init(scopes: [String], forceRefresh: Bool, returnRefreshToken: Bool, claims: String?, correlationId: UUID) {
+    init(scopes: [String], forceRefresh: Bool, returnRefreshToken: Bool, claims: String?, wireClaims: String? = nil, correlationId: UUID) {
         self.scopes = scopes
         self.forceRefresh = forceRefresh
         self.returnRefreshToken = returnRefreshToken
         self.claims = claims
+        self.wireClaims = wireClaims ?? claims
         self.correlationId = correlationId
     }
 
@@ -21,6 +25,7 @@ package struct AccessTokenRequest: Sendable {
         forceRefresh = parameters.forceRefresh
         returnRefreshToken = parameters.returnRefreshToken
         claims = parameters.claimsRequest?.jsonString()
+        wireClaims = claims
         correlationId = parameters.correlationId ?? newCorrelationId
     }
 }
@@ -106,7 +111,7 @@ extension MSALNativeAuthUserAccountResult {
             .token,
             [
                 ("grant_type", "refresh_token"), ("refresh_token", refreshToken), ("scope", Scopes.wire(request.scopes)),
-                ("client_info", "1"), ("claims", request.claims),
+                ("client_info", "1"), ("claims", request.wireClaims),
             ], correlationId: request.correlationId, expecting: TokenResponse.self)
         let id = answer.correlationId
         switch answer.outcome {

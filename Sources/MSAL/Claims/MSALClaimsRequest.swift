@@ -100,6 +100,21 @@ public final class MSALClaimsRequest: Sendable, CustomStringConvertible {
 
     public var description: String { jsonString() }
 
+    /// The wire `claims` of a request: `request` with the client's capabilities added as
+    /// `access_token.xms_cc.values` (as MSAL merges `clientApplicationCapabilities`); nil when both are empty.
+    package static func wire(_ request: MSALClaimsRequest?, capabilities: [String]) -> String? {
+        var object: [String: JSONValue] = [:]
+        if let request {
+            for (target, entries) in request.claims.withLock({ $0 }) where !entries.isEmpty { object[target.key] = .object(entries) }
+        }
+        if !capabilities.isEmpty {
+            var accessToken = object[MSALClaimsRequestTarget.accessToken.key]?.objectValue ?? [:]
+            accessToken["xms_cc"] = .object(["values": .array(capabilities.map { .string($0) })])
+            object[MSALClaimsRequestTarget.accessToken.key] = .object(accessToken)
+        }
+        return object.isEmpty ? nil : JSONValue.object(object).serialized()
+    }
+
     private static func parse(_ text: String) throws(MSALSetupError) -> [MSALClaimsRequestTarget: [String: JSONValue]] {
         guard let parsed = JSONValue.parse(Data(text.utf8)), case .object(let targets) = parsed else {
             throw MSALSetupError(.invalidJSON, "The claims request is not a JSON object")

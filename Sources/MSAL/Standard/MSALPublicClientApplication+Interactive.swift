@@ -87,7 +87,7 @@ extension MSALPublicClientApplication {
         authorization.prompt = AuthorizationPrompt(parameters.promptType)
         authorization.loginHint = parameters.account?.username ?? parameters.loginHint
         authorization.domainHint = parameters.domainHint
-        authorization.claims = parameters.claimsRequest?.jsonString()
+        authorization.claims = MSALClaimsRequest.wire(parameters.claimsRequest, capabilities: environment.clientCapabilities)
         authorization.instanceAware = environment.multipleCloudsSupported
         authorization.extraQueryParameters = parameters.extraQueryParameters ?? [:]
         authorization.appName = environment.appName

@@ -7,6 +7,8 @@ package struct SilentTokenRequest: Sendable {
     var scopes: [String]
     var forceRefresh: Bool
     var claims: String?
+    /// `claims` with the client's capabilities (`xms_cc`), as the refresh sends it.
+    var wireClaims: String?
     var correlationId: UUID
 }
 
@@ -52,7 +54,9 @@ extension MSALPublicClientApplication {
             SilentTokenRequest(
                 homeAccountId: identifier, scopes: Scopes.withDefaults(parameters.scopes),
                 forceRefresh: forceRefresh ?? (parameters as? MSALSilentTokenParameters)?.forceRefresh ?? false,
-                claims: parameters.claimsRequest?.jsonString(), correlationId: correlationId))
+                claims: parameters.claimsRequest?.jsonString(),
+                wireClaims: MSALClaimsRequest.wire(parameters.claimsRequest, capabilities: environment.clientCapabilities),
+                correlationId: correlationId))
     }
 
     /// OIDC scopes among the app's, and an authority other than the application's, are refused
@@ -89,7 +93,7 @@ extension MSALPublicClientApplication {
             let token = try await account.accessToken(
                 AccessTokenRequest(
                     scopes: request.scopes, forceRefresh: request.forceRefresh, returnRefreshToken: false, claims: request.claims,
-                    correlationId: request.correlationId))
+                    wireClaims: request.wireClaims, correlationId: request.correlationId))
             return .success(
                 makeResult(
                     accessToken: token.accessToken, expiresOn: token.expiresOn, scopes: token.scopes, account: account,
