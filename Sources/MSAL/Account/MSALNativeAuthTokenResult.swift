@@ -39,28 +39,16 @@ public final class MSALNativeAuthGetAccessTokenParameters {
 
 /// A failure to get an access token. Mirrors MSAL's `RetrieveAccessTokenError`.
 public final class RetrieveAccessTokenError: MSALNativeAuthError, @unchecked Sendable {
-    package enum ErrorType: Sendable, Equatable {
-        case browserRequired
-        case refreshTokenExpired
-        case invalidScope
-        case generalError
-    }
-
-    package let type: ErrorType
     /// When the server granted fewer scopes than asked: the scopes it granted.
     public let grantedScopes: [String]?
     /// When the server granted fewer scopes than asked: the scopes it declined.
     public let declinedScopes: [String]?
 
     package init(type: ErrorType, _ details: MSALNativeAuthErrorDetails, grantedScopes: [String]? = nil, declinedScopes: [String]? = nil) {
-        self.type = type
         self.grantedScopes = grantedScopes
         self.declinedScopes = declinedScopes
-        super.init(details)
+        super.init(type: type, details)
     }
-
-    /// The user must sign in interactively (in a browser), for example to consent.
-    public var isBrowserRequired: Bool { type == .browserRequired }
     /// The refresh token is expired, revoked or missing: sign the user in again.
     public var isRefreshTokenExpired: Bool { type == .refreshTokenExpired }
     /// A requested scope is unknown, or scopes of two resources were mixed.

@@ -26,8 +26,13 @@ public class MSALNativeAuthError: Error, LocalizedError, CustomStringConvertible
     public let serverSuberror: String?
     /// What caused the error below the protocol level (transport failure, undecodable response).
     public let underlyingError: (any Error)?
+    /// What kind of error it is; each subclass shows the kinds its step can produce as `isXxx` flags.
+    package let type: ErrorType
 
-    init(_ details: MSALNativeAuthErrorDetails) {
+    package typealias ErrorType = MSALNativeAuthErrorKind
+
+    package init(type: ErrorType, _ details: MSALNativeAuthErrorDetails) {
+        self.type = type
         errorDescription = details.message
         correlationId = details.correlationId
         errorCodes = details.errorCodes
@@ -37,12 +42,37 @@ public class MSALNativeAuthError: Error, LocalizedError, CustomStringConvertible
         underlyingError = details.underlyingError
     }
 
+    /// The flow cannot be completed natively; fall back to browser-based sign-in
+    /// (`acquireToken(with:)` on the same application). Every MSAL error class has it.
+    public var isBrowserRequired: Bool { type == .browserRequired }
+
     public var description: String {
-        var text = "\(String(describing: type(of: self))): \(errorDescription ?? "no description")"
+        var text = "\(String(describing: Swift.type(of: self))): \(errorDescription ?? "no description")"
         if !errorCodes.isEmpty { text += " (codes \(errorCodes.map(String.init).joined(separator: ",")))" }
         text += " [correlation \(correlationId.uuidString)]"
         return text
     }
+}
+
+/// Every kind of native-auth error in one enum, the one shape the error classes share: MSAL gives
+/// each class its own `type` enum; here each class exposes, as its `isXxx` flags, the kinds its
+/// step can produce (the error mapping decides which, in one place per step).
+package enum MSALNativeAuthErrorKind: Sendable, Equatable {
+    case browserRequired
+    case generalError
+    case userNotFound
+    case invalidCredentials
+    case invalidUsername
+    case userAlreadyExists
+    case invalidPassword
+    case userDoesNotHavePassword
+    case invalidCode
+    case refreshTokenExpired
+    case invalidScope
+    case authMethodBlocked
+    case invalidChallenge
+    case invalidInput
+    case verificationContactBlocked
 }
 
 /// What every native-auth error is built from, gathered in one place by the error mapping.

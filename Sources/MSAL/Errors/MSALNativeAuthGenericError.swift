@@ -1,20 +1,5 @@
 /// An error that is either "browser required" or general. Mirrors MSAL's `MSALNativeAuthGenericError`.
-public class MSALNativeAuthGenericError: MSALNativeAuthError, @unchecked Sendable {
-    package enum ErrorType: Sendable, Equatable {
-        case browserRequired
-        case generalError
-    }
-
-    package let type: ErrorType
-
-    package init(type: ErrorType, _ details: MSALNativeAuthErrorDetails) {
-        self.type = type
-        super.init(details)
-    }
-
-    /// The flow cannot be completed natively; fall back to browser-based sign-in.
-    public var isBrowserRequired: Bool { type == .browserRequired }
-}
+public class MSALNativeAuthGenericError: MSALNativeAuthError, @unchecked Sendable {}
 
 /// A failure to send a new one-time code. Mirrors MSAL's `ResendCodeError`.
 public final class ResendCodeError: MSALNativeAuthGenericError, @unchecked Sendable {}

@@ -1,21 +1,5 @@
 /// A failure to start a sign-in. Mirrors MSAL's `SignInStartError`.
 public final class SignInStartError: MSALNativeAuthError, @unchecked Sendable {
-    package enum ErrorType: Sendable, Equatable {
-        case browserRequired
-        case userNotFound
-        case invalidCredentials
-        case invalidUsername
-        case generalError
-    }
-
-    package let type: ErrorType
-
-    package init(type: ErrorType, _ details: MSALNativeAuthErrorDetails) {
-        self.type = type
-        super.init(details)
-    }
-
-    public var isBrowserRequired: Bool { type == .browserRequired }
     /// No account exists for the username.
     public var isUserNotFound: Bool { type == .userNotFound }
     /// The username and password do not match.

@@ -1,21 +1,5 @@
 /// A failure to start a sign-up. Mirrors MSAL's `SignUpStartError`.
 public final class SignUpStartError: MSALNativeAuthError, @unchecked Sendable {
-    package enum ErrorType: Sendable, Equatable {
-        case browserRequired
-        case userAlreadyExists
-        case invalidPassword
-        case invalidUsername
-        case generalError
-    }
-
-    package let type: ErrorType
-
-    package init(type: ErrorType, _ details: MSALNativeAuthErrorDetails) {
-        self.type = type
-        super.init(details)
-    }
-
-    public var isBrowserRequired: Bool { type == .browserRequired }
     /// An account with this username exists already.
     public var isUserAlreadyExists: Bool { type == .userAlreadyExists }
     /// The password is empty or does not meet the tenant's policy.

@@ -1,39 +1,11 @@
 /// A failure to send a second-factor code. Mirrors MSAL's `MFARequestChallengeError`.
 public final class MFARequestChallengeError: MSALNativeAuthError, @unchecked Sendable {
-    package enum ErrorType: Sendable, Equatable {
-        case browserRequired
-        case authMethodBlocked
-        case generalError
-    }
-
-    package let type: ErrorType
-
-    package init(type: ErrorType, _ details: MSALNativeAuthErrorDetails) {
-        self.type = type
-        super.init(details)
-    }
-
-    public var isBrowserRequired: Bool { type == .browserRequired }
     /// The service will not send codes to this method; the state handed back accepts another.
     public var isAuthMethodBlocked: Bool { type == .authMethodBlocked }
 }
 
 /// A failure to submit a second-factor code. Mirrors MSAL's `MFASubmitChallengeError`.
 public final class MFASubmitChallengeError: MSALNativeAuthError, @unchecked Sendable {
-    package enum ErrorType: Sendable, Equatable {
-        case browserRequired
-        case invalidChallenge
-        case generalError
-    }
-
-    package let type: ErrorType
-
-    package init(type: ErrorType, _ details: MSALNativeAuthErrorDetails) {
-        self.type = type
-        super.init(details)
-    }
-
-    public var isBrowserRequired: Bool { type == .browserRequired }
     /// The code was wrong or expired; the state handed back accepts another.
     public var isInvalidChallenge: Bool { type == .invalidChallenge }
 }
@@ -41,21 +13,6 @@ public final class MFASubmitChallengeError: MSALNativeAuthError, @unchecked Send
 /// A failure to start verifying a contact for a new strong-auth method. Mirrors MSAL's
 /// `RegisterStrongAuthChallengeError`.
 public final class RegisterStrongAuthChallengeError: MSALNativeAuthError, @unchecked Sendable {
-    package enum ErrorType: Sendable, Equatable {
-        case browserRequired
-        case invalidInput
-        case verificationContactBlocked
-        case generalError
-    }
-
-    package let type: ErrorType
-
-    package init(type: ErrorType, _ details: MSALNativeAuthErrorDetails) {
-        self.type = type
-        super.init(details)
-    }
-
-    public var isBrowserRequired: Bool { type == .browserRequired }
     /// The contact is empty or not a valid email address or phone number; the state handed back accepts another.
     public var isInvalidInput: Bool { type == .invalidInput }
     /// The service will not send codes to this contact; the state handed back accepts another.
@@ -65,20 +22,6 @@ public final class RegisterStrongAuthChallengeError: MSALNativeAuthError, @unche
 /// A failure to submit the code that verifies a new strong-auth method. Mirrors MSAL's
 /// `RegisterStrongAuthSubmitChallengeError`.
 public final class RegisterStrongAuthSubmitChallengeError: MSALNativeAuthError, @unchecked Sendable {
-    package enum ErrorType: Sendable, Equatable {
-        case browserRequired
-        case invalidChallenge
-        case generalError
-    }
-
-    package let type: ErrorType
-
-    package init(type: ErrorType, _ details: MSALNativeAuthErrorDetails) {
-        self.type = type
-        super.init(details)
-    }
-
-    public var isBrowserRequired: Bool { type == .browserRequired }
     /// The code was wrong or expired; the state handed back accepts another.
     public var isInvalidChallenge: Bool { type == .invalidChallenge }
 }
