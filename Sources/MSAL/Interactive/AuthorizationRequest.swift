@@ -29,7 +29,7 @@ package struct AuthorizationRequest: Sendable, Equatable {
     /// `client-request-id`.
     package var correlationId: UUID
     /// `prompt`; `.promptIfNecessary` sends none.
-    package var prompt: AuthorizationPrompt = .selectAccount
+    package var prompt: MSALPromptType = .selectAccount
     /// `login_hint`: the account's username, else the app's hint.
     package var loginHint: String?
     /// `domain_hint`.

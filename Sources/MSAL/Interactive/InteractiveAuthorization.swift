@@ -25,7 +25,7 @@ package struct InteractiveAuthorization: Sendable {
         /// nil or `http://localhost` → a free port; `http://localhost:N` → port N.
         package var redirectURI: URL?
         /// `prompt` (MSAL's `promptType`).
-        package var prompt: AuthorizationPrompt = .selectAccount
+        package var prompt: MSALPromptType = .selectAccount
         /// `login_hint`: the account's username or the app's hint.
         package var loginHint: String?
         /// `domain_hint`.

@@ -137,18 +137,7 @@ extension MSALPublicClientApplication {
         components.queryItems =
             [URLQueryItem(name: "client-request-id", value: environment.uuid().uuidString)]
             + (parameters.extraQueryParameters ?? [:]).sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
-        let launcher = parameters.webviewParameters.map { webview in
-            webview.browserLauncher.map { app in
-                BrowserLauncher(launch: { url in
-                    do {
-                        try await app.open(url)
-                        return true
-                    } catch {
-                        return false
-                    }
-                })
-            } ?? BrowserLauncher()
-        }
+        let launcher = parameters.webviewParameters.map { $0.browserLauncher.map(BrowserLauncher.init(app:)) ?? BrowserLauncher() }
         return SignoutRequest(
             accountIds: Array(Set(ids.map { $0.lowercased() })), everyClient: parameters.wipeAccount || parameters.wipeCacheForAllAccounts,
             browser: parameters.signoutFromBrowser ? launcher : nil, logoutURL: components.url ?? environment.authorityURL,

@@ -84,7 +84,7 @@ extension MSALPublicClientApplication {
             clientId: environment.clientId, authority: environment.authorityURL, scopes: parameters.scopes)
         authorization.extraScopesToConsent = parameters.extraScopesToConsent ?? []
         authorization.redirectURI = redirect
-        authorization.prompt = AuthorizationPrompt(parameters.promptType)
+        authorization.prompt = parameters.promptType
         authorization.loginHint = parameters.account?.username ?? parameters.loginHint
         authorization.domainHint = parameters.domainHint
         authorization.claims = MSALClaimsRequest.wire(parameters.claimsRequest, capabilities: environment.clientCapabilities)
@@ -93,16 +93,7 @@ extension MSALPublicClientApplication {
         authorization.appName = environment.appName
         authorization.appVersion = environment.appVersion
         authorization.correlationId = correlationId
-        let launcher = webview.browserLauncher.map { app in
-            BrowserLauncher(launch: { url in
-                do {
-                    try await app.open(url)
-                    return true
-                } catch {
-                    return false
-                }
-            })
-        }
+        let launcher = webview.browserLauncher.map(BrowserLauncher.init(app:))
         let handler = webview.authorizationURLHandler.map { show in { @Sendable (url: URL) async in show(url) } }
         return .success(
             InteractiveTokenRequest(
@@ -202,18 +193,6 @@ extension MSALPublicClientApplication {
     }
 }
 
-extension AuthorizationPrompt {
-    init(_ type: MSALPromptType) {
-        switch type {
-        case .selectAccount: self = .selectAccount
-        case .login: self = .login
-        case .consent: self = .consent
-        case .create: self = .create
-        case .promptIfNecessary: self = .promptIfNecessary
-        }
-    }
-}
-
 extension StandardErrors {
     /// A browser sign-in that ended before the code: MSAL's code for each reason (§3.3, §3.6).
     static func fromInteractive(_ error: InteractiveAuthorizationError, correlationId: UUID) -> NSError {
@@ -225,5 +204,20 @@ extension StandardErrors {
         let code = MSALError(rawValue: error.msalErrorCode) ?? .internal
         let internalCode = error.internalErrorCode.flatMap(MSALInternalError.init(rawValue:))
         return MSALErrors.make(code, internal: internalCode, description: error.description, correlationId: correlationId)
+    }
+}
+
+extension BrowserLauncher {
+    /// The app's `MSALBrowserLauncher` first (an error from it means "not shown": the next
+    /// candidate is tried), then the system's.
+    init(app: any MSALBrowserLauncher) {
+        self.init(launch: { url in
+            do {
+                try await app.open(url)
+                return true
+            } catch {
+                return false
+            }
+        })
     }
 }

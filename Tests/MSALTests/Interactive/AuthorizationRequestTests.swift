@@ -77,7 +77,7 @@ import Testing
     }
 
     @Test func promptValues() throws {
-        let cases: [(AuthorizationPrompt, String?)] = [
+        let cases: [(MSALPromptType, String?)] = [
             (.selectAccount, "select_account"), (.login, "login"), (.consent, "consent"), (.create, "create"), (.promptIfNecessary, nil),
         ]
         for (prompt, wire) in cases {
