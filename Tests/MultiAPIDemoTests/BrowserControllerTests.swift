@@ -143,9 +143,12 @@ import Testing
     /// a refusing launcher means "no browser" (MSAL tries those after the app's launcher).
     nonisolated static var noSystemBrowser: Bool {
         let environment = ProcessInfo.processInfo.environment
-        let release = (try? String(contentsOfFile: "/proc/sys/kernel/osrelease", encoding: .utf8)) ?? ""
-        return ["BROWSER", "DISPLAY", "WAYLAND_DISPLAY"].allSatisfy { (environment[$0] ?? "").isEmpty }
-            && !release.lowercased().contains("microsoft")
+        return ["BROWSER", "DISPLAY", "WAYLAND_DISPLAY"].allSatisfy { (environment[$0] ?? "").isEmpty } && !onWSL
+    }
+
+    /// Windows Subsystem for Linux, where MSAL also tries `wslview`.
+    nonisolated static var onWSL: Bool {
+        ((try? String(contentsOfFile: "/proc/sys/kernel/osrelease", encoding: .utf8)) ?? "").lowercased().contains("microsoft")
     }
 
     @Test(.enabled(if: noSystemBrowser, "MSAL would start the browser that $BROWSER or the display names"))
