@@ -70,6 +70,11 @@ extension DemoController {
     /// address is shown to copy and the sign-in keeps waiting (Esc cancels).
     func continueInBrowserPressed() {
         guard model.browserOffered, let request = browserSignIn else { return }
+        // One browser sign-in per process: a cancelled one must have answered before the next.
+        guard browserSession == nil else {
+            offerBrowser("The cancelled browser sign-in is still closing. Try again in a moment.", request)
+            return
+        }
         let webview = MSALWebviewParameters()
         webview.browserLauncher = environment.browserLauncher
         let current = beginBusy()
