@@ -219,7 +219,8 @@ import Testing
         let without = try controller(#", "capabilities": []"#)
         signIn(without, "alan@example.com", "Turing-Machine-1936")
         try await until(without, "an error") { !$0.busy && $0.result != "Signing in..." }
-        #expect(without.model.result.hasPrefix("Error while signing in") && without.model.prompt == nil, "\(without.model.result)")
+        #expect(without.model.result.hasPrefix("Signing in needs a web browser") && without.model.prompt == nil, "\(without.model.result)")
+        #expect(without.model.browserOffered && without.model.focus == .button(.continueInBrowser))
         let byDefault = try controller("")
         signIn(byDefault, "alan@example.com", "Turing-Machine-1936")
         try await until(byDefault, "method picker") { $0.prompt?.kind == .mfaMethod }

@@ -131,6 +131,42 @@ import Testing
         try check(model, "register-method-80x24")
     }
 
+    @Test func continueInBrowserAfterAClaimsChallenge() throws {
+        var model = base
+        model.email = "ada@example.com"
+        model.password = "Analytical-Engine-1843"
+        model.signedInAs = "ada@example.com"
+        model.result = """
+            API 2 asks for a stronger sign-in (HTTP 401, a claims challenge: {"access_token":{"acrs":{"essential":true,"value":"c1"}}}).
+            Press Continue in browser to sign in there.
+            """
+        model.browserOffered = true
+        model.focus = .button(.continueInBrowser)
+        try check(model, "browser-offer-80x24")
+    }
+
+    @Test func theAddressToOpenWhenNoBrowserStarts() throws {
+        var model = base
+        model.email = "ada@example.com"
+        model.signedInAs = "ada@example.com"
+        model.focus = .button(.api2) // where it goes when the pressed button goes
+        model.busy = true
+        model.spinnerFrame = 5
+        model.result = "No browser could be started. Open the address in a browser on this machine; the demo waits (Esc cancels)."
+        model.signInURL =
+            "http://127.0.0.1:40123/emulator.onmicrosoft.com/oauth2/v2.0/authorize?client_id=11111111-1111-4111-8111-111111111111"
+            + "&response_type=code&redirect_uri=http%3A%2F%2Flocalhost%3A45325&scope=api%3A%2F%2Femulator%2Fprofile%2FProfile.Read"
+            + "+openid+profile+offline_access&state=i8DnhU2S12_mgIPkrKlcn_BThUgR6I8mJDIchikMBbA"
+            + "&code_challenge=fcG2-FO6vGb3WgM-KznnUSr17_cG3H7St8E77fWF_EM&code_challenge_method=S256&client_info=1"
+            + "&login_hint=ada%40example.com&claims=%7B%22access_token%22%3A%7B%22acrs%22%3A%7B%22essential%22%3Atrue%2C%22value"
+            + "%22%3A%22c1%22%7D%7D%7D&nonce=BR4WmWgBlb6NhfZJZrxaWNbgto3eSqOo_jotVrgks1c"
+            + "&client-request-id=BFF9BF1F-BF0A-42BC-912A-4B75572D1903&return-client-request-id=true&x-client-SKU=MSAL.Swift.Linux"
+            + "&x-client-Ver=0.1.0&x-client-OS=6.18.44&x-client-CPU=64&x-app-name=multi-api-demo"
+        try check(model, "browser-url-80x24")
+        let rows = (8..<23).map { render(model).line($0) }
+        #expect(rows.joined() == model.signInURL, "the rows join into the address")
+    }
+
     @Test func mailboxLinesWithChannelsKeepToThePanel() throws {
         var model = base
         model.mailbox = [

@@ -224,6 +224,90 @@ import Testing
         try again.waitFor("Account found in cache: ada@example.com")
     }
 
+    // MARK: Continue in browser
+
+    /// A `$BROWSER` for the program: a script that records the address it is given and exits 0,
+    /// so MSAL's default launcher counts it as started; the test then does what a person does on
+    /// the page, with `HeadlessSignInBrowser`.
+    private func recordingBrowser() throws -> (script: String, address: () -> URL?, cleanUp: () -> Void) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("demo-browser-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let script = directory.appendingPathComponent("record-url").path
+        let file = directory.appendingPathComponent("url").path
+        try Data("#!/bin/sh\nprintf '%s\\n' \"$1\" > '\(file).part' && mv '\(file).part' '\(file)'\n".utf8)
+            .write(to: URL(fileURLWithPath: script))
+        chmod(script, 0o755)
+        let address = { () -> URL? in
+            (try? String(contentsOfFile: file, encoding: .utf8)).flatMap { URL(string: $0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        }
+        return (script, address, { try? FileManager.default.removeItem(at: directory) })
+    }
+
+    /// Signs Ada in, presses API 2 (which asks for authentication context c1), then Continue in browser.
+    private func continueAfterAClaimsChallenge(_ session: TmuxSession) throws {
+        try session.waitFor("Conditional access: API 2 asks for authentication context c1")
+        try signIn(session, "ada@example.com", "Analytical-Engine-1843")
+        try session.waitFor("Signed in as ada@example.com")
+        try session.press("Tab", "Enter") // API 2 (the focus is on API 1 after a sign-in)
+        let offer = try session.waitFor("[ Continue in browser ]")
+        #expect(offer.contains("API 2 asks for a stronger sign-in (HTTP 401, a claims challenge"), "\(offer)")
+        try session.press("Enter") // the focus is on the button
+    }
+
+    @Test func conditionalAccessContinuesInTheBrowserThenAPI2Answers() async throws {
+        let browser = try recordingBrowser()
+        defer { browser.cleanUp() }
+        let session = try start(arguments: "--conditional-access", environment: ["BROWSER": browser.script])
+        try continueAfterAClaimsChallenge(session)
+        try session.waitFor("Opening the browser to sign in")
+        var address: URL?
+        for _ in 0..<300 where address == nil {
+            address = browser.address()
+            try await Task.sleep(nanoseconds: 50_000_000)
+        }
+        let url = try #require(address, "the program did not start $BROWSER")
+        #expect(url.query?.contains("claims=") == true && url.query?.contains("login_hint=ada%40example.com") == true)
+        let page = HeadlessSignInBrowser(.password(username: "ada@example.com", password: "Analytical-Engine-1843"))
+        try await page.open(url)
+        _ = try await page.outcome().get()
+        try session.waitFor("\"api\" : \"profile\"") // API 2 again, with the new token
+        try session.waitFor("Signed in as ada@example.com")
+        try session.press("Enter") // API 1 has the focus
+        try session.waitFor("\"api\" : \"todolist\"")
+        try session.press("C-c")
+        #expect(try session.waitForExit() == 0)
+    }
+
+    @Test(.enabled(if: !BrowserControllerTests.onWSL, "MSAL tries wslview on WSL"))
+    func withoutABrowserTheScreenShowsTheAddressToOpen() async throws {
+        // As over SSH: no $BROWSER, no display.
+        let session = try start(arguments: "--conditional-access", environment: ["BROWSER": "", "DISPLAY": "", "WAYLAND_DISPLAY": ""])
+        try continueAfterAClaimsChallenge(session)
+        let screen = try session.waitFor("Open this address in a browser on this machine")
+        // The address: the full-width rows under the heading, joined.
+        let lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let heading = try #require(lines.firstIndex { $0.contains("Open this address in a browser on this machine") })
+        let address = lines[(heading + 1)...].prefix { !$0.isEmpty }.joined()
+        let url = try #require(URL(string: address), "\(screen)")
+        #expect(address.hasPrefix("http://127.0.0.1:") && url.path.hasSuffix("/oauth2/v2.0/authorize"), "\(screen)")
+        #expect(screen.contains("Working… Esc cancels"), "the sign-in waits")
+        let page = HeadlessSignInBrowser(.password(username: "ada@example.com", password: "Analytical-Engine-1843"))
+        try await page.open(url)
+        _ = try await page.outcome().get()
+        try session.waitFor("\"api\" : \"profile\"")
+    }
+
+    @Test func escapeCancelsTheBrowserSignIn() throws {
+        let browser = try recordingBrowser() // starts, and nobody signs in
+        defer { browser.cleanUp() }
+        let session = try start(arguments: "--conditional-access", environment: ["BROWSER": browser.script])
+        try continueAfterAClaimsChallenge(session)
+        try session.waitFor("Opening the browser to sign in")
+        try session.press("Escape")
+        let screen = try session.waitFor("Browser sign-in cancelled.")
+        #expect(screen.contains("[ Continue in browser ]") && screen.contains("Signed in as ada@example.com"))
+    }
+
     @Test func helpAndBadArguments() throws {
         let help = try runDemo(["--help"])
         #expect(help.status == 0 && help.output.contains("Usage: multi-api-demo"))
@@ -236,6 +320,8 @@ import Testing
         try Data(#"{"tenant_subdomain": "contoso"}"#.utf8).write(to: file)
         let bad = try runDemo(["--config", file.path])
         #expect(bad.status == 2 && bad.error.contains("client_id"))
+        let both = try runDemo(["--config", file.path, "--conditional-access"])
+        #expect(both.status == 2 && both.error.contains("--conditional-access applies to the embedded emulator"))
         let noTerminal = try runDemo([])
         #expect(noTerminal.status == 1 && noTerminal.error.contains("cannot use this terminal"))
     }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import MultiAPIDemoKit
@@ -212,6 +213,89 @@ import Testing
         model.result = "short"
         _ = update(&model, .pageDown)
         #expect(model.resultScroll == 0, "a result that fits does not scroll")
+    }
+
+    private var offer: DemoModel {
+        var model = DemoModel()
+        model.mailbox = []
+        model.signedInAs = "ada@example.com"
+        model.result = "API 2 asks for a stronger sign-in.\nPress Continue in browser to sign in there."
+        model.browserOffered = true
+        model.focus = .button(.continueInBrowser)
+        return model
+    }
+
+    @Test func continueInBrowserIsInTheFocusOrderOnlyWhileOffered() {
+        var model = DemoModel()
+        #expect(!model.focusOrder.contains(.button(.continueInBrowser)))
+        model = offer
+        #expect(model.focusOrder.last == .button(.continueInBrowser), "after API 2: it sits under the buttons")
+        _ = update(&model, .tab)
+        #expect(model.focus == .email)
+        _ = update(&model, .backTab)
+        #expect(model.focus == .button(.continueInBrowser))
+        _ = update(&model, .left)
+        #expect(model.focus == .button(.api2))
+        _ = update(&model, .right)
+        #expect(model.focus == .button(.continueInBrowser))
+    }
+
+    @Test func continueInBrowserPressesWithEnterSpaceOrAClickButNotWhileBusy() throws {
+        var model = offer
+        #expect(update(&model, .enter) == [.press(.continueInBrowser)])
+        #expect(update(&model, .character(" ")) == [.press(.continueInBrowser)])
+        let button = try #require(DemoLayout(model).buttons[.continueInBrowser])
+        model.focus = .email
+        #expect(update(&model, .click(x: button.x + button.width - 1, y: button.y)) == [.press(.continueInBrowser)])
+        #expect(model.focus == .button(.continueInBrowser))
+        model.busy = true
+        #expect(update(&model, .enter) == [])
+        #expect(update(&model, .escape) == [.cancelOperation])
+        model.busy = false
+        model.browserOffered = false
+        #expect(DemoLayout(model).buttons[.continueInBrowser] == nil)
+        #expect(update(&model, .click(x: button.x + 1, y: button.y)) == [], "no button, nothing to click")
+    }
+
+    @Test func withdrawingTheOfferMovesTheFocusToAPI2() {
+        var model = offer
+        model.withdrawBrowserOffer()
+        #expect(!model.browserOffered && model.focus == .button(.api2))
+        model = offer
+        model.focus = .password
+        model.withdrawBrowserOffer()
+        #expect(model.focus == .password, "a focus elsewhere stays")
+    }
+
+    @Test func theButtonSitsUnderTheTextOrAtTheBottomOfTheView() {
+        var model = offer
+        var layout = DemoLayout(model)
+        #expect(layout.resultRows == 9, "two rows of the 11 go to a blank line and the button")
+        #expect(layout.buttons[.continueInBrowser] == DemoLayout.Rect(x: 1, y: layout.resultTop + 3, width: 23, height: 1))
+        model.result = (1...30).map { "line \($0)" }.joined(separator: "\n")
+        layout = DemoLayout(model)
+        #expect(layout.buttons[.continueInBrowser]?.y == layout.resultBottom)
+        _ = update(&model, .pageDown)
+        _ = update(&model, .pageDown)
+        _ = update(&model, .pageDown)
+        _ = update(&model, .pageDown)
+        #expect(model.resultScroll == 30 - 9, "scrolling keeps to the rows left for text")
+        model.prompt = Prompt(kind: .signInCode, title: "Code", fields: [Prompt.Field(label: "Code")], buttons: [.cancel])
+        #expect(DemoLayout(model).buttons[.continueInBrowser] == nil, "a dialog covers the result view")
+    }
+
+    @Test func claimsChallengesAreReadFromWWWAuthenticate() {
+        let json = #"{"access_token":{"acrs":{"essential":true,"value":"c1"}}}"#
+        let standard = Data(json.utf8).base64EncodedString()
+        let header = #"Bearer realm="", authorization_uri="https://x/authorize", error="insufficient_claims", claims="\#(standard)""#
+        #expect(DemoController.claimsChallenge(wwwAuthenticate: header) == json)
+        let urlSafe = standard.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .trimmingCharacters(in: CharacterSet(charactersIn: "="))
+        #expect(DemoController.claimsChallenge(wwwAuthenticate: #"Bearer claims="\#(urlSafe)""#) == json)
+        #expect(DemoController.claimsChallenge(wwwAuthenticate: #"Bearer error="invalid_token""#) == nil)
+        #expect(DemoController.claimsChallenge(wwwAuthenticate: #"Bearer xclaims="\#(standard)""#) == nil)
+        #expect(DemoController.claimsChallenge(wwwAuthenticate: #"Bearer claims="""#) == nil)
+        #expect(DemoController.claimsChallenge(wwwAuthenticate: #"Bearer claims="!!!""#) == nil)
     }
 
     @Test func wrappingKeepsIndentsAndBreaksBetweenWords() {

@@ -12,7 +12,7 @@ let stopRequested = Atomic<Bool>(false)
 @main
 struct DemoMain {
     static let usage = """
-        Usage: multi-api-demo [--config FILE] [--log FILE]
+        Usage: multi-api-demo [--config FILE | --conditional-access] [--log FILE]
 
         The "call two protected APIs" screen of Microsoft Entra External ID native authentication,
         in a terminal: sign in, sign up, reset password, sign out, and call two protected APIs.
@@ -28,12 +28,19 @@ struct DemoMain {
                              "api1": {"url": "https://…", "scopes": ["api://…/Scope"]},
                              "api2": {"url": "https://…", "scopes": ["api://…/Scope"]},
                              "cache_file": "/optional/token_cache.json"}
+          --conditional-access
+                          (emulator only) API 2 asks for an authentication context that only a
+                          browser sign-in gives: it answers with a claims challenge, and the result
+                          view offers "Continue in browser"
           --log FILE      append the SDK's log (personal data masked) to FILE
           -h, --help      show this help
 
         Keys: Tab/Shift-Tab or arrows move, Enter or Space presses (or chooses a method in a list),
         PgUp/PgDn scroll the result, Esc closes a dialog or cancels the request in progress, Ctrl-C
         quits. Mouse clicks work on fields, buttons and list rows.
+        When a flow needs a browser (or an API sends a claims challenge), "Continue in browser" opens
+        the system browser ($BROWSER, xdg-open, wslview); when none starts, the result view shows the
+        address to open, and the demo waits for the sign-in (Esc cancels).
         Colours follow NO_COLOR.
 
         Exit status: 0 when quit, 1 when the terminal cannot be used, 2 for bad arguments or configuration.
@@ -44,6 +51,7 @@ struct DemoMain {
         var arguments = Array(CommandLine.arguments.dropFirst())[...]
         var configPath: String?
         var logPath: String?
+        var conditionalAccess = false
         while let argument = arguments.popFirst() {
             switch argument {
             case "-h", "--help":
@@ -52,6 +60,8 @@ struct DemoMain {
             case "--config":
                 guard let value = arguments.popFirst() else { fail(2, "--config needs a file") }
                 configPath = value
+            case "--conditional-access":
+                conditionalAccess = true
             case "--log":
                 guard let value = arguments.popFirst() else { fail(2, "--log needs a file") }
                 logPath = value
@@ -60,6 +70,9 @@ struct DemoMain {
             }
         }
 
+        if conditionalAccess, configPath != nil {
+            fail(2, "--conditional-access applies to the embedded emulator, not to --config")
+        }
         let logger = logPath.map(makeLogger)
         let environment: DemoEnvironment
         do {
@@ -69,7 +82,7 @@ struct DemoMain {
                 }
                 environment = try DemoEnvironment.tenant(try DemoConfiguration.load(data), logger: logger)
             } else {
-                environment = try DemoEnvironment.embedded(logger: logger)
+                environment = try DemoEnvironment.embedded(logger: logger, conditionalAccess: conditionalAccess)
             }
         } catch let problem as DemoConfiguration.Problem {
             fail(2, "configuration \(configPath ?? ""): \(problem)")

@@ -16,7 +16,9 @@ extension DemoController {
     }
 
     func onSignInStartError(error: SignInStartError) {
-        if error.isUserNotFound || error.isInvalidCredentials || error.isInvalidUsername {
+        if error.isBrowserRequired {
+            offerBrowser("Signing in", error)
+        } else if error.isUserNotFound || error.isInvalidCredentials || error.isInvalidUsername {
             showResultText("Invalid username or password")
         } else {
             showResultText("Error while signing in: \(error.errorDescription ?? "No error description")")
@@ -35,11 +37,13 @@ extension DemoController {
     }
 
     func onSignInVerifyCodeError(error: VerifyCodeError, newState: SignInCodeRequiredState?) {
+        if error.isBrowserRequired { return offerBrowser("Signing in", error) }
         signInCodeState = newState ?? signInCodeState
         promptMessage(Self.message(for: error))
     }
 
     func onSignInPasswordRequiredError(error: PasswordRequiredError, newState: SignInPasswordRequiredState?) {
+        if error.isBrowserRequired { return offerBrowser("Signing in", error) }
         signInPasswordState = newState ?? signInPasswordState
         promptMessage(error.isInvalidPassword ? "Invalid password. Try again." : "Error: \(error.errorDescription ?? "")")
     }
@@ -50,13 +54,16 @@ extension DemoController {
     }
 
     func onResendCodeError(error: ResendCodeError) {
+        if error.isBrowserRequired { return offerBrowser("Sending a new code", error) }
         promptMessage("Error while resending the code: \(error.errorDescription ?? "")")
     }
 
     // MARK: Sign-up
 
     func onSignUpStartError(error: SignUpStartError) {
-        if error.isUserAlreadyExists {
+        if error.isBrowserRequired {
+            offerBrowser("Signing up", error)
+        } else if error.isUserAlreadyExists {
             showResultText("Unable to sign up: User already exists")
         } else if error.isInvalidPassword {
             showResultText("Unable to sign up: The password is invalid. \(error.errorDescription ?? "")")
@@ -78,6 +85,7 @@ extension DemoController {
     }
 
     func onSignUpVerifyCodeError(error: VerifyCodeError, newState: SignUpCodeRequiredState?) {
+        if error.isBrowserRequired { return offerBrowser("Signing up", error) }
         signUpCodeState = newState ?? signUpCodeState
         promptMessage(Self.message(for: error))
     }
@@ -89,6 +97,7 @@ extension DemoController {
     }
 
     func onSignUpPasswordRequiredError(error: PasswordRequiredError, newState: SignUpPasswordRequiredState?) {
+        if error.isBrowserRequired { return offerBrowser("Signing up", error) }
         signUpPasswordState = newState ?? signUpPasswordState
         promptMessage(Self.message(for: error))
     }
@@ -137,6 +146,7 @@ extension DemoController {
     }
 
     func onSignUpAttributesRequiredError(error: AttributesRequiredError) {
+        if error.isBrowserRequired { return offerBrowser("Signing up", error) }
         closePrompt()
         showResultText("Error while submitting attributes: \(error.errorDescription ?? "")")
     }
@@ -147,6 +157,7 @@ extension DemoController {
     }
 
     func onSignInAfterPreviousFlowError(_ error: MSALNativeAuthGenericError) {
+        if error.isBrowserRequired { return offerBrowser("Signing in", error) }
         closePrompt()
         showResultText("Error while signing in: \(error.errorDescription ?? "")")
     }
@@ -154,7 +165,9 @@ extension DemoController {
     // MARK: Password reset
 
     func onResetPasswordStartError(error: ResetPasswordStartError) {
-        if error.isUserNotFound {
+        if error.isBrowserRequired {
+            offerBrowser("Resetting the password", error)
+        } else if error.isUserNotFound {
             showResultText("Unable to reset password: User not found")
         } else if error.isUserDoesNotHavePassword {
             showResultText("Unable to reset password: This account signs in with email codes and has no password")
@@ -170,6 +183,7 @@ extension DemoController {
     }
 
     func onResetPasswordVerifyCodeError(error: VerifyCodeError, newState: ResetPasswordCodeRequiredState?) {
+        if error.isBrowserRequired { return offerBrowser("Resetting the password", error) }
         resetCodeState = newState ?? resetCodeState
         promptMessage(Self.message(for: error))
     }
@@ -181,6 +195,7 @@ extension DemoController {
     }
 
     func onResetPasswordRequiredError(error: PasswordRequiredError, newState: ResetPasswordRequiredState?) {
+        if error.isBrowserRequired { return offerBrowser("Resetting the password", error) }
         resetPasswordState = newState ?? resetPasswordState
         promptMessage(Self.message(for: error))
     }
@@ -206,6 +221,9 @@ extension DemoController {
     }
 
     func onAccessTokenRetrieveError(error: RetrieveAccessTokenError) {
+        if error.isBrowserRequired {
+            return offerBrowser("Getting an access token", error, scopes: tokenRequest?.scopes, retryURL: tokenRequest?.apiUrl)
+        }
         showResultText("Error retrieving access token: \(error.errorDescription ?? "No error description")")
     }
 }

@@ -43,6 +43,7 @@ extension DemoController {
     }
 
     func onMFARequestChallengeError(error: MFARequestChallengeError, newState: MFARequiredState?) {
+        if error.isBrowserRequired { return offerBrowser("The second factor", error) }
         guard let newState else {
             endFlow("Error while sending the code: \(error.errorDescription ?? "")")
             return
@@ -59,6 +60,7 @@ extension DemoController {
     }
 
     func onMFASubmitChallengeError(error: MFASubmitChallengeError, newState: MFARequiredState?) {
+        if error.isBrowserRequired { return offerBrowser("The second factor", error) }
         guard let newState else {
             endFlow("Error while checking the code: \(error.errorDescription ?? "")")
             return
@@ -111,6 +113,7 @@ extension DemoController {
     }
 
     func onRegisterStrongAuthChallengeError(error: RegisterStrongAuthChallengeError, newState: RegisterStrongAuthState?) {
+        if error.isBrowserRequired { return offerBrowser("Registering a second factor", error) }
         guard let newState else {
             endFlow("Error while registering the method: \(error.errorDescription ?? "")")
             return
@@ -128,6 +131,7 @@ extension DemoController {
     func onRegisterStrongAuthSubmitChallengeError(
         error: RegisterStrongAuthSubmitChallengeError, newState: RegisterStrongAuthVerificationRequiredState?
     ) {
+        if error.isBrowserRequired { return offerBrowser("Registering a second factor", error) }
         guard let newState else {
             endFlow("Error while checking the code: \(error.errorDescription ?? "")")
             return

@@ -41,6 +41,13 @@ public final class DemoController {
     var registerState: RegisterStrongAuthBaseState?
     var registerMethods: [MSALAuthMethod] = []
     var registerParameters: MSALNativeAuthChallengeAuthMethodParameters?
+    /// "Continue in browser" (DemoController+Browser): what the offer asks for, the generation of
+    /// the browser sign-in under way, and whether its cancel must be asked again.
+    var browserSignIn: BrowserSignIn?
+    var browserSession: Int?
+    var browserCancelPending = false
+    /// The scopes and API of the last token request, for an answer that needs the browser.
+    var tokenRequest: (scopes: [String], apiUrl: String?)?
 
     /// Each operation's callbacks go through a gate of this generation; Esc moves it on, so a
     /// cancelled operation's late answer is dropped.
@@ -64,7 +71,10 @@ public final class DemoController {
 
     /// Applies a key: the pure update, then its effects.
     public func handle(_ key: Key) {
-        if key == .tick { refreshMailbox() }
+        if key == .tick {
+            refreshMailbox()
+            retryBrowserCancel()
+        }
         for effect in update(&model, key) {
             perform(effect)
         }
@@ -78,13 +88,16 @@ public final class DemoController {
         case .press(.signOut): signOutPressed()
         case .press(.api1): protectedApi1Pressed()
         case .press(.api2): protectedApi2Pressed()
+        case .press(.continueInBrowser): continueInBrowserPressed()
         case .submit(let values): submitPrompt(values)
         case .resend: resendPressed()
         case .choose(let index): mfaMethodChosen(index)
         case .otherMethod: otherMethodPressed()
         case .cancelPrompt: clearFlowStates()
         case .cancelOperation: cancelOperation()
-        case .quit: apiTask?.cancel()
+        case .quit:
+            apiTask?.cancel()
+            requestBrowserCancel()
         }
     }
 
@@ -144,7 +157,7 @@ public final class DemoController {
         if let accessToken = accessTokenAPI1 {
             accessProtectedAPI(apiUrl: url, accessToken: accessToken)
         } else {
-            requestAccessToken(scopes: protectedAPIScopes1, message: "Retrieving access token to use with API 1...")
+            requestAccessToken(scopes: protectedAPIScopes1, apiUrl: url, message: "Retrieving access token to use with API 1...")
         }
     }
 
@@ -156,15 +169,16 @@ public final class DemoController {
         if let accessToken = accessTokenAPI2 {
             accessProtectedAPI(apiUrl: url, accessToken: accessToken)
         } else {
-            requestAccessToken(scopes: protectedAPIScopes2, message: "Retrieving access token to use with API 2...")
+            requestAccessToken(scopes: protectedAPIScopes2, apiUrl: url, message: "Retrieving access token to use with API 2...")
         }
     }
 
-    private func requestAccessToken(scopes: [String], message: String) {
+    private func requestAccessToken(scopes: [String], apiUrl: String, message: String) {
         guard let accountResult else {
             showResultText("Sign in first.")
             return
         }
+        tokenRequest = (scopes, apiUrl)
         let parameters = MSALNativeAuthGetAccessTokenParameters()
         parameters.scopes = scopes
         accountResult.getAccessToken(parameters: parameters, delegate: startOperation())
@@ -173,9 +187,12 @@ public final class DemoController {
 
     // MARK: Tutorial: helpers
 
+    /// Replaces the result view's text (and takes back a "Continue in browser" offered with the old one).
     func showResultText(_ text: String) {
         model.result = text
         model.resultScroll = 0
+        model.withdrawBrowserOffer()
+        model.signInURL = nil
     }
 
     func updateUI() {
@@ -206,6 +223,12 @@ public final class DemoController {
         let task = URLSession.shared.dataTask(with: request) { data, response, error in
             let status = (response as? HTTPURLResponse)?.statusCode
             let text: String
+            // A claims challenge (conditional access): the browser can get a token with those claims.
+            let challenge =
+                status == 401
+                ? ((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "WWW-Authenticate")).flatMap {
+                    Self.claimsChallenge(wwwAuthenticate: $0)
+                } : nil
             if let error {
                 text = error.localizedDescription
             } else if let status, (200...299).contains(status) {
@@ -225,7 +248,11 @@ public final class DemoController {
             DispatchQueue.main.async {
                 MainActor.assumeIsolated {
                     guard self.endBusy(current) else { return }
-                    self.showResultText(text)
+                    if let challenge {
+                        self.onClaimsChallenge(challenge, apiUrl: apiUrl)
+                    } else {
+                        self.showResultText(text)
+                    }
                 }
             }
         }
@@ -254,6 +281,17 @@ public final class DemoController {
 
     func focus(_ focus: Focus) {
         model.focus = focus
+    }
+
+    /// Shows the browser sign-in's address, to copy (until the result text changes).
+    func showSignInURL(_ url: String) {
+        model.signInURL = url
+    }
+
+    /// Shows the "Continue in browser" button under the result text, with the focus on it.
+    func showBrowserButton() {
+        model.browserOffered = true
+        model.focus = .button(.continueInBrowser)
     }
 
     func closePrompt() {
@@ -347,7 +385,7 @@ public final class DemoController {
         CallbackGate(controller: self, generation: beginBusy())
     }
 
-    private func beginBusy() -> Int {
+    func beginBusy() -> Int {
         generation += 1
         model.busy = true
         return generation
@@ -361,11 +399,14 @@ public final class DemoController {
     }
 
     private func cancelOperation() {
+        let browser = browserSession == generation
         generation += 1
         model.busy = false
         apiTask?.cancel()
         apiTask = nil
-        if model.prompt != nil {
+        if browser {
+            cancelBrowserSignIn()
+        } else if model.prompt != nil {
             promptMessage("Cancelled.")
         } else {
             showResultText("Cancelled.")

@@ -13,12 +13,16 @@ public final class DemoEnvironment: Sendable {
     public let mode: String
     /// Shown at start: the demo credentials.
     public let banner: String?
+    /// Opens the browser sign-in ("Continue in browser"). Nil, as in the program: MSAL's default,
+    /// the system browser (`$BROWSER`, `xdg-open`, `wslview`). A test seam: tests pass a browser
+    /// that fills the emulator's page over HTTP.
+    public let browserLauncher: (any MSALBrowserLauncher)?
     private let server: EmulatorServer?
     private let mail: MailBox?
 
     init(
         nativeAuth: MSALNativeAuthPublicClientApplication, api1: DemoAPI?, api2: DemoAPI?, mode: String, banner: String?,
-        server: EmulatorServer?, mail: MailBox?
+        server: EmulatorServer?, mail: MailBox?, browserLauncher: (any MSALBrowserLauncher)? = nil
     ) {
         self.nativeAuth = nativeAuth
         self.api1 = api1
@@ -27,6 +31,7 @@ public final class DemoEnvironment: Sendable {
         self.banner = banner
         self.server = server
         self.mail = mail
+        self.browserLauncher = browserLauncher
     }
 
     /// The codes the embedded emulator sent, newest first; nil for a real tenant.
@@ -48,13 +53,24 @@ public final class DemoEnvironment: Sendable {
         Sign Up, Reset Password and MFA send their codes to the mailbox too.
         """
 
+    /// The banner's last line with `--conditional-access`.
+    public static let conditionalAccessNote = """
+        Conditional access: API 2 asks for authentication context c1, which only a browser sign-in gives.
+        """
+
     /// What the demo's application declares it can do: MFA and strong-auth registration in its dialogs.
     public static let capabilities: MSALNativeAuthCapabilities = [.mfaRequired, .registrationRequired]
 
-    /// Starts the emulator in-process on 127.0.0.1 (a free port) with the demo seed (or `seed`, for tests).
-    public static func embedded(logger: MSALLoggerConfig?, seed: Seed = .demo) throws -> DemoEnvironment {
+    /// Starts the emulator in-process on 127.0.0.1 (a free port) with the demo seed (or `seed`, for
+    /// tests). With `conditionalAccess`, API 2 (the seed's second API) requires the authentication
+    /// context `c1`: it answers a token without it with 401 and a claims challenge.
+    public static func embedded(
+        logger: MSALLoggerConfig?, seed: Seed = .demo, conditionalAccess: Bool = false, browserLauncher: (any MSALBrowserLauncher)? = nil
+    ) throws -> DemoEnvironment {
+        var wanted = seed
+        if conditionalAccess, wanted.apis.count > 1 { wanted.apis[1].requiredAcrs = ["c1"] }
         let box = MailBox()
-        let router = try EmulatorRouter(seed: seed, onMail: { message in box.append(message) })
+        let router = try EmulatorRouter(seed: wanted, onMail: { message in box.append(message) })
         let server = try EmulatorServer(router: router, port: 0)
         let seed = router.seed
         let config = MSALNativeAuthPublicClientApplicationConfig(
@@ -67,13 +83,17 @@ public final class DemoEnvironment: Sendable {
         config.loggerConfig = logger
         let app = try MSALNativeAuthPublicClientApplication(nativeAuthConfiguration: config)
         let apis = seed.apis.map { DemoAPI(url: server.baseURL + $0.path, scopes: [$0.scopeString($0.requiredScope)]) }
+        let conditional = seed.apis.count > 1 && !(seed.apis[1].requiredAcrs ?? []).isEmpty
         return DemoEnvironment(
-            nativeAuth: app, api1: apis.first, api2: apis.dropFirst().first, mode: "emulator", banner: emulatorBanner,
-            server: server, mail: box)
+            nativeAuth: app, api1: apis.first, api2: apis.dropFirst().first, mode: "emulator",
+            banner: emulatorBanner + (conditional ? "\n" + conditionalAccessNote : ""), server: server, mail: box,
+            browserLauncher: browserLauncher)
     }
 
     /// A real tenant from a configuration file.
-    public static func tenant(_ configuration: DemoConfiguration, logger: MSALLoggerConfig?) throws -> DemoEnvironment {
+    public static func tenant(
+        _ configuration: DemoConfiguration, logger: MSALLoggerConfig?, browserLauncher: (any MSALBrowserLauncher)? = nil
+    ) throws -> DemoEnvironment {
         var types: MSALNativeAuthChallengeTypes = []
         if configuration.challengeTypes.contains("oob") { types.insert(.OOB) }
         if configuration.challengeTypes.contains("password") { types.insert(.password) }
@@ -97,7 +117,7 @@ public final class DemoEnvironment: Sendable {
         let app = try MSALNativeAuthPublicClientApplication(nativeAuthConfiguration: config)
         return DemoEnvironment(
             nativeAuth: app, api1: configuration.api1, api2: configuration.api2, mode: config.authority.url.host ?? "tenant",
-            banner: nil, server: nil, mail: nil)
+            banner: nil, server: nil, mail: nil, browserLauncher: browserLauncher)
     }
 }
 

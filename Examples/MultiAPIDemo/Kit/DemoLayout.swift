@@ -14,6 +14,9 @@ public struct DemoLayout: Sendable {
     public var buttons: [DemoButton: Rect] = [:]
     public var resultTop: Int
     public var resultBottom: Int
+    /// How many lines of the result view show text: all of them, or two fewer when the view
+    /// offers "Continue in browser" (a blank line, then the button under the text).
+    public var resultRows: Int
     public var mailboxTop: Int?
     public var statusRow: Int
     public var dialog: Rect?
@@ -47,6 +50,15 @@ public struct DemoLayout: Sendable {
             resultBottom = rows - 2
         }
         resultTop = 8
+        let viewRows = max(0, resultBottom - resultTop + 1)
+        resultRows = viewRows
+        if model.browserOffered, model.prompt == nil {
+            resultRows = max(0, viewRows - 2)
+            let lines = wrap(model.result, width: max(1, columns - 2)).count
+            let button = DemoButton.continueInBrowser
+            buttons[button] = Rect(
+                x: 1, y: min(resultBottom, resultTop + min(lines, resultRows) + 1), width: button.rawValue.count + 4, height: 1)
+        }
         if let prompt = model.prompt {
             let width = max(20, min(columns - 4, 70))
             let rows = prompt.options.count + prompt.fields.count
@@ -71,9 +83,6 @@ public struct DemoLayout: Sendable {
             }
         }
     }
-
-    /// How many lines of the result view are visible.
-    public var resultRows: Int { max(0, resultBottom - resultTop + 1) }
 
     /// The result text as the view shows it: wrapped to the view's width.
     public func resultLines(_ text: String) -> [String] { wrap(text, width: max(1, columns - 2)) }

@@ -14,6 +14,12 @@ public struct DemoModel: Equatable, Sendable {
     public var prompt: Prompt?
     /// Who is signed in, for the status area.
     public var signedInAs: String?
+    /// The result view offers "Continue in browser": the service needs a browser sign-in (a flow
+    /// answered "browser required", or an API sent a claims challenge).
+    public var browserOffered = false
+    /// The browser sign-in's address, shown across the result view and the mailbox while the
+    /// sign-in waits, when no browser could be started (over SSH, for example).
+    public var signInURL: String?
     /// The emulator's mailbox lines, newest first; nil when talking to a real tenant.
     public var mailbox: [String]?
     public var size = Size(columns: 80, rows: 24)
@@ -38,7 +44,14 @@ public struct DemoModel: Equatable, Sendable {
             return prompt.options.indices.map { Focus.promptOption($0) } + prompt.fields.indices.map { Focus.promptField($0) }
                 + prompt.buttons.map { Focus.promptButton($0) }
         }
-        return [.email, .password] + DemoButton.allCases.map { Focus.button($0) }
+        return [.email, .password] + DemoButton.allCases.filter { $0 != .continueInBrowser || browserOffered }.map { Focus.button($0) }
+    }
+
+    /// Takes the "Continue in browser" button away; a focus on it moves to the button before it.
+    public mutating func withdrawBrowserOffer() {
+        guard browserOffered else { return }
+        if focus == .button(.continueInBrowser) { focus = .button(.api2) }
+        browserOffered = false
     }
 }
 
@@ -59,6 +72,8 @@ public enum DemoButton: String, CaseIterable, Sendable {
     case signOut = "Sign Out"
     case api1 = "API 1"
     case api2 = "API 2"
+    /// In the result view, only while `DemoModel.browserOffered`.
+    case continueInBrowser = "Continue in browser"
 }
 
 public enum PromptButton: String, Sendable {

@@ -44,7 +44,7 @@ public func render(_ model: DemoModel) -> Canvas {
         canvas.put(line, x: 1, y: layout.resultTop + offset, style: style)
     }
     if lines.count > first + room, room > 0 {
-        canvas.put("…", x: width - 2, y: layout.resultBottom, style: .dim)
+        canvas.put("…", x: width - 2, y: layout.resultTop + room - 1, style: .dim)
     }
 
     // Mailbox.
@@ -56,6 +56,23 @@ public func render(_ model: DemoModel) -> Canvas {
         for (offset, line) in mailbox.prefix(3).enumerated() {
             let room = max(1, width - 2)
             canvas.put(line.count > room ? line.prefix(room - 1) + "…" : line, x: 1, y: top + 1 + offset, style: .mailbox, width: room)
+        }
+    }
+
+    // The browser sign-in's address when no browser started: whole, over the result view and the
+    // mailbox, in full-width rows without a margin, so that a selection copies it exactly.
+    if let url = model.signInURL, model.prompt == nil {
+        let rows = max(0, layout.statusRow - layout.resultTop)
+        let pieces = stride(from: 0, to: url.count, by: max(1, width)).map { start in
+            String(url.dropFirst(start).prefix(max(1, width)))
+        }
+        let cut = pieces.count > rows
+        heading(
+            &canvas, "Open this address in a browser on this machine" + (cut ? " (cut: enlarge the terminal)" : " · Esc cancels"),
+            y: layout.resultTop - 1, width: width)
+        for row in 0..<rows {
+            canvas.fill(x: 0, y: layout.resultTop + row, count: width, style: .normal)
+            if row < pieces.count { canvas.put(pieces[row], x: 0, y: layout.resultTop + row, style: .normal) }
         }
     }
 

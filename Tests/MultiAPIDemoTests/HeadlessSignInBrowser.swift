@@ -1,0 +1,1 @@
+../../Sources/NativeAuthTesting/HeadlessSignInBrowser.swift
