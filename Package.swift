@@ -46,6 +46,8 @@ let package = Package(
         .testTarget(
             name: "NativeAuthEmulatorTests", dependencies: ["NativeAuthEmulator", "MSAL", "NativeAuthTesting"],
             exclude: ["real_browser_sign_in.py"]),
-        .testTarget(name: "MultiAPIDemoTests", dependencies: ["MultiAPIDemoKit", "MSAL", "NativeAuthEmulator"], exclude: ["Golden"]),
+        .testTarget(
+            name: "MultiAPIDemoTests", dependencies: ["MultiAPIDemoKit", "MSAL", "NativeAuthEmulator", "NativeAuthTesting"],
+            exclude: ["Golden"]),
     ]
 )

@@ -1,5 +1,6 @@
 import Foundation
 import MSAL
+import NativeAuthTesting
 import Testing
 
 @testable import MultiAPIDemoKit
@@ -19,7 +20,7 @@ import Testing
 ///
 /// Serialized: MSAL runs one browser sign-in per process, and `cancelCurrentWebAuthSession()` is
 /// process-wide.
-@Suite(.serialized) @MainActor struct BrowserControllerTests {
+@Suite(.serialized, .browserSignInTurn) @MainActor struct BrowserControllerTests {
     static let ada = "ada@example.com"
     static let adaPassword = "Analytical-Engine-1843"
 

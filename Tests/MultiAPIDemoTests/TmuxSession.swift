@@ -44,20 +44,22 @@ final class TmuxSession {
 
     /// Polls the screen until `condition` holds (15 s at most), returning that screen.
     @discardableResult
-    func waitFor(_ what: String, _ condition: (String) -> Bool) throws -> String {
+    /// Polls with `Task.sleep`, so the wait holds none of the cooperative pool's threads (two
+    /// here), which other tests' tasks need meanwhile.
+    func waitFor(_ what: String, _ condition: (String) -> Bool) async throws -> String {
         let deadline = Date().addingTimeInterval(15)
         var last = ""
         while Date() < deadline {
             last = try screen()
             if condition(last) { return last }
-            usleep(50_000)
+            try await Task.sleep(nanoseconds: 50_000_000)
         }
         Issue.record("timed out waiting for \(what); screen:\n\(last)")
         throw CancellationError()
     }
 
     @discardableResult
-    func waitFor(_ text: String) throws -> String { try waitFor("'\(text)'") { $0.contains(text) } }
+    func waitFor(_ text: String) async throws -> String { try await waitFor("'\(text)'") { $0.contains(text) } }
 
     /// A tmux format evaluated for the pane, such as `#{pane_pid}`.
     func paneValue(_ format: String) throws -> String {
@@ -70,10 +72,10 @@ final class TmuxSession {
         return Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
-    func waitForExit() throws -> Int {
+    func waitForExit() async throws -> Int {
         for _ in 0..<200 {
             if let status = try exitStatus() { return status }
-            usleep(50_000)
+            try await Task.sleep(nanoseconds: 50_000_000)
         }
         Issue.record("the program did not exit; screen:\n\((try? screen()) ?? "")")
         throw CancellationError()

@@ -8,7 +8,7 @@ import Testing
 /// `acquireToken` end to end: the SDK's loopback listener, PKCE and code redemption against the
 /// emulator's authorize page over real HTTP, driven by `HeadlessSignInBrowser`; then the same
 /// account through `acquireTokenSilent`, the native `getNativeAuthUserAccount()` and the API.
-@Suite(.serialized) struct BrowserSignInEndToEndTests {
+@Suite(.serialized, .browserSignInTurn) struct BrowserSignInEndToEndTests {
     typealias H = EmulatorHarness
     static let todo = "api://emulator/todolist/ToDoList.Read"
     static let profile = "api://emulator/profile/Profile.Read"

@@ -1,1 +1,0 @@
-../../Sources/NativeAuthTesting/HTMLForm.swift
