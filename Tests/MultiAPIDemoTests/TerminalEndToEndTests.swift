@@ -5,7 +5,9 @@ import Testing
 @testable import NativeAuthEmulator
 
 /// The real program in an isolated tmux session against its embedded emulator.
-@Suite struct TerminalEndToEndTests {
+/// Serialized: each test starts the program (and its emulator) in a terminal of its own; one at a time
+/// keeps a 2-core machine responsive for the rest of the suite, and the waits poll without holding a thread.
+@Suite(.serialized) struct TerminalEndToEndTests {
     private func start(columns: Int = 80, rows: Int = 24, arguments: String = "", environment: [String: String] = [:]) async throws
         -> TmuxSession
     {
