@@ -180,4 +180,16 @@ import Testing
         _ = try await h.app.acquireTokenSilent(with: MSALSilentTokenParameters(scopes: [Self.todo], account: account))
         #expect(h.stub.receivedRequests.count == before, "capabilities alone do not bypass the cache")
     }
+
+    @Test(arguments: ["bad_token", "user_account_deleted"])
+    func aDeadRefreshTokenRemovesTheAccountsTokens(reason: String) async throws {
+        let h = try Harness()
+        let account = try await signedIn(h)
+        h.stub.expect(path: "/oauth2/v2.0/token", reply: .json(400, Fixture.apiError("invalid_grant", suberror: reason, codes: [70000])))
+        let error = try #require(await silentError(h, account))
+        #expect(error.msalCode == .interactionRequired)
+        #expect(try h.app.allAccounts().isEmpty)
+        let again = try #require(await silentError(h, account, force: false))
+        #expect(again.msalCode == .interactionRequired && h.stub.mismatches.isEmpty, "no second round trip")
+    }
 }

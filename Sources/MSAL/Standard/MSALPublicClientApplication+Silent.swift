@@ -99,6 +99,14 @@ extension MSALPublicClientApplication {
                     accessToken: token.accessToken, expiresOn: token.expiresOn, scopes: token.scopes, account: account,
                     correlationId: request.correlationId))
         } catch {
+            // The refresh token is dead (`bad_token`) or the user is gone: forget the account's
+            // tokens of this client, so that the next call asks for interaction without a round trip.
+            if error.serverError == "invalid_grant", let reason = error.serverSuberror,
+                ["bad_token", "user_account_deleted"].contains(reason)
+            {
+                try? environment.cache.removeAccount(homeAccountId: request.homeAccountId)
+                environment.logger.info("The refresh token was refused (\(reason)); the account's tokens were removed")
+            }
             return .failure(StandardErrors.fromRefresh(error))
         }
     }
