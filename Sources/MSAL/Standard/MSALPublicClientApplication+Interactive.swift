@@ -21,21 +21,8 @@ extension MSALPublicClientApplication {
     /// with `internalErrorNoViewController`. Cancel with `cancelCurrentWebAuthSession()`, task
     /// cancellation or `webviewParameters.timeout`: `.userCanceled`.
     public func acquireToken(with parameters: MSALInteractiveTokenParameters, completionBlock: @escaping MSALCompletionBlock) {
-        let delivery = CompletionDelivery(completionBlock, queue: parameters.completionBlockQueue)
         let request = interactiveRequest(parameters)
-        Task {
-            let result: Result<MSALResult, NSError>
-            switch request {
-            case .success(let request): result = await interactiveToken(request)
-            case .failure(let error): result = .failure(error)
-            }
-            delivery.queue.async {
-                switch result {
-                case .success(let value): delivery.block(value, nil)
-                case .failure(let error): delivery.block(nil, error)
-                }
-            }
-        }
+        CompletionDelivery(completionBlock, queue: parameters.completionBlockQueue).run { await request.then(self.interactiveToken) }
     }
 
     /// The `async` form of `acquireToken(with:completionBlock:)`; throws the same `NSError`s.

@@ -19,21 +19,8 @@ extension MSALPublicClientApplication {
     ///
     /// `.interactionRequired` means the user must sign in: call `acquireToken(with:)`.
     public func acquireTokenSilent(with parameters: MSALSilentTokenParameters, completionBlock: @escaping MSALCompletionBlock) {
-        let delivery = CompletionDelivery(completionBlock, queue: parameters.completionBlockQueue)
         let request = silentRequest(parameters)
-        Task {
-            let result: Result<MSALResult, NSError>
-            switch request {
-            case .success(let request): result = await silentToken(request)
-            case .failure(let error): result = .failure(error)
-            }
-            delivery.queue.async {
-                switch result {
-                case .success(let value): delivery.block(value, nil)
-                case .failure(let error): delivery.block(nil, error)
-                }
-            }
-        }
+        CompletionDelivery(completionBlock, queue: parameters.completionBlockQueue).run { await request.then(self.silentToken) }
     }
 
     /// The `async` form of `acquireTokenSilent(with:completionBlock:)`; throws the same `NSError`s.

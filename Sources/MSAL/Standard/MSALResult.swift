@@ -85,5 +85,30 @@ struct CompletionDelivery<Block>: @unchecked Sendable {
     }
 }
 
+extension CompletionDelivery where Block == MSALCompletionBlock {
+    /// Runs `work` in a task and hands its outcome to the block, once, on the block's queue.
+    func run(_ work: @escaping @Sendable () async -> Result<MSALResult, NSError>) {
+        Task {
+            let result = await work()
+            queue.async {
+                switch result {
+                case .success(let value): block(value, nil)
+                case .failure(let error): block(nil, error)
+                }
+            }
+        }
+    }
+}
+
+extension Result where Failure == NSError {
+    /// `flatMap` with an asynchronous transform: a request that failed its checks skips the work.
+    func then<T>(_ transform: (Success) async -> Result<T, NSError>) async -> Result<T, NSError> {
+        switch self {
+        case .success(let value): await transform(value)
+        case .failure(let error): .failure(error)
+        }
+    }
+}
+
 /// Where completion blocks run when the parameters name no queue.
 private let completionQueue = DispatchQueue(label: "msal.completion")
