@@ -27,6 +27,19 @@ public final class MSALAccount: Sendable, CustomStringConvertible {
 
     package var jsonClaims: [String: JSONValue]? { claims }
 
+    /// The account's profiles in the tenants it has tokens for: here, its home tenant's.
+    public var tenantProfiles: [MSALTenantProfile]? {
+        guard let homeAccountId else { return nil }
+        return [
+            MSALTenantProfile(
+                identifier: homeAccountId.objectId, tenantId: homeAccountId.tenantId, environment: environment, isHomeTenantProfile: true,
+                claims: claims)
+        ]
+    }
+
+    /// Always false: there is no device-wide SSO extension on Linux.
+    public var isSSOAccount: Bool { false }
+
     public var description: String {
         // The username is personal data: only the opaque identifier is shown.
         "MSALAccount(identifier: \(identifier ?? "nil"), environment: \(environment))"
