@@ -121,6 +121,7 @@ import Testing
         #expect(error.msalCode == .serverDeclinedScopes)
         #expect(error.userInfo[MSALGrantedScopesKey] as? [String] == [Self.todo])
         #expect(error.userInfo[MSALDeclinedScopesKey] as? [String] == [write])
+        #expect((error.userInfo[MSALInvalidResultKey] as? MSALResult)?.scopes == [Self.todo])
         // The error-handling guide's retry with the granted scopes is then a cache hit.
         let before = h.stub.receivedRequests.count
         let retry = try await h.app.acquireTokenSilent(with: MSALSilentTokenParameters(scopes: [Self.todo], account: account))

@@ -94,7 +94,20 @@ extension MSALPublicClientApplication {
                 try? environment.cache.removeAccount(homeAccountId: request.homeAccountId)
                 environment.logger.info("The refresh token was refused (\(reason)); the account's tokens were removed")
             }
-            return .failure(StandardErrors.fromRefresh(error))
+            var mapped = StandardErrors.fromRefresh(error)
+            if let granted = error.grantedScopes, error.declinedScopes != nil,
+                let cached = environment.cache.accessToken(
+                    homeAccountId: request.homeAccountId, scopes: granted, validAt: environment.clock.now())
+            {
+                // The tokens of the granted scopes were saved: MSAL hands them over with the error.
+                let result = makeResult(
+                    accessToken: cached.secret, expiresOn: cached.expiresOn, scopes: cached.scopes, account: account,
+                    correlationId: request.correlationId)
+                var userInfo = mapped.userInfo
+                userInfo[MSALInvalidResultKey] = result
+                mapped = NSError(domain: mapped.domain, code: mapped.code, userInfo: userInfo)
+            }
+            return .failure(mapped)
         }
     }
 
