@@ -12,7 +12,9 @@ import Testing
         -> TmuxSession
     {
         let session = try TmuxSession("\(TmuxSession.demoBinary) \(arguments)", columns: columns, rows: rows, environment: environment)
-        try await session.waitFor("Tab/arrows move")
+        // The program starts its emulator (hashing the seeded passwords): on a loaded 2-core machine,
+        // at the start of the full suite, that has taken longer than the other waits allow.
+        try await session.waitFor("Tab/arrows move", seconds: 90)
         return session
     }
 

@@ -42,12 +42,12 @@ final class TmuxSession {
         try tmux(["-S", socket, "capture-pane", "-p"] + (escapes ? ["-e"] : []))
     }
 
-    /// Polls the screen until `condition` holds (15 s at most), returning that screen.
+    /// Polls the screen until `condition` holds (`seconds` at most, 15 by default), returning that screen.
     @discardableResult
     /// Polls with `Task.sleep`, so the wait holds none of the cooperative pool's threads (two
     /// here), which other tests' tasks need meanwhile.
-    func waitFor(_ what: String, _ condition: (String) -> Bool) async throws -> String {
-        let deadline = Date().addingTimeInterval(15)
+    func waitFor(_ what: String, seconds: Double = 15, _ condition: (String) -> Bool) async throws -> String {
+        let deadline = Date().addingTimeInterval(seconds)
         var last = ""
         while Date() < deadline {
             last = try screen()
@@ -59,7 +59,9 @@ final class TmuxSession {
     }
 
     @discardableResult
-    func waitFor(_ text: String) async throws -> String { try await waitFor("'\(text)'") { $0.contains(text) } }
+    func waitFor(_ text: String, seconds: Double = 15) async throws -> String {
+        try await waitFor("'\(text)'", seconds: seconds) { $0.contains(text) }
+    }
 
     /// A tmux format evaluated for the pane, such as `#{pane_pid}`.
     func paneValue(_ format: String) throws -> String {

@@ -79,7 +79,8 @@ import Testing
 
     /// Waits until the banner shows the server is listening.
     static func waitForBanner(_ child: Child) async -> Bool {
-        for _ in 0..<500 {
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
             if child.output.contains("authority: ") { return true }
             try? await Task.sleep(nanoseconds: 20_000_000)
         }
@@ -89,12 +90,12 @@ import Testing
     @Test func helpAndBadOptions() async throws {
         let help = try Self.start(["--help"])
         defer { help.cleanUp() }
-        #expect(await help.exitStatus(within: 10) == 0)
+        #expect(await help.exitStatus(within: 60) == 0)
         #expect(help.output.contains("--port"))
 
         let bad = try Self.start(["--no-such-option"])
         defer { bad.cleanUp() }
-        #expect(await bad.exitStatus(within: 10) == 2)
+        #expect(await bad.exitStatus(within: 60) == 2)
         #expect(bad.errors.contains("Try --help"))
     }
 
@@ -113,7 +114,7 @@ import Testing
             #expect((response as? HTTPURLResponse)?.statusCode == 200)
         }
         kill(child.pid, signal)
-        #expect(await child.exitStatus(within: 10) == 0, "still running 10 s after signal \(signal)")
+        #expect(await child.exitStatus(within: 60) == 0, "still running 60 s after signal \(signal)")
         #expect(child.errors.contains("stopped"))
     }
 }
