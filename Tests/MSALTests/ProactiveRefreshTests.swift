@@ -145,6 +145,26 @@ import Testing
         #expect(g.problems.isEmpty, "\(g.problems)")
     }
 
+    @Test func acquireTokenSilentSharesThePipeline() async throws {
+        let g = try Gated()
+        _ = try await g.signIn(["refresh_in": 600])
+        let account = try g.h.app.account(forUsername: Fixture.username)
+        try await g.h.clock.sleep(seconds: 601)
+        g.expectRefresh("AT-2")
+        let app = g.h.app
+        let silent = try await Self.withoutWaiting(g) {
+            try await app.acquireTokenSilent(with: MSALSilentTokenParameters(scopes: [Self.todo], account: account)).accessToken
+        }
+        #expect(silent == "AT-secret-value")
+        #expect(await eventually { g.refreshRequests == 1 })
+        g.gate.open()
+        #expect(await g.settled())
+        #expect(
+            try await app.acquireTokenSilent(with: MSALSilentTokenParameters(scopes: [Self.todo], account: account)).accessToken == "AT-2")
+        #expect(g.refreshRequests == 1)
+        #expect(g.problems.isEmpty, "\(g.problems)")
+    }
+
     @Test func manyConcurrentCallersPastRefreshOnStartOneRefreshAndNoneWaits() async throws {
         let g = try Gated()
         let account = try await g.signIn(["refresh_in": 600])
