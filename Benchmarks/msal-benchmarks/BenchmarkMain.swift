@@ -53,6 +53,7 @@ struct BenchmarkMain {
             if wanted("throughput") { section("throughput", try await throughput()) }
             if wanted("overhead") { section("overhead", try await overhead(iterations: quick ? 5 : 30)) }
             if wanted("memory") { section("memory", try memory(selfPath: selfPath, demoPath: demo)) }
+            if wanted("proactive-refresh") { section("proactive refresh", try await proactiveRefresh()) }
             if wanted("load") { section("load", try await load(signIns: signIns ?? (quick ? 1_000 : 10_000))) }
 
             let width = rows.map(\.figure.count).max() ?? 40

@@ -48,17 +48,16 @@ extension MSALNativeAuthUserAccountResult {
                 validAt: now.addingTimeInterval(environment.tokenExpirationBuffer))
         {
             environment.logger.verbose("Access token served from the cache")
+            if cached.refreshDue(expiryBuffer: environment.tokenExpirationBuffer) <= now {
+                refreshInBackground(replacing: cached, request, homeAccountId: homeAccountId, client: client)
+            }
             return MSALNativeAuthTokenResult(
                 accessToken: cached.secret, scopes: cached.scopes, expiresOn: cached.expiresOn,
                 refreshToken: request.returnRefreshToken ? cache.refreshToken(homeAccountId: homeAccountId) : nil,
                 correlationId: request.correlationId)
         }
 
-        let resourceScopes = request.scopes.filter { !Scopes.oidcDefaultsLowercased.contains($0.lowercased()) }
-        let key = [
-            homeAccountId.lowercased(), resourceScopes.map { $0.lowercased() }.sorted().joined(separator: " "),
-            request.claims ?? "", request.returnRefreshToken ? "rt" : "",
-        ].joined(separator: "|")
+        let key = Self.inFlightKey(request, homeAccountId: homeAccountId)
         cache.refreshCallers.withLock { $0 += 1 }
         let task: Task<Result<MSALNativeAuthTokenResult, RetrieveAccessTokenError>, Never> = cache.inFlight.withLock { table in
             if let running = table[key] { return running }
@@ -74,9 +73,68 @@ extension MSALNativeAuthUserAccountResult {
         return try result.get()
     }
 
+    /// The in-flight table's key: concurrent refreshes of one (account, scopes, claims) share a task.
+    private static func inFlightKey(_ request: AccessTokenRequest, homeAccountId: String) -> String {
+        let resourceScopes = request.scopes.filter { !Scopes.oidcDefaultsLowercased.contains($0.lowercased()) }
+        return [
+            homeAccountId.lowercased(), resourceScopes.map { $0.lowercased() }.sorted().joined(separator: " "),
+            request.claims ?? "", request.returnRefreshToken ? "rt" : "",
+        ].joined(separator: "|")
+    }
+
+    /// How long a background refresh that failed keeps the next one of the same key from starting.
+    static let backgroundRetryDelay: TimeInterval = 30
+
+    /// Proactive refresh (issue 13): `cached` is still valid but due, so the caller already has it;
+    /// one refresh of its scopes starts in the background unless one is in flight (the in-flight
+    /// table, then the cross-process lock in `refresh`). Its failure is only logged: the account
+    /// stays signed in, the cached token serves until the expiry buffer, then callers refresh
+    /// (and see any error) as before.
+    private func refreshInBackground(
+        replacing cached: CachedAccessToken, _ caller: AccessTokenRequest, homeAccountId: String, client: NativeAuthClient
+    ) {
+        let environment = client.environment
+        let cache = environment.cache
+        // The scopes of the token being replaced, so the new one covers everything the old one did.
+        let request = AccessTokenRequest(
+            scopes: Scopes.withDefaults(cached.scopes), forceRefresh: false, returnRefreshToken: caller.returnRefreshToken, claims: nil,
+            correlationId: caller.correlationId)
+        let key = Self.inFlightKey(request, homeAccountId: homeAccountId)
+        let now = environment.clock.now()
+        if let failed = cache.backgroundFailures.withLock({ $0[key] }), now < failed.addingTimeInterval(Self.backgroundRetryDelay) {
+            return
+        }
+        let started: Task<Result<MSALNativeAuthTokenResult, RetrieveAccessTokenError>, Never>? = cache.inFlight.withLock { table in
+            if table[key] != nil { return nil }
+            let task = Task { await self.refresh(request, homeAccountId: homeAccountId, client: client, proactive: true) }
+            table[key] = task
+            return task
+        }
+        guard let started else { return }
+        cache.backgroundRefreshes.withLock { $0 += 1 }
+        environment.logger.info(
+            "Access token due for refresh; refreshing in the background correlation \(request.correlationId.uuidString)")
+        Task {
+            let result = await started.value
+            switch result {
+            case .success:
+                cache.backgroundFailures.withLock { _ = $0.removeValue(forKey: key) }
+            case .failure(let error):
+                cache.backgroundFailures.withLock { $0[key] = environment.clock.now() }
+                environment.logger.warning(
+                    "Background token refresh failed; the cached token serves until it expires: \(error.errorDescription ?? "\(error.type)")"
+                )
+            }
+            cache.inFlight.withLock { table in
+                if let running = table[key], running == started { table.removeValue(forKey: key) }
+            }
+        }
+    }
+
     /// Redeems the refresh token at the token endpoint (the Linux route of spec §7.6) and stores
-    /// the answer, unless the account was signed out meanwhile.
-    private func refresh(_ request: AccessTokenRequest, homeAccountId: String, client: NativeAuthClient) async
+    /// the answer, unless the account was signed out meanwhile. `proactive`: a background refresh
+    /// of a token that is still valid, which only a token not yet due makes unnecessary.
+    private func refresh(_ request: AccessTokenRequest, homeAccountId: String, client: NativeAuthClient, proactive: Bool = false) async
         -> Result<MSALNativeAuthTokenResult, RetrieveAccessTokenError>
     {
         let environment = client.environment
@@ -88,10 +146,11 @@ extension MSALNativeAuthUserAccountResult {
             homeAccountId.lowercased() + "|" + Scopes.wire(request.scopes.sorted()),
             clock: environment.clock, timeout: environment.requestTimeout * 2)
         defer { release() }
+        let now = environment.clock.now()
         if !request.forceRefresh, request.claims == nil,
             let cached = cache.accessToken(
-                homeAccountId: homeAccountId, scopes: request.scopes,
-                validAt: environment.clock.now().addingTimeInterval(environment.tokenExpirationBuffer))
+                homeAccountId: homeAccountId, scopes: request.scopes, validAt: now.addingTimeInterval(environment.tokenExpirationBuffer)),
+            !proactive || cached.refreshDue(expiryBuffer: environment.tokenExpirationBuffer) > now
         {
             return .success(
                 MSALNativeAuthTokenResult(

@@ -18,6 +18,10 @@ package final class TokenCache: Sendable {
     package let inFlight = Locked<[String: Task<Result<MSALNativeAuthTokenResult, RetrieveAccessTokenError>, Never>]>([:])
     /// How many callers have gone to the refresh path (shared or not); lets tests wait for a crowd.
     package let refreshCallers = Locked(0)
+    /// Background refreshes started (issue 13); lets tests and benchmarks count them.
+    package let backgroundRefreshes = Locked(0)
+    /// When a background refresh of a key last failed: the next waits `backgroundRetryDelay`.
+    package let backgroundFailures = Locked<[String: Date]>([:])
 
     private struct State {
         var stamp: TokenCacheStamp?
@@ -292,6 +296,13 @@ package final class TokenCache: Sendable {
             entry["cached_at"] = .string(String(seconds))
             entry["expires_on"] = .string(String(seconds + Int(expiresIn)))
             entry["extended_expires_on"] = .string(String(seconds + Int(response.extExpiresIn ?? expiresIn)))
+            // The unified schema's name, as MSAL Python and MSAL.NET write it; a response without
+            // `refresh_in` leaves none (the look-up derives the due time, `CachedAccessToken.refreshDue`).
+            if let refreshIn = response.refreshIn {
+                entry["refresh_on"] = .string(String(seconds + Int(refreshIn)))
+            } else {
+                entry.removeValue(forKey: "refresh_on")
+            }
             document[.accessToken][key] = entry
         }
         if let secret = response.refreshToken {
@@ -347,6 +358,10 @@ package struct CachedAccessToken: Sendable {
     /// Lower-cased scopes without the OIDC ones.
     package var resourceScopes: Set<String>
     package var expiresOn: Date
+    /// When the token was issued (`cached_at`), if the entry says.
+    package var cachedAt: Date?
+    /// The service's advice (`refresh_on`, from `refresh_in`): refresh from then on, in the background.
+    package var refreshOn: Date?
 
     init?(_ entry: [String: JSONValue]) {
         guard let homeAccountId = entry.string("home_account_id"), let secret = entry.string("secret"),
@@ -357,6 +372,22 @@ package struct CachedAccessToken: Sendable {
         scopes = (entry.string("target") ?? "").split(separator: " ").map(String.init)
         resourceScopes = Set(scopes.map { $0.lowercased() }).subtracting(Scopes.oidcDefaultsLowercased)
         self.expiresOn = Date(timeIntervalSince1970: expiresOn)
+        cachedAt = entry.epochSeconds("cached_at").map { Date(timeIntervalSince1970: $0) }
+        refreshOn = entry.epochSeconds("refresh_on").map { Date(timeIntervalSince1970: $0) }
+    }
+
+    /// Spare time before the expiry buffer that the rule without `refresh_in` keeps at least.
+    package static let proactiveMargin: TimeInterval = 300
+
+    /// When the token is due for a background refresh: the service's `refresh_on` when it sent
+    /// `refresh_in`; otherwise the later of its half-life (`cached_at` + half its lifetime) and
+    /// `expiresOn − expiryBuffer − 300 s`. A long token is thus refreshed in the 5 minutes before
+    /// the expiry buffer (one refresh per lifetime, as before), a short one from mid-life on.
+    package func refreshDue(expiryBuffer: TimeInterval) -> Date {
+        if let refreshOn { return refreshOn }
+        let late = expiresOn.addingTimeInterval(-expiryBuffer - Self.proactiveMargin)
+        guard let cachedAt, cachedAt < expiresOn else { return late }
+        return max(late, cachedAt.addingTimeInterval(expiresOn.timeIntervalSince(cachedAt) / 2))
     }
 }
 

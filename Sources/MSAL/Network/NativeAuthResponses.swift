@@ -226,6 +226,9 @@ package struct TokenResponse: NativeAuthSuccessBody, Equatable {
     package var expiresIn: Double?
     package var extExpiresIn: Double?
     package var expiresOn: Double?
+    /// Seconds after which the service advises refreshing the access token (it stays valid until
+    /// it expires); cached as the access token's `refresh_on`.
+    package var refreshIn: Double?
     package var accessToken: String?
     package var refreshToken: String?
     package var idToken: String?
@@ -237,6 +240,7 @@ package struct TokenResponse: NativeAuthSuccessBody, Equatable {
         var expiresIn: FlexibleNumber?
         var extExpiresIn: FlexibleNumber?
         var expiresOn: FlexibleNumber?
+        var refreshIn: FlexibleNumber?
         var accessToken: String?
         var refreshToken: String?
         var idToken: String?
@@ -261,6 +265,7 @@ package struct TokenResponse: NativeAuthSuccessBody, Equatable {
         expiresIn = wire.expiresIn?.value
         extExpiresIn = wire.extExpiresIn?.value
         expiresOn = wire.expiresOn?.value
+        refreshIn = (wire.refreshIn?.value).flatMap { $0 > 0 ? $0 : nil }
         accessToken = access
         refreshToken = wire.refreshToken.flatMap { $0.isEmpty ? nil : $0 }
         idToken = id
