@@ -98,7 +98,7 @@ extension MSALNativeAuthUserAccountResult {
         // The scopes of the token being replaced, so the new one covers everything the old one did.
         let request = AccessTokenRequest(
             scopes: Scopes.withDefaults(cached.scopes), forceRefresh: false, returnRefreshToken: caller.returnRefreshToken, claims: nil,
-            correlationId: caller.correlationId)
+            wireClaims: caller.wireClaims, correlationId: caller.correlationId) // the client's capabilities (xms_cc) still go
         let key = Self.inFlightKey(request, homeAccountId: homeAccountId)
         let now = environment.clock.now()
         if let failed = cache.backgroundFailures.withLock({ $0[key] }), now < failed.addingTimeInterval(Self.backgroundRetryDelay) {
