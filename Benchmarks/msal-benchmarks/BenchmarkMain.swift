@@ -51,6 +51,7 @@ struct BenchmarkMain {
             if wanted("single-flight") { section("single-flight", try await singleFlight(selfPath: selfPath)) }
             if wanted("persistence") { section("persistence", try persistence(python: python)) }
             if wanted("throughput") { section("throughput", try await throughput()) }
+            if wanted("emulator") { section("emulator", try await emulator(selfPath: selfPath, quick: quick)) }
             if wanted("overhead") { section("overhead", try await overhead(iterations: quick ? 5 : 30)) }
             if wanted("memory") { section("memory", try memory(selfPath: selfPath, demoPath: demo)) }
             if wanted("proactive-refresh") { section("proactive refresh", try await proactiveRefresh()) }
