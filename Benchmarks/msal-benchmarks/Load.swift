@@ -258,8 +258,7 @@ func throughput() async throws -> [Row] {
                         + (shipped ? "" : ", PBKDF2 at \(iterations) iterations"),
                     measured: "\(format(rate, 0)) (\(format(100 * rate / ceiling, 0))% of \(format(ceiling, 0)))"
                         + (failed > 0 ? ", \(failed) errors" : ""),
-                    target: concurrency == 16 && shipped ? "≥ 60% of the ceiling" : "(reported)",
-                    met: concurrency == 16 && shipped ? rate >= 0.6 * ceiling : nil))
+                    target: "(reported; the target is the emulator figure's)", met: nil))
             client.session.invalidateAndCancel()
         }
     }
