@@ -111,3 +111,20 @@ struct EmulatorHarness {
         return reply
     }
 }
+
+/// Runs a command-line tool (curl, openssl) to the end and returns its standard output; a failed
+/// exit fails the test.
+@discardableResult
+func runTool(_ tool: String, _ arguments: [String]) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: tool)
+    process.arguments = arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    try #require(process.terminationStatus == 0, "\(tool) failed")
+    return String(decoding: data, as: UTF8.self)
+}

@@ -84,7 +84,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let certificate = directory.appendingPathComponent("cert.pem").path
         let key = directory.appendingPathComponent("key.pem").path
-        try run(
+        try runTool(
             "/usr/bin/openssl",
             [
                 "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "1", "-subj",
@@ -100,8 +100,8 @@ import Testing
         #expect(server.baseURL == "https://127.0.0.1:\(server.port)")
         let url = server.baseURL + "/_emulator/requests"
         let curl = ["-s", "-o", "/dev/null", "-w", "%{http_code}", "--cacert", certificate]
-        #expect(try run("/usr/bin/curl", curl + [url]) == "401")
-        #expect(try run("/usr/bin/curl", curl + ["-H", "X-Emulator-Hook-Token: \(token)", url]) == "200")
+        #expect(try runTool("/usr/bin/curl", curl + [url]) == "401")
+        #expect(try runTool("/usr/bin/curl", curl + ["-H", "X-Emulator-Hook-Token: \(token)", url]) == "200")
     }
 
     // MARK: The command
@@ -168,18 +168,4 @@ import Testing
         #expect(await child.exitStatus(within: 60) == 0)
     }
 
-    @discardableResult
-    private func run(_ tool: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "\(tool) failed")
-        return String(decoding: data, as: UTF8.self)
-    }
 }

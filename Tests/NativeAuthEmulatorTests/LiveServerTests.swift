@@ -188,7 +188,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let certificate = directory.appendingPathComponent("cert.pem").path
         let key = directory.appendingPathComponent("key.pem").path
-        try run(
+        try runTool(
             "/usr/bin/openssl",
             [
                 "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "1",
@@ -201,22 +201,9 @@ import Testing
         defer { server.stop() }
         #expect(server.baseURL.hasPrefix("https://"))
         // URLSession on Linux cannot trust a private certificate, so curl checks the TLS server.
-        let output = try run("/usr/bin/curl", ["-s", "--cacert", certificate, server.authority + "/v2.0/.well-known/openid-configuration"])
+        let output = try runTool(
+            "/usr/bin/curl", ["-s", "--cacert", certificate, server.authority + "/v2.0/.well-known/openid-configuration"])
         #expect(output.contains("\"token_endpoint\""))
     }
 
-    @discardableResult
-    private func run(_ tool: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "\(tool) failed")
-        return String(decoding: data, as: UTF8.self)
-    }
 }
