@@ -10,6 +10,11 @@ import MSAL
 ///     msal-cache-stress write FILE PREFIX COUNT   adds COUNT entries PREFIX-0…, one locked update each
 ///     msal-cache-stress churn FILE                rewrites FILE forever with version-stamped contents
 ///     msal-cache-stress check FILE                exits 0 when FILE parses as a token cache
+///     msal-cache-stress set-secrets FILE SECRET   one locked update giving every access token SECRET
+///                                                 (a refresh written by another process)
+///     msal-cache-stress clear FILE                one locked update removing every credential (a sign-out)
+///     msal-cache-stress in-place FILE SECRET      as set-secrets, but written over the file in place
+///                                                 (truncate and write, as msal-extensions does), no rename
 ///     msal-cache-stress full-disk FILE BYTES      one update with files limited to BYTES (RLIMIT_FSIZE):
 ///                                                 a disk that fills up mid-write; exits 3 when the
 ///                                                 write failed cleanly with an error
@@ -41,6 +46,21 @@ struct CacheStress {
                         document[.accessToken] = ["version": ["secret": .string(String(version)), "padding": .string(padding)]]
                     }
                 }
+            case "set-secrets" where arguments.count == 4:
+                _ = try storage.update { document in
+                    for key in document[.accessToken].keys { document[.accessToken][key]?["secret"] = .string(arguments[3]) }
+                }
+            case "clear":
+                _ = try storage.update { document in
+                    for section in [TokenCacheDocument.Section.accessToken, .refreshToken, .idToken] { document[section] = [:] }
+                }
+            case "in-place" where arguments.count == 4:
+                var document = try TokenCacheDocument(json: try Data(contentsOf: URL(fileURLWithPath: arguments[2])))
+                for key in document[.accessToken].keys { document[.accessToken][key]?["secret"] = .string(arguments[3]) }
+                let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: arguments[2]))
+                try handle.truncate(atOffset: 0)
+                try handle.write(contentsOf: document.serialized())
+                try handle.close()
             case "full-disk" where arguments.count == 4:
                 var limit = rlimit(rlim_cur: rlim_t(Int(arguments[3]) ?? 0), rlim_max: rlim_t(Int(arguments[3]) ?? 0))
                 signal(SIGXFSZ, SIG_IGN) // a write past the limit then fails with EFBIG instead of killing us

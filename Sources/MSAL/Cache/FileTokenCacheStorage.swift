@@ -22,13 +22,29 @@ package final class FileTokenCacheStorage: TokenCacheStorage {
     private let path: String
     private let lockPath: String
     private let maxBytes: Int
+    private let watch: CacheFileWatch
 
+    /// A `url` that is a symbolic link to a file stands for that file: it is read, locked, watched
+    /// and replaced where it lies, and the link stays (replacing the link by a file would quietly
+    /// part this app from every other user of the target).
     package init(url: URL, maxBytes: Int = 64 << 20) {
+        let url = Self.linkTarget(url) ?? url
         self.url = url
         path = url.path
         lockPath = url.path + ".lock"
         self.maxBytes = maxBytes
+        watch = CacheFileWatch(path: url.path)
     }
+
+    private static func linkTarget(_ url: URL) -> URL? {
+        var info = stat()
+        guard lstat(url.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK, let resolved = realpath(url.path, nil) else { return nil }
+        defer { free(resolved) }
+        return URL(fileURLWithPath: String(cString: resolved))
+    }
+
+    /// Whether changes are noticed by inotify rather than a `stat` per look-up (tests, the log).
+    package var isWatched: Bool { watch.isWatching }
 
     /// `$XDG_DATA_HOME/msal-native-auth/<client id>/token_cache.json`, else under `~/.local/share`.
     package static func defaultURL(clientId: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
@@ -44,10 +60,21 @@ package final class FileTokenCacheStorage: TokenCacheStorage {
             .appendingPathComponent(safeClient, isDirectory: true).appendingPathComponent("token_cache.json")
     }
 
+    /// Without a change reported by the directory watch, costs one non-blocking `read` of an
+    /// inotify descriptor; otherwise (or where the watch declines) a `stat` of the file, and a
+    /// read and parse when that shows a new version.
     package func load(ifChangedSince stamp: TokenCacheStamp?) throws(MSALSetupError) -> TokenCacheSnapshot? {
-        let current = try currentStamp()
-        if let stamp, stamp == current { return nil }
-        return try read()
+        // Asked first even without a stamp: the watch must predate the version about to be read.
+        let quiet = watch.isUnchangedSinceLastCheck()
+        if stamp != nil, quiet { return nil }
+        do {
+            let current = try currentStamp()
+            if let stamp, stamp == current { return nil }
+            return try read()
+        } catch {
+            watch.forgetLastCheck() // the change is not taken in: the next look-up checks again
+            throw error
+        }
     }
 
     package func update(_ change: (inout TokenCacheDocument) -> Void) throws(MSALSetupError) -> TokenCacheSnapshot {
@@ -62,7 +89,7 @@ package final class FileTokenCacheStorage: TokenCacheStorage {
 
         var snapshot = try read()
         change(&snapshot.document)
-        try write(snapshot.document.serialized())
+        try write(snapshot.document.serializedBytes())
         snapshot.stamp = try currentStamp()
         return snapshot
     }
@@ -118,18 +145,23 @@ package final class FileTokenCacheStorage: TokenCacheStorage {
         guard Int(info.st_size) <= maxBytes else {
             return setAside("is larger than \(maxBytes) bytes")
         }
-        var data = Data(count: Int(info.st_size))
-        var total = 0
-        while total < data.count {
-            let count = data.withUnsafeMutableBytes { raw in Glibc.read(descriptor, raw.baseAddress! + total, raw.count - total) }
-            if count < 0, errno == EINTR { continue }
-            guard count >= 0 else { throw posixError("read the token cache", url.path) }
-            if count == 0 { break }
-            total += count
+        // Straight into the array the document keeps: one copy of the file in memory, not two.
+        var failure: Int32 = 0
+        let bytes = [UInt8](unsafeUninitializedCapacity: Int(info.st_size)) { buffer, initialized in
+            while initialized < buffer.count {
+                let count = Glibc.read(descriptor, buffer.baseAddress! + initialized, buffer.count - initialized)
+                if count < 0, errno == EINTR { continue }
+                if count < 0 { failure = errno }
+                if count <= 0 { break }
+                initialized += count
+            }
         }
-        data.count = total
+        if failure != 0 {
+            errno = failure
+            throw posixError("read the token cache", url.path)
+        }
         do {
-            return TokenCacheSnapshot(document: try TokenCacheDocument(json: data), stamp: stamp)
+            return TokenCacheSnapshot(document: try TokenCacheDocument(bytes: bytes), stamp: stamp)
         } catch {
             return setAside("is not a valid token cache (\(error.message))")
         }
@@ -166,7 +198,7 @@ package final class FileTokenCacheStorage: TokenCacheStorage {
         chmod(directory.path, 0o700)
     }
 
-    private func write(_ data: Data) throws(MSALSetupError) {
+    private func write(_ data: [UInt8]) throws(MSALSetupError) {
         let directory = url.deletingLastPathComponent().path
         let temporary = url.path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let descriptor = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)

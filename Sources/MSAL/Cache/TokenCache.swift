@@ -33,7 +33,18 @@ package final class TokenCache: Sendable {
         var lastError: MSALSetupError?
         /// Bumped when an account is removed, so a refresh that started earlier does not bring it back.
         var generations: [String: Int] = [:]
+        /// Tokens served before, by the account and the scopes exactly as the app asked, with the
+        /// secret decoded: a repeated call costs one hash look-up. Emptied whenever the copy changes.
+        var served: [ServedKey: CachedAccessToken] = [:]
     }
+
+    private struct ServedKey: Hashable {
+        var homeAccountId: String
+        var requestedScopes: [String]
+    }
+
+    /// Bounds `served`: an app asking for ever new scope lists does not grow it without end.
+    private static let servedLimit = 256
 
     package init(storage: any TokenCacheStorage, clientId: String, authority: URL, logger: MSALLoggerConfig) {
         self.storage = storage
@@ -42,6 +53,10 @@ package final class TokenCache: Sendable {
         realm = authority.pathComponents.dropFirst().first ?? ""
         self.logger = logger
     }
+
+    /// Whether another process's changes are noticed by a directory watch rather than a `stat`
+    /// per look-up (tests).
+    package var watchesStorage: Bool { (storage as? FileTokenCacheStorage)?.isWatched ?? false }
 
     /// The last problem the cache met (unreadable or corrupt file, failed write), if any.
     package var lastError: MSALSetupError? { state.withLock { $0.lastError } }
@@ -68,6 +83,7 @@ package final class TokenCache: Sendable {
     private func install(_ snapshot: TokenCacheSnapshot, into state: inout State) {
         state.stamp = snapshot.stamp
         state.document = snapshot.document
+        state.served.removeAll()
         if let problem = snapshot.problem {
             logger.error("\(problem.message)")
             state.lastError = problem
@@ -75,9 +91,9 @@ package final class TokenCache: Sendable {
         var index: [String: [CachedAccessToken]] = [:]
         var exact: [String: CachedAccessToken] = [:]
         for entry in snapshot.document[.accessToken].values {
-            guard entry.string("client_id")?.lowercased() == clientId.lowercased(),
-                entry.string("environment")?.lowercased() == environment,
-                entry.string("realm")?.lowercased() == realm.lowercased(),
+            guard entry.string("client_id", equalsIgnoringCase: clientId),
+                entry.string("environment", equalsIgnoringCase: environment),
+                entry.string("realm", equalsIgnoringCase: realm),
                 let token = CachedAccessToken(entry)
             else { continue }
             index[token.homeAccountId.lowercased(), default: []].append(token)
@@ -90,17 +106,41 @@ package final class TokenCache: Sendable {
     }
 
     /// An access token of `homeAccountId` whose scopes cover `scopes` (OIDC scopes aside) and that
-    /// is still valid at `validAt`.
-    package func accessToken(homeAccountId: String, scopes: [String], validAt: Date) -> CachedAccessToken? {
+    /// is still valid at `validAt`. With `requestedScopes` (the app's list as it gave it), the
+    /// answer is remembered for `servedAccessToken`.
+    package func accessToken(homeAccountId: String, scopes: [String], validAt: Date, requestedScopes: [String]? = nil) -> CachedAccessToken?
+    {
         let wanted = Set(scopes.map { $0.lowercased() }).subtracting(Scopes.oidcDefaultsLowercased)
         let account = homeAccountId.lowercased()
         let key = Self.exactKey(account, wanted)
         return withCurrent { state in
-            if let token = state.exact[key], token.expiresOn > validAt { return token }
-            return state.accessTokens[account]?.first { token in
-                guard token.expiresOn > validAt else { return false }
-                return wanted.isEmpty ? token.resourceScopes.isEmpty : wanted.allSatisfy { Scopes.covers(token.resourceScopes, $0) }
+            let found: CachedAccessToken?
+            if let token = state.exact[key], token.expiresOn > validAt {
+                found = token
+            } else {
+                found = state.accessTokens[account]?.first { token in
+                    guard token.expiresOn > validAt else { return false }
+                    return wanted.isEmpty ? token.resourceScopes.isEmpty : wanted.allSatisfy { Scopes.covers(token.resourceScopes, $0) }
+                }
             }
+            guard var served = found else { return nil }
+            served.decodeSecret()
+            if let requestedScopes {
+                if state.served.count >= Self.servedLimit { state.served.removeAll() }
+                state.served[ServedKey(homeAccountId: homeAccountId, requestedScopes: requestedScopes)] = served
+            }
+            return served
+        }
+    }
+
+    /// The token `accessToken(…, requestedScopes:)` last found for the same account and the same
+    /// requested scopes, when the cache has not changed since and the token is still valid at
+    /// `validAt`: the steady-state look-up, one hash of what the app passed and no normalising.
+    package func servedAccessToken(homeAccountId: String, requestedScopes: [String], validAt: Date) -> CachedAccessToken? {
+        let key = ServedKey(homeAccountId: homeAccountId, requestedScopes: requestedScopes)
+        return withCurrent { state in
+            guard let served = state.served[key], served.expiresOn > validAt else { return nil }
+            return served
         }
     }
 
@@ -111,9 +151,7 @@ package final class TokenCache: Sendable {
     package func refreshToken(homeAccountId: String) -> String? {
         withCurrent { state in
             state.document[.refreshToken].values.first { entry in
-                entry.string("home_account_id")?.lowercased() == homeAccountId.lowercased()
-                    && entry.string("client_id")?.lowercased() == clientId.lowercased()
-                    && entry.string("environment")?.lowercased() == environment
+                entry.string("home_account_id", equalsIgnoringCase: homeAccountId) && belongsToClient(entry)
             }?.string("secret")
         }
     }
@@ -130,10 +168,10 @@ package final class TokenCache: Sendable {
             var accounts: [CachedAccount] = []
             for entry in document[.account].values {
                 guard let id = entry.string("home_account_id"), lastUsed[id.lowercased()] != nil,
-                    entry.string("environment")?.lowercased() == environment
+                    entry.string("environment", equalsIgnoringCase: environment)
                 else { continue }
                 let idToken = document[.idToken].values.first {
-                    belongsToClient($0) && $0.string("home_account_id")?.lowercased() == id.lowercased()
+                    belongsToClient($0) && $0.string("home_account_id", equalsIgnoringCase: id)
                 }?.string("secret")
                 accounts.append(
                     CachedAccount(
@@ -144,8 +182,8 @@ package final class TokenCache: Sendable {
         }
     }
 
-    private func belongsToClient(_ entry: [String: JSONValue]) -> Bool {
-        entry.string("client_id")?.lowercased() == clientId.lowercased() && entry.string("environment")?.lowercased() == environment
+    private func belongsToClient(_ entry: TokenCacheEntry) -> Bool {
+        entry.string("client_id", equalsIgnoringCase: clientId) && entry.string("environment", equalsIgnoringCase: environment)
     }
 
     /// Waits (polling every 20 ms, at most `timeout` seconds) for the cross-process refresh lock of
@@ -197,7 +235,7 @@ package final class TokenCache: Sendable {
                     }
                 case .refresh:
                     stillThere = document[.refreshToken].values.contains {
-                        belongsToClient($0) && $0.string("home_account_id")?.lowercased() == homeAccountId.lowercased()
+                        belongsToClient($0) && $0.string("home_account_id", equalsIgnoringCase: homeAccountId)
                     }
                     if !stillThere { return }
                 }
@@ -247,18 +285,18 @@ package final class TokenCache: Sendable {
     private func removeCredentials(of homeAccountId: String, everyClient: Bool = false, from document: inout TokenCacheDocument) {
         for section in [TokenCacheDocument.Section.accessToken, .refreshToken, .idToken] {
             document[section] = document[section].filter { _, entry in
-                !((everyClient || belongsToClient(entry)) && entry.string("home_account_id")?.lowercased() == homeAccountId)
+                !((everyClient || belongsToClient(entry)) && entry.string("home_account_id", equalsIgnoringCase: homeAccountId))
             }
         }
         let stillUsed = [TokenCacheDocument.Section.accessToken, .refreshToken, .idToken].contains { section in
             document[section].values.contains {
-                $0.string("home_account_id")?.lowercased() == homeAccountId && $0.string("environment")?.lowercased() == environment
+                $0.string("home_account_id", equalsIgnoringCase: homeAccountId) && $0.string("environment", equalsIgnoringCase: environment)
             }
         }
         if !stillUsed {
             document[.account] = document[.account].filter { _, entry in
-                !(entry.string("home_account_id")?.lowercased() == homeAccountId
-                    && entry.string("environment")?.lowercased() == environment)
+                !(entry.string("home_account_id", equalsIgnoringCase: homeAccountId)
+                    && entry.string("environment", equalsIgnoringCase: environment))
             }
         }
     }
@@ -274,8 +312,8 @@ package final class TokenCache: Sendable {
             let newScopes = Set(scopes.map { $0.lowercased() }).subtracting(Scopes.oidcDefaultsLowercased)
             // Drop tokens of this account whose scopes overlap (they are superseded).
             document[.accessToken] = document[.accessToken].filter { _, entry in
-                guard belongsToClient(entry), entry.string("realm")?.lowercased() == realm.lowercased(),
-                    entry.string("home_account_id")?.lowercased() == homeAccountId.lowercased()
+                guard belongsToClient(entry), entry.string("realm", equalsIgnoringCase: realm),
+                    entry.string("home_account_id", equalsIgnoringCase: homeAccountId)
                 else { return true }
                 let old = Set((entry.string("target") ?? "").split(separator: " ").map { $0.lowercased() })
                     .subtracting(Scopes.oidcDefaultsLowercased)
@@ -308,7 +346,7 @@ package final class TokenCache: Sendable {
         if let secret = response.refreshToken {
             let key = TokenCacheKey.refreshToken(homeAccountId: homeAccountId, environment: environment, clientId: clientId)
             document[.refreshToken] = document[.refreshToken].filter { existing, entry in
-                existing == key || !(belongsToClient(entry) && entry.string("home_account_id")?.lowercased() == homeAccountId.lowercased())
+                existing == key || !(belongsToClient(entry) && entry.string("home_account_id", equalsIgnoringCase: homeAccountId))
             }
             var entry = document[.refreshToken][key] ?? [:]
             entry["credential_type"] = .string("RefreshToken")
@@ -353,7 +391,14 @@ package final class TokenCache: Sendable {
 /// An access token as read from the cache.
 package struct CachedAccessToken: Sendable {
     package var homeAccountId: String
-    package var secret: String
+    /// The entry the token was read from: the secret is decoded when served, so that a large cache
+    /// holds each secret once (in the file's bytes), not twice.
+    private let entry: TokenCacheEntry
+    private var decodedSecret: String?
+    package var secret: String { decodedSecret ?? entry.string("secret") ?? "" }
+
+    /// Decodes the secret now, for a token that is kept to be served again.
+    mutating func decodeSecret() { decodedSecret = secret }
     package var scopes: [String]
     /// Lower-cased scopes without the OIDC ones.
     package var resourceScopes: Set<String>
@@ -363,12 +408,12 @@ package struct CachedAccessToken: Sendable {
     /// The service's advice (`refresh_on`, from `refresh_in`): refresh from then on, in the background.
     package var refreshOn: Date?
 
-    init?(_ entry: [String: JSONValue]) {
-        guard let homeAccountId = entry.string("home_account_id"), let secret = entry.string("secret"),
+    init?(_ entry: TokenCacheEntry) {
+        guard let homeAccountId = entry.string("home_account_id"), entry.hasString("secret"),
             let expiresOn = entry.epochSeconds("expires_on")
         else { return nil }
         self.homeAccountId = homeAccountId
-        self.secret = secret
+        self.entry = entry
         scopes = (entry.string("target") ?? "").split(separator: " ").map(String.init)
         resourceScopes = Set(scopes.map { $0.lowercased() }).subtracting(Scopes.oidcDefaultsLowercased)
         self.expiresOn = Date(timeIntervalSince1970: expiresOn)

@@ -1,0 +1,171 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Tells a reader, for the price of one non-blocking `read`, whether the cache file may have
+/// changed since it last asked (issue 13): an inotify watch on the file's directory, which sees
+/// every way the file is replaced or written (rename over it, in-place write, delete), by this
+/// process or any other.
+///
+/// The kernel queues an event before the writer's `rename` or `write` returns, so a change made
+/// before a look-up starts is always seen by that look-up. Where inotify cannot promise that, the
+/// watch declines and the reader `stat`s the file on every look-up as before:
+/// - no inotify instance (the per-user limit reached, a kernel without it);
+/// - a directory that does not exist yet (tried again on each look-up until it does);
+/// - a cache path that is a symbolic link (the watch would see the link, not its target);
+/// - a network or FUSE file system (changes made on another machine raise no event here);
+/// - a lost watch (directory deleted or moved) or an overflowed event queue (then the watch is
+///   set up again, and the look-up that noticed checks the file).
+package final class CacheFileWatch: Sendable {
+    private let directory: String
+    private let fileName: [UInt8]
+    private let path: String
+    private let state = Mutex(State())
+
+    private struct State {
+        var descriptor: Int32 = -1
+        var watch: Int32 = -1
+        /// inotify is unusable here for good (no instance, symlink, remote file system).
+        var disabled = false
+    }
+
+    package init(path: String) {
+        self.path = path
+        let url = URL(fileURLWithPath: path)
+        directory = url.deletingLastPathComponent().path
+        fileName = Array(url.lastPathComponent.utf8)
+        let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        state.withLock {
+            $0.descriptor = descriptor
+            $0.disabled = descriptor < 0
+        }
+    }
+
+    deinit {
+        state.withLock { if $0.descriptor >= 0 { close($0.descriptor) } }
+    }
+
+    /// Whether inotify watches the file now (for tests and the log).
+    package var isWatching: Bool { state.withLock { $0.watch >= 0 } }
+
+    /// True when nothing can have changed the file since the previous call that returned true or
+    /// false; false when it may have (or when that cannot be known), and the caller must check
+    /// the file itself. The first call after a watch is set up returns false.
+    package func isUnchangedSinceLastCheck() -> Bool {
+        state.withLock { state in
+            guard !state.disabled else { return false }
+            guard state.watch >= 0 else {
+                startWatching(&state)
+                return false
+            }
+            return drainFindsNoChange(&state)
+        }
+    }
+
+    private func startWatching(_ state: inout State) {
+        var link = stat()
+        if lstat(path, &link) == 0, (link.st_mode & S_IFMT) == S_IFLNK {
+            state.disabled = true
+            return
+        }
+        guard let real = realpath(directory, nil) else { return } // no directory yet: try again later
+        let resolved = String(cString: real)
+        free(real)
+        if Self.isRemote(Self.fileSystemType(of: resolved)) {
+            state.disabled = true
+            return
+        }
+        let mask = UInt32(
+            IN_CLOSE_WRITE | IN_MODIFY | IN_ATTRIB | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF
+                | IN_ONLYDIR)
+        let watch = inotify_add_watch(state.descriptor, directory, mask)
+        guard watch >= 0 else {
+            if errno != ENOENT && errno != ENOTDIR { state.disabled = true } // ENOSPC: the watch limit
+            return
+        }
+        state.watch = watch
+    }
+
+    /// Reads every queued event; false when one concerns the cache file or the watch itself.
+    private func drainFindsNoChange(_ state: inout State) -> Bool {
+        withUnsafeTemporaryAllocation(byteCount: 4096, alignment: 8) { buffer in drain(&state, into: buffer) }
+    }
+
+    private func drain(_ state: inout State, into buffer: UnsafeMutableRawBufferPointer) -> Bool {
+        var unchanged = true
+        let size = buffer.count
+        let buffer = buffer.baseAddress!
+        while true {
+            let count = read(state.descriptor, buffer, size)
+            if count < 0 {
+                if errno == EINTR { continue }
+                if errno != EAGAIN { Self.stop(&state) } // unexpected: check the file from now on
+                return unchanged && !state.disabled
+            }
+            guard count > 0 else { return false }
+            var offset = 0
+            while offset + MemoryLayout<inotify_event>.size <= count {
+                let event = buffer.load(fromByteOffset: offset, as: inotify_event.self)
+                let nameStart = offset + MemoryLayout<inotify_event>.size
+                let nameLength = Int(event.len)
+                if event.mask & UInt32(IN_Q_OVERFLOW | IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF | IN_UNMOUNT) != 0 {
+                    // Events may be lost or the watch is gone: check now, watch again next time.
+                    unchanged = false
+                    if event.mask & UInt32(IN_Q_OVERFLOW) == 0 { Self.unwatch(&state) }
+                } else if nameLength > 0, Self.name(in: buffer + nameStart, length: nameLength) == fileName {
+                    unchanged = false
+                }
+                offset = nameStart + nameLength
+            }
+        }
+    }
+
+    /// The event's name: NUL-padded to `length` bytes.
+    private static func name(in pointer: UnsafeMutableRawPointer, length: Int) -> [UInt8] {
+        let bytes = UnsafeBufferPointer(start: pointer.assumingMemoryBound(to: UInt8.self), count: length)
+        return Array(bytes.prefix { $0 != 0 })
+    }
+
+    /// Makes the next check answer false: for a reader whose check of the file failed after this
+    /// one said it changed.
+    package func forgetLastCheck() {
+        state.withLock { Self.unwatch(&$0) }
+    }
+
+    private static func unwatch(_ state: inout State) {
+        if state.watch >= 0 { inotify_rm_watch(state.descriptor, state.watch) }
+        state.watch = -1
+    }
+
+    private static func stop(_ state: inout State) {
+        unwatch(&state)
+        state.disabled = true
+    }
+
+    /// Network and FUSE file systems (sshfs and the like): another machine, or a daemon, may write
+    /// without an event here.
+    static func isRemote(_ type: String) -> Bool {
+        let remote: Set<String> = ["nfs", "nfs4", "cifs", "smb3", "smbfs", "ceph", "afs", "9p", "glusterfs", "lustre", "gpfs", "fuse"]
+        return remote.contains(type) || type.hasPrefix("fuse.")
+    }
+
+    /// The type of the file system holding `path` (resolved): the longest mount point of
+    /// `/proc/self/mounts` that contains it. Empty when unknown.
+    static func fileSystemType(of path: String, mounts: String? = try? String(contentsOfFile: "/proc/self/mounts", encoding: .utf8))
+        -> String
+    {
+        var best = (length: -1, type: "")
+        for line in (mounts ?? "").split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            guard fields.count >= 3 else { continue }
+            // Spaces and the like in mount points are written as octal escapes (`\040`).
+            let point = String(fields[1]).replacingOccurrences(of: "\\040", with: " ")
+            let contains = point == "/" || path == point || path.hasPrefix(point + "/")
+            if contains, point.count > best.length { best = (point.count, String(fields[2])) }
+        }
+        return best.type
+    }
+}
