@@ -1,4 +1,5 @@
 import Foundation
+import MSAL
 
 /// `msal-benchmarks`: the figures of BENCHMARKS.md, side by side with MSAL for Python where it
 /// has a counterpart, in one run. Prints a table and writes the same figures as JSON.
@@ -11,6 +12,18 @@ struct BenchmarkMain {
         let selfPath = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
         if arguments.first == "single-flight-worker" { exit(await singleFlightWorker(Array(arguments.dropFirst()))) }
         if arguments.first == "memory-worker" { exit(await memoryWorker(Array(arguments.dropFirst()))) }
+        // `msal-benchmarks lookup-loop FILE SCOPE_SET COUNT`: cached look-ups only, for a profiler.
+        if arguments.first == "lookup-loop" { exit(await lookupLoop(Array(arguments.dropFirst()))) }
+        // `msal-benchmarks write-cache FILE ACCOUNTS SCOPE_SETS`: the figures' cache file, for profiling by hand.
+        if arguments.first == "write-cache", arguments.count == 4, let accounts = Int(arguments[2]), let sets = Int(arguments[3]) {
+            do {
+                try CacheFixture.write(to: URL(fileURLWithPath: arguments[1]), accounts: accounts, scopeSets: sets)
+                exit(0)
+            } catch {
+                FileHandle.standardError.write(Data("\(error)\n".utf8))
+                exit(1)
+            }
+        }
         var python: String?
         var json = "benchmarks.json"
         var demo: String?

@@ -187,6 +187,19 @@ func cachedLatency(python: String?, iterations: Int) async throws -> ([Row], [La
     return (rows, results)
 }
 
+/// Cached look-ups in a loop, off the main actor as in the figure, for a profiler.
+func lookupLoop(_ arguments: [String]) async -> Int32 {
+    guard arguments.count == 3, let set = Int(arguments[1]), let count = Int(arguments[2]),
+        let app = try? CacheFixture.application(cache: URL(fileURLWithPath: arguments[0])), let account = app.getNativeAuthUserAccount()
+    else { return 2 }
+    let parameters = MSALNativeAuthGetAccessTokenParameters()
+    parameters.scopes = [CacheFixture.scope(set)]
+    let start = now()
+    for _ in 0..<count { _ = try? await account.getAccessToken(parameters: parameters) }
+    print("\(format(Double(now() - start) / Double(count) / 1000, 3)) µs per look-up")
+    return 0
+}
+
 // MARK: 4. Persistence
 
 func persistence(python: String?) throws -> [Row] {

@@ -326,9 +326,15 @@ func overhead(iterations: Int) async throws -> [Row] {
 // MARK: 7. Memory
 
 func memoryWorker(_ arguments: [String]) async -> Int32 {
+    let start = currentRSSMegabytes() ?? -1
     guard let path = arguments.first, let app = try? CacheFixture.application(cache: URL(fileURLWithPath: path)),
         let account = app.getNativeAuthUserAccount()
     else { return 2 }
+    let loaded = currentRSSMegabytes() ?? -1
+    defer {
+        FileHandle.standardError.write(
+            Data("memory worker: RSS at start \(format(start)) MB, after loading the cache \(format(loaded)) MB\n".utf8))
+    }
     let parameters = MSALNativeAuthGetAccessTokenParameters()
     for set in 0..<100 {
         parameters.scopes = [CacheFixture.scope(set)]

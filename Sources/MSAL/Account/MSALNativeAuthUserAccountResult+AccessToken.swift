@@ -10,6 +10,8 @@ package struct AccessTokenRequest: Sendable {
     /// What the refresh sends as `claims`: the request with the client's capabilities added.
     var wireClaims: String?
     var correlationId: UUID
+    /// The scopes exactly as the app passed them: the key under which a cache hit is remembered.
+    var requestedScopes: [String]?
 
     init(scopes: [String], forceRefresh: Bool, returnRefreshToken: Bool, claims: String?, wireClaims: String? = nil, correlationId: UUID) {
         self.scopes = scopes
@@ -27,6 +29,7 @@ package struct AccessTokenRequest: Sendable {
         claims = parameters.claimsRequest?.jsonString()
         wireClaims = claims
         correlationId = parameters.correlationId ?? newCorrelationId
+        requestedScopes = parameters.scopes ?? []
     }
 }
 
@@ -45,7 +48,7 @@ extension MSALNativeAuthUserAccountResult {
         if !request.forceRefresh, request.claims == nil,
             let cached = cache.accessToken(
                 homeAccountId: homeAccountId, scopes: request.scopes,
-                validAt: now.addingTimeInterval(environment.tokenExpirationBuffer))
+                validAt: now.addingTimeInterval(environment.tokenExpirationBuffer), requestedScopes: request.requestedScopes)
         {
             environment.logger.verbose("Access token served from the cache")
             if cached.refreshDue(expiryBuffer: environment.tokenExpirationBuffer) <= now {
@@ -71,6 +74,27 @@ extension MSALNativeAuthUserAccountResult {
             if let running = table[key], running == task { table.removeValue(forKey: key) }
         }
         return try result.get()
+    }
+
+    /// The steady state (issue 13): the same account and scopes as a call already served from this
+    /// copy of the cache, the token still valid and not yet due for refresh. Anything else
+    /// (forced refresh, claims, a refresh token wanted, a changed cache, a due token) takes the
+    /// full path, which gives the same answer and remembers it.
+    func servedFromCache(_ parameters: MSALNativeAuthGetAccessTokenParameters, newCorrelationId: () -> UUID) -> MSALNativeAuthTokenResult? {
+        guard !parameters.forceRefresh, parameters.claimsRequest == nil, !parameters.returnRefreshToken,
+            let environment = client?.environment, let homeAccountId = account.identifier
+        else { return nil }
+        let now = environment.clock.now()
+        let buffer = environment.tokenExpirationBuffer
+        guard
+            let served = environment.cache.servedAccessToken(
+                homeAccountId: homeAccountId, requestedScopes: parameters.scopes ?? [], validAt: now.addingTimeInterval(buffer)),
+            served.refreshDue(expiryBuffer: buffer) > now
+        else { return nil }
+        environment.logger.verbose("Access token served from the cache")
+        return MSALNativeAuthTokenResult(
+            accessToken: served.secret, scopes: served.scopes, expiresOn: served.expiresOn, refreshToken: nil,
+            correlationId: parameters.correlationId ?? newCorrelationId())
     }
 
     /// The in-flight table's key: concurrent refreshes of one (account, scopes, claims) share a task.

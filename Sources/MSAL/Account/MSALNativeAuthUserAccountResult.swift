@@ -34,7 +34,8 @@ public final class MSALNativeAuthUserAccountResult: Sendable {
     public func getAccessToken(parameters: MSALNativeAuthGetAccessTokenParameters = MSALNativeAuthGetAccessTokenParameters())
         async throws(RetrieveAccessTokenError) -> MSALNativeAuthTokenResult
     {
-        try await accessToken(AccessTokenRequest(parameters, newCorrelationId: newCorrelationId()))
+        if let served = servedFromCache(parameters, newCorrelationId: newCorrelationId) { return served }
+        return try await accessToken(AccessTokenRequest(parameters, newCorrelationId: newCorrelationId()))
     }
 
     /// Gets an access token and reports to `delegate` on the main actor.

@@ -1,30 +1,78 @@
 import Foundation
 
 /// What the SDK resolved from the app's configuration, immutable for the application's lifetime.
-package struct NativeAuthEnvironment: Sendable {
-    package var clientId: String
-    package var authorityURL: URL
-    package var challengeTypes: MSALNativeAuthChallengeTypes
-    package var capabilities: MSALNativeAuthCapabilities
-    package var dc: String?
-    package var interceptor: (any MSALNativeAuthRequestInterceptor)?
-    package var transport: any HTTPTransport
-    package var logger: MSALLoggerConfig
-    package var clock: any NativeAuthClock
-    package var requestTimeout: TimeInterval
-    package var maxResponseBodyBytes: Int
-    package var retryPolicy: MSALNativeAuthRetryPolicy
-    package var appName: String?
-    package var appVersion: String?
-    package var uuid: @Sendable () -> UUID
-    package var cache: TokenCache
-    package var tokenExpirationBuffer: TimeInterval
-    package var allowsMultipleAccounts: Bool
+/// A class: flows, states and account results all hold it, and a copy is one reference, not two
+/// dozen (a struct copy retained every member; measured on the cached `getAccessToken` path).
+package final class NativeAuthEnvironment: Sendable {
+    package let clientId: String
+    package let authorityURL: URL
+    package let challengeTypes: MSALNativeAuthChallengeTypes
+    package let capabilities: MSALNativeAuthCapabilities
+    package let dc: String?
+    package let interceptor: (any MSALNativeAuthRequestInterceptor)?
+    package let transport: any HTTPTransport
+    package let logger: MSALLoggerConfig
+    package let clock: any NativeAuthClock
+    package let requestTimeout: TimeInterval
+    package let maxResponseBodyBytes: Int
+    package let retryPolicy: MSALNativeAuthRetryPolicy
+    package let appName: String?
+    package let appVersion: String?
+    package let uuid: @Sendable () -> UUID
+    package let cache: TokenCache
+    package let tokenExpirationBuffer: TimeInterval
+    package let allowsMultipleAccounts: Bool
     /// The standard surface's redirect URI as configured (nil: `http://localhost`).
-    package var redirectUri: String?
+    package let redirectUri: String?
     /// `clientApplicationCapabilities`, sent as `xms_cc` in `claims`.
-    package var clientCapabilities: [String]
-    package var multipleCloudsSupported: Bool
+    package let clientCapabilities: [String]
+    package let multipleCloudsSupported: Bool
+
+    package init(
+        clientId: String,
+        authorityURL: URL,
+        challengeTypes: MSALNativeAuthChallengeTypes,
+        capabilities: MSALNativeAuthCapabilities,
+        dc: String?,
+        interceptor: (any MSALNativeAuthRequestInterceptor)?,
+        transport: any HTTPTransport,
+        logger: MSALLoggerConfig,
+        clock: any NativeAuthClock,
+        requestTimeout: TimeInterval,
+        maxResponseBodyBytes: Int,
+        retryPolicy: MSALNativeAuthRetryPolicy,
+        appName: String?,
+        appVersion: String?,
+        uuid: @escaping @Sendable () -> UUID,
+        cache: TokenCache,
+        tokenExpirationBuffer: TimeInterval,
+        allowsMultipleAccounts: Bool,
+        redirectUri: String?,
+        clientCapabilities: [String],
+        multipleCloudsSupported: Bool
+    ) {
+        self.clientId = clientId
+        self.authorityURL = authorityURL
+        self.challengeTypes = challengeTypes
+        self.capabilities = capabilities
+        self.dc = dc
+        self.interceptor = interceptor
+        self.transport = transport
+        self.logger = logger
+        self.clock = clock
+        self.requestTimeout = requestTimeout
+        self.maxResponseBodyBytes = maxResponseBodyBytes
+        self.retryPolicy = retryPolicy
+        self.appName = appName
+        self.appVersion = appVersion
+        self.uuid = uuid
+        self.cache = cache
+        self.tokenExpirationBuffer = tokenExpirationBuffer
+        self.allowsMultipleAccounts = allowsMultipleAccounts
+        self.redirectUri = redirectUri
+        self.clientCapabilities = clientCapabilities
+        self.multipleCloudsSupported = multipleCloudsSupported
+    }
 }
 
 /// The answer to one native-auth request after retries: the raw response or why there is none,
