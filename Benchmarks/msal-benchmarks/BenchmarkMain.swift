@@ -11,7 +11,6 @@ struct BenchmarkMain {
         var arguments = Array(CommandLine.arguments.dropFirst())
         let selfPath = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
         if arguments.first == "single-flight-worker" { exit(await singleFlightWorker(Array(arguments.dropFirst()))) }
-        if arguments.first == "memory-worker" { exit(await memoryWorker(Array(arguments.dropFirst()))) }
         // `msal-benchmarks lookup-loop FILE SCOPE_SET COUNT`: cached look-ups only, for a profiler.
         if arguments.first == "lookup-loop" { exit(await lookupLoop(Array(arguments.dropFirst()))) }
         // `msal-benchmarks write-cache FILE ACCOUNTS SCOPE_SETS`: the figures' cache file, for profiling by hand.

@@ -182,7 +182,9 @@ func cachedLatency(python: String?, iterations: Int) async throws -> ([Row], [La
     }
     let growth = results[2].sdk.p50 / results[0].sdk.p50
     rows.append(
-        Row(figure: "cached getAccessToken growth, 10 → 10,000 tokens", measured: "\(format(growth, 2))×", target: "≤ 2×", met: growth <= 2)
+        Row(
+            figure: "cached getAccessToken growth, 10 → 10,000 tokens", measured: "\(format(growth, 2))×", target: "≤ 1.2×",
+            met: growth <= 1.2)
     )
     return (rows, results)
 }
@@ -210,19 +212,25 @@ func persistence(python: String?) throws -> [Row] {
         let file = directory.appendingPathComponent("token_cache.json")
         try CacheFixture.write(to: file, accounts: accounts, scopeSets: sets)
         let data = try Data(contentsOf: file)
+        // The bytes as the SDK reads the file (the peer's `deserialize` is likewise handed the text).
+        let bytes = [UInt8](data)
         var parse: [UInt64] = []
         var serialize: [UInt64] = []
         var write: [UInt64] = []
         let storage = FileTokenCacheStorage(url: file)
-        for _ in 0..<10 {
+        for round in 0..<10 {
             var start = now()
-            let document = try TokenCacheDocument(json: data)
+            let document = try TokenCacheDocument(bytes: bytes)
             parse.append(now() - start)
             start = now()
-            _ = document.serialized()
+            _ = document.serializedBytes()
             serialize.append(now() - start)
+            // A refresh: one access token replaced, the rest written back as read.
             start = now()
-            _ = try storage.update { _ in }
+            _ = try storage.update { document in
+                guard let key = document[.accessToken].keys.first else { return }
+                document[.accessToken][key]?["secret"] = .string("refreshed-\(round)")
+            }
             write.append(now() - start)
         }
         let sdkLoad = Stats(parse)
@@ -245,16 +253,17 @@ func persistence(python: String?) throws -> [Row] {
         rows.append(
             Row(
                 figure: "cache load (parse), \(tokens) tokens, \(data.count / 1024) KiB",
-                measured: "\(ms(sdkLoad))  (msal-python \(ms(peerLoad)))",
-                target: "≤ the peer", met: peerLoad.map { sdkLoad.p50 <= $0.p50 }))
+                measured: "\(ms(sdkLoad))  (msal-python \(ms(peerLoad)))"
+                    + (peerLoad.map { "; \(format(100 * sdkLoad.p50 / $0.p50, 0))% of the peer" } ?? ""),
+                target: "≤ the peer (goal: half)", met: peerLoad.map { sdkLoad.p50 <= $0.p50 }))
         rows.append(
             Row(
                 figure: "cache save (serialize), \(tokens) tokens", measured: "\(ms(sdkSave))  (msal-python \(ms(peerSave)))",
                 target: "≤ the peer", met: peerSave.map { sdkSave.p50 <= $0.p50 }))
         rows.append(
             Row(
-                figure: "cache locked read-merge-write with fsync, \(tokens) tokens", measured: ms(sdkWrite), target: "(reported)", met: nil
-            ))
+                figure: "cache locked read-merge-write with fsync, \(tokens) tokens", measured: ms(sdkWrite),
+                target: tokens == 10_000 ? "≤ 100 ms" : "(reported)", met: tokens == 10_000 ? sdkWrite.p50 / 1000 <= 100 : nil))
     }
     return rows
 }

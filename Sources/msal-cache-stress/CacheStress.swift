@@ -15,13 +15,18 @@ import MSAL
 ///     msal-cache-stress clear FILE                one locked update removing every credential (a sign-out)
 ///     msal-cache-stress in-place FILE SECRET      as set-secrets, but written over the file in place
 ///                                                 (truncate and write, as msal-extensions does), no rename
+///     msal-cache-stress hold FILE CLIENT_ID AUTHORITY SCOPE…
+///                                                 an app on FILE (MSAL's public API only) gets a cached
+///                                                 token for each SCOPE, then prints its resident set at
+///                                                 start and at its peak, in MB: the memory benchmark
 ///     msal-cache-stress full-disk FILE BYTES      one update with files limited to BYTES (RLIMIT_FSIZE):
 ///                                                 a disk that fills up mid-write; exits 3 when the
 ///                                                 write failed cleanly with an error
 @main
 struct CacheStress {
-    static func main() {
+    static func main() async {
         let arguments = CommandLine.arguments
+        if arguments.count >= 6, arguments[1] == "hold" { exit(await hold(arguments)) }
         guard arguments.count >= 3 else {
             FileHandle.standardError.write(Data("usage: msal-cache-stress write|churn|check FILE [PREFIX COUNT]\n".utf8))
             exit(2)
@@ -83,5 +88,35 @@ struct CacheStress {
             FileHandle.standardError.write(Data("msal-cache-stress: \(error)\n".utf8))
             exit(1)
         }
+    }
+
+    /// A process holding the cache as an app does, linking the SDK and nothing else (issue 13).
+    static func hold(_ arguments: [String]) async -> Int32 {
+        let start = residentMegabytes("VmRSS:")
+        do {
+            let config = MSALNativeAuthPublicClientApplicationConfig(
+                clientId: arguments[3], authority: try MSALCIAMAuthority(url: URL(string: arguments[4])!),
+                challengeTypes: [.OOB, .password])
+            config.tokenCacheLocation = .file(URL(fileURLWithPath: arguments[2]))
+            config.allowsMultipleAccounts = true
+            let app = try MSALNativeAuthPublicClientApplication(nativeAuthConfiguration: config)
+            guard let account = app.getNativeAuthUserAccount() else { return 2 }
+            let parameters = MSALNativeAuthGetAccessTokenParameters()
+            for scope in arguments.dropFirst(5) {
+                parameters.scopes = [scope]
+                _ = try await account.getAccessToken(parameters: parameters)
+            }
+        } catch {
+            FileHandle.standardError.write(Data("msal-cache-stress: \(error)\n".utf8))
+            return 1
+        }
+        print(String(format: "%.1f %.1f", start, residentMegabytes("VmHWM:")))
+        return 0
+    }
+
+    private static func residentMegabytes(_ field: String) -> Double {
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix(field) } ?? ""
+        return (Double(line.split(separator: " ").dropFirst().first ?? "") ?? -1024) / 1024
     }
 }

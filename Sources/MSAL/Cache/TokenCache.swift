@@ -29,7 +29,7 @@ package final class TokenCache: Sendable {
         /// Our client's access tokens by lower-cased home account id.
         var accessTokens: [String: [CachedAccessToken]] = [:]
         /// The same tokens by account and exact scope set, for the common look-up in O(1).
-        var exact: [String: CachedAccessToken] = [:]
+        var exact: [ExactKey: CachedAccessToken] = [:]
         var lastError: MSALSetupError?
         /// Bumped when an account is removed, so a refresh that started earlier does not bring it back.
         var generations: [String: Int] = [:]
@@ -89,15 +89,18 @@ package final class TokenCache: Sendable {
             state.lastError = problem
         }
         var index: [String: [CachedAccessToken]] = [:]
-        var exact: [String: CachedAccessToken] = [:]
+        var exact: [ExactKey: CachedAccessToken] = [:]
+        // Tokens share their account's id and their scope list (a cache of 100 accounts × 100 APIs
+        // holds 100 of each, not 10,000).
+        var interner = CachedAccessToken.Interner()
         for entry in snapshot.document[.accessToken].values {
             guard entry.string("client_id", equalsIgnoringCase: clientId),
                 entry.string("environment", equalsIgnoringCase: environment),
                 entry.string("realm", equalsIgnoringCase: realm),
-                let token = CachedAccessToken(entry)
+                let token = CachedAccessToken(entry, interner: &interner)
             else { continue }
-            index[token.homeAccountId.lowercased(), default: []].append(token)
-            let key = Self.exactKey(token.homeAccountId.lowercased(), token.resourceScopes)
+            index[token.account, default: []].append(token)
+            let key = ExactKey(account: token.account, scopes: token.scopeSet.key)
             if let existing = exact[key], existing.expiresOn >= token.expiresOn { continue }
             exact[key] = token
         }
@@ -112,7 +115,7 @@ package final class TokenCache: Sendable {
     {
         let wanted = Set(scopes.map { $0.lowercased() }).subtracting(Scopes.oidcDefaultsLowercased)
         let account = homeAccountId.lowercased()
-        let key = Self.exactKey(account, wanted)
+        let key = ExactKey(account: account, scopes: CachedAccessToken.ScopeSet.key(wanted))
         return withCurrent { state in
             let found: CachedAccessToken?
             if let token = state.exact[key], token.expiresOn > validAt {
@@ -144,8 +147,10 @@ package final class TokenCache: Sendable {
         }
     }
 
-    private static func exactKey(_ account: String, _ scopes: Set<String>) -> String {
-        account + "\u{1F}" + scopes.sorted().joined(separator: " ")
+    /// A lower-cased account id and a `ScopeSet.key`.
+    private struct ExactKey: Hashable {
+        var account: String
+        var scopes: String
     }
 
     package func refreshToken(homeAccountId: String) -> String? {
@@ -391,6 +396,13 @@ package final class TokenCache: Sendable {
 /// An access token as read from the cache.
 package struct CachedAccessToken: Sendable {
     package var homeAccountId: String
+    /// `homeAccountId` lower-cased.
+    let account: String
+    /// The token's scopes, shared by every token with the same `target`.
+    let scopeSet: ScopeSet
+    package var scopes: [String] { scopeSet.scopes }
+    /// Lower-cased scopes without the OIDC ones.
+    package var resourceScopes: Set<String> { scopeSet.resourceScopes }
     /// The entry the token was read from: the secret is decoded when served, so that a large cache
     /// holds each secret once (in the file's bytes), not twice.
     private let entry: TokenCacheEntry
@@ -399,23 +411,54 @@ package struct CachedAccessToken: Sendable {
 
     /// Decodes the secret now, for a token that is kept to be served again.
     mutating func decodeSecret() { decodedSecret = secret }
-    package var scopes: [String]
-    /// Lower-cased scopes without the OIDC ones.
-    package var resourceScopes: Set<String>
     package var expiresOn: Date
     /// When the token was issued (`cached_at`), if the entry says.
     package var cachedAt: Date?
     /// The service's advice (`refresh_on`, from `refresh_in`): refresh from then on, in the background.
     package var refreshOn: Date?
 
-    init?(_ entry: TokenCacheEntry) {
+    /// A `target` read once: its scopes, and the key of its resource scopes.
+    final class ScopeSet: Sendable {
+        let scopes: [String]
+        let resourceScopes: Set<String>
+        let key: String
+
+        init(target: String) {
+            scopes = target.split(separator: " ").map(String.init)
+            resourceScopes = Set(scopes.map { $0.lowercased() }).subtracting(Scopes.oidcDefaultsLowercased)
+            key = Self.key(resourceScopes)
+        }
+
+        static func key(_ resourceScopes: Set<String>) -> String { resourceScopes.sorted().joined(separator: " ") }
+    }
+
+    /// Hands out one copy of each account id and scope set while an index is built.
+    struct Interner {
+        private var accounts: [String: (id: String, lowercased: String)] = [:]
+        private var scopeSets: [String: ScopeSet] = [:]
+
+        mutating func account(_ id: String) -> (id: String, lowercased: String) {
+            if let known = accounts[id] { return known }
+            let made = (id, id.lowercased())
+            accounts[id] = made
+            return made
+        }
+
+        mutating func scopeSet(_ target: String) -> ScopeSet {
+            if let known = scopeSets[target] { return known }
+            let made = ScopeSet(target: target)
+            scopeSets[target] = made
+            return made
+        }
+    }
+
+    init?(_ entry: TokenCacheEntry, interner: inout Interner) {
         guard let homeAccountId = entry.string("home_account_id"), entry.hasString("secret"),
             let expiresOn = entry.epochSeconds("expires_on")
         else { return nil }
-        self.homeAccountId = homeAccountId
+        (self.homeAccountId, account) = interner.account(homeAccountId)
         self.entry = entry
-        scopes = (entry.string("target") ?? "").split(separator: " ").map(String.init)
-        resourceScopes = Set(scopes.map { $0.lowercased() }).subtracting(Scopes.oidcDefaultsLowercased)
+        scopeSet = interner.scopeSet(entry.string("target") ?? "")
         self.expiresOn = Date(timeIntervalSince1970: expiresOn)
         cachedAt = entry.epochSeconds("cached_at").map { Date(timeIntervalSince1970: $0) }
         refreshOn = entry.epochSeconds("refresh_on").map { Date(timeIntervalSince1970: $0) }
