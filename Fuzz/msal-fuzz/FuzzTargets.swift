@@ -46,7 +46,14 @@ public func fuzz(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     case .claims:
         if let request = try? MSALClaimsRequest(jsonString: text) { _ = request.jsonString() }
     case .cacheFile:
-        if let document = try? TokenCacheDocument(json: data) { _ = document.serialized() }
+        // Whatever parses must write out as text that parses to the same document, and every
+        // entry's fields must decode (the look-up and the writer both read them).
+        if let document = try? TokenCacheDocument(json: data) {
+            for section in document.sections.values { for entry in section.values { _ = entry.fields } }
+            guard let again = try? TokenCacheDocument(json: document.serialized()), again == document else {
+                fatalError("the cache codec does not round-trip this input")
+            }
+        }
     case .form: _ = FormEncoding.decode(data)
     case .emulator:
         // The first byte picks an endpoint; the rest is the form body.

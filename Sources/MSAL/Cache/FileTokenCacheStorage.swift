@@ -22,17 +22,19 @@ package final class FileTokenCacheStorage: TokenCacheStorage {
     private let path: String
     private let lockPath: String
     private let maxBytes: Int
+    private let secretsInFileFrom: Int
     private let watch: CacheFileWatch
 
     /// A `url` that is a symbolic link to a file stands for that file: it is read, locked, watched
     /// and replaced where it lies, and the link stays (replacing the link by a file would quietly
     /// part this app from every other user of the target).
-    package init(url: URL, maxBytes: Int = 64 << 20) {
+    package init(url: URL, maxBytes: Int = 64 << 20, secretsInFileFrom: Int = 256 << 10) {
         let url = Self.linkTarget(url) ?? url
         self.url = url
         path = url.path
         lockPath = url.path + ".lock"
         self.maxBytes = maxBytes
+        self.secretsInFileFrom = secretsInFileFrom
         watch = CacheFileWatch(path: url.path)
     }
 
@@ -70,7 +72,7 @@ package final class FileTokenCacheStorage: TokenCacheStorage {
         do {
             let current = try currentStamp()
             if let stamp, stamp == current { return nil }
-            return try read()
+            return try read(forLookups: true)
         } catch {
             watch.forgetLastCheck() // the change is not taken in: the next look-up checks again
             throw error
@@ -126,13 +128,18 @@ package final class FileTokenCacheStorage: TokenCacheStorage {
         ])
     }
 
-    private func read() throws(MSALSetupError) -> TokenCacheSnapshot {
+    /// The file as a whole document (for a read-merge-write). `forLookups`: a file of at least
+    /// `secretsInFileFrom` bytes is read as a look-up copy, whose access tokens keep their metadata
+    /// only and whose secrets stay in the file until served (`TokenCacheSecrets.swift`): a process
+    /// holds a few megabytes for a cache of ten thousand tokens instead of the whole file.
+    private func read(forLookups: Bool = false) throws(MSALSetupError) -> TokenCacheSnapshot {
         let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
         if descriptor < 0 {
             if errno == ENOENT { return TokenCacheSnapshot(document: TokenCacheDocument(), stamp: TokenCacheStamp([-1])) }
             throw posixError("read the token cache", url.path)
         }
-        defer { close(descriptor) }
+        var keepOpen = false
+        defer { if !keepOpen { close(descriptor) } }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw posixError("inspect the token cache", url.path) }
         let stamp = TokenCacheStamp([
@@ -144,6 +151,29 @@ package final class FileTokenCacheStorage: TokenCacheStorage {
         }
         guard Int(info.st_size) <= maxBytes else {
             return setAside("is larger than \(maxBytes) bytes")
+        }
+        if forLookups, Int(info.st_size) >= secretsInFileFrom {
+            // Room for the whole file: the copy is smaller, never grows (growing copies it), and pages
+            // never written are never resident.
+            var reader = LookupCopyReader(capacity: Int(info.st_size))
+            let complete = withUnsafeTemporaryAllocation(byteCount: 256 << 10, alignment: 16) { chunk in
+                while !reader.failed {
+                    let count = Glibc.read(descriptor, chunk.baseAddress!, chunk.count)
+                    if count < 0, errno == EINTR { continue }
+                    guard count > 0 else { return count == 0 }
+                    reader.consume(UnsafeBufferPointer(start: chunk.baseAddress!.assumingMemoryBound(to: UInt8.self), count: count))
+                }
+                return true
+            }
+            guard complete else { throw posixError("read the token cache", url.path) }
+            if !reader.failed, let document = try? TokenCacheDocument(bytes: reader.output) {
+                keepOpen = true
+                let file = SecretFile(descriptor: descriptor, size: Int(info.st_size), modified: info.st_mtim)
+                return TokenCacheSnapshot(
+                    document: document, stamp: stamp, lookupAccessTokens: LookupAccessTokens(file: file, tokens: reader.tokens))
+            }
+            // Not a cache as this reader sees it: let the whole file decide (set aside only if really corrupt).
+            return try read()
         }
         // Straight into the array the document keeps: one copy of the file in memory, not two.
         var failure: Int32 = 0

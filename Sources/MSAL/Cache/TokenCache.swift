@@ -93,12 +93,25 @@ package final class TokenCache: Sendable {
         // Tokens share their account's id and their scope list (a cache of 100 accounts × 100 APIs
         // holds 100 of each, not 10,000).
         var interner = CachedAccessToken.Interner()
-        for entry in snapshot.document[.accessToken].values {
-            guard entry.string("client_id", equalsIgnoringCase: clientId),
-                entry.string("environment", equalsIgnoringCase: environment),
-                entry.string("realm", equalsIgnoringCase: realm),
-                let token = CachedAccessToken(entry, interner: &interner)
-            else { continue }
+        var tokens: [CachedAccessToken] = []
+        if let lookup = snapshot.lookupAccessTokens {
+            for token in lookup.tokens {
+                guard Self.sameIgnoringCase(token.clientId, clientId), Self.sameIgnoringCase(token.environment, environment),
+                    Self.sameIgnoringCase(token.realm, realm), let cached = CachedAccessToken(token, file: lookup.file, interner: &interner)
+                else { continue }
+                tokens.append(cached)
+            }
+        } else {
+            for entry in snapshot.document[.accessToken].values {
+                guard entry.string("client_id", equalsIgnoringCase: clientId),
+                    entry.string("environment", equalsIgnoringCase: environment),
+                    entry.string("realm", equalsIgnoringCase: realm),
+                    let token = CachedAccessToken(entry, interner: &interner)
+                else { continue }
+                tokens.append(token)
+            }
+        }
+        for token in tokens {
             index[token.account, default: []].append(token)
             let key = ExactKey(account: token.account, scopes: token.scopeSet.key)
             if let existing = exact[key], existing.expiresOn >= token.expiresOn { continue }
@@ -117,22 +130,39 @@ package final class TokenCache: Sendable {
         let account = homeAccountId.lowercased()
         let key = ExactKey(account: account, scopes: CachedAccessToken.ScopeSet.key(wanted))
         return withCurrent { state in
-            let found: CachedAccessToken?
-            if let token = state.exact[key], token.expiresOn > validAt {
-                found = token
-            } else {
-                found = state.accessTokens[account]?.first { token in
-                    guard token.expiresOn > validAt else { return false }
-                    return wanted.isEmpty ? token.resourceScopes.isEmpty : wanted.allSatisfy { Scopes.covers(token.resourceScopes, $0) }
+            for _ in 0..<2 {
+                let found: CachedAccessToken?
+                if let token = state.exact[key], token.expiresOn > validAt {
+                    found = token
+                } else {
+                    found = state.accessTokens[account]?.first { token in
+                        guard token.expiresOn > validAt else { return false }
+                        return wanted.isEmpty ? token.resourceScopes.isEmpty : wanted.allSatisfy { Scopes.covers(token.resourceScopes, $0) }
+                    }
                 }
+                guard var served = found else { return nil }
+                guard served.decodeSecret() else {
+                    // A secret left in the file could not be read: the file changed in place
+                    // under this copy. Read it again and look again, once.
+                    logger.verbose("Token cache changed while a token was read; reading it again")
+                    reload(&state)
+                    continue
+                }
+                if let requestedScopes {
+                    if state.served.count >= Self.servedLimit { state.served.removeAll() }
+                    state.served[ServedKey(homeAccountId: homeAccountId, requestedScopes: requestedScopes)] = served
+                }
+                return served
             }
-            guard var served = found else { return nil }
-            served.decodeSecret()
-            if let requestedScopes {
-                if state.served.count >= Self.servedLimit { state.served.removeAll() }
-                state.served[ServedKey(homeAccountId: homeAccountId, requestedScopes: requestedScopes)] = served
-            }
-            return served
+            return nil
+        }
+    }
+
+    private func reload(_ state: inout State) {
+        do throws(MSALSetupError) {
+            if let snapshot = try storage.load(ifChangedSince: nil) { install(snapshot, into: &state) }
+        } catch {
+            state.lastError = error
         }
     }
 
@@ -145,6 +175,10 @@ package final class TokenCache: Sendable {
             guard let served = state.served[key], served.expiresOn > validAt else { return nil }
             return served
         }
+    }
+
+    private static func sameIgnoringCase(_ a: String, _ b: String) -> Bool {
+        a == b || a.lowercased() == b.lowercased()
     }
 
     /// A lower-cased account id and a `ScopeSet.key`.
@@ -403,14 +437,30 @@ package struct CachedAccessToken: Sendable {
     package var scopes: [String] { scopeSet.scopes }
     /// Lower-cased scopes without the OIDC ones.
     package var resourceScopes: Set<String> { scopeSet.resourceScopes }
-    /// The entry the token was read from: the secret is decoded when served, so that a large cache
-    /// holds each secret once (in the file's bytes), not twice.
-    private let entry: TokenCacheEntry
+    /// Where the secret is: decoded when the token is served, so that a large cache holds each
+    /// secret at most once (in the document's text), or not at all (left in the file).
+    private let secretSource: SecretSource
     private var decodedSecret: String?
-    package var secret: String { decodedSecret ?? entry.string("secret") ?? "" }
+    package var secret: String { decodedSecret ?? readSecret() ?? "" }
 
-    /// Decodes the secret now, for a token that is kept to be served again.
-    mutating func decodeSecret() { decodedSecret = secret }
+    private enum SecretSource: Sendable {
+        case entry(TokenCacheEntry)
+        case file(SecretFile, SecretFile.Location)
+    }
+
+    private func readSecret() -> String? {
+        switch secretSource {
+        case .entry(let entry): return entry.string("secret")
+        case .file(let file, let location): return file.read(location)
+        }
+    }
+
+    /// Decodes the secret now, for a token that is kept to be served again; false when it cannot
+    /// be read (a secret left in a file that changed since).
+    mutating func decodeSecret() -> Bool {
+        decodedSecret = decodedSecret ?? readSecret()
+        return decodedSecret != nil
+    }
     package var expiresOn: Date
     /// When the token was issued (`cached_at`), if the entry says.
     package var cachedAt: Date?
@@ -457,11 +507,22 @@ package struct CachedAccessToken: Sendable {
             let expiresOn = entry.epochSeconds("expires_on")
         else { return nil }
         (self.homeAccountId, account) = interner.account(homeAccountId)
-        self.entry = entry
+        secretSource = .entry(entry)
         scopeSet = interner.scopeSet(entry.string("target") ?? "")
         self.expiresOn = Date(timeIntervalSince1970: expiresOn)
         cachedAt = entry.epochSeconds("cached_at").map { Date(timeIntervalSince1970: $0) }
         refreshOn = entry.epochSeconds("refresh_on").map { Date(timeIntervalSince1970: $0) }
+    }
+
+    /// A token of a look-up copy, its secret left in the file.
+    init?(_ token: LookupAccessToken, file: SecretFile, interner: inout Interner) {
+        guard let expiresOn = token.expiresOn else { return nil }
+        (homeAccountId, account) = interner.account(token.homeAccountId)
+        secretSource = .file(file, token.secret)
+        scopeSet = interner.scopeSet(token.target)
+        self.expiresOn = Date(timeIntervalSince1970: expiresOn)
+        cachedAt = token.cachedAt.map { Date(timeIntervalSince1970: $0) }
+        refreshOn = token.refreshOn.map { Date(timeIntervalSince1970: $0) }
     }
 
     /// Spare time before the expiry buffer that the rule without `refresh_in` keeps at least.

@@ -32,6 +32,18 @@ package struct TokenCacheSnapshot: Sendable {
     package var stamp: TokenCacheStamp
     /// A problem found while reading (a corrupt file set aside), to report but not to fail on.
     package var problem: MSALSetupError?
+    /// For a copy read for look-ups only: the access tokens, whose secrets stay in the file (the
+    /// document's `AccessToken` section is then empty).
+    package var lookupAccessTokens: LookupAccessTokens?
+
+    package init(
+        document: TokenCacheDocument, stamp: TokenCacheStamp, problem: MSALSetupError? = nil, lookupAccessTokens: LookupAccessTokens? = nil
+    ) {
+        self.document = document
+        self.stamp = stamp
+        self.problem = problem
+        self.lookupAccessTokens = lookupAccessTokens
+    }
 }
 
 /// A cache that lives as long as the process.

@@ -63,7 +63,9 @@ package final class TokenCacheText: Sendable {
             var sections: [Section] = []
             var others: [(name: String, range: Range<Int>)] = []
             var fields: [RawField] = []
-            fields.reserveCapacity(buffer.count / 96)
+            // One field per 16 bytes is more than any cache has: the table never grows (growing
+            // copies it), and the pages of the room left unused are never resident.
+            fields.reserveCapacity(buffer.count / 16)
             scanner.skipWhitespace()
             if scanner.atEnd { return ([], [], []) } // an empty file is an empty cache
             if try scanner.enterObject() {

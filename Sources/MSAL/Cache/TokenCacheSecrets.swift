@@ -1,0 +1,316 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Access tokens' secrets left in the file rather than in memory (issue 13).
+///
+/// The copy of the cache a process keeps for look-ups needs every access token's metadata but only
+/// the secrets of the tokens it serves, and the secrets are most of the file (1–2 KB each). So the
+/// look-up copy is read through `LookupCopyReader`, which keeps each token's metadata and where its
+/// secret lies; a secret is read from the file when its token is first served.
+///
+/// The file is read through a descriptor kept open: the SDK and MSAL's other libraries replace the
+/// file by `rename`, which leaves the inode this descriptor reads untouched. A writer that rewrites
+/// the file in place changes its size or modification time, which `read(_:)` checks after reading,
+/// answering nil rather than a mixture (the caller then reloads).
+package final class SecretFile: Sendable {
+    private let descriptor: Int32
+    private let size: Int
+    private let modified: timespec
+
+    /// Takes ownership of `descriptor`.
+    init(descriptor: Int32, size: Int, modified: timespec) {
+        self.descriptor = descriptor
+        self.size = size
+        self.modified = modified
+    }
+
+    deinit { close(descriptor) }
+
+    struct Location: Sendable {
+        /// The secret's text in the file, quotes excluded.
+        var offset: Int
+        var length: Int
+        var escaped: Bool
+    }
+
+    /// The secret at `location`, or nil when the file changed under this descriptor or the text is not a valid string.
+    func read(_ location: Location) -> String? {
+        guard location.length >= 0, location.offset >= 0, location.offset + location.length <= size else { return nil }
+        var bytes = [UInt8](repeating: 0, count: location.length)
+        var done = 0
+        while done < location.length {
+            let count = bytes.withUnsafeMutableBytes {
+                pread(descriptor, $0.baseAddress! + done, location.length - done, location.offset + done)
+            }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return nil }
+            done += count
+        }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_size == size, info.st_mtim.tv_sec == modified.tv_sec,
+            info.st_mtim.tv_nsec == modified.tv_nsec
+        else { return nil }
+        return bytes.withUnsafeBufferPointer { buffer in
+            guard UTF8Check.isValid(buffer) else { return nil }
+            return location.escaped
+                ? JSONScanner.decodeString(buffer, 0..<buffer.count)
+                : JSONScanner.isValidStringText(buffer, 0..<buffer.count) ? String(decoding: buffer, as: UTF8.self) : nil
+        }
+    }
+}
+
+/// An access token as the look-up copy keeps it: the fields the index reads (strings shared
+/// between tokens), and where its secret lies in the file.
+package struct LookupAccessToken: Sendable {
+    var homeAccountId: String
+    var clientId: String
+    var environment: String
+    var realm: String
+    var target: String
+    var expiresOn: Double?
+    var cachedAt: Double?
+    var refreshOn: Double?
+    var secret: SecretFile.Location
+}
+
+/// The access tokens of a look-up copy, whose document keeps an empty `AccessToken` section.
+package struct LookupAccessTokens: Sendable {
+    let file: SecretFile
+    let tokens: [LookupAccessToken]
+}
+
+/// Reads cache text in chunks for the look-up copy: every section but `AccessToken` is copied as it
+/// is (then parsed, and checked, as any cache text); each access token is read into a small buffer
+/// without its secret's contents, parsed there, and kept as a `LookupAccessToken`. Only the
+/// lexical structure is followed here (strings, nesting, member names, and the grammar between
+/// access tokens); anything unexpected makes `failed` true, and the caller reads the file the
+/// ordinary way, which sets a corrupt file aside. A secret's own text is checked when it is read
+/// (`SecretFile.read`): a malformed one is not served, and the next write, which reads the whole
+/// file, sets the file aside.
+struct LookupCopyReader {
+    /// The cache text without the access tokens (`"AccessToken":{}`).
+    private(set) var output: [UInt8] = []
+    private(set) var tokens: [LookupAccessToken] = []
+    private(set) var failed = false
+
+    /// `{` or `[` for each open container.
+    private var stack: [UInt8] = []
+    private var expectingKey = false
+    /// Between access tokens, what may come next.
+    private var between = Between.keyOrEnd
+    private enum Between { case keyOrEnd, key, colon, entry, commaOrEnd }
+    private var inString = false
+    private var stringIsKey = false
+    /// The previous chunk ended inside an escape (after the backslash).
+    private var pendingEscape = false
+    private var key: [UInt8] = []
+    /// The top-level member being read, and the access-token field being read.
+    private var section: [UInt8] = []
+    private var field: [UInt8] = []
+    /// The access token being read (its text, the secret's contents left out) and its secret.
+    private var entry: [UInt8] = []
+    private var secret: SecretFile.Location?
+    private var skippingSecret = false
+    private var offset = 0
+    private var interned: [String: String] = [:]
+    private var entryFields: [TokenCacheText.RawField] = []
+
+    private static let accessToken = Array("AccessToken".utf8)
+    private static let secretName = Array("secret".utf8)
+
+    init(capacity: Int) { output.reserveCapacity(capacity) }
+
+    /// Inside the `AccessToken` section object (depth 2) or one of its entries (depth 3 and more).
+    private var inAccessTokens: Bool { stack.count >= 2 && section == Self.accessToken && stack[1] == UInt8(ascii: "{") }
+
+    mutating func consume(_ chunk: UnsafeBufferPointer<UInt8>) {
+        let base = chunk.baseAddress!
+        var index = 0
+        while index < chunk.count, !failed {
+            if inString {
+                if pendingEscape {
+                    emit(chunk, index..<index + 1)
+                    pendingEscape = false
+                    index += 1
+                    continue
+                }
+                let quote = memchr(base + index, 0x22, chunk.count - index).map {
+                    UnsafePointer<UInt8>($0.assumingMemoryBound(to: UInt8.self)) - base
+                }
+                let limit = quote ?? chunk.count
+                if let backslash = memchr(base + index, 0x5C, limit - index).map({
+                    UnsafePointer<UInt8>($0.assumingMemoryBound(to: UInt8.self)) - base
+                }) {
+                    if skippingSecret { secret?.escaped = true }
+                    let end = min(backslash + 2, chunk.count)
+                    emit(chunk, index..<end)
+                    pendingEscape = backslash + 1 == chunk.count
+                    index = end
+                    continue
+                }
+                emit(chunk, index..<limit)
+                index = limit
+                guard quote != nil else { break }
+                closeString(at: offset + index)
+                index += 1
+                continue
+            }
+            structure(chunk[index], at: offset + index)
+            index += 1
+        }
+        offset += chunk.count
+    }
+
+    /// Everything outside strings: brackets, `:`, `,`, white space, numbers and literals.
+    private mutating func structure(_ byte: UInt8, at position: Int) {
+        let tokenSection = inAccessTokens
+        if tokenSection, stack.count == 2 {
+            // Between access tokens: their keys, `:` and `,` are not copied (but their grammar is
+            // checked); an entry starts at `{` and must be an object.
+            switch (byte, between) {
+            case (UInt8(ascii: "\""), .keyOrEnd), (UInt8(ascii: "\""), .key):
+                expectingKey = true
+                openString(at: position + 1)
+                between = .colon
+            case (UInt8(ascii: ":"), .colon):
+                between = .entry
+            case (UInt8(ascii: "{"), .entry):
+                stack.append(byte)
+                expectingKey = true
+                entry.removeAll(keepingCapacity: true)
+                entry.append(byte)
+                secret = nil
+                between = .commaOrEnd
+            case (UInt8(ascii: ","), .commaOrEnd):
+                between = .key
+            case (UInt8(ascii: "}"), .keyOrEnd), (UInt8(ascii: "}"), .commaOrEnd):
+                _ = stack.popLast()
+                expectingKey = false
+                output.append(byte)
+            case (0x20, _), (0x0A, _), (0x0D, _), (0x09, _):
+                break
+            default:
+                fail()
+            }
+            return
+        }
+        switch byte {
+        case UInt8(ascii: "\""):
+            openString(at: position + 1)
+            return
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            stack.append(byte)
+            expectingKey = byte == UInt8(ascii: "{")
+        case UInt8(ascii: "}"), UInt8(ascii: "]"):
+            _ = stack.popLast()
+            expectingKey = false
+        case UInt8(ascii: ":"):
+            expectingKey = false
+        case UInt8(ascii: ","):
+            expectingKey = stack.last == UInt8(ascii: "{")
+        default:
+            break
+        }
+        if tokenSection {
+            entry.append(byte)
+            if stack.count == 2 { finishEntry() } // the entry's closing brace
+        } else {
+            output.append(byte)
+            if inAccessTokens { between = .keyOrEnd } // the section's opening brace
+        }
+    }
+
+    private mutating func openString(at contents: Int) {
+        inString = true
+        stringIsKey = expectingKey
+        if stringIsKey { key.removeAll(keepingCapacity: true) }
+        if inAccessTokens {
+            if stack.count == 2 { return } // a token's cache key: not kept
+            entry.append(0x22)
+            if !stringIsKey, stack.count == 3, field == Self.secretName {
+                skippingSecret = true
+                secret = SecretFile.Location(offset: contents, length: 0, escaped: false)
+            }
+        } else {
+            output.append(0x22)
+        }
+    }
+
+    private mutating func closeString(at end: Int) {
+        inString = false
+        let tokenSection = inAccessTokens
+        if skippingSecret {
+            skippingSecret = false
+            if let start = secret?.offset { secret?.length = end - start }
+        }
+        if tokenSection {
+            if stack.count > 2 { entry.append(0x22) }
+        } else {
+            output.append(0x22)
+        }
+        guard stringIsKey else { return }
+        if stack.count == 1 { section = key }
+        if stack.count == 3 { field = key }
+    }
+
+    /// Copies string text (unless it is a secret's) where it belongs; collects member names.
+    private mutating func emit(_ chunk: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) {
+        let bytes = UnsafeBufferPointer(rebasing: chunk[range])
+        if stringIsKey, stack.count == 1 || stack.count == 3 { key.append(contentsOf: bytes) }
+        guard !skippingSecret else { return }
+        if inAccessTokens {
+            if stack.count > 2 { entry.append(contentsOf: bytes) }
+        } else {
+            output.append(contentsOf: bytes)
+        }
+    }
+
+    private mutating func fail() { failed = true }
+
+    /// Parses the access token just read and keeps what the index needs.
+    private mutating func finishEntry() {
+        entryFields.removeAll(keepingCapacity: true)
+        let parsed: Bool = entry.withUnsafeBufferPointer { buffer in
+            guard UTF8Check.isValid(buffer) else { return false }
+            var scanner = JSONScanner(buffer)
+            guard (try? scanner.fields(into: &entryFields)) != nil, scanner.atEnd else { return false }
+            return true
+        }
+        guard parsed else { return fail() }
+        guard let secret else { return } // no secret: nothing to serve (as the full parse skips it)
+        var strings: [String: String] = [:]
+        var numbers: [String: Double] = [:]
+        entry.withUnsafeBufferPointer { buffer in
+            for field in entryFields {
+                let name = String(decoding: UnsafeBufferPointer(rebasing: buffer[Int(field.keyStart)..<Int(field.keyEnd)]), as: UTF8.self)
+                let range = Int(field.valueStart)..<Int(field.valueEnd)
+                guard field.isString else {
+                    numbers[name] = Double(String(decoding: UnsafeBufferPointer(rebasing: buffer[range]), as: UTF8.self))
+                    continue
+                }
+                let value =
+                    field.valueEscaped
+                    ? JSONScanner.decodeString(buffer, range) ?? ""
+                    : String(decoding: UnsafeBufferPointer(rebasing: buffer[range]), as: UTF8.self)
+                strings[name] = value
+            }
+        }
+        func time(_ name: String) -> Double? { strings[name].flatMap(Double.init) ?? numbers[name] }
+        guard let home = strings["home_account_id"], strings["secret"] != nil else { return }
+        tokens.append(
+            LookupAccessToken(
+                homeAccountId: intern(home), clientId: intern(strings["client_id"] ?? ""),
+                environment: intern(strings["environment"] ?? ""),
+                realm: intern(strings["realm"] ?? ""), target: intern(strings["target"] ?? ""), expiresOn: time("expires_on"),
+                cachedAt: time("cached_at"), refreshOn: time("refresh_on"), secret: secret))
+    }
+
+    private mutating func intern(_ string: String) -> String {
+        if let known = interned[string] { return known }
+        interned[string] = string
+        return string
+    }
+}
