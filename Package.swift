@@ -56,5 +56,9 @@ let package = Package(
         .testTarget(
             name: "MultiAPIDemoTests", dependencies: ["MultiAPIDemoKit", "MSAL", "NativeAuthEmulator", "NativeAuthTesting"],
             exclude: ["Golden"]),
+        // Needs a Secret Service: scripts/test-keyring runs it in a private D-Bus session.
+        .testTarget(
+            name: "MSALSecretServiceTests", dependencies: ["MSALSecretService", "MSAL", "NativeAuthEmulator"],
+            exclude: ["msal_extensions_interop.py"]),
     ]
 )

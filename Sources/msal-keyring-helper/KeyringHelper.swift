@@ -12,7 +12,7 @@ import MSALSecretService
 ///     msal-keyring-helper write SIGNAL SCHEMA APP PREFIX COUNT   COUNT locked updates adding PREFIX-0…
 ///     msal-keyring-helper locked SIGNAL SCHEMA APP               stores, locks the keyring, then prints
 ///                                                                what load, save and the SDK report
-///     msal-keyring-helper probe SIGNAL SCHEMA APP                prints what load reports
+///     msal-keyring-helper probe SIGNAL SCHEMA APP                prints what load and the SDK report
 ///     msal-keyring-helper fallback SIGNAL SCHEMA APP FILE        prints the store `.secretService(…,
 ///                                                                orFallback: .file(FILE))` chose, and its log
 ///
@@ -52,6 +52,10 @@ struct KeyringHelper {
                 print("lastTokenCacheError \(describe(app.lastTokenCacheError))")
             case "probe":
                 report("load") { _ = try keyring.load() }
+                let config = MSALPublicClientApplicationConfig(clientId: "00001111-aaaa-2222-bbbb-3333cccc4444")
+                config.tokenCacheLocation = .persistence(keyring)
+                let app = try MSALPublicClientApplication(configuration: config)
+                report("accounts") { _ = try app.allAccounts() }
             case "fallback" where arguments.count == 6:
                 let logger = MSALLoggerConfig()
                 logger.setLogCallback { level, message, _ in print("log [\(level)] \(message ?? "")") }
