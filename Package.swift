@@ -32,7 +32,8 @@ let package = Package(
         .systemLibrary(name: "CNCurses", providers: [.apt(["libncurses-dev"])]),
         // The demo's screen logic (model, pure update, render into a canvas, the tutorial's
         // controller) apart from the terminal, so that it is tested without one.
-        .target(name: "MultiAPIDemoKit", dependencies: ["MSAL", "NativeAuthEmulator"], path: "Examples/MultiAPIDemo/Kit"),
+        .target(
+            name: "MultiAPIDemoKit", dependencies: ["MSAL", "MSALSecretService", "NativeAuthEmulator"], path: "Examples/MultiAPIDemo/Kit"),
         .executableTarget(name: "multi-api-demo", dependencies: ["MultiAPIDemoKit", "CNCurses"], path: "Examples/MultiAPIDemo/App"),
         // The benchmark program (run with scripts/bench, release build).
         .executableTarget(name: "msal-benchmarks", dependencies: ["MSAL", "NativeAuthEmulator"], path: "Benchmarks/msal-benchmarks"),
