@@ -1,4 +1,4 @@
-import CSecretService
+internal import CSecretService
 import Foundation
 
 /// libsecret's synchronous calls for one item (schema name and attributes), in Swift terms. Each
