@@ -174,7 +174,7 @@ struct SecretServiceClient: Sendable {
         >
     {
         let copies = names.map { strdup($0) }
-        defer { copies.forEach { free($0) } }
+        defer { for copy in copies { free(copy) } }
         let pointers = copies.map { UnsafePointer($0) }
         guard let schema = pointers.withUnsafeBufferPointer({ msal_string_schema_new(name, $0.baseAddress, Int32($0.count)) }) else {
             throw MSALSecretServiceError(.invalidConfiguration, "libsecret refused the schema \"\(name)\"")
