@@ -7,6 +7,9 @@ let package = Package(
         // The SDK. Foundation only: an app that depends on this product alone builds without
         // ncurses, OpenSSL or libmicrohttpd on the machine.
         .library(name: "MSAL", targets: ["MSAL"]),
+        // The token cache in the desktop keyring (Secret Service, through libsecret), shared with
+        // MSAL for Python's msal-extensions. Optional: only apps that use it need libsecret.
+        .library(name: "MSALSecretService", targets: ["MSALSecretService"]),
         // Test doubles for apps that embed the SDK: a strict stub transport and recording delegates.
         .library(name: "NativeAuthTesting", targets: ["NativeAuthTesting"]),
         // The local native-auth server, as a library (in-process) and as a command.
@@ -18,6 +21,8 @@ let package = Package(
     targets: [
         .target(name: "MSAL"),
         .target(name: "NativeAuthTesting", dependencies: ["MSAL"]),
+        .systemLibrary(name: "CSecretService", pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
+        .target(name: "MSALSecretService", dependencies: ["MSAL", "CSecretService"]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // Imports MSAL's public API only (for `HTTPTransport`), never its internals.
@@ -27,7 +32,8 @@ let package = Package(
         .systemLibrary(name: "CNCurses", providers: [.apt(["libncurses-dev"])]),
         // The demo's screen logic (model, pure update, render into a canvas, the tutorial's
         // controller) apart from the terminal, so that it is tested without one.
-        .target(name: "MultiAPIDemoKit", dependencies: ["MSAL", "NativeAuthEmulator"], path: "Examples/MultiAPIDemo/Kit"),
+        .target(
+            name: "MultiAPIDemoKit", dependencies: ["MSAL", "MSALSecretService", "NativeAuthEmulator"], path: "Examples/MultiAPIDemo/Kit"),
         .executableTarget(name: "multi-api-demo", dependencies: ["MultiAPIDemoKit", "CNCurses"], path: "Examples/MultiAPIDemo/App"),
         // The benchmark program (run with scripts/bench, release build).
         .executableTarget(name: "msal-benchmarks", dependencies: ["MSAL", "NativeAuthEmulator"], path: "Benchmarks/msal-benchmarks"),
@@ -37,6 +43,8 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
         // Test helper: several processes writing one cache file, one killed mid-write.
         .executableTarget(name: "msal-cache-stress", dependencies: ["MSAL"]),
+        // Test helper: keyring processes (several writers, a locked keyring, no Secret Service).
+        .executableTarget(name: "msal-keyring-helper", dependencies: ["MSAL", "MSALSecretService"]),
         .testTarget(
             name: "MSALTests",
             dependencies: ["MSAL", "NativeAuthTesting"],
@@ -49,5 +57,9 @@ let package = Package(
         .testTarget(
             name: "MultiAPIDemoTests", dependencies: ["MultiAPIDemoKit", "MSAL", "NativeAuthEmulator", "NativeAuthTesting"],
             exclude: ["Golden"]),
+        // Needs a Secret Service: scripts/test-keyring runs it in a private D-Bus session.
+        .testTarget(
+            name: "MSALSecretServiceTests", dependencies: ["MSALSecretService", "MSAL", "NativeAuthEmulator"],
+            exclude: ["msal_extensions_interop.py"]),
     ]
 )

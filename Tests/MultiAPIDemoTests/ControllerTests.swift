@@ -449,6 +449,8 @@ import Testing
         (#"{"client_id": "x", "tenant_subdomain": "a", "colour": "red"}"#, "colour"),
         (#"{"client_id": "x", "tenant_subdomain": "a", "capabilities": ["mfa"]}"#, "capabilities"),
         (#"{"client_id": "x", "tenant_subdomain": "a", "capabilities": "mfa_required"}"#, "capabilities"),
+        (#"{"client_id": "x", "tenant_subdomain": "a", "token_cache": "wallet"}"#, "token_cache"),
+        (#"{"client_id": "x", "tenant_subdomain": "a", "token_cache": true}"#, "token_cache"),
         ("[1]", "JSON object"),
     ])
     func badConfigurationsNameTheField(json: String, field: String) {
@@ -470,7 +472,10 @@ import Testing
         #expect(configuration.clientId == "id" && configuration.challengeTypes == ["oob"] && configuration.api2 == nil)
         #expect(configuration.api1 == DemoAPI(url: "https://a", scopes: ["api://a/R"]))
         #expect(configuration.capabilities == ["mfa_required", "registration_required"], "both by default")
+        #expect(configuration.tokenCache == .file, "the file store by default")
         let without = try DemoConfiguration.load(Data(#"{"client_id": "id", "tenant_subdomain": "c", "capabilities": []}"#.utf8))
         #expect(without.capabilities.isEmpty)
+        let keyring = try DemoConfiguration.load(Data(#"{"client_id": "id", "tenant_subdomain": "c", "token_cache": "keyring"}"#.utf8))
+        #expect(keyring.tokenCache == .keyring)
     }
 }

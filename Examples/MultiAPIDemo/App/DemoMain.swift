@@ -12,7 +12,7 @@ let stopRequested = Atomic<Bool>(false)
 @main
 struct DemoMain {
     static let usage = """
-        Usage: multi-api-demo [--config FILE | --conditional-access] [--log FILE]
+        Usage: multi-api-demo [--config FILE [--keyring] | --conditional-access] [--log FILE]
 
         The "call two protected APIs" screen of Microsoft Entra External ID native authentication,
         in a terminal: sign in, sign up, reset password, sign out, and call two protected APIs.
@@ -27,7 +27,11 @@ struct DemoMain {
                              "capabilities": ["mfa_required", "registration_required"],   (optional; [] for none)
                              "api1": {"url": "https://…", "scopes": ["api://…/Scope"]},
                              "api2": {"url": "https://…", "scopes": ["api://…/Scope"]},
-                             "cache_file": "/optional/token_cache.json"}
+                             "cache_file": "/optional/token_cache.json",
+                             "token_cache": "file"}   (or "keyring"; optional, default "file")
+          --keyring       (with --config) keep tokens in the desktop keyring (Secret Service) instead
+                          of a file, as "token_cache": "keyring" does; without a usable keyring
+                          (SSH, no desktop) the file is used and the log says why
           --conditional-access
                           (emulator only) API 2 asks for an authentication context that only a
                           browser sign-in gives: it answers with a claims challenge, and the result
@@ -52,6 +56,7 @@ struct DemoMain {
         var configPath: String?
         var logPath: String?
         var conditionalAccess = false
+        var keyring = false
         while let argument = arguments.popFirst() {
             switch argument {
             case "-h", "--help":
@@ -62,6 +67,8 @@ struct DemoMain {
                 configPath = value
             case "--conditional-access":
                 conditionalAccess = true
+            case "--keyring":
+                keyring = true
             case "--log":
                 guard let value = arguments.popFirst() else { fail(2, "--log needs a file") }
                 logPath = value
@@ -73,6 +80,9 @@ struct DemoMain {
         if conditionalAccess, configPath != nil {
             fail(2, "--conditional-access applies to the embedded emulator, not to --config")
         }
+        if keyring, configPath == nil {
+            fail(2, "--keyring applies to --config; the embedded emulator keeps tokens in memory")
+        }
         let logger = logPath.map(makeLogger)
         let environment: DemoEnvironment
         do {
@@ -80,7 +90,9 @@ struct DemoMain {
                 guard let data = FileManager.default.contents(atPath: configPath) else {
                     fail(2, "cannot read the configuration file \(configPath)")
                 }
-                environment = try DemoEnvironment.tenant(try DemoConfiguration.load(data), logger: logger)
+                var configuration = try DemoConfiguration.load(data)
+                if keyring { configuration.tokenCache = .keyring }
+                environment = try DemoEnvironment.tenant(configuration, logger: logger)
             } else {
                 environment = try DemoEnvironment.embedded(logger: logger, conditionalAccess: conditionalAccess)
             }

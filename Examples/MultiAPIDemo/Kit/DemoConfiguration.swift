@@ -10,7 +10,8 @@ import Foundation
 ///   "capabilities": ["mfa_required", "registration_required"],   // optional, default both; [] for none
 ///   "api1": {"url": "https://api.contoso.com/todolist", "scopes": ["api://…/ToDoList.Read"]},
 ///   "api2": {"url": "https://api.contoso.com/profile", "scopes": ["api://…/Profile.Read"]},
-///   "cache_file": "/optional/path/token_cache.json"
+///   "cache_file": "/optional/path/token_cache.json",
+///   "token_cache": "file"                                // or "keyring" (optional, default "file")
 /// }
 /// ```
 public struct DemoConfiguration: Equatable, Sendable {
@@ -23,6 +24,14 @@ public struct DemoConfiguration: Equatable, Sendable {
     public var api1: DemoAPI?
     public var api2: DemoAPI?
     public var cacheFile: String?
+    /// Where tokens live: `file` (default: `cache_file` or the SDK's default file) or `keyring`
+    /// (the desktop's Secret Service, falling back to that file when there is none).
+    public var tokenCache: TokenCache = .file
+
+    /// The `token_cache` choice.
+    public enum TokenCache: String, Sendable, Equatable {
+        case file, keyring
+    }
 
     /// A configuration problem, naming the field.
     public struct Problem: Error, CustomStringConvertible, Equatable {
@@ -35,7 +44,7 @@ public struct DemoConfiguration: Equatable, Sendable {
             throw Problem("the configuration is not a JSON object")
         }
         let known: Set<String> = [
-            "client_id", "tenant_subdomain", "authority", "challenge_types", "capabilities", "api1", "api2", "cache_file",
+            "client_id", "tenant_subdomain", "authority", "challenge_types", "capabilities", "api1", "api2", "cache_file", "token_cache",
         ]
         if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
             throw Problem("unknown field '\(unknown)' (known: \(known.sorted().joined(separator: ", ")))")
@@ -62,9 +71,17 @@ public struct DemoConfiguration: Equatable, Sendable {
             }
             capabilities = list
         }
+        var tokenCache = TokenCache.file
+        if let raw = object["token_cache"] {
+            guard let text = raw as? String, let choice = TokenCache(rawValue: text) else {
+                throw Problem("field 'token_cache' must be \"file\" or \"keyring\"")
+            }
+            tokenCache = choice
+        }
         return DemoConfiguration(
             clientId: clientId, tenantSubdomain: subdomain, authority: authority, challengeTypes: types, capabilities: capabilities,
-            api1: try api(object, "api1"), api2: try api(object, "api2"), cacheFile: try optionalString(object, "cache_file"))
+            api1: try api(object, "api1"), api2: try api(object, "api2"), cacheFile: try optionalString(object, "cache_file"),
+            tokenCache: tokenCache)
     }
 
     private static func optionalString(_ object: [String: Any], _ field: String) throws(Problem) -> String? {

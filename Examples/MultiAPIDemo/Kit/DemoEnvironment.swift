@@ -1,5 +1,6 @@
 import Foundation
 import MSAL
+import MSALSecretService
 import NativeAuthEmulator
 import Synchronization
 
@@ -112,12 +113,28 @@ public final class DemoEnvironment: Sendable {
         config.capabilities = []
         if configuration.capabilities.contains("mfa_required") { config.capabilities.insert(.mfaRequired) }
         if configuration.capabilities.contains("registration_required") { config.capabilities.insert(.registrationRequired) }
-        if let file = configuration.cacheFile { config.tokenCacheLocation = .file(URL(fileURLWithPath: file)) }
         config.loggerConfig = logger
+        config.tokenCacheLocation = tokenCacheLocation(configuration, logger: logger)
         let app = try MSALNativeAuthPublicClientApplication(nativeAuthConfiguration: config)
         return DemoEnvironment(
             nativeAuth: app, api1: configuration.api1, api2: configuration.api2, mode: config.authority.url.host ?? "tenant",
             banner: nil, server: nil, mail: nil, browserLauncher: browserLauncher)
+    }
+}
+
+extension DemoEnvironment {
+    /// The configuration's token store. `keyring`: one Secret Service item per client id (schema
+    /// `msal-native-auth.multi-api-demo`, attribute `client_id`), its signal file beside the
+    /// default cache file; without a usable keyring, the file store (the SDK logs which).
+    static func tokenCacheLocation(_ configuration: DemoConfiguration, logger: MSALLoggerConfig?) -> MSALNativeAuthTokenCacheLocation {
+        let file: MSALNativeAuthTokenCacheLocation = configuration.cacheFile.map { .file(URL(fileURLWithPath: $0)) } ?? .default
+        guard configuration.tokenCache == .keyring else { return file }
+        let signal = FileTokenCacheStorage.defaultURL(clientId: configuration.clientId).deletingLastPathComponent()
+            .appendingPathComponent("token_cache.keyring-signal")
+        return .secretService(
+            schemaName: "msal-native-auth.multi-api-demo", attributes: ["client_id": configuration.clientId.lowercased()],
+            signalFile: signal,
+            label: "multi-api-demo tokens", orFallback: file, logger: logger ?? MSALGlobalConfig.loggerConfig)
     }
 }
 

@@ -54,6 +54,20 @@ public enum MSALNativeAuthTokenCacheLocation: Sendable, Equatable {
     case file(URL)
     /// Memory only: gone when the process ends.
     case inMemory
+    /// The document kept by `persistence`, for example the desktop keyring
+    /// (`MSALSecretServicePersistence` of the `MSALSecretService` product); the SDK adds the
+    /// cross-process lock, change detection and merging (see `MSALTokenCachePersistence`).
+    case persistence(any MSALTokenCachePersistence)
+
+    /// Equal cases with equal URLs, or the same persistence object.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        switch (lhs, rhs) {
+        case (.default, .default), (.inMemory, .inMemory): return true
+        case (.file(let left), .file(let right)): return left == right
+        case (.persistence(let left), .persistence(let right)): return left === right
+        default: return false
+        }
+    }
 }
 
 /// Data-centre routing. Mirrors MSAL's `MSALSliceConfig`; native auth sends only `dc`.

@@ -59,6 +59,14 @@ open class MSALPublicClientApplication: @unchecked Sendable {
         case .default: storage = FileTokenCacheStorage(url: FileTokenCacheStorage.defaultURL(clientId: clientId))
         case .file(let url): storage = FileTokenCacheStorage(url: url)
         case .inMemory: storage = InMemoryTokenCacheStorage()
+        case .persistence(let persistence): storage = PersistenceTokenCacheStorage(persistence: persistence)
+        }
+        // Which store holds the tokens (paths may name the user: personal data).
+        switch storage {
+        case let file as FileTokenCacheStorage: logger.info("Token cache: the file \(pii: file.url.path)")
+        case let kept as PersistenceTokenCacheStorage:
+            logger.info("Token cache: \(kept.persistence.storeDescription), signal file \(pii: kept.persistence.signalFile.path)")
+        default: logger.info("Token cache: in memory only")
         }
         let native = configuration as? MSALNativeAuthPublicClientApplicationConfig
         return NativeAuthEnvironment(

@@ -99,19 +99,7 @@ package final class FileTokenCacheStorage: TokenCacheStorage {
     /// An exclusive, non-blocking `flock` on `<name>.refresh-<hash>.lock` beside the cache file.
     package func tryRefreshLock(_ name: String) -> (() -> Void)? {
         guard (try? ensureDirectory()) != nil else { return {} }
-        var hash: UInt64 = 14_695_981_039_346_656_037
-        for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 1_099_511_628_211 }
-        let lockFile = path + ".refresh-\(String(hash, radix: 16)).lock"
-        let descriptor = open(lockFile, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { return {} } // no lock to be had: refresh unlocked rather than not at all
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-            close(descriptor)
-            return nil
-        }
-        return {
-            flock(descriptor, LOCK_UN)
-            close(descriptor)
-        }
+        return TokenCacheLockFile.tryExclusiveFlock(TokenCacheLockFile.refreshLockPath(base: path, name: name))
     }
 
     // MARK: Reading

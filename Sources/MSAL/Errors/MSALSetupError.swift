@@ -20,18 +20,23 @@ package struct MSALSetupError: Error, Sendable, Equatable, CustomStringConvertib
     package let message: String
     /// For `cacheUnavailable`: the `errno` of the failed call, when there was one.
     package let posixCode: Int32?
+    /// For `cacheUnavailable`: the error of the store behind the cache (a keyring), when it failed.
+    package let underlying: NSError?
 
-    package init(_ code: Code, _ message: String, posixCode: Int32? = nil) {
+    package init(_ code: Code, _ message: String, posixCode: Int32? = nil, underlying: NSError? = nil) {
         self.code = code
         self.message = message
         self.posixCode = posixCode
+        self.underlying = underlying
     }
 
     package var description: String { "\(code): \(message)" }
 
     /// The error as MSAL reports it: `.internal` with `internalErrorInvalidParameter` for bad
     /// arguments, JSON and authorities, `internalErrorAccountRequired` for a missing account, and a
-    /// cache that cannot be read or written as the system's own error (`NSPOSIXErrorDomain`).
+    /// cache that cannot be read or written as the system's own error (`NSPOSIXErrorDomain`), or
+    /// the store's own error (its domain and code, this message, the original under
+    /// `NSUnderlyingErrorKey`) when a persistence such as the keyring failed.
     package var nsError: NSError {
         switch code {
         case .invalidParameter, .invalidJSON, .invalidAuthority:
@@ -39,6 +44,13 @@ package struct MSALSetupError: Error, Sendable, Equatable, CustomStringConvertib
         case .accountNotFound:
             return MSALErrors.make(.internal, internal: .internalErrorAccountRequired, description: message)
         case .cacheUnavailable:
+            if let underlying {
+                var userInfo = underlying.userInfo
+                userInfo[NSLocalizedDescriptionKey] = message
+                userInfo[MSALErrorDescriptionKey] = message
+                userInfo[NSUnderlyingErrorKey] = underlying
+                return NSError(domain: underlying.domain, code: underlying.code, userInfo: userInfo)
+            }
             return NSError(
                 domain: NSPOSIXErrorDomain, code: Int(posixCode ?? EIO),
                 userInfo: [NSLocalizedDescriptionKey: message, MSALErrorDescriptionKey: message])

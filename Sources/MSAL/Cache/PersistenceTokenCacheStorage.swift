@@ -1,0 +1,154 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The token cache kept by an app's `MSALTokenCachePersistence` (a keyring entry), with the
+/// file store's guarantees supplied here once for every persistence:
+///
+/// - read-merge-write under `TokenCacheLockFile` (`<signal file>.lockfile`);
+/// - the change stamp is the `stat` of the signal file, which every save replaces (a new inode, so
+///   two saves within one clock tick still differ) and msal-extensions touches;
+/// - the signal's directory is created 0700, the signal and lock files 0600;
+/// - a stored document that cannot be parsed, or is larger than `maxBytes`, is set aside by the
+///   persistence (under the lock), reported, and the cache starts empty; when it cannot be set
+///   aside, writes fail rather than replace it;
+/// - a persistence error becomes `cacheUnavailable` carrying the persistence's own error.
+package final class PersistenceTokenCacheStorage: TokenCacheStorage {
+    package let persistence: any MSALTokenCachePersistence
+    private let signalPath: String
+    private let lock: TokenCacheLockFile
+    private let maxBytes: Int
+
+    package init(persistence: any MSALTokenCachePersistence, maxBytes: Int = 64 << 20, lockTimeout: TimeInterval = 30) {
+        self.persistence = persistence
+        signalPath = persistence.signalFile.path
+        lock = TokenCacheLockFile(path: signalPath + ".lockfile", timeout: lockTimeout)
+        self.maxBytes = maxBytes
+    }
+
+    package func load(ifChangedSince stamp: TokenCacheStamp?) throws(MSALSetupError) -> TokenCacheSnapshot? {
+        let current = try currentStamp()
+        if let stamp, stamp == current { return nil }
+        return try read(stamp: current, locked: false)
+    }
+
+    package func update(_ change: (inout TokenCacheDocument) -> Void) throws(MSALSetupError) -> TokenCacheSnapshot {
+        try ensureDirectory()
+        return try lock.withLock { () throws(MSALSetupError) -> TokenCacheSnapshot in
+            var snapshot = try read(stamp: currentStamp(), locked: true)
+            change(&snapshot.document)
+            let data = snapshot.document.serialized()
+            do {
+                try persistence.save(data)
+            } catch {
+                throw failure("write the token cache to", error)
+            }
+            try replaceSignal()
+            snapshot.stamp = try currentStamp()
+            return snapshot
+        }
+    }
+
+    package func tryRefreshLock(_ name: String) -> (() -> Void)? {
+        guard (try? ensureDirectory()) != nil else { return {} }
+        return TokenCacheLockFile.tryExclusiveFlock(TokenCacheLockFile.refreshLockPath(base: signalPath, name: name))
+    }
+
+    // MARK: Reading
+
+    private func currentStamp() throws(MSALSetupError) -> TokenCacheStamp {
+        var info = stat()
+        guard stat(signalPath, &info) == 0 else {
+            if errno == ENOENT { return TokenCacheStamp([-1]) }
+            throw MSALSetupError.posix("inspect the token cache signal file", signalPath)
+        }
+        return TokenCacheStamp([
+            Int64(info.st_dev), Int64(info.st_ino), Int64(info.st_size), Int64(info.st_mtim.tv_sec),
+            Int64(info.st_mtim.tv_nsec),
+        ])
+    }
+
+    /// The stored document. The stamp is taken before the read: a save in between makes the next
+    /// look-up read again rather than miss it.
+    private func read(stamp: TokenCacheStamp, locked: Bool) throws(MSALSetupError) -> TokenCacheSnapshot {
+        let data: Data?
+        do {
+            data = try persistence.load()
+        } catch {
+            throw failure("read the token cache from", error)
+        }
+        guard let data else { return TokenCacheSnapshot(document: TokenCacheDocument(), stamp: stamp) }
+        let reason: String
+        if data.count > maxBytes {
+            reason = "is larger than \(maxBytes) bytes"
+        } else {
+            do {
+                return TokenCacheSnapshot(document: try TokenCacheDocument(json: data), stamp: stamp)
+            } catch {
+                reason = "is not a valid token cache (\(error.message))"
+            }
+        }
+        guard locked else {
+            // Set aside under the lock, after reading again: a writer may have replaced it meanwhile.
+            try ensureDirectory()
+            return try lock.withLock { () throws(MSALSetupError) -> TokenCacheSnapshot in
+                try read(stamp: currentStamp(), locked: true)
+            }
+        }
+        let place: String
+        do {
+            place = try persistence.setAside(data)
+        } catch {
+            // Not kept elsewhere: refuse to go on, so that nothing overwrites it.
+            throw failure("set aside the unusable token cache (it \(reason)) in", error)
+        }
+        try replaceSignal()
+        return TokenCacheSnapshot(
+            document: TokenCacheDocument(), stamp: try currentStamp(),
+            problem: MSALSetupError(
+                .invalidJSON,
+                "The token cache in \(persistence.storeDescription) \(reason); it was kept \(place) and the cache starts empty"))
+    }
+
+    private func failure(_ action: String, _ error: any Error) -> MSALSetupError {
+        let underlying = error as NSError
+        return MSALSetupError(
+            .cacheUnavailable, "Cannot \(action) \(persistence.storeDescription): \(underlying.localizedDescription)",
+            underlying: underlying)
+    }
+
+    // MARK: Writing
+
+    private func ensureDirectory() throws(MSALSetupError) {
+        let directory = persistence.signalFile.deletingLastPathComponent().path
+        var info = stat()
+        if stat(directory, &info) == 0 {
+            guard (info.st_mode & S_IFMT) == S_IFDIR else { throw MSALSetupError(.invalidParameter, "\(directory) is not a directory") }
+            return
+        }
+        do {
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw MSALSetupError(.invalidParameter, "Cannot create the token cache directory \(directory): \(error.localizedDescription)")
+        }
+    }
+
+    /// Replaces the signal file by a new one (a new inode) naming this process and a random
+    /// number: readers in other processes see the change even within one clock tick.
+    private func replaceSignal() throws(MSALSetupError) {
+        let temporary = signalPath + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let descriptor = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw MSALSetupError.posix("create the token cache signal file", temporary) }
+        let text = "\(getpid()) \(UInt64.random(in: 0...UInt64.max))\n"
+        _ = text.withCString { write(descriptor, $0, strlen($0)) }
+        close(descriptor)
+        guard rename(temporary, signalPath) == 0 else {
+            let error = MSALSetupError.posix("replace the token cache signal file", signalPath)
+            unlink(temporary)
+            throw error
+        }
+    }
+}
