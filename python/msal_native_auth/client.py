@@ -192,6 +192,15 @@ class RegistrationRequired(Step):
 def _outcome(result: int) -> Union[Step, AccessToken]:
     """Turns a C result into a Step or AccessToken (or raises its error); frees the result."""
     try:
+        if lib.msal_na_result_error(result) == 0 and lib.msal_na_result_outcome(result) == 10:
+            # The hot path (a cached token): typed getters, no JSON.
+            expires = lib.msal_na_result_expires_on(result)
+            return AccessToken(
+                _native.take_string(lib.msal_na_result_access_token(result)) or "",
+                datetime.fromtimestamp(expires, tz=timezone.utc) if expires else None,
+                (_native.take_string(lib.msal_na_result_scopes(result)) or "").split(),
+                _native.take_string(lib.msal_na_result_correlation_id(result)),
+            )
         details: Dict[str, Any] = json.loads(_native.take_string(lib.msal_na_result_json(result)) or "{}")
         code = details.get("error", 0)
         if code != 0:
@@ -204,15 +213,6 @@ def _outcome(result: int) -> Union[Step, AccessToken]:
                 error_codes=details.get("error_codes"),
             )
         outcome = details["outcome"]
-        if outcome == 10:
-            token = _native.take_string(lib.msal_na_result_access_token(result)) or ""
-            expires = details.get("expires_on")
-            return AccessToken(
-                token,
-                datetime.fromtimestamp(expires, tz=timezone.utc) if expires else None,
-                details.get("scopes", []),
-                details.get("correlation_id"),
-            )
         state_handle = lib.msal_na_result_take_state(result)
         state = FlowState(state_handle) if state_handle else None
         account_handle = lib.msal_na_result_take_account(result)
