@@ -1,10 +1,4 @@
-import Synchronization
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
+import Glibc
 
 /// A problem with what C passed in, answered before anything runs.
 struct InterfaceError: Error {
@@ -24,7 +18,7 @@ struct InterfaceError: Error {
 /// only what the library handed out and reports a pointer it does not know (freed already, or
 /// never the library's) instead of passing it to `free`.
 enum CStrings {
-    private static let live = Mutex(Set<UInt>())
+    private static let live = Guarded(Set<UInt>())
 
     /// The Swift string of an argument; nil for NULL when `optional`.
     static func read(_ pointer: UnsafePointer<CChar>?, _ name: String, optional: Bool = false) throws(InterfaceError) -> String? {

@@ -1,5 +1,4 @@
 import MSAL
-import Synchronization
 
 /// The live handles the C interface has handed out.
 ///
@@ -32,7 +31,7 @@ final class HandleRegistry: Sendable {
         var next: UInt = 0x6d73_616c_0000_0010
     }
 
-    private let table = Mutex(Table())
+    private let table = Guarded(Table())
 
     static let shared = HandleRegistry()
 

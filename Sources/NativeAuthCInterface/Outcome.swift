@@ -1,6 +1,5 @@
 import Foundation
 import MSAL
-import Synchronization
 
 /// What one operation produced, behind a `msal_na_result` handle: an error, or a flow outcome with
 /// its next state, account, code details, auth methods, attributes or access token.
@@ -44,8 +43,8 @@ final class Outcome: Sendable {
     let expiresOn: Date?
     let scopes: [String]
     /// Handed to the caller once each (`msal_na_result_take_state` / `_take_account`).
-    private let state: Mutex<FlowState?>
-    private let account: Mutex<MSALNativeAuthUserAccountResult?>
+    private let state: Guarded<FlowState?>
+    private let account: Guarded<MSALNativeAuthUserAccountResult?>
 
     init(
         kind: Kind, code: ErrorCode = .ok, message: String? = nil, correlationId: String? = nil, serverError: String? = nil,
@@ -61,8 +60,8 @@ final class Outcome: Sendable {
         self.serverError = serverError
         self.serverSuberror = serverSuberror
         self.errorCodes = errorCodes
-        self.state = Mutex(state)
-        self.account = Mutex(account)
+        self.state = Guarded(state)
+        self.account = Guarded(account)
         self.sentTo = sentTo
         self.channel = channel
         self.codeLength = codeLength
