@@ -220,8 +220,31 @@ static void concurrent_free(msal_na_app *app) {
     CHECK(successes == 1);
 }
 
+/* The header's numbers and the library's agree: each code's name is the header's name for it. */
+static void error_table(void) {
+#define ENTRY(code) {code, #code}
+    struct { int code; const char *name; } table[] = {
+        ENTRY(MSAL_NA_OK), ENTRY(MSAL_NA_ERR_INVALID_ARGUMENT), ENTRY(MSAL_NA_ERR_INVALID_HANDLE),
+        ENTRY(MSAL_NA_ERR_INVALID_CONFIG), ENTRY(MSAL_NA_ERR_WRONG_STATE), ENTRY(MSAL_NA_ERR_GENERAL),
+        ENTRY(MSAL_NA_ERR_NETWORK), ENTRY(MSAL_NA_ERR_BROWSER_REQUIRED), ENTRY(MSAL_NA_ERR_USER_NOT_FOUND),
+        ENTRY(MSAL_NA_ERR_INVALID_CREDENTIALS), ENTRY(MSAL_NA_ERR_INVALID_USERNAME), ENTRY(MSAL_NA_ERR_USER_ALREADY_EXISTS),
+        ENTRY(MSAL_NA_ERR_INVALID_PASSWORD), ENTRY(MSAL_NA_ERR_USER_DOES_NOT_HAVE_PASSWORD), ENTRY(MSAL_NA_ERR_INVALID_CODE),
+        ENTRY(MSAL_NA_ERR_MFA_REQUIRED), ENTRY(MSAL_NA_ERR_REGISTRATION_REQUIRED), ENTRY(MSAL_NA_ERR_REFRESH_TOKEN_EXPIRED),
+        ENTRY(MSAL_NA_ERR_INVALID_SCOPE), ENTRY(MSAL_NA_ERR_AUTH_METHOD_BLOCKED), ENTRY(MSAL_NA_ERR_INVALID_INPUT),
+        ENTRY(MSAL_NA_ERR_VERIFICATION_CONTACT_BLOCKED), ENTRY(MSAL_NA_ERR_NO_ACCOUNT), ENTRY(MSAL_NA_ERR_CACHE),
+        ENTRY(MSAL_NA_ERR_INTERNAL),
+    };
+#undef ENTRY
+    int named = 0;
+    for (size_t i = 0; i < sizeof table / sizeof *table; i++) CHECK(strcmp(msal_na_error_name(table[i].code), table[i].name) == 0);
+    for (int code = 0; code < 200; code++) named += strcmp(msal_na_error_name(code), "MSAL_NA_ERR_UNKNOWN") != 0;
+    CHECK(named == (int)(sizeof table / sizeof *table)); /* and the library has no code the header lacks */
+    CHECK(strcmp(msal_na_version(), MSAL_NA_VERSION) == 0);
+}
+
 int main(int argc, char **argv) {
     if (argc != 3) return fprintf(stderr, "usage: %s AUTHORITY CLIENT_ID\n", argv[0]), 2;
+    error_table();
     configuration_errors(argv[1], argv[2]);
     char json[1024];
     snprintf(json, sizeof json, "{\"client_id\": \"%s\", \"authority\": \"%s\", \"cache\": \"memory\"}", argv[2], argv[1]);

@@ -32,7 +32,7 @@ from .client import (
     live_handles,
     live_strings,
 )
-from .errors import *  # noqa: F401,F403 - the exception classes
+from .errors import *  # noqa: F401,F403 - the exception classes (errors.__all__)
 from .errors import ERROR_CLASSES, NativeAuthError
 
 __version__ = "0.1.0"

@@ -263,7 +263,17 @@ _tickets = itertools.count(1)
 def _on_result(result: Optional[int], user_data: Optional[int]) -> None:
     with _pending_lock:
         loop, future = _pending.pop(user_data or 0)
-    loop.call_soon_threadsafe(lambda: future.cancelled() or future.set_result(result or 0))
+
+    def deliver() -> None:
+        if future.cancelled():  # nobody awaits it any more: free it here
+            lib.msal_na_result_free(result)
+        else:
+            future.set_result(result or 0)
+
+    try:
+        loop.call_soon_threadsafe(deliver)
+    except RuntimeError:  # the event loop is closed
+        lib.msal_na_result_free(result)
 
 
 async def _start(function: Any, *arguments: Any) -> Any:

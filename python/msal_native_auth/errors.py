@@ -87,3 +87,6 @@ ERROR_NAMES: Dict[int, str] = {}
 def error_for(code: int, message: Optional[str], **details: object) -> NativeAuthError:
     cls = ERROR_CLASSES.get(code, NativeAuthError)
     return cls(message or ERROR_NAMES.get(code, f"error {code}"), code=code, **details)  # type: ignore[arg-type]
+
+
+__all__ = ["NativeAuthError", "ERROR_CLASSES", "error_for"] + [cls.__name__ for cls in ERROR_CLASSES.values()]

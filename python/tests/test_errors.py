@@ -151,3 +151,14 @@ def test_a_stale_handle_is_reported_not_dereferenced(emulator: Emulator) -> None
         handle = app.handle
     assert lib.msal_na_app_free(handle) == m.InvalidHandleError.code  # freed already
     assert lib.msal_na_sign_in_wait(handle, b"a@b.c", None, None, None) == m.InvalidHandleError.code
+
+
+def test_every_library_error_code_has_its_exception_class() -> None:
+    from msal_native_auth._native import lib
+
+    names = {code: lib.msal_na_error_name(code).decode() for code in range(1, 200)}
+    library = {code: name for code, name in names.items() if name != "MSAL_NA_ERR_UNKNOWN"}
+    assert set(library) == set(m.ERROR_CLASSES)
+    for code, cls in m.ERROR_CLASSES.items():
+        assert cls.code == code and issubclass(cls, m.NativeAuthError)
+        assert cls("x").name == library[code]
