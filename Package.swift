@@ -51,6 +51,7 @@ let package = Package(
         .testTarget(
             name: "NativeAuthEmulatorTests", dependencies: ["NativeAuthEmulator", "MSAL", "NativeAuthTesting"],
             exclude: ["real_browser_sign_in.py"]),
+        .testTarget(name: "NativeAuthCInterfaceTests", dependencies: ["NativeAuthCInterface"]),
         .testTarget(
             name: "MultiAPIDemoTests", dependencies: ["MultiAPIDemoKit", "MSAL", "NativeAuthEmulator", "NativeAuthTesting"],
             exclude: ["Golden"]),

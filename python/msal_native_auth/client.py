@@ -331,11 +331,33 @@ class FlowState(_Handle):
         """After SignUpCompleted or ResetPasswordCompleted: signs in without the password."""
         return _wait(lib.msal_na_state_sign_in_wait, self._handle, _scopes(scopes))
 
+    # The same steps as coroutines, over the C interface's callback form.
+
     async def submit_code_async(self, code: Text) -> Step:
         return await _start(lib.msal_na_state_submit_code, self._handle, _bytes(code, "code"))
 
     async def submit_password_async(self, password: Text) -> Step:
         return await _start(lib.msal_na_state_submit_password, self._handle, _bytes(password, "password"))
+
+    async def submit_attributes_async(self, attributes: Mapping[str, Any]) -> Step:
+        encoded = _bytes(json.dumps(dict(attributes)), "attributes")
+        return await _start(lib.msal_na_state_submit_attributes, self._handle, encoded)
+
+    async def resend_code_async(self) -> Step:
+        return await _start(lib.msal_na_state_resend_code, self._handle)
+
+    async def request_challenge_async(self, method: Union[AuthMethod, str]) -> Step:
+        method_id = method.id if isinstance(method, AuthMethod) else method
+        return await _start(lib.msal_na_state_request_challenge, self._handle, _bytes(method_id, "auth_method_id"))
+
+    async def register_method_async(self, method: Union[AuthMethod, str], contact: Text) -> Step:
+        method_id = method.id if isinstance(method, AuthMethod) else method
+        return await _start(
+            lib.msal_na_state_register_method, self._handle, _bytes(method_id, "auth_method_id"), _bytes(contact, "contact")
+        )
+
+    async def sign_in_async(self, scopes: Scopes = None) -> Step:
+        return await _start(lib.msal_na_state_sign_in, self._handle, _scopes(scopes))
 
 
 class Account(_Handle):
@@ -419,8 +441,19 @@ class PublicClientApplication(_Handle):
     def reset_password(self, username: Text) -> Step:
         return _wait(lib.msal_na_reset_password_wait, self._handle, _bytes(username, "username"))
 
+    # The same flows as coroutines, over the C interface's callback form.
+
     async def sign_in_async(self, username: Text, password: Optional[Text] = None, scopes: Scopes = None) -> Step:
         return await _start(lib.msal_na_sign_in, self._handle, _bytes(username, "username"), _bytes(password, "password"), _scopes(scopes))
+
+    async def sign_up_async(
+        self, username: Text, password: Optional[Text] = None, attributes: Optional[Mapping[str, Any]] = None
+    ) -> Step:
+        encoded = _bytes(json.dumps(dict(attributes)), "attributes") if attributes is not None else None
+        return await _start(lib.msal_na_sign_up, self._handle, _bytes(username, "username"), _bytes(password, "password"), encoded)
+
+    async def reset_password_async(self, username: Text) -> Step:
+        return await _start(lib.msal_na_reset_password, self._handle, _bytes(username, "username"))
 
 
 def live_handles() -> int:

@@ -165,3 +165,36 @@ def test_objects_free_their_handles(emulator: Emulator) -> None:
             step.account.close()
     assert m.live_handles() == before
     assert m.live_strings() == 0
+
+
+def test_async_sign_up_reset_and_mfa(emulator: Emulator) -> None:
+    username = f"async-{uuid.uuid4().hex[:8]}@example.com"
+
+    async def flows(app: m.PublicClientApplication) -> None:
+        step = await app.sign_up_async(username, password="Correct-Horse-Battery-9")
+        assert isinstance(step, m.CodeRequired) and step.state is not None
+        again = await step.state.resend_code_async()
+        assert isinstance(again, m.CodeRequired) and again.state is not None
+        needs = await again.state.submit_code_async(emulator.code(username, "sign_up"))
+        assert isinstance(needs, m.AttributesRequired) and needs.state is not None
+        done = await needs.state.submit_attributes_async({"displayName": "Async"})
+        assert isinstance(done, m.SignUpCompleted) and done.state is not None
+        assert isinstance(await done.state.sign_in_async(), m.SignedIn)
+        reset = await app.reset_password_async(username)
+        assert isinstance(reset, m.CodeRequired)
+        with pytest.raises(m.UserNotFoundError):
+            await app.reset_password_async("nobody@example.com")
+        mfa = await app.sign_in_async("alan@example.com", password="Turing-Machine-1936")
+        assert isinstance(mfa, m.MFARequired) and mfa.state is not None
+        sent = await mfa.state.request_challenge_async(mfa.auth_methods[0])
+        assert isinstance(sent, m.CodeRequired) and sent.state is not None
+        assert isinstance(await sent.state.submit_code_async(emulator.code("alan@example.com", "mfa")), m.SignedIn)
+        registering = emulator.new_user(password="Pass-word-4444", mfa_required=True)
+        register = await app.sign_in_async(registering, password="Pass-word-4444")
+        assert isinstance(register, m.RegistrationRequired) and register.state is not None
+        email = next(method for method in register.auth_methods if method.channel == "email")
+        code_sent = await register.state.register_method_async(email, "backup@example.net")
+        assert isinstance(code_sent, m.CodeRequired)
+
+    with emulator.app() as app:
+        asyncio.run(flows(app))
