@@ -39,6 +39,12 @@ struct InterfaceConfiguration: Sendable {
         guard (configuration.tenantSubdomain == nil) != (configuration.authority == nil) else {
             throw problem("set exactly one of 'tenant_subdomain' and 'authority'")
         }
+        // URL(string:) on Linux takes "https://…\n" and the requests then go to a path ending in %0A.
+        if let authority = configuration.authority,
+            authority.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 })
+        {
+            throw problem("field 'authority' contains white space or control characters")
+        }
         if let raw = object["challenge_types"] {
             guard let list = raw as? [String], !list.isEmpty, list.allSatisfy({ $0 == "oob" || $0 == "password" }) else {
                 throw problem("field 'challenge_types' must be a non-empty list of \"oob\" and \"password\"")

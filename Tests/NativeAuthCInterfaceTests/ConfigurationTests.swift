@@ -27,6 +27,7 @@ struct ConfigurationTests {
         (#"{"client_id": "x", "tenant_subdomain": "contoso", "request_timeout_seconds": 0}"#, "request_timeout_seconds"),
         (#"{"client_id": "x", "tenant_subdomain": "not a label"}"#, "not a valid DNS label"),
         (#"{"client_id": "x", "authority": "http://example.com/t"}"#, "http is allowed only for loopback"),
+        ("{\"client_id\": \"x\", \"authority\": \"http://127.0.0.1:1/t.onmicrosoft.com\\n\"}", "white space"),
     ])
     func aBadConfigurationNamesItsProblem(json: String, fragment: String) {
         let result = create(json)
