@@ -1,0 +1,117 @@
+import MSAL
+
+/// `msal_na_error` of the header: stable numbers, never renumbered; new kinds get new numbers.
+enum ErrorCode: Int32, CaseIterable, Sendable {
+    case ok = 0
+    // The call itself was wrong; nothing ran.
+    case invalidArgument = 1
+    case invalidHandle = 2
+    case invalidConfig = 3
+    case wrongState = 4
+    // What the SDK reported.
+    case general = 10
+    case network = 11
+    case browserRequired = 12
+    case userNotFound = 13
+    case invalidCredentials = 14
+    case invalidUsername = 15
+    case userAlreadyExists = 16
+    case invalidPassword = 17
+    case userDoesNotHavePassword = 18
+    case invalidCode = 19
+    case mfaRequired = 20
+    case registrationRequired = 21
+    case refreshTokenExpired = 22
+    case invalidScope = 23
+    case authMethodBlocked = 24
+    case invalidInput = 25
+    case verificationContactBlocked = 26
+    case noAccount = 27
+    case cache = 28
+    case `internal` = 99
+
+    /// The name as in the header, without the `MSAL_NA_` prefix (`msal_na_error_name`).
+    var name: String {
+        switch self {
+        case .ok: "OK"
+        case .invalidArgument: "ERR_INVALID_ARGUMENT"
+        case .invalidHandle: "ERR_INVALID_HANDLE"
+        case .invalidConfig: "ERR_INVALID_CONFIG"
+        case .wrongState: "ERR_WRONG_STATE"
+        case .general: "ERR_GENERAL"
+        case .network: "ERR_NETWORK"
+        case .browserRequired: "ERR_BROWSER_REQUIRED"
+        case .userNotFound: "ERR_USER_NOT_FOUND"
+        case .invalidCredentials: "ERR_INVALID_CREDENTIALS"
+        case .invalidUsername: "ERR_INVALID_USERNAME"
+        case .userAlreadyExists: "ERR_USER_ALREADY_EXISTS"
+        case .invalidPassword: "ERR_INVALID_PASSWORD"
+        case .userDoesNotHavePassword: "ERR_USER_DOES_NOT_HAVE_PASSWORD"
+        case .invalidCode: "ERR_INVALID_CODE"
+        case .mfaRequired: "ERR_MFA_REQUIRED"
+        case .registrationRequired: "ERR_REGISTRATION_REQUIRED"
+        case .refreshTokenExpired: "ERR_REFRESH_TOKEN_EXPIRED"
+        case .invalidScope: "ERR_INVALID_SCOPE"
+        case .authMethodBlocked: "ERR_AUTH_METHOD_BLOCKED"
+        case .invalidInput: "ERR_INVALID_INPUT"
+        case .verificationContactBlocked: "ERR_VERIFICATION_CONTACT_BLOCKED"
+        case .noAccount: "ERR_NO_ACCOUNT"
+        case .cache: "ERR_CACHE"
+        case .internal: "ERR_INTERNAL"
+        }
+    }
+
+    /// The code for an SDK error, from the public `isXxx` flags of its class. `passwordMeansCredentials`:
+    /// a refused password on a sign-in state is wrong credentials, not the password policy.
+    static func of(_ error: MSALNativeAuthError, passwordMeansCredentials: Bool = false) -> ErrorCode {
+        if error.isBrowserRequired {
+            // The service's redirect when the app did not declare a capability the user needs.
+            let text = (error.errorDescription ?? "").lowercased()
+            if text.contains("mfa_required") { return .mfaRequired }
+            if text.contains("registration_required") { return .registrationRequired }
+            return .browserRequired
+        }
+        switch error {
+        case let error as SignInStartError:
+            if error.isUserNotFound { return .userNotFound }
+            if error.isInvalidCredentials { return .invalidCredentials }
+            if error.isInvalidUsername { return .invalidUsername }
+        case let error as SignUpStartError:
+            if error.isUserAlreadyExists { return .userAlreadyExists }
+            if error.isInvalidPassword { return .invalidPassword }
+            if error.isInvalidUsername { return .invalidUsername }
+        case let error as ResetPasswordStartError:
+            if error.isUserNotFound { return .userNotFound }
+            if error.isUserDoesNotHavePassword { return .userDoesNotHavePassword }
+            if error.isInvalidUsername { return .invalidUsername }
+        case let error as PasswordRequiredError:
+            if error.isInvalidPassword { return passwordMeansCredentials ? .invalidCredentials : .invalidPassword }
+        case let error as VerifyCodeError:
+            if error.isInvalidCode { return .invalidCode }
+        case let error as MFARequestChallengeError:
+            if error.isAuthMethodBlocked { return .authMethodBlocked }
+        case let error as MFASubmitChallengeError:
+            if error.isInvalidChallenge { return .invalidCode }
+        case let error as RegisterStrongAuthChallengeError:
+            if error.isInvalidInput { return .invalidInput }
+            if error.isVerificationContactBlocked { return .verificationContactBlocked }
+        case let error as RegisterStrongAuthSubmitChallengeError:
+            if error.isInvalidChallenge { return .invalidCode }
+        case let error as RetrieveAccessTokenError:
+            if error.isRefreshTokenExpired { return .refreshTokenExpired }
+            if error.isInvalidScope { return .invalidScope }
+            // AADSTS50076 / 50079: the token needs a second factor (or registering one) first.
+            if error.errorCodes.contains(50076) { return .mfaRequired }
+            if error.errorCodes.contains(50079) { return .registrationRequired }
+        default:
+            break
+        }
+        if let failure = error.underlyingError as? MSALNativeAuthNetworkFailure {
+            switch failure.kind {
+            case .transport, .unexpectedStatus, .responseTooLarge: return .network
+            case .invalidResponse, .cancelled: return .general
+            }
+        }
+        return .general
+    }
+}

@@ -1,0 +1,45 @@
+"""Native sign-in for Microsoft Entra External ID from Python, over libmsalnativeauth.so.
+
+    from msal_native_auth import PublicClientApplication, CodeRequired, SignedIn
+
+    app = PublicClientApplication({"client_id": "…", "tenant_subdomain": "contoso"})
+    step = app.sign_in("ada@contoso.com", password="…")
+    if isinstance(step, CodeRequired):
+        step = step.state.submit_code(input(f"Code sent to {step.sent_to}: "))
+    assert isinstance(step, SignedIn)
+    token = step.account.get_access_token(["api://contoso/todolist/ToDoList.Read"])
+"""
+
+from .client import (
+    AccessToken,
+    Account,
+    AttributesInvalid,
+    AttributesRequired,
+    AuthMethod,
+    CodeRequired,
+    FlowState,
+    MFARequired,
+    PasswordRequired,
+    PublicClientApplication,
+    RegistrationRequired,
+    RequiredAttribute,
+    ResetPasswordCompleted,
+    SignedIn,
+    SignUpCompleted,
+    StateKind,
+    Step,
+    library_version,
+    live_handles,
+    live_strings,
+)
+from .errors import *  # noqa: F401,F403 - the exception classes (errors.__all__)
+from .errors import ERROR_CLASSES, NativeAuthError
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "AccessToken", "Account", "AttributesInvalid", "AttributesRequired", "AuthMethod", "CodeRequired", "FlowState",
+    "MFARequired", "PasswordRequired", "PublicClientApplication", "RegistrationRequired", "RequiredAttribute",
+    "ResetPasswordCompleted", "SignedIn", "SignUpCompleted", "StateKind", "Step", "NativeAuthError", "ERROR_CLASSES",
+    "library_version", "live_handles", "live_strings",
+] + [cls.__name__ for cls in ERROR_CLASSES.values()]

@@ -1,0 +1,469 @@
+"""The Pythonic API over the C interface: an application, flow states, accounts, results."""
+
+from __future__ import annotations
+
+import asyncio
+import ctypes
+import enum
+import itertools
+import json
+import threading
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from os import PathLike
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+
+from . import _native
+from ._native import lib
+from .errors import ERROR_NAMES, InvalidArgumentError, NativeAuthError, NoAccountError, error_for
+
+Text = Union[str, bytes]
+Scopes = Union[None, str, Sequence[str]]
+
+for _code in range(0, 100):
+    _name = lib.msal_na_error_name(_code).decode()
+    if _name != "MSAL_NA_ERR_UNKNOWN":
+        ERROR_NAMES[_code] = _name
+
+
+def _bytes(value: Optional[Text], name: str) -> Optional[bytes]:
+    """str as UTF-8; bytes as they are (the library checks UTF-8 itself)."""
+    if value is None or isinstance(value, bytes):
+        return value
+    try:
+        return value.encode("utf-8")
+    except UnicodeEncodeError as error:
+        raise InvalidArgumentError(f"'{name}' is not valid Unicode: {error}", code=1) from None
+
+
+def _scopes(scopes: Scopes) -> Optional[bytes]:
+    if scopes is None:
+        return None
+    if isinstance(scopes, str):
+        return _bytes(scopes, "scopes")
+    return _bytes(" ".join(scopes), "scopes")
+
+
+def _check(code: int) -> None:
+    if code != 0:
+        raise error_for(code, _native.last_error_message())
+
+
+class _Handle:
+    """An owned C handle, freed once by close() (or the context manager, or garbage collection)."""
+
+    _free: Callable[[Optional[int]], int]
+
+    def __init__(self, handle: int) -> None:
+        self._handle: Optional[int] = handle
+        self._lock = threading.Lock()
+
+    @property
+    def handle(self) -> Optional[int]:
+        """The C handle; None after close() (the library then reports InvalidHandleError)."""
+        return self._handle
+
+    def close(self) -> None:
+        with self._lock:
+            handle, self._handle = self._handle, None
+        if handle:
+            type(self)._free(handle)
+
+    def __enter__(self):  # type: ignore[no-untyped-def]
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:  # noqa: BLE001 - interpreter shutdown
+            pass
+
+
+# ---- Results --------------------------------------------------------------------------------------
+
+
+class StateKind(enum.IntEnum):
+    SIGN_IN_CODE_REQUIRED = 1
+    SIGN_IN_PASSWORD_REQUIRED = 2
+    SIGN_UP_CODE_REQUIRED = 3
+    SIGN_UP_PASSWORD_REQUIRED = 4
+    SIGN_UP_ATTRIBUTES_REQUIRED = 5
+    SIGN_IN_AFTER_SIGN_UP = 6
+    RESET_PASSWORD_CODE_REQUIRED = 7
+    RESET_PASSWORD_REQUIRED = 8
+    SIGN_IN_AFTER_RESET_PASSWORD = 9
+    AWAITING_MFA = 10
+    MFA_REQUIRED = 11
+    REGISTER_STRONG_AUTH = 12
+    REGISTER_STRONG_AUTH_VERIFICATION_REQUIRED = 13
+
+
+@dataclass(frozen=True)
+class AuthMethod:
+    id: str
+    challenge_type: str
+    channel: str
+    login_hint: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class RequiredAttribute:
+    name: str
+    type: str = ""
+    required: bool = False
+    regex: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class AccessToken:
+    access_token: str
+    expires_on: Optional[datetime]
+    scopes: List[str]
+    correlation_id: Optional[str] = None
+
+
+@dataclass
+class Step:
+    """What a flow step produced. Close it (or use ``with``) to free a state you do not continue."""
+
+    state: Optional["FlowState"] = None
+
+    def close(self) -> None:
+        if self.state is not None:
+            self.state.close()
+
+    def __enter__(self):  # type: ignore[no-untyped-def]
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+@dataclass
+class SignedIn(Step):
+    account: Optional["Account"] = None
+
+
+@dataclass
+class CodeRequired(Step):
+    sent_to: str = ""
+    channel: str = ""
+    code_length: int = 0
+
+
+@dataclass
+class PasswordRequired(Step):
+    pass
+
+
+@dataclass
+class AttributesRequired(Step):
+    attributes: List[RequiredAttribute] = field(default_factory=list)
+
+
+@dataclass
+class AttributesInvalid(Step):
+    attribute_names: List[str] = field(default_factory=list)
+
+
+@dataclass
+class SignUpCompleted(Step):
+    pass
+
+
+@dataclass
+class ResetPasswordCompleted(Step):
+    pass
+
+
+@dataclass
+class MFARequired(Step):
+    auth_methods: List[AuthMethod] = field(default_factory=list)
+
+
+@dataclass
+class RegistrationRequired(Step):
+    auth_methods: List[AuthMethod] = field(default_factory=list)
+
+
+def _outcome(result: int) -> Union[Step, AccessToken]:
+    """Turns a C result into a Step or AccessToken (or raises its error); frees the result."""
+    try:
+        if lib.msal_na_result_error(result) == 0 and lib.msal_na_result_outcome(result) == 10:
+            # The hot path (a cached token): typed getters, no JSON.
+            expires = lib.msal_na_result_expires_on(result)
+            return AccessToken(
+                _native.take_string(lib.msal_na_result_access_token(result)) or "",
+                datetime.fromtimestamp(expires, tz=timezone.utc) if expires else None,
+                (_native.take_string(lib.msal_na_result_scopes(result)) or "").split(),
+                _native.take_string(lib.msal_na_result_correlation_id(result)),
+            )
+        details: Dict[str, Any] = json.loads(_native.take_string(lib.msal_na_result_json(result)) or "{}")
+        code = details.get("error", 0)
+        if code != 0:
+            raise error_for(
+                code,
+                details.get("message"),
+                correlation_id=details.get("correlation_id"),
+                server_error=details.get("server_error"),
+                server_suberror=details.get("server_suberror"),
+                error_codes=details.get("error_codes"),
+            )
+        outcome = details["outcome"]
+        state_handle = lib.msal_na_result_take_state(result)
+        state = FlowState(state_handle) if state_handle else None
+        account_handle = lib.msal_na_result_take_account(result)
+        methods = [AuthMethod(m["id"], m["challenge_type"], m["channel"], m.get("login_hint")) for m in details.get("auth_methods", [])]
+        attributes = details.get("attributes", [])
+        if outcome == 1:
+            return SignedIn(state, Account(account_handle))
+        if outcome == 2:
+            return CodeRequired(state, details.get("sent_to", ""), details.get("channel", ""), details.get("code_length", 0))
+        if outcome == 3:
+            return PasswordRequired(state)
+        if outcome == 4:
+            return AttributesRequired(
+                state, [RequiredAttribute(a["name"], a.get("type", ""), a.get("required", False), a.get("regex")) for a in attributes]
+            )
+        if outcome == 5:
+            return AttributesInvalid(state, [a["name"] for a in attributes])
+        if outcome == 6:
+            return SignUpCompleted(state)
+        if outcome == 7:
+            return ResetPasswordCompleted(state)
+        if outcome == 8:
+            return MFARequired(state, methods)
+        if outcome == 9:
+            return RegistrationRequired(state, methods)
+        raise NativeAuthError(f"unknown outcome {outcome}")
+    finally:
+        lib.msal_na_result_free(result)
+
+
+def _wait(function: Any, *arguments: Any) -> Any:
+    """Calls a `_wait` C function (ctypes releases the GIL meanwhile) and converts its result."""
+    out = ctypes.c_void_p()
+    function(*arguments, ctypes.byref(out))
+    if not out.value:
+        raise NativeAuthError("the library returned no result")
+    return _outcome(out.value)
+
+
+# Asynchronous calls: the C callback runs on the library's thread and hands the result to the
+# event loop that awaits it. One ctypes callback object for the process (never collected).
+_pending: Dict[int, Tuple[asyncio.AbstractEventLoop, "asyncio.Future[int]"]] = {}
+_pending_lock = threading.Lock()
+_tickets = itertools.count(1)
+
+
+@_native.CALLBACK
+def _on_result(result: Optional[int], user_data: Optional[int]) -> None:
+    with _pending_lock:
+        loop, future = _pending.pop(user_data or 0)
+
+    def deliver() -> None:
+        if future.cancelled():  # nobody awaits it any more: free it here
+            lib.msal_na_result_free(result)
+        else:
+            future.set_result(result or 0)
+
+    try:
+        loop.call_soon_threadsafe(deliver)
+    except RuntimeError:  # the event loop is closed
+        lib.msal_na_result_free(result)
+
+
+async def _start(function: Any, *arguments: Any) -> Any:
+    loop = asyncio.get_running_loop()
+    future: "asyncio.Future[int]" = loop.create_future()
+    ticket = next(_tickets)
+    with _pending_lock:
+        _pending[ticket] = (loop, future)
+    code = function(*arguments, _on_result, ctypes.c_void_p(ticket))
+    if code != 0:
+        with _pending_lock:
+            _pending.pop(ticket, None)
+        _check(code)
+    return _outcome(await future)
+
+
+# ---- Objects --------------------------------------------------------------------------------------
+
+
+class FlowState(_Handle):
+    """A step of a sign-in, sign-up, reset, MFA or registration flow (``kind`` says which).
+    Each method sends the next step; a method that does not fit the kind raises WrongStateError.
+    After an error the same state accepts another try (a corrected code or password)."""
+
+    _free = lib.msal_na_state_free
+
+    @property
+    def kind(self) -> Optional[StateKind]:
+        value = lib.msal_na_state_kind(self._handle)
+        return StateKind(value) if value else None
+
+    def submit_code(self, code: Text) -> Step:
+        return _wait(lib.msal_na_state_submit_code_wait, self._handle, _bytes(code, "code"))
+
+    def submit_password(self, password: Text) -> Step:
+        return _wait(lib.msal_na_state_submit_password_wait, self._handle, _bytes(password, "password"))
+
+    def submit_attributes(self, attributes: Mapping[str, Any]) -> Step:
+        return _wait(lib.msal_na_state_submit_attributes_wait, self._handle, _bytes(json.dumps(dict(attributes)), "attributes"))
+
+    def resend_code(self) -> Step:
+        return _wait(lib.msal_na_state_resend_code_wait, self._handle)
+
+    def request_challenge(self, method: Union[AuthMethod, str]) -> Step:
+        method_id = method.id if isinstance(method, AuthMethod) else method
+        return _wait(lib.msal_na_state_request_challenge_wait, self._handle, _bytes(method_id, "auth_method_id"))
+
+    def register_method(self, method: Union[AuthMethod, str], contact: Text) -> Step:
+        method_id = method.id if isinstance(method, AuthMethod) else method
+        return _wait(
+            lib.msal_na_state_register_method_wait, self._handle, _bytes(method_id, "auth_method_id"), _bytes(contact, "contact")
+        )
+
+    def sign_in(self, scopes: Scopes = None) -> Step:
+        """After SignUpCompleted or ResetPasswordCompleted: signs in without the password."""
+        return _wait(lib.msal_na_state_sign_in_wait, self._handle, _scopes(scopes))
+
+    # The same steps as coroutines, over the C interface's callback form.
+
+    async def submit_code_async(self, code: Text) -> Step:
+        return await _start(lib.msal_na_state_submit_code, self._handle, _bytes(code, "code"))
+
+    async def submit_password_async(self, password: Text) -> Step:
+        return await _start(lib.msal_na_state_submit_password, self._handle, _bytes(password, "password"))
+
+    async def submit_attributes_async(self, attributes: Mapping[str, Any]) -> Step:
+        encoded = _bytes(json.dumps(dict(attributes)), "attributes")
+        return await _start(lib.msal_na_state_submit_attributes, self._handle, encoded)
+
+    async def resend_code_async(self) -> Step:
+        return await _start(lib.msal_na_state_resend_code, self._handle)
+
+    async def request_challenge_async(self, method: Union[AuthMethod, str]) -> Step:
+        method_id = method.id if isinstance(method, AuthMethod) else method
+        return await _start(lib.msal_na_state_request_challenge, self._handle, _bytes(method_id, "auth_method_id"))
+
+    async def register_method_async(self, method: Union[AuthMethod, str], contact: Text) -> Step:
+        method_id = method.id if isinstance(method, AuthMethod) else method
+        return await _start(
+            lib.msal_na_state_register_method, self._handle, _bytes(method_id, "auth_method_id"), _bytes(contact, "contact")
+        )
+
+    async def sign_in_async(self, scopes: Scopes = None) -> Step:
+        return await _start(lib.msal_na_state_sign_in, self._handle, _scopes(scopes))
+
+
+class Account(_Handle):
+    """A signed-in account: its tokens and sign-out."""
+
+    _free = lib.msal_na_account_free
+
+    @property
+    def username(self) -> Optional[str]:
+        return self._string(lib.msal_na_account_username)
+
+    @property
+    def home_account_id(self) -> Optional[str]:
+        return self._string(lib.msal_na_account_home_account_id)
+
+    @property
+    def id_token(self) -> Optional[str]:
+        return self._string(lib.msal_na_account_id_token)
+
+    @property
+    def claims(self) -> Dict[str, Any]:
+        return json.loads(self._string(lib.msal_na_account_claims_json) or "{}")
+
+    def _string(self, function: Any) -> Optional[str]:
+        pointer = function(self._handle)
+        if not pointer:
+            message = _native.last_error_message()
+            if message:
+                raise error_for(2 if self._handle else 1, message)
+        return _native.take_string(pointer)
+
+    def get_access_token(self, scopes: Scopes, *, force_refresh: bool = False) -> AccessToken:
+        """A token for the scopes: cached while valid, else refreshed."""
+        return _wait(lib.msal_na_account_get_access_token_wait, self._handle, _scopes(scopes), int(force_refresh))
+
+    async def get_access_token_async(self, scopes: Scopes, *, force_refresh: bool = False) -> AccessToken:
+        return await _start(lib.msal_na_account_get_access_token, self._handle, _scopes(scopes), int(force_refresh))
+
+    def sign_out(self) -> None:
+        """Removes the account's tokens from the cache (local; no network)."""
+        _check(lib.msal_na_account_sign_out(self._handle))
+
+
+class PublicClientApplication(_Handle):
+    """Native authentication against one External ID app registration.
+
+    ``config`` is the JSON configuration of the C interface, as a mapping or a JSON string:
+    ``client_id``, ``tenant_subdomain`` or ``authority``, and optionally ``challenge_types``,
+    ``capabilities``, ``cache_file`` or ``"cache": "memory"``, ``request_timeout_seconds``.
+    """
+
+    _free = lib.msal_na_app_free
+
+    def __init__(self, config: Union[Mapping[str, Any], str, bytes]) -> None:
+        text = config if isinstance(config, (str, bytes)) else json.dumps(dict(config))
+        out = ctypes.c_void_p()
+        _check(lib.msal_na_app_create(_bytes(text, "config"), ctypes.byref(out)))
+        super().__init__(out.value or 0)
+
+    @classmethod
+    def from_file(cls, path: Union[str, "PathLike[str]"]) -> "PublicClientApplication":
+        with open(path, encoding="utf-8") as file:
+            return cls(file.read())
+
+    def current_account(self) -> Optional[Account]:
+        """The signed-in account from the cache, or None."""
+        out = ctypes.c_void_p()
+        try:
+            _check(lib.msal_na_app_current_account(self._handle, ctypes.byref(out)))
+        except NoAccountError:
+            return None
+        return Account(out.value or 0)
+
+    def sign_in(self, username: Text, password: Optional[Text] = None, scopes: Scopes = None) -> Step:
+        return _wait(lib.msal_na_sign_in_wait, self._handle, _bytes(username, "username"), _bytes(password, "password"), _scopes(scopes))
+
+    def sign_up(self, username: Text, password: Optional[Text] = None, attributes: Optional[Mapping[str, Any]] = None) -> Step:
+        encoded = _bytes(json.dumps(dict(attributes)), "attributes") if attributes is not None else None
+        return _wait(lib.msal_na_sign_up_wait, self._handle, _bytes(username, "username"), _bytes(password, "password"), encoded)
+
+    def reset_password(self, username: Text) -> Step:
+        return _wait(lib.msal_na_reset_password_wait, self._handle, _bytes(username, "username"))
+
+    # The same flows as coroutines, over the C interface's callback form.
+
+    async def sign_in_async(self, username: Text, password: Optional[Text] = None, scopes: Scopes = None) -> Step:
+        return await _start(lib.msal_na_sign_in, self._handle, _bytes(username, "username"), _bytes(password, "password"), _scopes(scopes))
+
+    async def sign_up_async(
+        self, username: Text, password: Optional[Text] = None, attributes: Optional[Mapping[str, Any]] = None
+    ) -> Step:
+        encoded = _bytes(json.dumps(dict(attributes)), "attributes") if attributes is not None else None
+        return await _start(lib.msal_na_sign_up, self._handle, _bytes(username, "username"), _bytes(password, "password"), encoded)
+
+    async def reset_password_async(self, username: Text) -> Step:
+        return await _start(lib.msal_na_reset_password, self._handle, _bytes(username, "username"))
+
+
+def live_handles() -> int:
+    """Handles not yet freed in this process (for leak checks)."""
+    return int(lib.msal_na_live_handles())
+
+
+def live_strings() -> int:
+    return int(lib.msal_na_live_strings())
+
+
+def library_version() -> str:
+    return lib.msal_na_version().decode()

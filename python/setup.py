@@ -1,0 +1,48 @@
+"""Puts libmsalnativeauth.so into the package and tags the wheel for this platform (it carries a
+binary, so it is not `py3-none-any`). Nothing is compiled: the library comes from scripts/build-capi
+(or MSAL_NATIVE_AUTH_LIBRARY)."""
+
+import os
+import shutil
+import sysconfig
+from pathlib import Path
+
+from setuptools import setup
+from setuptools.command.build_py import build_py
+
+try:
+    from setuptools.command.bdist_wheel import bdist_wheel
+except ImportError:  # setuptools < 70.1
+    from wheel.bdist_wheel import bdist_wheel  # type: ignore[no-redef]
+
+HERE = Path(__file__).resolve().parent
+LIBRARY = "libmsalnativeauth.so"
+
+
+def library_path() -> Path:
+    explicit = os.environ.get("MSAL_NATIVE_AUTH_LIBRARY")
+    path = Path(explicit) if explicit else HERE.parent / ".build/capi/dist/lib" / LIBRARY
+    if not path.is_file():
+        raise SystemExit(f"{path} not found: run scripts/build-capi first, or set MSAL_NATIVE_AUTH_LIBRARY")
+    return path
+
+
+class BuildPy(build_py):
+    def run(self) -> None:
+        super().run()
+        target = Path(self.build_lib) / "msal_native_auth" / LIBRARY
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(library_path(), target)
+        target.chmod(0o755)
+
+
+class BdistWheel(bdist_wheel):
+    def finalize_options(self) -> None:
+        super().finalize_options()
+        self.root_is_pure = False
+
+    def get_tag(self):  # type: ignore[no-untyped-def]
+        return "py3", "none", sysconfig.get_platform().replace("-", "_").replace(".", "_")
+
+
+setup(cmdclass={"build_py": BuildPy, "bdist_wheel": BdistWheel})
