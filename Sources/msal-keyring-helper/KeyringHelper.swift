@@ -10,6 +10,7 @@ import MSALSecretService
 /// attribute `app` = APP, and signal file SIGNAL, as an msal-extensions `LibsecretPersistence`.
 ///
 ///     msal-keyring-helper write SIGNAL SCHEMA APP PREFIX COUNT   COUNT locked updates adding PREFIX-0…
+///     msal-keyring-helper clear SIGNAL SCHEMA APP                one locked update removing every credential
 ///     msal-keyring-helper locked SIGNAL SCHEMA APP               stores, locks the keyring, then prints
 ///                                                                what load, save and the SDK report
 ///     msal-keyring-helper probe SIGNAL SCHEMA APP                prints what load and the SDK report
@@ -31,6 +32,10 @@ struct KeyringHelper {
         do {
             let keyring = try MSALSecretServicePersistence(schemaName: schema, attributes: attributes, signalFile: signal)
             switch arguments[1] {
+            case "clear":
+                _ = try PersistenceTokenCacheStorage(persistence: keyring).update { document in
+                    for section in [TokenCacheDocument.Section.accessToken, .refreshToken, .idToken] { document[section] = [:] }
+                }
             case "write" where arguments.count == 7:
                 let storage = PersistenceTokenCacheStorage(persistence: keyring)
                 let prefix = arguments[5]

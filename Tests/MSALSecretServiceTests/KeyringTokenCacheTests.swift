@@ -90,6 +90,25 @@ import Testing
         #expect(entries.keys.filter { $0.hasPrefix("beta-") }.count == 40)
     }
 
+    /// Issue 13 for the keyring: look-ups do not ask the Secret Service each time, yet a sign-out
+    /// written by another process is seen by the next call here.
+    @Test(.enabled(if: KeyringSession.isPrivate, KeyringSession.reason))
+    func aSignOutInAnotherProcessIsSeenByTheNextCall() async throws {
+        let item = try TestItem()
+        let router = try EmulatorRouter(seed: .demo)
+        let account = try await Self.signIn(try Self.app(router, item.persistence))
+        let parameters = MSALNativeAuthGetAccessTokenParameters()
+        parameters.scopes = [Self.todo]
+        _ = try await account.getAccessToken(parameters: parameters)
+        _ = try await account.getAccessToken(parameters: parameters) // the steady state: served from memory
+
+        let cleared = try await run(KeyringSession.helper, ["clear"] + item.helperArguments)
+        #expect(cleared.status == 0, "\(cleared.output)")
+        await #expect(throws: RetrieveAccessTokenError.self, "the token signed out elsewhere is not served") {
+            try await account.getAccessToken(parameters: parameters)
+        }
+    }
+
     /// In a session of its own (locking the shared session's keyring would disturb the other tests).
     @Test(.enabled(if: KeyringSession.isPrivate, KeyringSession.reason))
     func aLockedKeyringThatStaysLockedIsAClearErrorNotAnEmptyCache() async throws {
