@@ -412,6 +412,10 @@ import Testing
         release()
         let again = try #require(second.tryRefreshLock("account|scope"))
         again()
-        #expect(InMemoryTokenCacheStorage().tryRefreshLock("x") != nil)
+        let memory = InMemoryTokenCacheStorage()
+        let held = try #require(memory.tryRefreshLock("x"))
+        #expect(memory.tryRefreshLock("x") == nil, "in memory, the lock excludes other tasks of the process")
+        held()
+        #expect(memory.tryRefreshLock("x") != nil)
     }
 }

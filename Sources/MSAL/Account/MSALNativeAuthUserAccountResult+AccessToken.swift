@@ -164,11 +164,12 @@ extension MSALNativeAuthUserAccountResult {
         let environment = client.environment
         let cache = environment.cache
         let generation = cache.generation(of: homeAccountId)
-        // Single-flight across processes sharing the cache file: one refreshes, the others wait
-        // and then find its token in the cache (a refresh token used twice may be refused).
-        let release = await cache.refreshLock(
-            homeAccountId.lowercased() + "|" + Scopes.wire(request.scopes.sorted()),
-            clock: environment.clock, timeout: environment.requestTimeout * 2)
+        // One refresh of an account at a time, across processes sharing the cache and within this
+        // one: the others wait, then find its token in the cache or use the refresh token it
+        // stored. A refresh token is never sent twice at once, which a service that honours each
+        // once (the emulator does) would refuse: two APIs asked for at once right after a sign-in
+        // would otherwise fail.
+        let release = await cache.refreshLock(homeAccountId.lowercased(), clock: environment.clock, timeout: environment.requestTimeout * 2)
         defer { release() }
         let now = environment.clock.now()
         if !request.forceRefresh, request.claims == nil,

@@ -225,12 +225,15 @@ package final class TokenCache: Sendable {
         entry.string("client_id", equalsIgnoringCase: clientId) && entry.string("environment", equalsIgnoringCase: environment)
     }
 
-    /// Waits (polling every 20 ms, at most `timeout` seconds) for the cross-process refresh lock of
-    /// `name`; returns its release, or a no-op when the wait ran out.
+    /// Waits (polling every 20 ms, at most `timeout` seconds) for the refresh lock of `name`, which
+    /// excludes other processes sharing the storage and other tasks of this one; returns its
+    /// release, or a no-op when the wait ran out.
     package func refreshLock(_ name: String, clock: any NativeAuthClock, timeout: TimeInterval) async -> () -> Void {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             if let release = storage.tryRefreshLock(name) { return release }
+            // A yield first: with a clock whose sleep returns at once (tests), the holder still runs.
+            await Task.yield()
             guard Date() < deadline, (try? await clock.sleep(seconds: 0.02)) != nil else { return {} }
         }
     }

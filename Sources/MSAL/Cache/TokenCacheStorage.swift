@@ -16,11 +16,6 @@ package protocol TokenCacheStorage: Sendable {
     func tryRefreshLock(_ name: String) -> (() -> Void)?
 }
 
-extension TokenCacheStorage {
-    /// Nothing else shares a non-file storage: the lock is always free.
-    package func tryRefreshLock(_ name: String) -> (() -> Void)? { {} }
-}
-
 /// What identifies one version of the stored document (for a file: device, inode, size, mtime).
 package struct TokenCacheStamp: Sendable, Equatable {
     package var parts: [Int64]
@@ -49,6 +44,13 @@ package struct TokenCacheSnapshot: Sendable {
 /// A cache that lives as long as the process.
 package final class InMemoryTokenCacheStorage: TokenCacheStorage {
     private let state = Locked((document: TokenCacheDocument(), version: Int64(0)))
+    private let refreshLocks = Locked(Set<String>())
+
+    /// Nothing outside this process shares the storage: the lock excludes refreshes in it.
+    package func tryRefreshLock(_ name: String) -> (() -> Void)? {
+        guard refreshLocks.withLock({ $0.insert(name).inserted }) else { return nil }
+        return { [refreshLocks] in _ = refreshLocks.withLock { $0.remove(name) } }
+    }
 
     package init(document: TokenCacheDocument = TokenCacheDocument()) {
         state.withLock { $0.document = document }
