@@ -105,15 +105,7 @@ package final class FileTokenCacheStorage: TokenCacheStorage {
     // MARK: Reading
 
     private func currentStamp() throws(MSALSetupError) -> TokenCacheStamp {
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            if errno == ENOENT { return TokenCacheStamp([-1]) }
-            throw posixError("inspect the token cache", url.path)
-        }
-        return TokenCacheStamp([
-            Int64(info.st_dev), Int64(info.st_ino), Int64(info.st_size), Int64(info.st_mtim.tv_sec),
-            Int64(info.st_mtim.tv_nsec),
-        ])
+        try TokenCacheStamp.ofFile(path, what: "the token cache")
     }
 
     /// The file as a whole document (for a read-merge-write). `forLookups`: a file of at least
@@ -130,10 +122,7 @@ package final class FileTokenCacheStorage: TokenCacheStorage {
         defer { if !keepOpen { close(descriptor) } }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw posixError("inspect the token cache", url.path) }
-        let stamp = TokenCacheStamp([
-            Int64(info.st_dev), Int64(info.st_ino), Int64(info.st_size), Int64(info.st_mtim.tv_sec),
-            Int64(info.st_mtim.tv_nsec),
-        ])
+        let stamp = TokenCacheStamp(info)
         guard (info.st_mode & S_IFMT) == S_IFREG else {
             throw MSALSetupError(.invalidParameter, "The token cache path \(url.path) is not a regular file")
         }
@@ -254,8 +243,6 @@ package final class FileTokenCacheStorage: TokenCacheStorage {
         }
     }
 
-    private func posixError(_ action: String, _ path: String) -> MSALSetupError {
-        let code = errno
-        return MSALSetupError(.cacheUnavailable, "Cannot \(action) at \(path): \(String(cString: strerror(code))) (errno \(code))")
-    }
+    /// With the system's error code, so that the app's `NSError` carries it (it said EIO before).
+    private func posixError(_ action: String, _ path: String) -> MSALSetupError { .posix(action, path) }
 }

@@ -70,15 +70,7 @@ package final class PersistenceTokenCacheStorage: TokenCacheStorage {
     // MARK: Reading
 
     private func currentStamp() throws(MSALSetupError) -> TokenCacheStamp {
-        var info = stat()
-        guard stat(signalPath, &info) == 0 else {
-            if errno == ENOENT { return TokenCacheStamp([-1]) }
-            throw MSALSetupError.posix("inspect the token cache signal file", signalPath)
-        }
-        return TokenCacheStamp([
-            Int64(info.st_dev), Int64(info.st_ino), Int64(info.st_size), Int64(info.st_mtim.tv_sec),
-            Int64(info.st_mtim.tv_nsec),
-        ])
+        try TokenCacheStamp.ofFile(signalPath, what: "the token cache signal file")
     }
 
     /// The stored document. The stamp is taken before the read: a save in between makes the next

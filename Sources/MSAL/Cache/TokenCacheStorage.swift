@@ -1,6 +1,10 @@
 import Foundation
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Where the token cache document lives. Implementations make `update` atomic with respect to
 /// every other user of the same storage, so that concurrent writers lose nothing.
 package protocol TokenCacheStorage: Sendable {
@@ -20,6 +24,21 @@ package protocol TokenCacheStorage: Sendable {
 package struct TokenCacheStamp: Sendable, Equatable {
     package var parts: [Int64]
     package init(_ parts: [Int64]) { self.parts = parts }
+
+    /// A file's version: device, inode, size and modification time.
+    package init(_ info: stat) {
+        parts = [Int64(info.st_dev), Int64(info.st_ino), Int64(info.st_size), Int64(info.st_mtim.tv_sec), Int64(info.st_mtim.tv_nsec)]
+    }
+
+    /// The version of the file at `path`, `[-1]` when there is none.
+    package static func ofFile(_ path: String, what: String) throws(MSALSetupError) -> TokenCacheStamp {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            if errno == ENOENT { return TokenCacheStamp([-1]) }
+            throw MSALSetupError.posix("inspect \(what)", path)
+        }
+        return TokenCacheStamp(info)
+    }
 }
 
 package struct TokenCacheSnapshot: Sendable {

@@ -288,13 +288,8 @@ struct JSONScanner {
 
     /// Scans an entry object, appending one record per field.
     mutating func fields(into table: inout [TokenCacheText.RawField]) throws(TokenCacheSyntaxError) {
-        try expect(UInt8(ascii: "{"), "an object")
-        skipWhitespace()
-        if peek == UInt8(ascii: "}") {
-            position += 1
-            return
-        }
-        while true {
+        guard try enterObject() else { return }
+        repeat {
             skipWhitespace()
             let key = try scanString()
             try expect(UInt8(ascii: ":"), "':'")
@@ -314,13 +309,27 @@ struct JSONScanner {
                 field.valueEnd = UInt32(position)
             }
             table.append(field)
-            skipWhitespace()
-            guard position < buffer.count else { throw fail("unterminated object") }
-            let next = buffer[position]
-            position += 1
-            if next == UInt8(ascii: "}") { return }
-            guard next == UInt8(ascii: ",") else { throw fail("expected ',' or '}'") }
-        }
+        } while try nextMember()
+    }
+
+    /// Consumes an array's `[`; false when the array is empty (its `]` consumed too).
+    private mutating func enterArray() -> Bool {
+        position += 1
+        skipWhitespace()
+        guard peek == UInt8(ascii: "]") else { return true }
+        position += 1
+        return false
+    }
+
+    /// After an element: true at `,` (another follows), false at the closing `]`.
+    private mutating func nextElement() throws(TokenCacheSyntaxError) -> Bool {
+        skipWhitespace()
+        guard position < buffer.count else { throw fail("unterminated array") }
+        let next = buffer[position]
+        position += 1
+        if next == UInt8(ascii: "]") { return false }
+        guard next == UInt8(ascii: ",") else { throw fail("expected ',' or ']'") }
+        return true
     }
 
     /// Scans a string at the current position; returns its contents' range (quotes excluded).
@@ -381,21 +390,8 @@ struct JSONScanner {
         case UInt8(ascii: "{"):
             try members { (scanner, _) throws(TokenCacheSyntaxError) in try scanner.skipValue(depth: depth + 1) }
         case UInt8(ascii: "["):
-            position += 1
-            skipWhitespace()
-            if peek == UInt8(ascii: "]") {
-                position += 1
-                return
-            }
-            while true {
-                try skipValue(depth: depth + 1)
-                skipWhitespace()
-                guard position < buffer.count else { throw fail("unterminated array") }
-                let next = buffer[position]
-                position += 1
-                if next == UInt8(ascii: "]") { return }
-                guard next == UInt8(ascii: ",") else { throw fail("expected ',' or ']'") }
-            }
+            guard enterArray() else { return }
+            repeat { try skipValue(depth: depth + 1) } while try nextElement()
         case UInt8(ascii: "t"): try literal("true")
         case UInt8(ascii: "f"): try literal("false")
         case UInt8(ascii: "n"): try literal("null")
@@ -452,22 +448,10 @@ struct JSONScanner {
             try self.members { (scanner, name) throws(TokenCacheSyntaxError) in members[name] = try scanner.decodeValue(depth: depth + 1) }
             return .object(members)
         case UInt8(ascii: "["):
-            position += 1
             var items: [JSONValue] = []
-            skipWhitespace()
-            if peek == UInt8(ascii: "]") {
-                position += 1
-                return .array(items)
-            }
-            while true {
-                items.append(try decodeValue(depth: depth + 1))
-                skipWhitespace()
-                guard position < buffer.count else { throw fail("unterminated array") }
-                let next = buffer[position]
-                position += 1
-                if next == UInt8(ascii: "]") { return .array(items) }
-                guard next == UInt8(ascii: ",") else { throw fail("expected ',' or ']'") }
-            }
+            guard enterArray() else { return .array(items) }
+            repeat { items.append(try decodeValue(depth: depth + 1)) } while try nextElement()
+            return .array(items)
         case UInt8(ascii: "t"):
             try literal("true")
             return .bool(true)
