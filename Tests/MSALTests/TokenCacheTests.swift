@@ -189,6 +189,18 @@ import Testing
             "nothing of the user's is replaced")
     }
 
+    /// The app's error carries the system's own code (ENOTDIR here), not a generic one.
+    @Test func aFileWhereADirectoryShouldBeIsReportedWithItsErrno() throws {
+        let directory = try TemporaryDirectory()
+        let blocker = directory.url.appendingPathComponent("not-a-directory")
+        try Data("x".utf8).write(to: blocker)
+        let h = try harness(blocker.appendingPathComponent("token_cache.json"))
+        #expect(h.app.getNativeAuthUserAccount() == nil)
+        let error = try #require(h.app.lastTokenCacheError)
+        #expect(error.domain == NSPOSIXErrorDomain)
+        #expect(error.code == Int(ENOTDIR), "\(error)")
+    }
+
     @Test func unknownFieldsAndSectionsSurvive() async throws {
         let directory = try TemporaryDirectory()
         try FileManager.default.createDirectory(at: directory.cacheFile.deletingLastPathComponent(), withIntermediateDirectories: true)
