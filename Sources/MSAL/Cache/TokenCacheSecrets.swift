@@ -281,32 +281,42 @@ struct LookupCopyReader {
         }
         guard parsed else { return fail() }
         guard let secret else { return } // no secret: nothing to serve (as the full parse skips it)
-        var strings: [String: String] = [:]
-        var numbers: [String: Double] = [:]
+        // Only the fields the index reads are decoded; names are compared as bytes (the last of a
+        // repeated name wins, as in the whole parse).
+        var values = [String?](repeating: nil, count: Self.wanted.count)
+        var hasSecret = false
         entry.withUnsafeBufferPointer { buffer in
             for field in entryFields {
-                let name = String(decoding: UnsafeBufferPointer(rebasing: buffer[Int(field.keyStart)..<Int(field.keyEnd)]), as: UTF8.self)
-                let range = Int(field.valueStart)..<Int(field.valueEnd)
-                guard field.isString else {
-                    numbers[name] = Double(String(decoding: UnsafeBufferPointer(rebasing: buffer[range]), as: UTF8.self))
+                let name = UnsafeBufferPointer(rebasing: buffer[Int(field.keyStart)..<Int(field.keyEnd)])
+                if name.elementsEqual(Self.secretName) {
+                    hasSecret = field.isString
                     continue
                 }
-                let value =
-                    field.valueEscaped
-                    ? JSONScanner.decodeString(buffer, range) ?? ""
-                    : String(decoding: UnsafeBufferPointer(rebasing: buffer[range]), as: UTF8.self)
-                strings[name] = value
+                guard let slot = Self.wanted.firstIndex(where: { name.elementsEqual($0) }) else { continue }
+                let range = Int(field.valueStart)..<Int(field.valueEnd)
+                if !field.isString {
+                    values[slot] =
+                        slot >= Self.firstTime ? String(decoding: UnsafeBufferPointer(rebasing: buffer[range]), as: UTF8.self) : nil
+                } else if field.valueEscaped {
+                    values[slot] = JSONScanner.decodeString(buffer, range)
+                } else {
+                    values[slot] = String(decoding: UnsafeBufferPointer(rebasing: buffer[range]), as: UTF8.self)
+                }
             }
         }
-        func time(_ name: String) -> Double? { strings[name].flatMap(Double.init) ?? numbers[name] }
-        guard let home = strings["home_account_id"], strings["secret"] != nil else { return }
+        guard hasSecret, let home = values[0] else { return }
+        func time(_ slot: Int) -> Double? { values[slot].flatMap(Double.init) }
         tokens.append(
             LookupAccessToken(
-                homeAccountId: intern(home), clientId: intern(strings["client_id"] ?? ""),
-                environment: intern(strings["environment"] ?? ""),
-                realm: intern(strings["realm"] ?? ""), target: intern(strings["target"] ?? ""), expiresOn: time("expires_on"),
-                cachedAt: time("cached_at"), refreshOn: time("refresh_on"), secret: secret))
+                homeAccountId: intern(home), clientId: intern(values[1] ?? ""), environment: intern(values[2] ?? ""),
+                realm: intern(values[3] ?? ""), target: intern(values[4] ?? ""), expiresOn: time(5), cachedAt: time(6),
+                refreshOn: time(7), secret: secret))
     }
+
+    /// The fields a look-up needs, in `LookupAccessToken`'s order; times (strings or numbers) from `firstTime` on.
+    private static let wanted = ["home_account_id", "client_id", "environment", "realm", "target", "expires_on", "cached_at", "refresh_on"]
+        .map { Array($0.utf8) }
+    private static let firstTime = 5
 
     private mutating func intern(_ string: String) -> String {
         if let known = interned[string] { return known }
