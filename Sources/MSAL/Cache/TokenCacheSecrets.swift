@@ -123,8 +123,11 @@ struct LookupCopyReader {
 
     init(capacity: Int) { output.reserveCapacity(capacity) }
 
+    /// The top-level member being read is `AccessToken` (kept rather than compared at every byte).
+    private var sectionIsAccessTokens = false
+
     /// Inside the `AccessToken` section object (depth 2) or one of its entries (depth 3 and more).
-    private var inAccessTokens: Bool { stack.count >= 2 && section == Self.accessToken && stack[1] == UInt8(ascii: "{") }
+    private var inAccessTokens: Bool { sectionIsAccessTokens && stack.count >= 2 && stack[1] == UInt8(ascii: "{") }
 
     mutating func consume(_ chunk: UnsafeBufferPointer<UInt8>) {
         let base = chunk.baseAddress!
@@ -252,7 +255,10 @@ struct LookupCopyReader {
             output.append(0x22)
         }
         guard stringIsKey else { return }
-        if stack.count == 1 { section = key }
+        if stack.count == 1 {
+            section = key
+            sectionIsAccessTokens = section == Self.accessToken
+        }
         if stack.count == 3 { field = key }
     }
 
