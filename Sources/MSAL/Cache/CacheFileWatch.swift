@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -23,7 +22,7 @@ package final class CacheFileWatch: Sendable {
     private let directory: String
     private let fileName: [UInt8]
     private let path: String
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     private struct State {
         var descriptor: Int32 = -1

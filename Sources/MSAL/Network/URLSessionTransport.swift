@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -19,7 +18,7 @@ import Synchronization
 public final class URLSessionTransport: HTTPTransport {
     /// Made at the first request: a process that only serves cached tokens never starts libcurl
     /// and its TLS stack (about 4 MB resident, measured here).
-    private let madeSession = Mutex<URLSession?>(nil)
+    private let madeSession = Locked<URLSession?>(nil)
     private let receiver: Receiver
 
     public init() {
