@@ -8,7 +8,7 @@ import NativeAuthEmulator
 /// sanitizer report is a finding.
 enum FuzzTarget: String, CaseIterable {
     case initiate, challenge, token, errorEnvelope, signUpCompleted, resetSubmit, resetPoll, introspect, registerChallenge
-    case idToken, clientInfo, claims, cacheFile, form, emulator
+    case idToken, clientInfo, claims, cacheFile, lookupCopy, form, emulator
 }
 
 let target: FuzzTarget = {
@@ -52,6 +52,29 @@ public func fuzz(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
             for section in document.sections.values { for entry in section.values { _ = entry.fields } }
             guard let again = try? TokenCacheDocument(json: document.serialized()), again == document else {
                 fatalError("the cache codec does not round-trip this input")
+            }
+        }
+    case .lookupCopy:
+        // The look-up copy's reader, fed in chunks of 1 to 64 bytes (the first byte picks): a file
+        // the whole parse accepts must not be refused, and its other sections must come out the same.
+        let size = Int(data.first ?? 0) % 64 + 1
+        let bytes = [UInt8](data)
+        var reader = LookupCopyReader(capacity: bytes.count)
+        bytes.withUnsafeBufferPointer { buffer in
+            var start = 0
+            while start < buffer.count {
+                let end = min(start + size, buffer.count)
+                reader.consume(UnsafeBufferPointer(rebasing: buffer[start..<end]))
+                start = end
+            }
+        }
+        if let whole = try? TokenCacheDocument(bytes: bytes) {
+            guard !reader.failed, let copy = try? TokenCacheDocument(bytes: reader.output) else {
+                fatalError("the look-up copy's reader refused a cache the whole parse accepts")
+            }
+            for section in [TokenCacheDocument.Section.refreshToken, .idToken, .account, .appMetadata] where whole[section] != copy[section]
+            {
+                fatalError("the look-up copy's \(section) differs from the whole parse's")
             }
         }
     case .form: _ = FormEncoding.decode(data)

@@ -90,11 +90,11 @@ package struct LookupAccessTokens: Sendable {
 /// ordinary way, which sets a corrupt file aside. A secret's own text is checked when it is read
 /// (`SecretFile.read`): a malformed one is not served, and the next write, which reads the whole
 /// file, sets the file aside.
-struct LookupCopyReader {
+package struct LookupCopyReader {
     /// The cache text without the access tokens (`"AccessToken":{}`).
-    private(set) var output: [UInt8] = []
-    private(set) var tokens: [LookupAccessToken] = []
-    private(set) var failed = false
+    package private(set) var output: [UInt8] = []
+    package private(set) var tokens: [LookupAccessToken] = []
+    package private(set) var failed = false
 
     /// `{` or `[` for each open container.
     private var stack: [UInt8] = []
@@ -121,7 +121,7 @@ struct LookupCopyReader {
     private static let accessToken = Array("AccessToken".utf8)
     private static let secretName = Array("secret".utf8)
 
-    init(capacity: Int) { output.reserveCapacity(capacity) }
+    package init(capacity: Int) { output.reserveCapacity(capacity) }
 
     /// The top-level member being read is `AccessToken` (kept rather than compared at every byte).
     private var sectionIsAccessTokens = false
@@ -129,7 +129,7 @@ struct LookupCopyReader {
     /// Inside the `AccessToken` section object (depth 2) or one of its entries (depth 3 and more).
     private var inAccessTokens: Bool { sectionIsAccessTokens && stack.count >= 2 && stack[1] == UInt8(ascii: "{") }
 
-    mutating func consume(_ chunk: UnsafeBufferPointer<UInt8>) {
+    package mutating func consume(_ chunk: UnsafeBufferPointer<UInt8>) {
         let base = chunk.baseAddress!
         var index = 0
         while index < chunk.count, !failed {
