@@ -100,6 +100,12 @@ import Testing
         #expect(!entry.string("missing", equalsIgnoringCase: ""))
     }
 
+    @Test func aByteOrderMarkIsSkipped() throws {
+        let parsed = try TokenCacheDocument(bytes: [0xEF, 0xBB, 0xBF] + Array(#"{"Account":{"k":{"username":"ada"}}}"#.utf8))
+        #expect(parsed[.account]["k"]?.string("username") == "ada")
+        #expect(parsed.serializedBytes().first == UInt8(ascii: "{"), "written back without it")
+    }
+
     @Test func emptyTextIsAnEmptyCache() throws {
         #expect(try document("").isEmpty)
         #expect(try document(" \n\t ").isEmpty)

@@ -59,7 +59,9 @@ package final class TokenCacheText: Sendable {
         // check on every append (measured: a tenth of the parse).
         let found: Found = try bytes.withUnsafeBufferPointer { (buffer) throws(TokenCacheSyntaxError) -> Found in
             guard UTF8Check.isValid(buffer) else { throw TokenCacheSyntaxError("the file is not valid UTF-8", at: 0) }
-            var scanner = JSONScanner(buffer)
+            // A UTF-8 byte order mark (an editor may add one) is skipped, as Foundation's reader does.
+            let bom = buffer.count >= 3 && buffer[0] == 0xEF && buffer[1] == 0xBB && buffer[2] == 0xBF
+            var scanner = JSONScanner(buffer, from: bom ? 3 : 0)
             var sections: [Section] = []
             var others: [(name: String, range: Range<Int>)] = []
             var fields: [RawField] = []
