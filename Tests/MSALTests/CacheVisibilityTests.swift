@@ -87,6 +87,31 @@ import Testing
         #expect(try await token(account) == "through-the-link")
     }
 
+    /// The same with and without the watch (the `stat` fallback), on a large cache (its look-up
+    /// copy leaves the secrets in the file) and a small one.
+    @Test(arguments: [true, false], [0, 1 << 30])
+    func anotherProcessesRefreshIsSeenWithAndWithoutTheWatch(watch: Bool, copyFrom: Int) async throws {
+        let folder = try directory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("token_cache.json")
+        try TokenCacheLookupCopyTests.cacheText(accounts: 1, scopes: 2).write(to: file)
+        let storage = FileTokenCacheStorage(url: file, secretsInFileFrom: copyFrom, watchDirectory: watch)
+        let cache = TokenCache(
+            storage: storage, clientId: TokenCacheLookupCopyTests.clientId, authority: TokenCacheLookupCopyTests.authority,
+            logger: MSALLoggerConfig())
+        let valid = Date(timeIntervalSince1970: 1_800_000_000)
+        func secret() -> String? {
+            cache.accessToken(homeAccountId: "uid0.utid", scopes: ["api://contoso/api1/Data.Read"], validAt: valid, requestedScopes: [])?
+                .secret
+        }
+        #expect(secret()?.hasPrefix("secret/0/1") == true)
+        #expect(storage.isWatched == watch)
+        try await stress(["set-secrets", file.path, "refreshed-elsewhere"])
+        #expect(secret() == "refreshed-elsewhere")
+        try await stress(["clear", file.path])
+        #expect(secret() == nil)
+    }
+
     @Test func remoteFileSystemsAreNotWatched() {
         let mounts = """
             /dev/root / ext4 rw 0 0

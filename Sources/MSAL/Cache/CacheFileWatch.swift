@@ -31,12 +31,13 @@ package final class CacheFileWatch: Sendable {
         var disabled = false
     }
 
-    package init(path: String) {
+    /// `enabled: false` never watches (every check answers false): the `stat` fallback, for tests.
+    package init(path: String, enabled: Bool = true) {
         self.path = path
         let url = URL(fileURLWithPath: path)
         directory = url.deletingLastPathComponent().path
         fileName = Array(url.lastPathComponent.utf8)
-        let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        let descriptor = enabled ? inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC)) : -1
         state.withLock {
             $0.descriptor = descriptor
             $0.disabled = descriptor < 0

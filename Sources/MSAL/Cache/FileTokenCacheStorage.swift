@@ -28,14 +28,15 @@ package final class FileTokenCacheStorage: TokenCacheStorage {
     /// A `url` that is a symbolic link to a file stands for that file: it is read, locked, watched
     /// and replaced where it lies, and the link stays (replacing the link by a file would quietly
     /// part this app from every other user of the target).
-    package init(url: URL, maxBytes: Int = 64 << 20, secretsInFileFrom: Int = 256 << 10) {
+    /// `watchDirectory: false` checks the file with `stat` on every look-up (the fallback, for tests).
+    package init(url: URL, maxBytes: Int = 64 << 20, secretsInFileFrom: Int = 256 << 10, watchDirectory: Bool = true) {
         let url = Self.linkTarget(url) ?? url
         self.url = url
         path = url.path
         lockPath = url.path + ".lock"
         self.maxBytes = maxBytes
         self.secretsInFileFrom = secretsInFileFrom
-        watch = CacheFileWatch(path: url.path)
+        watch = CacheFileWatch(path: url.path, enabled: watchDirectory)
     }
 
     private static func linkTarget(_ url: URL) -> URL? {
