@@ -287,6 +287,25 @@ msal_na_state *msal_na_result_take_state(msal_na_result *result);
 msal_na_account *msal_na_result_take_account(msal_na_result *result);
 msal_na_error msal_na_result_free(msal_na_result *result);
 
+/* ---- Logging ---------------------------------------------------------------------------------- */
+
+/* The SDK's log lines (msal_na_log_level), delivered to `callback` one at a time, in order, on a thread
+ * of the library (not the caller's, not a callback of an operation): `message` is valid during the
+ * call only. Personal data (usernames, account ids) and secrets are masked unless `pii` is 1;
+ * `contains_pii` says whether this line shows any. Every application of the process logs through
+ * it, including those made earlier. A NULL callback stops logging. Lines arrive shortly after
+ * they are written: msal_na_flush_log waits until all written so far were delivered. */
+typedef enum msal_na_log_level {
+    MSAL_NA_LOG_NOTHING = 0,
+    MSAL_NA_LOG_ERROR = 1,
+    MSAL_NA_LOG_WARNING = 2,
+    MSAL_NA_LOG_INFO = 3,
+    MSAL_NA_LOG_VERBOSE = 4
+} msal_na_log_level;
+typedef void (*msal_na_log_callback)(int level, const char *message, int contains_pii, void *user_data);
+msal_na_error msal_na_set_log_callback(int level, int pii, msal_na_log_callback callback, void *user_data);
+void msal_na_flush_log(void);
+
 /* ---- Strings, errors, diagnostics ------------------------------------------------------------ */
 
 /* Frees a string this library returned. NULL is fine. MSAL_NA_ERR_INVALID_HANDLE (nothing freed)

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import MSAL
 
@@ -225,6 +226,50 @@ public func msal_na_result_take_account(_ result: OpaquePointer?) -> OpaquePoint
 @_cdecl("msal_na_result_free")
 public func msal_na_result_free(_ result: OpaquePointer?) -> Int32 {
     freeHandle(result, "result", as: "a result") { if case .result = $0 { true } else { false } }
+}
+
+// MARK: Logging
+
+/// `msal_na_log_callback`: level, the line (valid during the call), whether it shows personal data, user data.
+public typealias LogCallback = @convention(c) (Int32, UnsafePointer<CChar>?, Int32, UnsafeMutableRawPointer?) -> Void
+
+/// Log lines go to the C callback on a thread of their own, in order: never on the Swift
+/// concurrency pool where the SDK writes them (a callback that blocks delays only later lines).
+private let logQueue = DispatchQueue(label: "msal-native-auth.log")
+
+private struct LogTarget: @unchecked Sendable {
+    let callback: LogCallback
+    let userData: UnsafeMutableRawPointer?
+}
+
+@_cdecl("msal_na_set_log_callback")
+public func msal_na_set_log_callback(_ level: Int32, _ pii: Int32, _ callback: LogCallback?, _ userData: UnsafeMutableRawPointer?) -> Int32
+{
+    guarded { () throws(InterfaceError) in
+        guard let threshold = MSALLogLevel(rawValue: Int(level)) else {
+            throw InterfaceError(.invalidArgument, "'level' must be 0 (nothing) to 4 (verbose), not \(level)")
+        }
+        guard pii == 0 || pii == 1 else { throw InterfaceError(.invalidArgument, "'pii' must be 0 or 1, not \(pii)") }
+        let logger = MSALGlobalConfig.loggerConfig
+        guard let callback else {
+            logger.setLogCallback(nil)
+            return
+        }
+        let target = LogTarget(callback: callback, userData: userData)
+        logger.logLevel = threshold
+        logger.piiEnabled = pii == 1
+        logger.setLogCallback { level, message, containsPII in
+            let line = message ?? ""
+            logQueue.async { line.withCString { target.callback(Int32(level.rawValue), $0, containsPII ? 1 : 0, target.userData) } }
+        }
+    }
+}
+
+/// Waits until every log line written so far has been handed to the callback (tests, and a program
+/// about to exit).
+@_cdecl("msal_na_flush_log")
+public func msal_na_flush_log() {
+    logQueue.sync {}
 }
 
 // MARK: Strings, errors, diagnostics

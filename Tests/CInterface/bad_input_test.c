@@ -242,6 +242,38 @@ static void error_table(void) {
     CHECK(strcmp(msal_na_version(), MSAL_NA_VERSION) == 0);
 }
 
+/* Log lines: counted, and checked not to show the password (personal data masked by default). */
+static int log_lines = 0, log_leaks = 0;
+static void on_log(int level, const char *message, int contains_pii, void *user_data) {
+    (void)user_data;
+    log_lines += level >= MSAL_NA_LOG_ERROR && level <= MSAL_NA_LOG_VERBOSE;
+    log_leaks += contains_pii || strstr(message, "Analytical-Engine-1843") != NULL || strstr(message, "ada@example.com") != NULL;
+}
+
+static void logging(msal_na_app *app) {
+    CHECK_CODE(msal_na_set_log_callback(5, 0, on_log, NULL), MSAL_NA_ERR_INVALID_ARGUMENT);
+    CHECK_CODE(msal_na_set_log_callback(-1, 0, on_log, NULL), MSAL_NA_ERR_INVALID_ARGUMENT);
+    CHECK_CODE(msal_na_set_log_callback(MSAL_NA_LOG_VERBOSE, 2, on_log, NULL), MSAL_NA_ERR_INVALID_ARGUMENT);
+    CHECK_CODE(msal_na_set_log_callback(MSAL_NA_LOG_VERBOSE, 0, on_log, NULL), MSAL_NA_OK);
+    msal_na_result *result = NULL;
+    CHECK_CODE(msal_na_sign_in_wait(app, "ada@example.com", "Analytical-Engine-1843", NULL, &result), MSAL_NA_OK);
+    msal_na_account *account = msal_na_result_take_account(result);
+    CHECK(account != NULL);
+    CHECK_CODE(msal_na_account_sign_out(account), MSAL_NA_OK);
+    msal_na_account_free(account);
+    msal_na_result_free(result);
+    msal_na_flush_log();
+    CHECK(log_lines > 0);
+    CHECK(log_leaks == 0);
+    CHECK_CODE(msal_na_set_log_callback(MSAL_NA_LOG_VERBOSE, 0, NULL, NULL), MSAL_NA_OK);
+    msal_na_flush_log();
+    int before = log_lines;
+    msal_na_reset_password_wait(app, "nobody@example.com", &result);
+    msal_na_result_free(result);
+    msal_na_flush_log();
+    CHECK(log_lines == before); /* stopped */
+}
+
 int main(int argc, char **argv) {
     if (argc != 3) return fprintf(stderr, "usage: %s AUTHORITY CLIENT_ID\n", argv[0]), 2;
     error_table();
@@ -255,6 +287,7 @@ int main(int argc, char **argv) {
     state_errors(app);
     callbacks(app);
     concurrent_free(app);
+    logging(app);
     CHECK_CODE(msal_na_app_free(app), MSAL_NA_OK);
     CHECK_CODE(msal_na_app_free(app), MSAL_NA_ERR_INVALID_HANDLE);
     CHECK_CODE(msal_na_sign_in_wait(app, "a@b.c", NULL, NULL, NULL), MSAL_NA_ERR_INVALID_HANDLE);

@@ -18,6 +18,7 @@ from .client import (
     AuthMethod,
     CodeRequired,
     FlowState,
+    LogLevel,
     MFARequired,
     PasswordRequired,
     PublicClientApplication,
@@ -28,9 +29,11 @@ from .client import (
     SignUpCompleted,
     StateKind,
     Step,
+    flush_log,
     library_version,
     live_handles,
     live_strings,
+    set_log_callback,
 )
 from .errors import *  # noqa: F401,F403 - the exception classes (errors.__all__)
 from .errors import ERROR_CLASSES, NativeAuthError
@@ -41,5 +44,5 @@ __all__ = [
     "AccessToken", "Account", "AttributesInvalid", "AttributesRequired", "AuthMethod", "CodeRequired", "FlowState",
     "MFARequired", "PasswordRequired", "PublicClientApplication", "RegistrationRequired", "RequiredAttribute",
     "ResetPasswordCompleted", "SignedIn", "SignUpCompleted", "StateKind", "Step", "NativeAuthError", "ERROR_CLASSES",
-    "library_version", "live_handles", "live_strings",
+    "library_version", "live_handles", "live_strings", "LogLevel", "set_log_callback", "flush_log",
 ] + [cls.__name__ for cls in ERROR_CLASSES.values()]

@@ -14,6 +14,7 @@ _OWNED = ctypes.c_void_p  # returned strings: freed with msal_na_string_free aft
 _OUT = ctypes.POINTER(ctypes.c_void_p)
 _INT = ctypes.c_int
 CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p)
+LOG_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_void_p)
 
 
 def _find() -> str:
@@ -78,6 +79,8 @@ _SIGNATURES = {
     "msal_na_result_take_state": (_HANDLE, [_HANDLE]),
     "msal_na_result_take_account": (_HANDLE, [_HANDLE]),
     "msal_na_result_free": (_INT, [_HANDLE]),
+    "msal_na_set_log_callback": (_INT, [_INT, _INT, LOG_CALLBACK, ctypes.c_void_p]),
+    "msal_na_flush_log": (None, []),
     "msal_na_string_free": (_INT, [ctypes.c_void_p]),
     "msal_na_last_error_message": (_OWNED, []),
     "msal_na_error_name": (ctypes.c_char_p, [_INT]),

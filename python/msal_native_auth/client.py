@@ -467,3 +467,39 @@ def live_strings() -> int:
 
 def library_version() -> str:
     return lib.msal_na_version().decode()
+
+
+class LogLevel(enum.IntEnum):
+    """How much the SDK logs (the library's msal_na_log_level)."""
+
+    NOTHING = 0
+    ERROR = 1
+    WARNING = 2
+    INFO = 3
+    VERBOSE = 4
+
+
+_log_callback: Optional[Any] = None  # the ctypes callback, kept alive while the library may call it
+
+
+def set_log_callback(
+    callback: Optional[Callable[[LogLevel, str, bool], None]], level: LogLevel = LogLevel.INFO, pii: bool = False
+) -> None:
+    """Sends the SDK's log lines to ``callback(level, message, contains_pii)``, on a thread of the
+    library, in order; personal data and secrets are masked unless ``pii``. ``None`` stops logging.
+    The callback should not raise (an exception is printed by ctypes and the line dropped)."""
+    global _log_callback
+
+    def deliver(raw_level: int, message: Optional[bytes], contains_pii: int, _user_data: Optional[int]) -> None:
+        callback(LogLevel(raw_level), (message or b"").decode("utf-8", "replace"), bool(contains_pii))  # type: ignore[misc]
+
+    made = _native.LOG_CALLBACK(deliver) if callback is not None else _native.LOG_CALLBACK()
+    _check(lib.msal_na_set_log_callback(int(level), 1 if pii else 0, made, None))
+    if callback is None:
+        lib.msal_na_flush_log()  # no line is delivered to the old callback after this returns
+    _log_callback = made if callback is not None else None
+
+
+def flush_log() -> None:
+    """Returns once every line written so far has reached the callback."""
+    lib.msal_na_flush_log()
