@@ -57,17 +57,8 @@ public func fuzz(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     case .lookupCopy:
         // The look-up copy's reader, fed in chunks of 1 to 64 bytes (the first byte picks): a file
         // the whole parse accepts must not be refused, and its other sections must come out the same.
-        let size = Int(data.first ?? 0) % 64 + 1
         let bytes = [UInt8](data)
-        var reader = LookupCopyReader(capacity: bytes.count)
-        bytes.withUnsafeBufferPointer { buffer in
-            var start = 0
-            while start < buffer.count {
-                let end = min(start + size, buffer.count)
-                reader.consume(UnsafeBufferPointer(rebasing: buffer[start..<end]))
-                start = end
-            }
-        }
+        let reader = LookupCopyReader.reading(bytes, chunksOf: Int(data.first ?? 0) % 64 + 1)
         if let whole = try? TokenCacheDocument(bytes: bytes) {
             guard !reader.failed, let copy = try? TokenCacheDocument(bytes: reader.output) else {
                 fatalError("the look-up copy's reader refused a cache the whole parse accepts")

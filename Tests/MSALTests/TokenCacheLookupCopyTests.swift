@@ -88,15 +88,7 @@ import Testing
     @Test func anyChunkingReadsTheSame() throws {
         let bytes = [UInt8](try Self.cacheText(accounts: 2, scopes: 3))
         func read(_ size: Int) -> ([UInt8], [LookupAccessToken], Bool) {
-            var reader = LookupCopyReader(capacity: bytes.count)
-            bytes.withUnsafeBufferPointer { buffer in
-                var start = 0
-                while start < buffer.count {
-                    let end = min(start + size, buffer.count)
-                    reader.consume(UnsafeBufferPointer(rebasing: buffer[start..<end]))
-                    start = end
-                }
-            }
+            let reader = LookupCopyReader.reading(bytes, chunksOf: size)
             return (reader.output, reader.tokens, reader.failed)
         }
         let whole = read(bytes.count)

@@ -123,6 +123,20 @@ package struct LookupCopyReader {
 
     package init(capacity: Int) { output.reserveCapacity(capacity) }
 
+    /// `bytes` read in chunks of `size` (tests and the fuzz target: any chunking must read the same).
+    package static func reading(_ bytes: [UInt8], chunksOf size: Int) -> LookupCopyReader {
+        var reader = LookupCopyReader(capacity: bytes.count)
+        bytes.withUnsafeBufferPointer { buffer in
+            var start = 0
+            while start < buffer.count {
+                let end = min(start + max(1, size), buffer.count)
+                reader.consume(UnsafeBufferPointer(rebasing: buffer[start..<end]))
+                start = end
+            }
+        }
+        return reader
+    }
+
     /// The top-level member being read is `AccessToken` (kept rather than compared at every byte).
     private var sectionIsAccessTokens = false
 
