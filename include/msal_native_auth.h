@@ -44,8 +44,9 @@
  *   - msal_na_X_wait(..., &result): does the same and waits on the calling thread. When `out` is not
  *     NULL, `*out` always receives a result (also for an argument error) that you free; the return
  *     value is msal_na_result_error of that result.
- * Callbacks run on one thread owned by the library, one at a time, in the order the operations
- * finished; never on your thread and never on the Swift concurrency pool that does the work. The callback
+ * Callbacks run on a thread owned by the library (one serial queue: never two at once, though not
+ * always the same OS thread), in the order the operations finished; never on your thread and never
+ * on the Swift concurrency pool that does the work. The callback
  * owns the result it receives. A callback may call any function of this header, including a
  * `_wait` one (later callbacks wait meanwhile) and the one that started it (re-entrancy is fine).
  * The `_wait` forms may be called from any thread, including a callback, and do not deadlock.

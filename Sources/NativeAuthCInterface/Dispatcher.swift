@@ -12,7 +12,8 @@ public typealias ResultCallback = @convention(c) (OpaquePointer?, UnsafeMutableR
 /// only delays later callbacks, and a `_wait` called from any thread, including the callback queue,
 /// waits for a task the pool is free to run.
 enum Dispatcher {
-    /// The thread callbacks run on: one at a time, in the order the operations finished.
+    /// Where callbacks run: one at a time, in the order the operations finished (a serial queue, so
+    /// one thread at a time, not always the same one).
     static let callbackQueue = DispatchQueue(label: "msal-native-auth.callbacks")
 
     private struct UserData: @unchecked Sendable {
