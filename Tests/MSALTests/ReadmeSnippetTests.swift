@@ -87,6 +87,25 @@ enum SnippetCompiler {
         }
     }
 
+    /// What a program importing `MSALSecretService` needs besides the Swift modules: the module map
+    /// of its C shim and libsecret's headers (as `pkg-config` names them).
+    static let cModuleArguments: [String] = {
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        var arguments = ["-I", repository.appendingPathComponent("Sources/CSecretService").path]
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["pkg-config", "--cflags-only-I", "libsecret-1"]
+        let output = Pipe()
+        process.standardOutput = output
+        guard (try? process.run()) != nil else { return arguments }
+        let flags = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        for flag in flags.split(separator: " ") where flag.hasPrefix("-I") {
+            arguments += ["-Xcc", String(flag).trimmingCharacters(in: .whitespacesAndNewlines)]
+        }
+        return arguments
+    }()
+
     /// Nil when `code` type-checks; else the compiler's output.
     static func typecheck(_ code: String, modules: URL) -> String? {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("readme-\(UUID().uuidString)")
@@ -97,7 +116,7 @@ enum SnippetCompiler {
             try code.write(to: file, atomically: true, encoding: .utf8)
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["swiftc", "-typecheck", "-swift-version", "6", "-I", modules.path, file.path]
+            process.arguments = ["swiftc", "-typecheck", "-swift-version", "6", "-I", modules.path] + cModuleArguments + [file.path]
             let output = Pipe()
             process.standardOutput = output
             process.standardError = output
