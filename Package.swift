@@ -65,7 +65,7 @@ let package = Package(
             exclude: ["Golden"]),
         // Needs a Secret Service: scripts/test-keyring runs it in a private D-Bus session.
         .testTarget(
-            name: "MSALSecretServiceTests", dependencies: ["MSALSecretService", "MSAL", "NativeAuthEmulator"],
+            name: "MSALSecretServiceTests", dependencies: ["MSALSecretService", "MSAL", "NativeAuthEmulator", "MultiAPIDemoKit"],
             exclude: ["msal_extensions_interop.py"]),
     ]
 )
