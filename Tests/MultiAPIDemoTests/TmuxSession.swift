@@ -51,7 +51,13 @@ final class TmuxSession {
         var last = ""
         while Date() < deadline {
             last = try screen()
-            if condition(last) { return last }
+            if condition(last) {
+                // A capture can land while the program is still writing the frame (seen under load:
+                // the line waited for drawn, others not yet). The frame a moment later is complete.
+                try await Task.sleep(nanoseconds: 100_000_000)
+                let settled = try screen()
+                return condition(settled) ? settled : last
+            }
             try await Task.sleep(nanoseconds: 50_000_000)
         }
         Issue.record("timed out waiting for \(what); screen:\n\(last)")
