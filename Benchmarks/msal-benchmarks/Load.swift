@@ -42,8 +42,8 @@ func singleFlight(selfPath: String) async throws -> [Row] {
 
     // Two processes on the same file, both seeing the token expired.
     log.clear()
-    let first = try spawn(selfPath, ["single-flight-worker", server.authority, file.path, "500", "7200"])
-    let second = try spawn(selfPath, ["single-flight-worker", server.authority, file.path, "500", "7200"])
+    let first = try spawnProgram(selfPath, ["single-flight-worker", server.authority, file.path, "500", "7200"])
+    let second = try spawnProgram(selfPath, ["single-flight-worker", server.authority, file.path, "500", "7200"])
     let statuses = [wait(first), wait(second)]
     let twoProcesses = log.refreshGrants
     rows.append(
@@ -72,22 +72,6 @@ func singleFlightWorker(_ arguments: [String]) async -> Int32 {
     } catch {
         return 5
     }
-}
-
-func spawn(_ path: String, _ arguments: [String]) throws -> pid_t {
-    let argv = ([path] + arguments).map { strdup($0) } + [nil]
-    defer { for pointer in argv { free(pointer) } }
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var empty = sigset_t()
-    sigemptyset(&empty)
-    posix_spawnattr_setsigmask(&attributes, &empty)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
-    var pid: pid_t = 0
-    let status = posix_spawn(&pid, path, nil, &attributes, argv, environ)
-    guard status == 0 else { throw POSIXError(POSIXErrorCode(rawValue: status) ?? .EIO) }
-    return pid
 }
 
 func wait(_ pid: pid_t) -> Int32 {

@@ -24,16 +24,17 @@ struct Stats: Codable {
     }
 }
 
-/// Runs a program to completion and returns its standard output. Uses posix_spawn and waitpid
-/// (Foundation's Process waits for every inheritor of a descriptor, which a daemon never closes).
-func run(_ path: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
-    let output = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(UUID().uuidString)").path
-    defer { unlink(output) }
+/// Starts a program with `posix_spawn` and an empty signal mask (this program's threads block most
+/// signals, and a child would inherit that); `streams` sets up its standard streams (inherited
+/// when it does nothing); `environment` is added to this process's.
+func spawnProgram(
+    _ path: String, _ arguments: [String], environment: [String: String] = [:],
+    streams: (inout posix_spawn_file_actions_t) -> Void = { _ in }
+) throws -> pid_t {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    streams(&actions)
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
@@ -50,12 +51,23 @@ func run(_ path: String, _ arguments: [String], environment: [String: String] = 
         for pointer in envp { free(pointer) }
     }
     var pid: pid_t = 0
-    let spawned = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
-    guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+    let status = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+    guard status == 0 else { throw POSIXError(POSIXErrorCode(rawValue: status) ?? .EIO) }
+    return pid
+}
+
+/// Runs a program to completion and returns its standard output. Uses posix_spawn and waitpid
+/// (Foundation's Process waits for every inheritor of a descriptor, which a daemon never closes).
+func run(_ path: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
+    let output = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(UUID().uuidString)").path
+    defer { unlink(output) }
+    let pid = try spawnProgram(path, arguments, environment: environment) { actions in
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    }
+    let status = wait(pid)
     let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
-    return ((status >> 8) & 0xff, text)
+    return (status, text)
 }
 
 /// Peak resident set size (VmHWM) of a process, in MB.
