@@ -129,6 +129,26 @@ package final class CacheFileWatch: Sendable {
         return Array(bytes.prefix { $0 != 0 })
     }
 
+    /// A store's `load(ifChangedSince:)` through this watch: nil at once when nothing was reported
+    /// (and a stamp is held); else the file's `current` stamp, and `read` when it differs. The
+    /// watch is asked first even without a stamp: it must predate the version about to be read.
+    /// When the check or the read fails, the next call checks again.
+    package func load(
+        ifChangedSince stamp: TokenCacheStamp?, current: () throws(MSALSetupError) -> TokenCacheStamp,
+        read: (TokenCacheStamp) throws(MSALSetupError) -> TokenCacheSnapshot
+    ) throws(MSALSetupError) -> TokenCacheSnapshot? {
+        let quiet = isUnchangedSinceLastCheck()
+        if stamp != nil, quiet { return nil }
+        do {
+            let now = try current()
+            if let stamp, stamp == now { return nil }
+            return try read(now)
+        } catch {
+            forgetLastCheck()
+            throw error
+        }
+    }
+
     /// Makes the next check answer false: for a reader whose check of the file failed after this
     /// one said it changed.
     package func forgetLastCheck() {

@@ -67,17 +67,7 @@ package final class FileTokenCacheStorage: TokenCacheStorage {
     /// inotify descriptor; otherwise (or where the watch declines) a `stat` of the file, and a
     /// read and parse when that shows a new version.
     package func load(ifChangedSince stamp: TokenCacheStamp?) throws(MSALSetupError) -> TokenCacheSnapshot? {
-        // Asked first even without a stamp: the watch must predate the version about to be read.
-        let quiet = watch.isUnchangedSinceLastCheck()
-        if stamp != nil, quiet { return nil }
-        do {
-            let current = try currentStamp()
-            if let stamp, stamp == current { return nil }
-            return try read(forLookups: true)
-        } catch {
-            watch.forgetLastCheck() // the change is not taken in: the next look-up checks again
-            throw error
-        }
+        try watch.load(ifChangedSince: stamp, current: currentStamp) { (_) throws(MSALSetupError) in try read(forLookups: true) }
     }
 
     package func update(_ change: (inout TokenCacheDocument) -> Void) throws(MSALSetupError) -> TokenCacheSnapshot {

@@ -33,15 +33,8 @@ package final class PersistenceTokenCacheStorage: TokenCacheStorage {
     /// As the file store: the signal file's directory is watched with inotify, so a look-up with
     /// no change reported costs one non-blocking `read`, not a `stat` (nor a D-Bus round trip).
     package func load(ifChangedSince stamp: TokenCacheStamp?) throws(MSALSetupError) -> TokenCacheSnapshot? {
-        let quiet = watch.isUnchangedSinceLastCheck()
-        if stamp != nil, quiet { return nil }
-        do {
-            let current = try currentStamp()
-            if let stamp, stamp == current { return nil }
-            return try read(stamp: current, locked: false)
-        } catch {
-            watch.forgetLastCheck()
-            throw error
+        try watch.load(ifChangedSince: stamp, current: currentStamp) { (current) throws(MSALSetupError) in
+            try read(stamp: current, locked: false)
         }
     }
 
