@@ -36,13 +36,7 @@ import Testing
 
     @Test(arguments: ["memory", "file"])
     func twoAPIsAtOnceAfterASignInBothGetTokens(_ store: String) async throws {
-        let router = try EmulatorRouter(
-            seed: .demo,
-            configuration: {
-                var c = EmulatorConfiguration()
-                c.passwordHashIterations = 1000
-                return c
-            }())
+        let router = try H().router
         let barrier = RefreshBarrier(EmulatorTransport(router: router))
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("msal-concurrent-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
