@@ -79,18 +79,8 @@ import Testing
     }
 
     @Test func withTLSBeyondLoopbackNeedsNoOptInButStillTheToken() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("emulator-exposure-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let (directory, certificate, key) = try selfSignedCertificate()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let certificate = directory.appendingPathComponent("cert.pem").path
-        let key = directory.appendingPathComponent("key.pem").path
-        try runTool(
-            "/usr/bin/openssl",
-            [
-                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "1", "-subj",
-                "/CN=127.0.0.1",
-                "-addext", "subjectAltName=IP:127.0.0.1",
-            ])
         let server = try EmulatorServer(
             router: try EmulatorRouter(), host: "0.0.0.0", port: 0,
             tlsCertificatePEM: try String(contentsOfFile: certificate, encoding: .utf8),

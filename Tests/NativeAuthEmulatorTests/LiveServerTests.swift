@@ -183,17 +183,8 @@ import Testing
     }
 
     @Test func servesHTTPSWithAGivenCertificate() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("emulator-tls-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let (directory, certificate, key) = try selfSignedCertificate()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let certificate = directory.appendingPathComponent("cert.pem").path
-        let key = directory.appendingPathComponent("key.pem").path
-        try runTool(
-            "/usr/bin/openssl",
-            [
-                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "1",
-                "-subj", "/CN=127.0.0.1",
-            ])
         let server = try EmulatorServer(
             router: try EmulatorRouter(), port: 0,
             tlsCertificatePEM: try String(contentsOfFile: certificate, encoding: .utf8),
