@@ -54,9 +54,9 @@ import Testing
         func sleep(seconds: Double) async throws {}
     }
 
-    @Test func noFlowLogsASecretOrAnAddress() async throws {
-        let h = try H { $0.resetPasswordPollsInProgress = 2 }
-        let transport = SecretCollectingTransport(EmulatorTransport(router: h.router))
+    /// A verbose logger with personal data masked, and every line it writes ("PII! " before a line
+    /// that says it shows personal data).
+    static func verboseLogger() -> (MSALLoggerConfig, Locked<[String]>) {
         let lines = Locked<[String]>([])
         let logger = MSALLoggerConfig()
         logger.logLevel = .verbose
@@ -64,6 +64,13 @@ import Testing
         logger.setLogCallback { _, message, containsPII in
             lines.withLock { $0.append((containsPII ? "PII! " : "") + (message ?? "")) }
         }
+        return (logger, lines)
+    }
+
+    @Test func noFlowLogsASecretOrAnAddress() async throws {
+        let h = try H { $0.resetPasswordPollsInProgress = 2 }
+        let transport = SecretCollectingTransport(EmulatorTransport(router: h.router))
+        let (logger, lines) = Self.verboseLogger()
         func app(_ clientId: String) throws -> MSALNativeAuthPublicClientApplication {
             let config = MSALNativeAuthPublicClientApplicationConfig(
                 clientId: clientId, authority: try MSALCIAMAuthority(url: URL(string: h.router.authority(baseURL: "http://127.0.0.1:1"))!),
@@ -147,13 +154,7 @@ import Testing
     @Test @MainActor func mfaAndRegistrationLogNoCodeContactOrToken() async throws {
         let h = try H()
         let transport = SecretCollectingTransport(EmulatorTransport(router: h.router))
-        let lines = Locked<[String]>([])
-        let logger = MSALLoggerConfig()
-        logger.logLevel = .verbose
-        logger.piiEnabled = false
-        logger.setLogCallback { _, message, containsPII in
-            lines.withLock { $0.append((containsPII ? "PII! " : "") + (message ?? "")) }
-        }
+        let (logger, lines) = Self.verboseLogger()
         let config = MSALNativeAuthPublicClientApplicationConfig(
             clientId: H.passwordApp, authority: try MSALCIAMAuthority(url: URL(string: h.router.authority(baseURL: "http://127.0.0.1:1"))!),
             challengeTypes: [.OOB, .password])
