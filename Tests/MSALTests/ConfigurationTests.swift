@@ -43,6 +43,31 @@ import Testing
         #expect(thrownError { _ = try MSALCIAMAuthority(url: url) }?.msalInternalCode == .internalErrorInvalidParameter)
     }
 
+    @Test(arguments: [
+        ("https://contoso.ciamlogin.com", "https://contoso.ciamlogin.com/contoso.onmicrosoft.com"),
+        ("https://contoso.ciamlogin.com/contoso.onmicrosoft.com/extra/?x=1", "https://contoso.ciamlogin.com/contoso.onmicrosoft.com"),
+        (
+            "https://contoso.ciamlogin.com/aaaabbbb-0000-cccc-1111-dddd2222eeee/",
+            "https://contoso.ciamlogin.com/aaaabbbb-0000-cccc-1111-dddd2222eeee"
+        ),
+    ])
+    func validatedFormKeepsTheTenant(input: String, normalised: String) throws {
+        let authority = try MSALCIAMAuthority(url: try #require(URL(string: input)), validateFormat: true)
+        #expect(authority.url.absoluteString == normalised)
+    }
+
+    @Test(arguments: [
+        "https://login.contoso.com/aaaabbbb-0000-cccc-1111-dddd2222eeee", "https://ciamlogin.com/t", "https://contoso.login.com/t",
+        "http://127.0.0.1:8080/tenant",
+    ])
+    func validatedFormRefusesOtherHostsThatTheUncheckedFormTakes(input: String) throws {
+        let url = try #require(URL(string: input))
+        #expect(
+            thrownError { _ = try MSALCIAMAuthority(url: url, validateFormat: true) }?.msalInternalCode == .internalErrorInvalidParameter)
+        let unchecked = try MSALCIAMAuthority(url: url, validateFormat: false)
+        #expect(unchecked.url == (try MSALCIAMAuthority(url: url)).url, "init(url:) checks no format, as in MSAL")
+    }
+
     @Test(arguments: ["", "-bad", "bad-", "has space", "dots.not.allowed", "ünïcode", String(repeating: "a", count: 64)])
     func invalidSubdomains(subdomain: String) {
         #expect(thrownError { _ = try MSALCIAMAuthority(tenantSubdomain: subdomain) }?.msalInternalCode == .internalErrorInvalidParameter)

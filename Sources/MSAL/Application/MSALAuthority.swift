@@ -34,8 +34,43 @@ public class MSALAuthority: @unchecked Sendable {
 /// hosts (`localhost`, `127.0.0.0/8`, `::1`), where the local emulator listens.
 public final class MSALCIAMAuthority: MSALAuthority, @unchecked Sendable {
     /// Throws an `MSALErrorDomain` error (`internalErrorInvalidParameter`) for a URL that cannot be used.
-    public init(url: URL) throws {
-        do throws(MSALSetupError) { super.init(validatedURL: try MSALAuthority.normalise(url)) } catch { throw error.nsError }
+    /// Any host is accepted (a custom URL domain too), as MSAL's `init(url:)` does: it checks no format.
+    public convenience init(url: URL) throws {
+        try self.init(url: url, validateFormat: false)
+    }
+
+    /// As MSAL's `initWithURL:validateFormat:error:`. With `validateFormat: true` the host must be a
+    /// `ciamlogin` one (`{tenant}.ciamlogin.com`) and the authority keeps only its first path
+    /// segment, the tenant; with `false` a custom URL domain is accepted as it is.
+    public init(url: URL, validateFormat: Bool) throws {
+        do throws(MSALSetupError) {
+            var normalised = try MSALAuthority.normalise(url)
+            if validateFormat { normalised = try MSALCIAMAuthority.checkCIAMFormat(normalised) }
+            super.init(validatedURL: normalised)
+        } catch {
+            throw error.nsError
+        }
+    }
+
+    /// MSAL's CIAM format: at least three host labels, the second `ciamlogin`, and a tenant in the
+    /// path (`normalise` has added `/{tenant}.onmicrosoft.com` when there was none).
+    private static func checkCIAMFormat(_ url: URL) throws(MSALSetupError) -> URL {
+        let labels = (url.host ?? "").lowercased().split(separator: ".", omittingEmptySubsequences: false)
+        guard labels.count >= 3, labels[1] == "ciamlogin" else {
+            throw MSALSetupError(
+                .invalidAuthority,
+                "The authority '\(url.absoluteString)' is not a CIAM authority (https://{tenant}.ciamlogin.com); pass validateFormat: false for a custom URL domain"
+            )
+        }
+        guard let tenant = url.pathComponents.dropFirst().first, var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        else {
+            throw MSALSetupError(.invalidAuthority, "The authority '\(url.absoluteString)' names no tenant")
+        }
+        components.path = "/" + tenant
+        guard let tenantURL = components.url else {
+            throw MSALSetupError(.invalidAuthority, "The authority '\(url.absoluteString)' is not a valid URL")
+        }
+        return tenantURL
     }
 
     private init(checked url: URL) throws(MSALSetupError) {
