@@ -351,11 +351,14 @@ public final class EmulatorRouter: Sendable {
     }
 
     /// Moves `flow` to `step`, retiring the tokens of earlier steps, and returns a token for it.
-    /// A finished flow is forgotten at once (its tokens then answer as invalid).
+    /// A step repeated (a resend: another challenge from the code step) retires nothing: a token
+    /// stays valid until the flow moves past its step, as the service keeps it (MSAL's end-to-end
+    /// tests submit the new code with the token of the state that asked for the resend). A
+    /// finished flow is forgotten at once (its tokens then answer as invalid).
     @discardableResult
     func advance(_ flow: inout Flow, to step: FlowStep, world: inout EmulatorWorld, now: Date) -> String {
+        if step != flow.step { flow.generation += 1 }
         flow.step = step
-        flow.generation += 1
         if step == .finished {
             world.flows.removeValue(forKey: flow.id)
             return ""

@@ -240,11 +240,19 @@ extension EmulatorHarness {
         let tc2 = try #require(h.mfaChallenge(tc1, id: H.alanSMSMethod).token)
         let code2 = try #require(h.lastCode(H.alan))
         #expect(h.hook("GET", "mailbox", query: ["username": H.alan]).list.count == 2)
-        #expect(h.mfaGrant(tc1, code: code2).codes == [55200], "the previous challenge's token is retired")
         if code1 != code2 {
-            #expect(h.mfaGrant(tc2, code: code1).suberror == "invalid_oob_value")
+            #expect(h.mfaGrant(tc2, code: code1).suberror == "invalid_oob_value", "the previous code is retired")
         }
-        #expect(h.mfaGrant(tc2, code: code2).status == 200)
+        // The resend stays on the code step, so the token of the state that asked for it still
+        // works (MSAL's end-to-end tests rely on it): the new code redeems with either token.
+        #expect(h.mfaGrant(tc1, code: code2).status == 200)
+    }
+
+    @Test func theResendingTokenAndTheNewOneBothTakeTheNewCode() throws {
+        let h = try H()
+        let tc1 = try #require(h.mfaChallenge(h.introspect(try h.alanMFAToken()).token, id: H.alanSMSMethod).token)
+        let tc2 = try #require(h.mfaChallenge(tc1, id: H.alanSMSMethod).token)
+        #expect(h.mfaGrant(tc2, code: try #require(h.lastCode(H.alan))).status == 200)
     }
 
     @Test func theAttemptLimitEndsTheFlow() throws {

@@ -151,6 +151,23 @@ import Testing
         #expect(after.status == 400 && after.error == "invalid_grant")
     }
 
+    /// MSAL's end-to-end tests submit the resent code with the token of the state that asked for
+    /// the resend: a resend stays on the code step, so that token keeps working.
+    @Test func theTokenThatAskedForAResendTakesTheNewCode() throws {
+        let h = try H()
+        let t1 = try #require(h.challenge(h.initiate(H.grace, clientId: H.codeApp).token, clientId: H.codeApp).token)
+        let t2 = try #require(h.challenge(t1, clientId: H.codeApp).token)
+        #expect(t1 != t2)
+        let code2 = try #require(h.lastCode(H.grace))
+        let good = h.post(
+            "/oauth2/v2.0/token", ["continuation_token": t1, "grant_type": "oob", "oob": code2, "scope": "openid"], clientId: H.codeApp)
+        #expect(good.status == 200 && good["id_token"] != nil)
+        // Once the flow moved past the code step, neither token works.
+        let spent = h.post(
+            "/oauth2/v2.0/token", ["continuation_token": t2, "grant_type": "oob", "oob": code2, "scope": "openid"], clientId: H.codeApp)
+        #expect(spent.status == 400)
+    }
+
     @Test func codesExpire() throws {
         let h = try H { $0.codeLifetime = 60 }
         let t1 = try #require(h.challenge(h.initiate(H.grace, clientId: H.codeApp).token, clientId: H.codeApp).token)

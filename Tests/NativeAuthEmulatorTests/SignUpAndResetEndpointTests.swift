@@ -142,6 +142,12 @@ import Testing
         #expect(second.status == 200 && code1 != code2)
         let stale = h.post("/signup/v1.0/continue", ["continuation_token": second.token, "grant_type": "oob", "oob": code1])
         #expect(stale.suberror == "invalid_oob_value")
+        // The token that asked for the resend takes the new code.
+        let verified = h.post("/signup/v1.0/continue", ["continuation_token": first.token, "grant_type": "oob", "oob": code2])
+        #expect(
+            verified.error != "invalid_request" && verified.error != "expired_token" && verified.suberror != "invalid_oob_value",
+            "\(verified.json)")
+        #expect(verified.status == 200 || verified.error == "credential_required" || verified.error == "attributes_required")
     }
 }
 
