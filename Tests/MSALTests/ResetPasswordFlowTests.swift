@@ -71,7 +71,7 @@ import Testing
         let error = try await #require(throws: PasswordRequiredError.self) { try await state.submitPassword(password: Fixture.password) }
         #expect(!error.isInvalidPassword && error.errorDescription?.contains("6 checks") == true)
         #expect(h.clock.sleeps == [1, 1, 1, 1, 1])
-        #expect(state.lifecycle.isConsumed)
+        #expect(state.lifecycle.hasEnded)
         #expect(h.stubProblems.isEmpty, "\(h.stubProblems)")
     }
 
@@ -90,7 +90,7 @@ import Testing
             let error = try await #require(throws: PasswordRequiredError.self) {
                 try await state.submitPassword(password: Fixture.password)
             }
-            #expect(error.isInvalidPassword == invalid && state.lifecycle.isConsumed == consumed)
+            #expect(error.isInvalidPassword == invalid && state.lifecycle.hasEnded == consumed)
             if invalid {
                 // A late refusal continues with the submit answer's token.
                 #expect(state.continuationToken == "T3")
@@ -103,7 +103,7 @@ import Testing
         let state = try await passwordState(h)
         h.stub.expect(path: Self.submit, reply: .json(400, Fixture.apiError("invalid_grant", suberror: "password_recently_used")))
         let weak = try await #require(throws: PasswordRequiredError.self) { try await state.submitPassword(password: "Old-Password-1") }
-        #expect(weak.isInvalidPassword && !state.lifecycle.isConsumed)
+        #expect(weak.isInvalidPassword && !state.lifecycle.hasEnded)
         let empty = try await #require(throws: PasswordRequiredError.self) { try await state.submitPassword(password: "") }
         #expect(empty.isInvalidPassword)
         h.stub.expect(path: Self.submit, reply: .json(200, ["continuation_token": "T3"]))
@@ -111,7 +111,7 @@ import Testing
         #expect(!missing.isInvalidPassword)
         h.stub.expect(path: Self.submit, reply: .json(200, ["challenge_type": "redirect"]))
         let redirect = try await #require(throws: PasswordRequiredError.self) { try await state.submitPassword(password: Fixture.password) }
-        #expect(redirect.isBrowserRequired && state.lifecycle.isConsumed)
+        #expect(redirect.isBrowserRequired && state.lifecycle.hasEnded)
     }
 
     @Test func startErrorMapping() async throws {
@@ -160,21 +160,21 @@ import Testing
         let state = try await codeState(h)
         h.stub.expect(path: Self.proceed, reply: .json(400, Fixture.apiError("invalid_grant", suberror: "invalid_oob_value")))
         let wrong = try await #require(throws: VerifyCodeError.self) { try await state.submitCode(code: "0") }
-        #expect(wrong.isInvalidCode && !state.lifecycle.isConsumed)
+        #expect(wrong.isInvalidCode && !state.lifecycle.hasEnded)
         h.stub.expect(path: Self.proceed, reply: .json(400, Fixture.apiError("expired_token")))
         let expired = try await #require(throws: VerifyCodeError.self) { try await state.submitCode(code: "0") }
-        #expect(!expired.isInvalidCode && state.lifecycle.isConsumed)
+        #expect(!expired.isInvalidCode && state.lifecycle.hasEnded)
 
         let h2 = try Harness()
         let state2 = try await codeState(h2)
         h2.stub.expect(path: Self.challenge, reply: .json(400, Fixture.apiError("invalid_request")))
         let resend = try await #require(throws: ResendCodeError.self) { try await state2.resendCode() }
-        #expect(!resend.isBrowserRequired && state2.lifecycle.isConsumed, "MSAL ends the flow on a resend failure")
+        #expect(!resend.isBrowserRequired && state2.lifecycle.hasEnded, "MSAL ends the flow on a resend failure")
 
         let h3 = try Harness()
         let state3 = try await codeState(h3)
         h3.stub.expect(path: Self.challenge, reply: .failure(HTTPTransportError(kind: .other, message: "tls")))
         _ = try await #require(throws: ResendCodeError.self) { try await state3.resendCode() }
-        #expect(!state3.lifecycle.isConsumed, "a failure the server never answered keeps the state")
+        #expect(!state3.lifecycle.hasEnded, "a failure the server never answered keeps the state")
     }
 }

@@ -276,7 +276,7 @@ import Testing
             path: "/oauth2/v2.0/token", reply: .json(400, Fixture.apiError("invalid_grant", suberror: "invalid_oob_value", codes: [50181])))
         let error = try await #require(throws: VerifyCodeError.self) { try await state.submitCode(code: "00000000") }
         #expect(error.isInvalidCode)
-        #expect(!state.lifecycle.isConsumed)
+        #expect(!state.lifecycle.hasEnded)
 
         h.stub.expect(
             path: "/oauth2/v2.0/token", reply: .json(200, Fixture.tokenBody()),
@@ -305,7 +305,7 @@ import Testing
         h.stub.expect(path: "/oauth2/v2.0/token", reply: .json(400, Fixture.apiError("expired_token", codes: [552003])))
         let expired = try await #require(throws: VerifyCodeError.self) { try await state.submitCode(code: Fixture.code) }
         #expect(!expired.isInvalidCode && !expired.isBrowserRequired)
-        #expect(!state.lifecycle.isConsumed)
+        #expect(!state.lifecycle.hasEnded)
     }
 
     @Test func resendCodeGivesANewState() async throws {
@@ -321,7 +321,7 @@ import Testing
             })
         guard case .codeRequired(let next, let sentTo, _, let codeLength) = try await state.resendCode() else { return }
         #expect(next.continuationToken == "T2" && sentTo == "a***@co**o.com" && codeLength == 8)
-        #expect(state.lifecycle.isConsumed)
+        #expect(!state.lifecycle.hasEnded)
         #expect(h.stubProblems.isEmpty, "\(h.stubProblems)")
     }
 
@@ -331,17 +331,17 @@ import Testing
         h.stub.expect(path: "/oauth2/v2.0/challenge", reply: .json(400, Fixture.apiError("invalid_request", codes: [55000])))
         let general = try await #require(throws: ResendCodeError.self) { try await state.resendCode() }
         #expect(!general.isBrowserRequired)
-        #expect(!state.lifecycle.isConsumed)
+        #expect(!state.lifecycle.hasEnded)
 
         h.stub.expect(path: "/oauth2/v2.0/challenge", reply: .json(200, ["challenge_type": "redirect"]))
         let redirect = try await #require(throws: ResendCodeError.self) { try await state.resendCode() }
         #expect(redirect.isBrowserRequired)
-        #expect(!state.lifecycle.isConsumed)
+        #expect(!state.lifecycle.hasEnded)
 
         h.stub.expect(path: "/oauth2/v2.0/challenge", reply: .json(200, Fixture.passwordChallenge))
         let password = try await #require(throws: ResendCodeError.self) { try await state.resendCode() }
         #expect(!password.isBrowserRequired)
-        #expect(state.lifecycle.isConsumed)
+        #expect(state.lifecycle.hasEnded)
     }
 
     @Test func submitPasswordCompletesWithPasswordGrant() async throws {
@@ -356,7 +356,7 @@ import Testing
                     ? nil : "fields \(f.keys.sorted())"
             })
         guard case .completed = try await state.submitPassword(password: Fixture.password) else { return }
-        #expect(state.lifecycle.isConsumed)
+        #expect(!state.lifecycle.hasEnded)
         #expect(h.stubProblems.isEmpty, "\(h.stubProblems)")
     }
 
@@ -368,7 +368,7 @@ import Testing
         #expect(error.isInvalidPassword)
         #expect(error.errorDescription == "Invalid password")
         #expect(error.errorCodes == [50126])
-        #expect(!state.lifecycle.isConsumed)
+        #expect(!state.lifecycle.hasEnded)
 
         h.stub.expect(path: "/oauth2/v2.0/token", reply: .json(200, Fixture.tokenBody()))
         _ = try await state.submitPassword(password: Fixture.password)
@@ -385,7 +385,7 @@ import Testing
         h.stub.expect(path: "/oauth2/v2.0/token", reply: .json(500, [:]))
         let general = try await #require(throws: PasswordRequiredError.self) { try await state.submitPassword(password: "x") }
         #expect(!general.isBrowserRequired && !general.isInvalidPassword)
-        #expect(!state.lifecycle.isConsumed)
+        #expect(!state.lifecycle.hasEnded)
         #expect(h.stubProblems.isEmpty, "\(h.stubProblems)")
     }
 
@@ -398,14 +398,35 @@ import Testing
         #expect(h.stub.receivedRequests.count == before)
     }
 
-    @Test func aStateUsedUpAnswersLocally() async throws {
+    @Test func aStateWhoseStepSucceededStillAsksTheService() async throws {
+        // MSAL's rule: no local refusal; the state sends its own token again and the service decides.
         let h = try Harness()
         let state = try await passwordState(h)
         h.stub.expect(path: "/oauth2/v2.0/token", reply: .json(200, Fixture.tokenBody()))
         _ = try await state.submitPassword(password: Fixture.password)
-        let before = h.stub.receivedRequests.count
+        h.stub.expect(
+            path: "/oauth2/v2.0/token", reply: .json(400, Fixture.apiError("invalid_grant", codes: [55000])),
+            check: { $0.formFields["continuation_token"] == "T1" ? nil : "the state must send its own token again" })
         let error = try await #require(throws: PasswordRequiredError.self) { try await state.submitPassword(password: Fixture.password) }
-        #expect(error.errorDescription?.contains("already been used") == true)
-        #expect(h.stub.receivedRequests.count == before)
+        #expect(error.errorCodes == [55000] && error.errorDescription?.contains("already been used") != true)
+        #expect(h.stubProblems.isEmpty, "\(h.stubProblems)")
+    }
+
+    @Test func theStateThatAskedForAResendTakesTheNewCode() async throws {
+        // MSAL's end-to-end tests submit the resent code on the state that asked for the resend.
+        let h = try Harness()
+        let state = try await codeState(h)
+        var second = Fixture.oobChallenge
+        second["continuation_token"] = "T2"
+        h.stub.expect(path: "/oauth2/v2.0/challenge", reply: .json(200, second))
+        _ = try await state.resendCode()
+        h.stub.expect(
+            path: "/oauth2/v2.0/token", reply: .json(200, Fixture.tokenBody()),
+            check: { $0.formFields["continuation_token"] == "T1" && $0.formFields["oob"] == "87654321" ? nil : "fields \($0.formFields)" })
+        guard case .completed = try await state.submitCode(code: "87654321") else {
+            Issue.record("expected the sign-in to complete")
+            return
+        }
+        #expect(h.stubProblems.isEmpty, "\(h.stubProblems)")
     }
 }

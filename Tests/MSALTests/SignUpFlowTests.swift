@@ -180,7 +180,7 @@ import Testing
             let state = try await codeState(h)
             h.stub.expect(path: Self.proceed, reply: .json(400, body))
             let error = try await #require(throws: VerifyCodeError.self) { try await state.submitCode(code: "1") }
-            #expect(error.isInvalidCode && !state.lifecycle.isConsumed)
+            #expect(error.isInvalidCode && !state.lifecycle.hasEnded)
         }
         let final: [[String: Any]] = [
             Fixture.apiError("verification_required", extra: ["continuation_token": "T2", "unverified_attributes": [["name": "email"]]]),
@@ -193,7 +193,7 @@ import Testing
             let state = try await codeState(h)
             h.stub.expect(path: Self.proceed, reply: .json(400, body))
             let error = try await #require(throws: VerifyCodeError.self) { try await state.submitCode(code: "1") }
-            #expect(!error.isInvalidCode && !error.isBrowserRequired && state.lifecycle.isConsumed, "\(body["error"] ?? "")")
+            #expect(!error.isInvalidCode && !error.isBrowserRequired && state.lifecycle.hasEnded, "\(body["error"] ?? "")")
         }
     }
 
@@ -216,7 +216,7 @@ import Testing
 
         h.stub.expect(path: Self.proceed, reply: .json(400, Fixture.apiError("invalid_grant", suberror: "password_too_short")))
         let weak = try await #require(throws: PasswordRequiredError.self) { try await passwordState.submitPassword(password: "short") }
-        #expect(weak.isInvalidPassword && !passwordState.lifecycle.isConsumed)
+        #expect(weak.isInvalidPassword && !passwordState.lifecycle.hasEnded)
         h.stub.expect(
             path: Self.proceed,
             reply: .json(
@@ -279,7 +279,7 @@ import Testing
                 path: Self.proceed, reply: .json(400, Fixture.apiError("credential_required", extra: ["continuation_token": "T2"])))
             h.stub.expect(path: Self.challenge, reply: reply)
             let error = try await #require(throws: VerifyCodeError.self) { try await state.submitCode(code: Fixture.code) }
-            #expect(error.isBrowserRequired == browser && state.lifecycle.isConsumed)
+            #expect(error.isBrowserRequired == browser && state.lifecycle.hasEnded)
         }
     }
 
@@ -288,13 +288,13 @@ import Testing
         let state = try await codeState(h)
         h.stub.expect(path: Self.challenge, reply: .json(400, Fixture.apiError("invalid_request")))
         let error = try await #require(throws: ResendCodeError.self) { try await state.resendCode() }
-        #expect(!error.isBrowserRequired && !state.lifecycle.isConsumed)
+        #expect(!error.isBrowserRequired && !state.lifecycle.hasEnded)
         h.stub.expect(path: Self.challenge, reply: .json(200, Fixture.oobChallenge.merging(["continuation_token": "T9"]) { _, n in n }))
         guard case .codeRequired(let next, _, _, _) = try await state.resendCode() else { return }
-        #expect(next.continuationToken == "T9" && state.lifecycle.isConsumed)
+        #expect(next.continuationToken == "T9" && !state.lifecycle.hasEnded, "a resend does not end the state that asked for it")
         h.stub.expect(path: Self.challenge, reply: .json(200, ["challenge_type": "redirect"]))
         let redirect = try await #require(throws: ResendCodeError.self) { try await next.resendCode() }
-        #expect(redirect.isBrowserRequired && next.lifecycle.isConsumed)
+        #expect(redirect.isBrowserRequired && next.lifecycle.hasEnded)
     }
 
     @Test func submitPasswordMapping() async throws {
@@ -312,7 +312,7 @@ import Testing
             let error = try await #require(throws: PasswordRequiredError.self) {
                 try await passwordState.submitPassword(password: Fixture.password)
             }
-            #expect(error.isInvalidPassword == invalid && passwordState.lifecycle.isConsumed == consumed)
+            #expect(error.isInvalidPassword == invalid && passwordState.lifecycle.hasEnded == consumed)
         }
     }
 
@@ -333,6 +333,6 @@ import Testing
         let error = try await #require(throws: AttributesRequiredError.self) {
             try await attributesState.submitAttributes(attributes: ["city": "Oslo"])
         }
-        #expect(!error.isBrowserRequired && attributesState.lifecycle.isConsumed)
+        #expect(!error.isBrowserRequired && attributesState.lifecycle.hasEnded)
     }
 }

@@ -205,22 +205,28 @@ extension Harness {
             check: StrongAuthFixture.fields(["continuation_token": "Tc", "id": "m-sms"]))
         guard case .verificationRequired(let second, _, _, _) = try await first.requestChallenge(authMethod: methods[1]) else { return }
         #expect(second.continuationToken == "Tc2")
-        // The first code state moved on: it answers locally.
-        let reused = try await #require(throws: MFASubmitChallengeError.self) { try await first.submitChallenge(challenge: Fixture.code) }
-        #expect(!reused.isInvalidChallenge && reused.errorDescription == MSALNativeAuthErrorMessage.stateAlreadyUsed)
+        // As in MSAL, the first code state still sends its own token; the service decides.
+        h.stub.expect(
+            path: "/oauth2/v2.0/token", reply: .json(200, Fixture.tokenBody()),
+            check: StrongAuthFixture.fields(["continuation_token": "Tc", "grant_type": "mfa_oob", "oob": Fixture.code]))
+        guard case .completed = try await first.submitChallenge(challenge: Fixture.code) else {
+            Issue.record("expected the sign-in to complete")
+            return
+        }
+        #expect(h.stub.unusedStubs.isEmpty && h.stub.mismatches.isEmpty)
     }
 
-    @Test func usedAwaitingStateAnswersLocally() async throws {
+    @Test func anAwaitingStateAsksTheServiceAgain() async throws {
         let h = try Harness()
         let (methods, awaiting) = try await h.awaitingMFA()
         h.stub.expect(path: "/oauth2/v2.0/challenge", reply: StrongAuthFixture.mfaChallenge())
         _ = try await awaiting.requestChallenge(authMethod: methods[0])
-        let count = h.stub.receivedRequests.count
-        let error = try await #require(throws: MFARequestChallengeError.self) {
-            try await awaiting.requestChallenge(authMethod: methods[0])
-        }
-        #expect(error.errorDescription == MSALNativeAuthErrorMessage.stateAlreadyUsed)
-        #expect(h.stub.receivedRequests.count == count)
+        h.stub.expect(
+            path: "/oauth2/v2.0/challenge", reply: StrongAuthFixture.mfaChallenge(token: "Tc2"),
+            check: StrongAuthFixture.fields(["continuation_token": "Ti", "id": methods[0].id]))
+        guard case .verificationRequired(let again, _, _, _) = try await awaiting.requestChallenge(authMethod: methods[0]) else { return }
+        #expect(again.continuationToken == "Tc2")
+        #expect(h.stub.unusedStubs.isEmpty && h.stub.mismatches.isEmpty)
     }
 
     @Test func challengeRedirectIsBrowserRequiredAndPasswordIsGeneral() async throws {
@@ -246,7 +252,7 @@ extension Harness {
         h.stub.expect(path: "/oauth2/v2.0/token", reply: StrongAuthFixture.mfaRequired(token: "Tm2"))
         let error = try await #require(throws: MFASubmitChallengeError.self) { try await state.submitChallenge(challenge: Fixture.code) }
         #expect(!error.isInvalidChallenge)
-        #expect(state.lifecycle.isConsumed)
+        #expect(state.lifecycle.hasEnded)
     }
 
     @Test(
@@ -290,7 +296,7 @@ extension Harness {
             Issue.record("expected .awaitingMFA after the code")
             return
         }
-        #expect(codeState.lifecycle.isConsumed)
+        #expect(!codeState.lifecycle.hasEnded)
 
         h.expectStart(challenge: .json(200, Fixture.passwordChallenge))
         guard case .passwordRequired(let passwordState) = try await h.app.signIn(parameters: h.signInParameters()) else { return }
@@ -376,7 +382,7 @@ extension Harness {
                 parameters: MSALNativeAuthChallengeAuthMethodParameters(authMethod: methods[0], verificationContact: "  "))
         }
         #expect(empty.isInvalidInput && empty.errorDescription == "Invalid input")
-        #expect(h.stub.receivedRequests.count == count && !state.lifecycle.isConsumed)
+        #expect(h.stub.receivedRequests.count == count && !state.lifecycle.hasEnded)
     }
 
     @Test func invalidAndBlockedContactsKeepTheStateUsable() async throws {
@@ -398,7 +404,7 @@ extension Harness {
             try await state.challengeAuthMethod(parameters: parameters)
         }
         #expect(!other.isInvalidInput && !other.isVerificationContactBlocked && !other.isBrowserRequired)
-        #expect(!state.lifecycle.isConsumed)
+        #expect(!state.lifecycle.hasEnded)
     }
 
     @Test func redirectEndsTheRegistration() async throws {
@@ -410,7 +416,7 @@ extension Harness {
                 parameters: MSALNativeAuthChallengeAuthMethodParameters(
                     authMethod: methods[0], verificationContact: StrongAuthFixture.backupEmail))
         }
-        #expect(error.isBrowserRequired && state.lifecycle.isConsumed)
+        #expect(error.isBrowserRequired && state.lifecycle.hasEnded)
     }
 
     @Test func aFailedTokenCallAfterRegistrationEndsTheFlow() async throws {
@@ -428,7 +434,7 @@ extension Harness {
             try await sent.newState.submitChallenge(challenge: Fixture.code)
         }
         #expect(!error.isInvalidChallenge && error.errorCodes == [552003])
-        #expect(sent.newState.lifecycle.isConsumed)
+        #expect(sent.newState.lifecycle.hasEnded)
     }
 
     @Test func theCodeStateCanSendAnotherCodeOrUseAnotherContact() async throws {

@@ -166,8 +166,8 @@ extension DemoController {
         }
     }
 
-    /// An error without a state to go on with (the state was used up, for example by an answer
-    /// dropped after Esc): the dialog closes and the result says to sign in again.
+    /// An error without a state to go on with (an answer ended the flow): the dialog closes and the
+    /// result says to sign in again.
     private func endFlow(_ message: String) {
         closePrompt()
         clearFlowStates()

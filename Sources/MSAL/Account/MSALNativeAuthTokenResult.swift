@@ -56,12 +56,12 @@ public final class RetrieveAccessTokenError: MSALNativeAuthError, @unchecked Sen
 }
 
 /// Receives the outcome of `getAccessToken(parameters:delegate:)`. Mirrors MSAL's `CredentialsDelegate`.
-@MainActor
-public protocol CredentialsDelegate: AnyObject, Sendable {
-    func onAccessTokenRetrieveError(error: RetrieveAccessTokenError)
-    func onAccessTokenRetrieveCompleted(result: MSALNativeAuthTokenResult)
+public protocol CredentialsDelegate: AnyObject {
+    @MainActor func onAccessTokenRetrieveError(error: RetrieveAccessTokenError)
+    @MainActor func onAccessTokenRetrieveCompleted(result: MSALNativeAuthTokenResult)
 }
 
+@MainActor
 extension CredentialsDelegate {
     public func onAccessTokenRetrieveCompleted(result: MSALNativeAuthTokenResult) {
         onAccessTokenRetrieveError(

@@ -41,12 +41,12 @@ public final class MSALNativeAuthUserAccountResult: Sendable {
     /// Gets an access token and reports to `delegate` on the main actor.
     public func getAccessToken(parameters: MSALNativeAuthGetAccessTokenParameters, delegate: any CredentialsDelegate) {
         let request = AccessTokenRequest(parameters, newCorrelationId: newCorrelationId())
-        Task {
+        withDelegateOnMainActor(delegate) { [self] delegate in
             do throws(RetrieveAccessTokenError) {
                 let result = try await accessToken(request)
-                await delegate.onAccessTokenRetrieveCompleted(result: result)
+                delegate.onAccessTokenRetrieveCompleted(result: result)
             } catch {
-                await delegate.onAccessTokenRetrieveError(error: error)
+                delegate.onAccessTokenRetrieveError(error: error)
             }
         }
     }

@@ -64,22 +64,22 @@ public final class MSALNativeAuthPublicClientApplication: MSALPublicClientApplic
     public func signIn(parameters: MSALNativeAuthSignInParameters, delegate: any SignInStartDelegate) {
         let request = startRequest(parameters)
         let controller = signInController
-        Task {
+        withDelegateOnMainActor(delegate) { delegate in
             do throws(SignInStartError) {
                 let result = try await controller.start(request)
                 switch result {
                 case .codeRequired(let newState, let sentTo, let channel, let codeLength):
-                    await delegate.onSignInCodeRequired(
+                    delegate.onSignInCodeRequired(
                         newState: newState, sentTo: sentTo, channelTargetType: channel, codeLength: codeLength)
                 case .passwordRequired(let newState):
-                    await delegate.onSignInPasswordRequired(newState: newState)
+                    delegate.onSignInPasswordRequired(newState: newState)
                 case .completed, .awaitingMFA, .strongAuthMethodRegistration:
-                    await result.step?.deliver(to: delegate, completed: delegate.onSignInCompleted) {
+                    result.step?.deliver(to: delegate, completed: delegate.onSignInCompleted) {
                         delegate.onSignInStartError(error: SignInStartError(type: .generalError, $0))
                     }
                 }
             } catch {
-                await delegate.onSignInStartError(error: error)
+                delegate.onSignInStartError(error: error)
             }
         }
     }
@@ -105,17 +105,17 @@ public final class MSALNativeAuthPublicClientApplication: MSALPublicClientApplic
     public func signUp(parameters: MSALNativeAuthSignUpParameters, delegate: any SignUpStartDelegate) {
         let request = signUpRequest(parameters)
         let controller = signUpController
-        Task {
+        withDelegateOnMainActor(delegate) { delegate in
             do throws(SignUpStartError) {
                 switch try await controller.start(request) {
                 case .codeRequired(let newState, let sentTo, let channel, let codeLength):
-                    await delegate.onSignUpCodeRequired(
+                    delegate.onSignUpCodeRequired(
                         newState: newState, sentTo: sentTo, channelTargetType: channel, codeLength: codeLength)
                 case .attributesInvalid(let names):
-                    await delegate.onSignUpAttributesInvalid(attributeNames: names)
+                    delegate.onSignUpAttributesInvalid(attributeNames: names)
                 }
             } catch {
-                await delegate.onSignUpStartError(error: error)
+                delegate.onSignUpStartError(error: error)
             }
         }
     }
@@ -141,15 +141,15 @@ public final class MSALNativeAuthPublicClientApplication: MSALPublicClientApplic
     public func resetPassword(parameters: MSALNativeAuthResetPasswordParameters, delegate: any ResetPasswordStartDelegate) {
         let request = resetRequest(parameters)
         let controller = resetPasswordController
-        Task {
+        withDelegateOnMainActor(delegate) { delegate in
             do throws(ResetPasswordStartError) {
                 switch try await controller.start(request) {
                 case .codeRequired(let newState, let sentTo, let channel, let codeLength):
-                    await delegate.onResetPasswordCodeRequired(
+                    delegate.onResetPasswordCodeRequired(
                         newState: newState, sentTo: sentTo, channelTargetType: channel, codeLength: codeLength)
                 }
             } catch {
-                await delegate.onResetPasswordStartError(error: error)
+                delegate.onResetPasswordStartError(error: error)
             }
         }
     }

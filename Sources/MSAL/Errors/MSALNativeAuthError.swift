@@ -135,7 +135,4 @@ package enum MSALNativeAuthErrorMessage {
     package static func delegateNotImplemented(_ name: String) -> String {
         "MSALNativeAuth has called the delegate method \(name) that has not been implemented"
     }
-
-    package static let stateAlreadyUsed =
-        "This state has already been used to complete its step or its flow has ended; continue with the state the last step returned"
 }

@@ -27,27 +27,27 @@ public final class ResetPasswordCodeRequiredState: Sendable {
     }
 
     public func submitCode(code: String, delegate: any ResetPasswordVerifyCodeDelegate) {
-        Task {
+        withDelegateOnMainActor(delegate) { [self] delegate in
             do throws(VerifyCodeError) {
                 switch try await submitCode(code: code) {
-                case .passwordRequired(let next): await delegate.onPasswordRequired(newState: next)
+                case .passwordRequired(let next): delegate.onPasswordRequired(newState: next)
                 }
             } catch {
-                await delegate.onResetPasswordVerifyCodeError(error: error, newState: lifecycle.isConsumed ? nil : self)
+                delegate.onResetPasswordVerifyCodeError(error: error, newState: lifecycle.hasEnded ? nil : self)
             }
         }
     }
 
     public func resendCode(delegate: any ResetPasswordResendCodeDelegate) {
-        Task {
+        withDelegateOnMainActor(delegate) { [self] delegate in
             do throws(ResendCodeError) {
                 switch try await resendCode() {
                 case .codeRequired(let next, let sentTo, let channel, let length):
-                    await delegate.onResetPasswordResendCodeRequired(
+                    delegate.onResetPasswordResendCodeRequired(
                         newState: next, sentTo: sentTo, channelTargetType: channel, codeLength: length)
                 }
             } catch {
-                await delegate.onResetPasswordResendCodeError(error: error, newState: lifecycle.isConsumed ? nil : self)
+                delegate.onResetPasswordResendCodeError(error: error, newState: lifecycle.hasEnded ? nil : self)
             }
         }
     }

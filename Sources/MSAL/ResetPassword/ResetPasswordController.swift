@@ -87,14 +87,12 @@ package struct ResetPasswordController: Sendable {
     }
 
     package func resendCode(on state: ResetPasswordCodeRequiredState) async throws(ResendCodeError) -> ResetPasswordResendCodeResult {
-        guard !state.lifecycle.isConsumed else { throw ResendCodeError.general(.stateAlreadyUsed(state.correlationId)) }
         switch await challenge(state.continuationToken, username: state.username, correlationId: state.correlationId) {
         case .success(let (next, sentTo, channel, length)):
-            state.lifecycle.consume()
             return .codeRequired(newState: next, sentTo: sentTo, channelTargetType: channel, codeLength: length)
         case .failure(let failure):
             // MSAL ends the flow on any answered resend failure (public-api §8.7).
-            if !failure.isNetworkFailure { state.lifecycle.consume() }
+            if !failure.isNetworkFailure { state.lifecycle.end() }
             throw ResendCodeError(type: failure.type, failure.details)
         }
     }
@@ -102,7 +100,6 @@ package struct ResetPasswordController: Sendable {
     package func submitCode(_ code: String, on state: ResetPasswordCodeRequiredState) async throws(VerifyCodeError)
         -> ResetPasswordVerifyCodeResult
     {
-        guard !state.lifecycle.isConsumed else { throw VerifyCodeError(type: .generalError, .stateAlreadyUsed(state.correlationId)) }
         guard !code.isEmpty else {
             throw VerifyCodeError(
                 type: .invalidCode,
@@ -118,7 +115,6 @@ package struct ResetPasswordController: Sendable {
         let id = answer.correlationId
         switch answer.outcome {
         case .success(let body):
-            state.lifecycle.consume()
             return .passwordRequired(
                 newState: ResetPasswordRequiredState(
                     controller: self, username: state.username, continuationToken: body.continuationToken, correlationId: id))
@@ -126,12 +122,12 @@ package struct ResetPasswordController: Sendable {
             throw VerifyCodeError(
                 type: .invalidCode, MSALNativeAuthErrorDetails(error, correlationId: id, fallback: MSALNativeAuthErrorMessage.invalidCode))
         case .apiError(let error):
-            state.lifecycle.consume()
+            state.lifecycle.end()
             throw VerifyCodeError(
                 type: .generalError, MSALNativeAuthErrorDetails(error, correlationId: id, fallback: MSALNativeAuthErrorMessage.generalError)
             )
         case .redirect(let reason):
-            state.lifecycle.consume()
+            state.lifecycle.end()
             throw VerifyCodeError(type: .browserRequired, MSALNativeAuthErrorDetails(redirectReason: reason, correlationId: id))
         case .failure(let failure):
             throw VerifyCodeError(type: .generalError, MSALNativeAuthErrorDetails(failure, correlationId: id))
@@ -141,7 +137,6 @@ package struct ResetPasswordController: Sendable {
     package func submitPassword(_ password: String, on state: ResetPasswordRequiredState) async throws(PasswordRequiredError)
         -> ResetPasswordRequiredResult
     {
-        guard !state.lifecycle.isConsumed else { throw PasswordRequiredError(type: .generalError, .stateAlreadyUsed(state.correlationId)) }
         guard !password.isEmpty else {
             throw PasswordRequiredError(
                 type: .invalidPassword,
@@ -165,12 +160,12 @@ package struct ResetPasswordController: Sendable {
                 MSALNativeAuthErrorDetails(
                     error, correlationId: id, fallback: MSALNativeAuthErrorMessage.invalidPassword))
         case .apiError(let error):
-            state.lifecycle.consume()
+            state.lifecycle.end()
             throw PasswordRequiredError(
                 type: .generalError, MSALNativeAuthErrorDetails(error, correlationId: id, fallback: MSALNativeAuthErrorMessage.generalError)
             )
         case .redirect(let reason):
-            state.lifecycle.consume()
+            state.lifecycle.end()
             throw PasswordRequiredError(type: .browserRequired, MSALNativeAuthErrorDetails(redirectReason: reason, correlationId: id))
         case .failure(let failure):
             throw PasswordRequiredError(type: .generalError, MSALNativeAuthErrorDetails(failure, correlationId: id))
@@ -192,19 +187,18 @@ package struct ResetPasswordController: Sendable {
             let id = answer.correlationId
             switch answer.outcome {
             case .success(let body) where body.status == .succeeded:
-                state.lifecycle.consume()
                 return .completed(
                     SignInAfterResetPasswordState(
                         controller: signIn, username: state.username, continuationToken: body.continuationToken, correlationId: id))
             case .success(let body) where body.status == .failed:
-                state.lifecycle.consume()
+                state.lifecycle.end()
                 throw PasswordRequiredError(
                     type: .generalError,
                     MSALNativeAuthErrorDetails(
                         message: "The password reset failed on the server", correlationId: id))
             case .success:
                 guard retriesLeft > 0 else {
-                    state.lifecycle.consume()
+                    state.lifecycle.end()
                     throw PasswordRequiredError(
                         type: .generalError,
                         MSALNativeAuthErrorDetails(
@@ -215,7 +209,7 @@ package struct ResetPasswordController: Sendable {
                 do {
                     try await environment.clock.sleep(seconds: Double(interval))
                 } catch {
-                    state.lifecycle.consume()
+                    state.lifecycle.end()
                     throw PasswordRequiredError(
                         type: .generalError,
                         MSALNativeAuthErrorDetails(
@@ -229,15 +223,15 @@ package struct ResetPasswordController: Sendable {
                     MSALNativeAuthErrorDetails(
                         error, correlationId: id, fallback: MSALNativeAuthErrorMessage.invalidPassword))
             case .apiError(let error):
-                state.lifecycle.consume()
+                state.lifecycle.end()
                 throw PasswordRequiredError(
                     type: .generalError,
                     MSALNativeAuthErrorDetails(error, correlationId: id, fallback: MSALNativeAuthErrorMessage.generalError))
             case .redirect(let reason):
-                state.lifecycle.consume()
+                state.lifecycle.end()
                 throw PasswordRequiredError(type: .browserRequired, MSALNativeAuthErrorDetails(redirectReason: reason, correlationId: id))
             case .failure(let failure):
-                state.lifecycle.consume()
+                state.lifecycle.end()
                 throw PasswordRequiredError(type: .generalError, MSALNativeAuthErrorDetails(failure, correlationId: id))
             }
         }

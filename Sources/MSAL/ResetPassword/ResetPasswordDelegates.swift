@@ -1,12 +1,12 @@
 /// Receives the outcome of `resetPassword(parameters:delegate:)`. Mirrors MSAL's `ResetPasswordStartDelegate`.
 /// Called on the main actor, once per call; unimplemented optional methods fall back to the error method.
-@MainActor
-public protocol ResetPasswordStartDelegate: AnyObject, Sendable {
-    func onResetPasswordStartError(error: ResetPasswordStartError)
-    func onResetPasswordCodeRequired(
+public protocol ResetPasswordStartDelegate: AnyObject {
+    @MainActor func onResetPasswordStartError(error: ResetPasswordStartError)
+    @MainActor func onResetPasswordCodeRequired(
         newState: ResetPasswordCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int)
 }
 
+@MainActor
 extension ResetPasswordStartDelegate {
     public func onResetPasswordCodeRequired(
         newState: ResetPasswordCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int
@@ -17,12 +17,12 @@ extension ResetPasswordStartDelegate {
 }
 
 /// Receives the outcome of `ResetPasswordCodeRequiredState.submitCode(code:delegate:)`.
-@MainActor
-public protocol ResetPasswordVerifyCodeDelegate: AnyObject, Sendable {
-    func onResetPasswordVerifyCodeError(error: VerifyCodeError, newState: ResetPasswordCodeRequiredState?)
-    func onPasswordRequired(newState: ResetPasswordRequiredState)
+public protocol ResetPasswordVerifyCodeDelegate: AnyObject {
+    @MainActor func onResetPasswordVerifyCodeError(error: VerifyCodeError, newState: ResetPasswordCodeRequiredState?)
+    @MainActor func onPasswordRequired(newState: ResetPasswordRequiredState)
 }
 
+@MainActor
 extension ResetPasswordVerifyCodeDelegate {
     public func onPasswordRequired(newState: ResetPasswordRequiredState) {
         onResetPasswordVerifyCodeError(
@@ -32,13 +32,13 @@ extension ResetPasswordVerifyCodeDelegate {
 }
 
 /// Receives the outcome of `ResetPasswordCodeRequiredState.resendCode(delegate:)`.
-@MainActor
-public protocol ResetPasswordResendCodeDelegate: AnyObject, Sendable {
-    func onResetPasswordResendCodeError(error: ResendCodeError, newState: ResetPasswordCodeRequiredState?)
-    func onResetPasswordResendCodeRequired(
+public protocol ResetPasswordResendCodeDelegate: AnyObject {
+    @MainActor func onResetPasswordResendCodeError(error: ResendCodeError, newState: ResetPasswordCodeRequiredState?)
+    @MainActor func onResetPasswordResendCodeRequired(
         newState: ResetPasswordCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int)
 }
 
+@MainActor
 extension ResetPasswordResendCodeDelegate {
     public func onResetPasswordResendCodeRequired(
         newState: ResetPasswordCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int
@@ -50,12 +50,12 @@ extension ResetPasswordResendCodeDelegate {
 }
 
 /// Receives the outcome of `ResetPasswordRequiredState.submitPassword(password:delegate:)`.
-@MainActor
-public protocol ResetPasswordRequiredDelegate: AnyObject, Sendable {
-    func onResetPasswordRequiredError(error: PasswordRequiredError, newState: ResetPasswordRequiredState?)
-    func onResetPasswordCompleted(newState: SignInAfterResetPasswordState)
+public protocol ResetPasswordRequiredDelegate: AnyObject {
+    @MainActor func onResetPasswordRequiredError(error: PasswordRequiredError, newState: ResetPasswordRequiredState?)
+    @MainActor func onResetPasswordCompleted(newState: SignInAfterResetPasswordState)
 }
 
+@MainActor
 extension ResetPasswordRequiredDelegate {
     public func onResetPasswordCompleted(newState: SignInAfterResetPasswordState) {
         onResetPasswordRequiredError(
@@ -65,12 +65,12 @@ extension ResetPasswordRequiredDelegate {
 }
 
 /// Receives the outcome of `SignInAfterResetPasswordState.signIn(parameters:delegate:)`.
-@MainActor
 public protocol SignInAfterResetPasswordDelegate: SignInStrongAuthDelegate {
-    func onSignInAfterResetPasswordError(error: SignInAfterResetPasswordError)
-    func onSignInCompleted(result: MSALNativeAuthUserAccountResult)
+    @MainActor func onSignInAfterResetPasswordError(error: SignInAfterResetPasswordError)
+    @MainActor func onSignInCompleted(result: MSALNativeAuthUserAccountResult)
 }
 
+@MainActor
 extension SignInAfterResetPasswordDelegate {
     public func onSignInCompleted(result: MSALNativeAuthUserAccountResult) {
         onSignInAfterResetPasswordError(

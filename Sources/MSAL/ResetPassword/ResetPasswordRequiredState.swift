@@ -34,13 +34,13 @@ public final class ResetPasswordRequiredState: Sendable {
     }
 
     public func submitPassword(password: String, delegate: any ResetPasswordRequiredDelegate) {
-        Task {
+        withDelegateOnMainActor(delegate) { [self] delegate in
             do throws(PasswordRequiredError) {
                 switch try await submitPassword(password: password) {
-                case .completed(let next): await delegate.onResetPasswordCompleted(newState: next)
+                case .completed(let next): delegate.onResetPasswordCompleted(newState: next)
                 }
             } catch {
-                await delegate.onResetPasswordRequiredError(error: error, newState: lifecycle.isConsumed ? nil : self)
+                delegate.onResetPasswordRequiredError(error: error, newState: lifecycle.hasEnded ? nil : self)
             }
         }
     }

@@ -22,14 +22,14 @@ public final class SignInAfterResetPasswordState: Sendable {
     /// Signs the user in and reports to `delegate` on the main actor.
     public func signIn(parameters: MSALNativeAuthSignInAfterResetPasswordParameters, delegate: any SignInAfterResetPasswordDelegate) {
         let (scopes, claims) = (parameters.scopes, parameters.claimsRequest)
-        Task {
+        withDelegateOnMainActor(delegate) { [self] delegate in
             do throws(SignInAfterResetPasswordError) {
                 let result = try await signIn(scopes: scopes, claims: claims)
-                await result.deliver(to: delegate, completed: delegate.onSignInCompleted) {
+                result.deliver(to: delegate, completed: delegate.onSignInCompleted) {
                     delegate.onSignInAfterResetPasswordError(error: SignInAfterResetPasswordError(type: .generalError, $0))
                 }
             } catch {
-                await delegate.onSignInAfterResetPasswordError(error: error)
+                delegate.onSignInAfterResetPasswordError(error: error)
             }
         }
     }

@@ -7,7 +7,6 @@ package struct SignInAfterPreviousFlow: Sendable {
     package let username: String
     package let continuationToken: String?
     package let correlationId: UUID
-    package let lifecycle = StateLifecycle()
 
     package init(controller: SignInController, username: String, continuationToken: String?, correlationId: UUID) {
         self.controller = controller
@@ -19,19 +18,15 @@ package struct SignInAfterPreviousFlow: Sendable {
     package func signIn(scopes: [String]?, claims: MSALClaimsRequest?) async -> Result<SignInStepResult, GenericFailure> {
         await controller.signInAfterPreviousFlow(
             username: username, continuationToken: continuationToken, parameters: scopes,
-            claims: claims?.jsonString(), correlationId: correlationId, lifecycle: lifecycle)
+            claims: claims?.jsonString(), correlationId: correlationId)
     }
 }
 
 extension SignInController {
     /// Signs in with the continuation token that ends a sign-up or a password reset (spec §10.6).
     package func signInAfterPreviousFlow(
-        username: String, continuationToken: String?, parameters scopes: [String]?, claims: String?, correlationId: UUID,
-        lifecycle: StateLifecycle
+        username: String, continuationToken: String?, parameters scopes: [String]?, claims: String?, correlationId: UUID
     ) async -> Result<SignInStepResult, GenericFailure> {
-        guard !lifecycle.isConsumed else {
-            return .failure(GenericFailure(type: .generalError, details: .stateAlreadyUsed(correlationId)))
-        }
         guard let continuationToken else {
             return .failure(
                 GenericFailure(
@@ -43,10 +38,8 @@ extension SignInController {
         let grant = TokenGrant(
             kind: .continuationToken(username: username), continuationToken: continuationToken,
             scopes: Scopes.withDefaults(scopes), claims: claims)
-        let finished = await finish(grant, correlationId: correlationId, lifecycle: nil)
-        // The token is single-use: whatever the answer, this state is done.
-        lifecycle.consume()
-        switch finished {
+        // The token is single-use; a second call sends it again and the service answers, as in MSAL.
+        switch await finish(grant, correlationId: correlationId, lifecycle: nil) {
         case .success(let step):
             return .success(step)
         case .failure(.browserRequired(let details)):

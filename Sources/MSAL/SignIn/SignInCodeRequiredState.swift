@@ -37,33 +37,33 @@ public final class SignInCodeRequiredState: Sendable {
 
     /// Submits the code and reports to `delegate` on the main actor.
     public func submitCode(code: String, delegate: any SignInVerifyCodeDelegate) {
-        Task {
+        withDelegateOnMainActor(delegate) { [self] delegate in
             do throws(VerifyCodeError) {
                 let result = try await submitCode(code: code)
-                await result.deliver(to: delegate, completed: delegate.onSignInCompleted) {
+                result.deliver(to: delegate, completed: delegate.onSignInCompleted) {
                     delegate.onSignInVerifyCodeError(error: VerifyCodeError(type: .generalError, $0), newState: nil)
                 }
             } catch {
-                await delegate.onSignInVerifyCodeError(error: error, newState: retryState)
+                delegate.onSignInVerifyCodeError(error: error, newState: retryState)
             }
         }
     }
 
     /// Asks for a new code and reports to `delegate` on the main actor.
     public func resendCode(delegate: any SignInResendCodeDelegate) {
-        Task {
+        withDelegateOnMainActor(delegate) { [self] delegate in
             do throws(ResendCodeError) {
                 switch try await resendCode() {
                 case .codeRequired(let newState, let sentTo, let channel, let codeLength):
-                    await delegate.onSignInResendCodeCodeRequired(
+                    delegate.onSignInResendCodeCodeRequired(
                         newState: newState, sentTo: sentTo, channelTargetType: channel, codeLength: codeLength)
                 }
             } catch {
-                await delegate.onSignInResendCodeError(error: error, newState: retryState)
+                delegate.onSignInResendCodeError(error: error, newState: retryState)
             }
         }
     }
 
     /// This state, when it can still be used after a failure.
-    private var retryState: SignInCodeRequiredState? { lifecycle.isConsumed ? nil : self }
+    private var retryState: SignInCodeRequiredState? { lifecycle.hasEnded ? nil : self }
 }

@@ -91,9 +91,6 @@ package struct SignInController: Sendable {
     // MARK: Code
 
     package func submitCode(_ code: String, on state: SignInCodeRequiredState) async throws(VerifyCodeError) -> SignInVerifyCodeResult {
-        guard !state.lifecycle.isConsumed else {
-            throw VerifyCodeError(type: .generalError, .stateAlreadyUsed(state.correlationId))
-        }
         guard !code.isEmpty else {
             throw VerifyCodeError(
                 type: .invalidCode,
@@ -111,9 +108,6 @@ package struct SignInController: Sendable {
     }
 
     package func resendCode(on state: SignInCodeRequiredState) async throws(ResendCodeError) -> SignInResendCodeResult {
-        guard !state.lifecycle.isConsumed else {
-            throw ResendCodeError.general(.stateAlreadyUsed(state.correlationId))
-        }
         let challenge = await client.call(
             .signInChallenge,
             [
@@ -123,13 +117,12 @@ package struct SignInController: Sendable {
         let correlationId = challenge.correlationId
         switch challenge.outcome {
         case .success(.oob(let token, let label, let channel, let codeLength, _)):
-            state.lifecycle.consume()
             let next = SignInCodeRequiredState(
                 controller: self, continuationToken: token, correlationId: correlationId, scopes: state.scopes, claims: state.claims)
             return .codeRequired(
                 newState: next, sentTo: label, channelTargetType: MSALNativeAuthChannelType(value: channel), codeLength: codeLength)
         case .success(.password):
-            state.lifecycle.consume()
+            state.lifecycle.end()
             throw .general(
                 MSALNativeAuthErrorDetails(
                     message: "The server asked for a password instead of sending a new code", correlationId: correlationId))
@@ -148,9 +141,6 @@ package struct SignInController: Sendable {
     package func submitPassword(_ password: String, on state: SignInPasswordRequiredState) async throws(PasswordRequiredError)
         -> SignInPasswordRequiredResult
     {
-        guard !state.lifecycle.isConsumed else {
-            throw PasswordRequiredError(type: .generalError, .stateAlreadyUsed(state.correlationId))
-        }
         guard !password.isEmpty else {
             throw PasswordRequiredError(
                 type: .invalidPassword,
@@ -166,11 +156,5 @@ package struct SignInController: Sendable {
         // when the server moved on to a second factor whose methods could not be read.
         case .failure(let failure): throw .fromSignInToken(failure)
         }
-    }
-}
-
-extension MSALNativeAuthErrorDetails {
-    package static func stateAlreadyUsed(_ correlationId: UUID) -> Self {
-        MSALNativeAuthErrorDetails(message: MSALNativeAuthErrorMessage.stateAlreadyUsed, correlationId: correlationId)
     }
 }

@@ -4,15 +4,15 @@ import Foundation
 ///
 /// Every method is called on the main actor, exactly once per call. An optional method the app
 /// does not implement falls back to `onSignInStartError` with a general error naming it, as in MSAL.
-@MainActor
 public protocol SignInStartDelegate: SignInStrongAuthDelegate {
-    func onSignInStartError(error: SignInStartError)
-    func onSignInCodeRequired(
+    @MainActor func onSignInStartError(error: SignInStartError)
+    @MainActor func onSignInCodeRequired(
         newState: SignInCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int)
-    func onSignInPasswordRequired(newState: SignInPasswordRequiredState)
-    func onSignInCompleted(result: MSALNativeAuthUserAccountResult)
+    @MainActor func onSignInPasswordRequired(newState: SignInPasswordRequiredState)
+    @MainActor func onSignInCompleted(result: MSALNativeAuthUserAccountResult)
 }
 
+@MainActor
 extension SignInStartDelegate {
     public func onSignInCodeRequired(
         newState: SignInCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int
@@ -31,12 +31,12 @@ extension SignInStartDelegate {
 }
 
 /// Receives the outcome of `SignInPasswordRequiredState.submitPassword(password:delegate:)`.
-@MainActor
 public protocol SignInPasswordRequiredDelegate: SignInStrongAuthDelegate {
-    func onSignInPasswordRequiredError(error: PasswordRequiredError, newState: SignInPasswordRequiredState?)
-    func onSignInCompleted(result: MSALNativeAuthUserAccountResult)
+    @MainActor func onSignInPasswordRequiredError(error: PasswordRequiredError, newState: SignInPasswordRequiredState?)
+    @MainActor func onSignInCompleted(result: MSALNativeAuthUserAccountResult)
 }
 
+@MainActor
 extension SignInPasswordRequiredDelegate {
     public func onSignInCompleted(result: MSALNativeAuthUserAccountResult) {
         onSignInPasswordRequiredError(
@@ -46,12 +46,12 @@ extension SignInPasswordRequiredDelegate {
 }
 
 /// Receives the outcome of `SignInCodeRequiredState.submitCode(code:delegate:)`.
-@MainActor
 public protocol SignInVerifyCodeDelegate: SignInStrongAuthDelegate {
-    func onSignInVerifyCodeError(error: VerifyCodeError, newState: SignInCodeRequiredState?)
-    func onSignInCompleted(result: MSALNativeAuthUserAccountResult)
+    @MainActor func onSignInVerifyCodeError(error: VerifyCodeError, newState: SignInCodeRequiredState?)
+    @MainActor func onSignInCompleted(result: MSALNativeAuthUserAccountResult)
 }
 
+@MainActor
 extension SignInVerifyCodeDelegate {
     public func onSignInCompleted(result: MSALNativeAuthUserAccountResult) {
         onSignInVerifyCodeError(
@@ -60,13 +60,13 @@ extension SignInVerifyCodeDelegate {
 }
 
 /// Receives the outcome of `SignInCodeRequiredState.resendCode(delegate:)`.
-@MainActor
-public protocol SignInResendCodeDelegate: AnyObject, Sendable {
-    func onSignInResendCodeError(error: ResendCodeError, newState: SignInCodeRequiredState?)
-    func onSignInResendCodeCodeRequired(
+public protocol SignInResendCodeDelegate: AnyObject {
+    @MainActor func onSignInResendCodeError(error: ResendCodeError, newState: SignInCodeRequiredState?)
+    @MainActor func onSignInResendCodeCodeRequired(
         newState: SignInCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int)
 }
 
+@MainActor
 extension SignInResendCodeDelegate {
     public func onSignInResendCodeCodeRequired(
         newState: SignInCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int

@@ -28,14 +28,14 @@ public final class SignInPasswordRequiredState: Sendable {
 
     /// Submits the password and reports to `delegate` on the main actor.
     public func submitPassword(password: String, delegate: any SignInPasswordRequiredDelegate) {
-        Task {
+        withDelegateOnMainActor(delegate) { [self] delegate in
             do throws(PasswordRequiredError) {
                 let result = try await submitPassword(password: password)
-                await result.deliver(to: delegate, completed: delegate.onSignInCompleted) {
+                result.deliver(to: delegate, completed: delegate.onSignInCompleted) {
                     delegate.onSignInPasswordRequiredError(error: PasswordRequiredError(type: .generalError, $0), newState: nil)
                 }
             } catch {
-                await delegate.onSignInPasswordRequiredError(error: error, newState: lifecycle.isConsumed ? nil : self)
+                delegate.onSignInPasswordRequiredError(error: error, newState: lifecycle.hasEnded ? nil : self)
             }
         }
     }

@@ -22,14 +22,14 @@ public final class SignInAfterSignUpState: Sendable {
     /// Signs the user in and reports to `delegate` on the main actor.
     public func signIn(parameters: MSALNativeAuthSignInAfterSignUpParameters, delegate: any SignInAfterSignUpDelegate) {
         let (scopes, claims) = (parameters.scopes, parameters.claimsRequest)
-        Task {
+        withDelegateOnMainActor(delegate) { [self] delegate in
             do throws(SignInAfterSignUpError) {
                 let result = try await signIn(scopes: scopes, claims: claims)
-                await result.deliver(to: delegate, completed: delegate.onSignInCompleted) {
+                result.deliver(to: delegate, completed: delegate.onSignInCompleted) {
                     delegate.onSignInAfterSignUpError(error: SignInAfterSignUpError(type: .generalError, $0))
                 }
             } catch {
-                await delegate.onSignInAfterSignUpError(error: error)
+                delegate.onSignInAfterSignUpError(error: error)
             }
         }
     }

@@ -23,17 +23,17 @@ public final class SignUpAttributesRequiredState: Sendable {
 
     public func submitAttributes(attributes: [String: Any], delegate: any SignUpAttributesRequiredDelegate) {
         let json = Result { () throws(MSALSetupError) in try SignUpAttributes.json(attributes) }
-        Task {
+        withDelegateOnMainActor(delegate) { [self] delegate in
             do throws(AttributesRequiredError) {
                 switch try await controller.submitAttributes(json, on: self) {
-                case .completed(let next): await delegate.onSignUpCompleted(newState: next)
+                case .completed(let next): delegate.onSignUpCompleted(newState: next)
                 case .attributesRequired(let required, let next):
-                    await delegate.onSignUpAttributesRequired(attributes: required, newState: next)
+                    delegate.onSignUpAttributesRequired(attributes: required, newState: next)
                 case .attributesInvalid(let names, let next):
-                    await delegate.onSignUpAttributesInvalid(attributeNames: names, newState: next)
+                    delegate.onSignUpAttributesInvalid(attributeNames: names, newState: next)
                 }
             } catch {
-                await delegate.onSignUpAttributesRequiredError(error: error)
+                delegate.onSignUpAttributesRequiredError(error: error)
             }
         }
     }

@@ -27,30 +27,30 @@ public final class SignUpCodeRequiredState: Sendable {
     }
 
     public func submitCode(code: String, delegate: any SignUpVerifyCodeDelegate) {
-        Task {
+        withDelegateOnMainActor(delegate) { [self] delegate in
             do throws(VerifyCodeError) {
                 switch try await submitCode(code: code) {
-                case .completed(let next): await delegate.onSignUpCompleted(newState: next)
-                case .passwordRequired(let next): await delegate.onSignUpPasswordRequired(newState: next)
+                case .completed(let next): delegate.onSignUpCompleted(newState: next)
+                case .passwordRequired(let next): delegate.onSignUpPasswordRequired(newState: next)
                 case .attributesRequired(let attributes, let next):
-                    await delegate.onSignUpAttributesRequired(attributes: attributes, newState: next)
+                    delegate.onSignUpAttributesRequired(attributes: attributes, newState: next)
                 }
             } catch {
-                await delegate.onSignUpVerifyCodeError(error: error, newState: lifecycle.isConsumed ? nil : self)
+                delegate.onSignUpVerifyCodeError(error: error, newState: lifecycle.hasEnded ? nil : self)
             }
         }
     }
 
     public func resendCode(delegate: any SignUpResendCodeDelegate) {
-        Task {
+        withDelegateOnMainActor(delegate) { [self] delegate in
             do throws(ResendCodeError) {
                 switch try await resendCode() {
                 case .codeRequired(let next, let sentTo, let channel, let length):
-                    await delegate.onSignUpResendCodeCodeRequired(
+                    delegate.onSignUpResendCodeCodeRequired(
                         newState: next, sentTo: sentTo, channelTargetType: channel, codeLength: length)
                 }
             } catch {
-                await delegate.onSignUpResendCodeError(error: error, newState: lifecycle.isConsumed ? nil : self)
+                delegate.onSignUpResendCodeError(error: error, newState: lifecycle.hasEnded ? nil : self)
             }
         }
     }

@@ -152,7 +152,6 @@ package struct SignUpController: Sendable {
     // MARK: Steps
 
     package func submitCode(_ code: String, on state: SignUpCodeRequiredState) async throws(VerifyCodeError) -> SignUpVerifyCodeResult {
-        guard !state.lifecycle.isConsumed else { throw VerifyCodeError(type: .generalError, .stateAlreadyUsed(state.correlationId)) }
         guard !code.isEmpty else {
             throw VerifyCodeError(
                 type: .invalidCode,
@@ -165,22 +164,25 @@ package struct SignUpController: Sendable {
             username: state.username, correlationId: state.correlationId)
         switch outcome {
         case .completed(let next):
-            state.lifecycle.consume()
             return .completed(next)
         case .attributesRequired(let attributes, let next):
-            state.lifecycle.consume()
             return .attributesRequired(attributes: attributes, newState: next)
         case .credentialRequired(let token, let id):
-            state.lifecycle.consume()
-            switch await challenge(token, username: state.username, correlationId: id) {
-            case .password(let next): return .passwordRequired(newState: next)
-            case .redirect(let details): throw VerifyCodeError(type: .browserRequired, details)
-            case .error(let details), .networkFailure(let details): throw VerifyCodeError(type: .generalError, details)
-            case .code(let next, _, _, _):
-                throw VerifyCodeError(
-                    type: .generalError,
-                    MSALNativeAuthErrorDetails(
-                        message: "The server asked for another code instead of a password", correlationId: next.correlationId))
+            // The code was accepted and the server moved on: a failure from here ends the flow.
+            do throws(VerifyCodeError) {
+                switch await challenge(token, username: state.username, correlationId: id) {
+                case .password(let next): return .passwordRequired(newState: next)
+                case .redirect(let details): throw VerifyCodeError(type: .browserRequired, details)
+                case .error(let details), .networkFailure(let details): throw VerifyCodeError(type: .generalError, details)
+                case .code(let next, _, _, _):
+                    throw VerifyCodeError(
+                        type: .generalError,
+                        MSALNativeAuthErrorDetails(
+                            message: "The server asked for another code instead of a password", correlationId: next.correlationId))
+                }
+            } catch {
+                state.lifecycle.end()
+                throw error
             }
         case .apiError(let error, let id):
             let details = MSALNativeAuthErrorDetails(error, correlationId: id, fallback: MSALNativeAuthErrorMessage.invalidCode)
@@ -188,7 +190,7 @@ package struct SignUpController: Sendable {
             {
                 throw VerifyCodeError(type: .invalidCode, details)
             }
-            state.lifecycle.consume()
+            state.lifecycle.end()
             throw VerifyCodeError(type: .generalError, details)
         case .failure(let failure, let id):
             // Nothing reached the server's decision: the code may be tried again.
@@ -197,18 +199,16 @@ package struct SignUpController: Sendable {
     }
 
     package func resendCode(on state: SignUpCodeRequiredState) async throws(ResendCodeError) -> SignUpResendCodeResult {
-        guard !state.lifecycle.isConsumed else { throw ResendCodeError.general(.stateAlreadyUsed(state.correlationId)) }
         switch await challenge(state.continuationToken, username: state.username, correlationId: state.correlationId) {
         case .code(let next, let sentTo, let channel, let length):
-            state.lifecycle.consume()
             return .codeRequired(newState: next, sentTo: sentTo, channelTargetType: channel, codeLength: length)
         case .error(let details), .networkFailure(let details):
             throw ResendCodeError.general(details)
         case .redirect(let details):
-            state.lifecycle.consume()
+            state.lifecycle.end()
             throw ResendCodeError(type: .browserRequired, details)
         case .password(let next):
-            state.lifecycle.consume()
+            state.lifecycle.end()
             throw ResendCodeError.general(
                 MSALNativeAuthErrorDetails(
                     message: "The server asked for a password instead of sending a new code", correlationId: next.correlationId))
@@ -218,7 +218,6 @@ package struct SignUpController: Sendable {
     package func submitPassword(_ password: String, on state: SignUpPasswordRequiredState) async throws(PasswordRequiredError)
         -> SignUpPasswordRequiredResult
     {
-        guard !state.lifecycle.isConsumed else { throw PasswordRequiredError(type: .generalError, .stateAlreadyUsed(state.correlationId)) }
         guard !password.isEmpty else {
             throw PasswordRequiredError(
                 type: .invalidPassword,
@@ -230,10 +229,8 @@ package struct SignUpController: Sendable {
             username: state.username, correlationId: state.correlationId)
         switch outcome {
         case .completed(let next):
-            state.lifecycle.consume()
             return .completed(next)
         case .attributesRequired(let attributes, let next):
-            state.lifecycle.consume()
             return .attributesRequired(attributes: attributes, newState: next)
         case .apiError(let error, let id):
             let details = MSALNativeAuthErrorDetails(error, correlationId: id, fallback: MSALNativeAuthErrorMessage.invalidPassword)
@@ -243,10 +240,10 @@ package struct SignUpController: Sendable {
             if error.error == .invalidGrant, error.suberror == .invalidOOBValue {
                 throw PasswordRequiredError(type: .generalError, details)
             }
-            state.lifecycle.consume()
+            state.lifecycle.end()
             throw PasswordRequiredError(type: .generalError, details)
         case .credentialRequired(_, let id):
-            state.lifecycle.consume()
+            state.lifecycle.end()
             throw PasswordRequiredError(
                 type: .generalError,
                 MSALNativeAuthErrorDetails(
@@ -259,9 +256,6 @@ package struct SignUpController: Sendable {
     package func submitAttributes(_ attributes: Result<String?, MSALSetupError>, on state: SignUpAttributesRequiredState)
         async throws(AttributesRequiredError) -> SignUpAttributesRequiredResult
     {
-        guard !state.lifecycle.isConsumed else {
-            throw AttributesRequiredError(type: .generalError, .stateAlreadyUsed(state.correlationId))
-        }
         let json: String
         switch attributes {
         case .success(let value?): json = value
@@ -275,22 +269,20 @@ package struct SignUpController: Sendable {
             username: state.username, correlationId: state.correlationId)
         switch outcome {
         case .completed(let next):
-            state.lifecycle.consume()
             return .completed(next)
         case .attributesRequired(let required, let next):
-            state.lifecycle.consume()
             return .attributesRequired(attributes: required, newState: next)
         case .apiError(let error, let id):
             if error.error == .invalidGrant, error.suberror == .attributeValidationFailed, !error.invalidAttributes.isEmpty {
                 // The same token accepts corrected values.
                 return .attributesInvalid(attributeNames: error.invalidAttributes, newState: state)
             }
-            state.lifecycle.consume()
+            state.lifecycle.end()
             throw AttributesRequiredError(
                 type: .generalError, MSALNativeAuthErrorDetails(error, correlationId: id, fallback: MSALNativeAuthErrorMessage.generalError)
             )
         case .credentialRequired(_, let id):
-            state.lifecycle.consume()
+            state.lifecycle.end()
             throw AttributesRequiredError(
                 type: .generalError, MSALNativeAuthErrorDetails(message: "The server asked for a credential again", correlationId: id))
         case .failure(let failure, let id):

@@ -2,14 +2,14 @@ import Foundation
 
 /// Receives the outcome of `signUp(parameters:delegate:)`. Mirrors MSAL's `SignUpStartDelegate`.
 /// Called on the main actor, once per call; unimplemented optional methods fall back to the error method.
-@MainActor
-public protocol SignUpStartDelegate: AnyObject, Sendable {
-    func onSignUpStartError(error: SignUpStartError)
-    func onSignUpCodeRequired(
+public protocol SignUpStartDelegate: AnyObject {
+    @MainActor func onSignUpStartError(error: SignUpStartError)
+    @MainActor func onSignUpCodeRequired(
         newState: SignUpCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int)
-    func onSignUpAttributesInvalid(attributeNames: [String])
+    @MainActor func onSignUpAttributesInvalid(attributeNames: [String])
 }
 
+@MainActor
 extension SignUpStartDelegate {
     public func onSignUpCodeRequired(
         newState: SignUpCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int
@@ -23,14 +23,14 @@ extension SignUpStartDelegate {
 }
 
 /// Receives the outcome of `SignUpCodeRequiredState.submitCode(code:delegate:)`.
-@MainActor
-public protocol SignUpVerifyCodeDelegate: AnyObject, Sendable {
-    func onSignUpVerifyCodeError(error: VerifyCodeError, newState: SignUpCodeRequiredState?)
-    func onSignUpAttributesRequired(attributes: [MSALNativeAuthRequiredAttribute], newState: SignUpAttributesRequiredState)
-    func onSignUpPasswordRequired(newState: SignUpPasswordRequiredState)
-    func onSignUpCompleted(newState: SignInAfterSignUpState)
+public protocol SignUpVerifyCodeDelegate: AnyObject {
+    @MainActor func onSignUpVerifyCodeError(error: VerifyCodeError, newState: SignUpCodeRequiredState?)
+    @MainActor func onSignUpAttributesRequired(attributes: [MSALNativeAuthRequiredAttribute], newState: SignUpAttributesRequiredState)
+    @MainActor func onSignUpPasswordRequired(newState: SignUpPasswordRequiredState)
+    @MainActor func onSignUpCompleted(newState: SignInAfterSignUpState)
 }
 
+@MainActor
 extension SignUpVerifyCodeDelegate {
     public func onSignUpAttributesRequired(attributes: [MSALNativeAuthRequiredAttribute], newState: SignUpAttributesRequiredState) {
         onSignUpVerifyCodeError(
@@ -52,13 +52,13 @@ extension SignUpVerifyCodeDelegate {
 }
 
 /// Receives the outcome of `SignUpCodeRequiredState.resendCode(delegate:)`.
-@MainActor
-public protocol SignUpResendCodeDelegate: AnyObject, Sendable {
-    func onSignUpResendCodeError(error: ResendCodeError, newState: SignUpCodeRequiredState?)
-    func onSignUpResendCodeCodeRequired(
+public protocol SignUpResendCodeDelegate: AnyObject {
+    @MainActor func onSignUpResendCodeError(error: ResendCodeError, newState: SignUpCodeRequiredState?)
+    @MainActor func onSignUpResendCodeCodeRequired(
         newState: SignUpCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int)
 }
 
+@MainActor
 extension SignUpResendCodeDelegate {
     public func onSignUpResendCodeCodeRequired(
         newState: SignUpCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int
@@ -70,13 +70,13 @@ extension SignUpResendCodeDelegate {
 }
 
 /// Receives the outcome of `SignUpPasswordRequiredState.submitPassword(password:delegate:)`.
-@MainActor
-public protocol SignUpPasswordRequiredDelegate: AnyObject, Sendable {
-    func onSignUpPasswordRequiredError(error: PasswordRequiredError, newState: SignUpPasswordRequiredState?)
-    func onSignUpAttributesRequired(attributes: [MSALNativeAuthRequiredAttribute], newState: SignUpAttributesRequiredState)
-    func onSignUpCompleted(newState: SignInAfterSignUpState)
+public protocol SignUpPasswordRequiredDelegate: AnyObject {
+    @MainActor func onSignUpPasswordRequiredError(error: PasswordRequiredError, newState: SignUpPasswordRequiredState?)
+    @MainActor func onSignUpAttributesRequired(attributes: [MSALNativeAuthRequiredAttribute], newState: SignUpAttributesRequiredState)
+    @MainActor func onSignUpCompleted(newState: SignInAfterSignUpState)
 }
 
+@MainActor
 extension SignUpPasswordRequiredDelegate {
     public func onSignUpAttributesRequired(attributes: [MSALNativeAuthRequiredAttribute], newState: SignUpAttributesRequiredState) {
         onSignUpPasswordRequiredError(
@@ -91,14 +91,14 @@ extension SignUpPasswordRequiredDelegate {
 }
 
 /// Receives the outcome of `SignUpAttributesRequiredState.submitAttributes(attributes:delegate:)`.
-@MainActor
-public protocol SignUpAttributesRequiredDelegate: AnyObject, Sendable {
-    func onSignUpAttributesRequiredError(error: AttributesRequiredError)
-    func onSignUpAttributesRequired(attributes: [MSALNativeAuthRequiredAttribute], newState: SignUpAttributesRequiredState)
-    func onSignUpAttributesInvalid(attributeNames: [String], newState: SignUpAttributesRequiredState)
-    func onSignUpCompleted(newState: SignInAfterSignUpState)
+public protocol SignUpAttributesRequiredDelegate: AnyObject {
+    @MainActor func onSignUpAttributesRequiredError(error: AttributesRequiredError)
+    @MainActor func onSignUpAttributesRequired(attributes: [MSALNativeAuthRequiredAttribute], newState: SignUpAttributesRequiredState)
+    @MainActor func onSignUpAttributesInvalid(attributeNames: [String], newState: SignUpAttributesRequiredState)
+    @MainActor func onSignUpCompleted(newState: SignInAfterSignUpState)
 }
 
+@MainActor
 extension SignUpAttributesRequiredDelegate {
     public func onSignUpAttributesRequired(attributes: [MSALNativeAuthRequiredAttribute], newState: SignUpAttributesRequiredState) {
         onSignUpAttributesRequiredError(
@@ -117,12 +117,12 @@ extension SignUpAttributesRequiredDelegate {
 }
 
 /// Receives the outcome of `SignInAfterSignUpState.signIn(parameters:delegate:)`.
-@MainActor
 public protocol SignInAfterSignUpDelegate: SignInStrongAuthDelegate {
-    func onSignInAfterSignUpError(error: SignInAfterSignUpError)
-    func onSignInCompleted(result: MSALNativeAuthUserAccountResult)
+    @MainActor func onSignInAfterSignUpError(error: SignInAfterSignUpError)
+    @MainActor func onSignInCompleted(result: MSALNativeAuthUserAccountResult)
 }
 
+@MainActor
 extension SignInAfterSignUpDelegate {
     public func onSignInCompleted(result: MSALNativeAuthUserAccountResult) {
         onSignInAfterSignUpError(

@@ -21,15 +21,15 @@ public final class SignUpPasswordRequiredState: Sendable {
     }
 
     public func submitPassword(password: String, delegate: any SignUpPasswordRequiredDelegate) {
-        Task {
+        withDelegateOnMainActor(delegate) { [self] delegate in
             do throws(PasswordRequiredError) {
                 switch try await submitPassword(password: password) {
-                case .completed(let next): await delegate.onSignUpCompleted(newState: next)
+                case .completed(let next): delegate.onSignUpCompleted(newState: next)
                 case .attributesRequired(let attributes, let next):
-                    await delegate.onSignUpAttributesRequired(attributes: attributes, newState: next)
+                    delegate.onSignUpAttributesRequired(attributes: attributes, newState: next)
                 }
             } catch {
-                await delegate.onSignUpPasswordRequiredError(error: error, newState: lifecycle.isConsumed ? nil : self)
+                delegate.onSignUpPasswordRequiredError(error: error, newState: lifecycle.hasEnded ? nil : self)
             }
         }
     }

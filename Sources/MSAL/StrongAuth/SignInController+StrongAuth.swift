@@ -10,8 +10,9 @@ extension SignInController {
     /// Redeems `grant`; on `mfa_required` or `registration_required` asks the matching introspect
     /// endpoint for the methods and returns the state that continues there.
     ///
-    /// `lifecycle` is the state that sent the grant: it is used up once the server moved the flow on
-    /// (tokens, or a second factor wanted), and stays usable after any other failure.
+    /// `lifecycle` is the state that sent the grant. When the server moved the flow on (a second
+    /// factor wanted) and the step that follows fails, that state's flow is over: the server has
+    /// spent its token. After any other failure the user may try again on it.
     package func finish(_ grant: TokenGrant, correlationId: UUID, lifecycle: StateLifecycle?) async
         -> Result<SignInStepResult, TokenRedemptionFailure>
     {
@@ -19,21 +20,20 @@ extension SignInController {
         let context = SignInContinuationContext(controller: self, scopes: grant.scopes, claims: grant.claims)
         switch redeemed.result {
         case .success(let result):
-            lifecycle?.consume()
             return .success(.completed(result))
         case .failure(.mfaRequired(let token, _)):
-            lifecycle?.consume()
             logger.info("The sign-in needs a second factor; asking for the user's methods")
-            return await introspect(.signInIntrospect, token, correlationId: redeemed.correlationId) { methods, next, id in
+            let next = await introspect(.signInIntrospect, token, correlationId: redeemed.correlationId) { methods, next, id in
                 .awaitingMFA(authMethods: methods, newState: AwaitingMFAState(context: context, continuationToken: next, correlationId: id))
             }
+            return next.endingFlow(of: lifecycle)
         case .failure(.registrationRequired(let token, _)):
-            lifecycle?.consume()
             logger.info("The sign-in needs a strong-auth method registered; asking which kinds")
-            return await introspect(.registerIntrospect, token, correlationId: redeemed.correlationId) { methods, next, id in
+            let next = await introspect(.registerIntrospect, token, correlationId: redeemed.correlationId) { methods, next, id in
                 .strongAuthMethodRegistration(
                     authMethods: methods, newState: RegisterStrongAuthState(context: context, continuationToken: next, correlationId: id))
             }
+            return next.endingFlow(of: lifecycle)
         case .failure(let failure):
             return .failure(failure)
         }
@@ -69,9 +69,6 @@ extension SignInController {
     package func requestMFAChallenge(_ authMethod: MSALAuthMethod, on state: MFABaseState) async throws(MFARequestChallengeError)
         -> MFARequestChallengeResult
     {
-        guard !state.lifecycle.isConsumed else {
-            throw MFARequestChallengeError(type: .generalError, .stateAlreadyUsed(state.correlationId))
-        }
         let (outcome, correlationId) = await client.call(
             .signInChallenge,
             [
@@ -81,12 +78,11 @@ extension SignInController {
             ], correlationId: state.correlationId, expecting: ChallengeResponse.self)
         switch outcome {
         case .success(.oob(let token, let label, let channel, let codeLength, _)):
-            state.lifecycle.consume()
             let next = MFARequiredState(context: state.context, continuationToken: token, correlationId: correlationId)
             return .verificationRequired(
                 newState: next, sentTo: label, channelTargetType: MSALNativeAuthChannelType(value: channel), codeLength: codeLength)
         case .success(.password):
-            state.lifecycle.consume()
+            state.lifecycle.end()
             throw MFARequestChallengeError(
                 type: .generalError,
                 MSALNativeAuthErrorDetails(
@@ -105,9 +101,6 @@ extension SignInController {
     package func submitMFAChallenge(_ code: String, on state: MFARequiredState) async throws(MFASubmitChallengeError)
         -> MFASubmitChallengeResult
     {
-        guard !state.lifecycle.isConsumed else {
-            throw MFASubmitChallengeError(type: .generalError, .stateAlreadyUsed(state.correlationId))
-        }
         guard !code.isEmpty else {
             throw MFASubmitChallengeError(
                 type: .invalidChallenge,
@@ -119,7 +112,6 @@ extension SignInController {
         let redeemed = await client.redeem(grant, correlationId: state.correlationId)
         switch redeemed.result {
         case .success(let result):
-            state.lifecycle.consume()
             return .completed(result)
         case .failure(.invalidCode(var details)):
             if details.message == MSALNativeAuthErrorMessage.generalError { details.message = MSALNativeAuthErrorMessage.invalidChallenge }
@@ -128,7 +120,7 @@ extension SignInController {
             throw MFASubmitChallengeError(type: .browserRequired, details)
         case .failure(.mfaRequired(_, let details)), .failure(.registrationRequired(_, let details)):
             // A second factor after the second factor: nothing a client can do (public-api §8.5).
-            state.lifecycle.consume()
+            state.lifecycle.end()
             throw MFASubmitChallengeError(type: .generalError, details)
         case .failure(let failure):
             throw MFASubmitChallengeError(type: .generalError, failure.details)
@@ -141,9 +133,6 @@ extension SignInController {
         async throws(RegisterStrongAuthChallengeError) -> RegisterStrongAuthChallengeResult
     {
         let correlationId = state.correlationId
-        guard !state.lifecycle.isConsumed else {
-            throw RegisterStrongAuthChallengeError(type: .generalError, .stateAlreadyUsed(correlationId))
-        }
         let contact = parameters.verificationContact.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !contact.isEmpty else {
             throw RegisterStrongAuthChallengeError(
@@ -161,7 +150,6 @@ extension SignInController {
             ], correlationId: correlationId, expecting: RegisterChallengeResponse.self)
         switch outcome {
         case .success(.oob(let token, let target, let channel, let codeLength)):
-            state.lifecycle.consume()
             let next = RegisterStrongAuthVerificationRequiredState(
                 context: state.context, continuationToken: token, correlationId: answeredId)
             return .verificationRequired(
@@ -169,15 +157,16 @@ extension SignInController {
                     newState: next, sentTo: target, channelTargetType: MSALNativeAuthChannelType(value: channel), codeLength: codeLength))
         case .success(.preverified(let token)):
             // No code: the contact is known as verified; register it and sign in at once.
-            state.lifecycle.consume()
             switch await completeRegistration(
                 grant: [("grant_type", "continuation_token")], token, context: state.context, correlationId: answeredId)
             {
             case .success(let result): return .completed(result)
-            case .failure(let failure): throw RegisterStrongAuthChallengeError(type: .generalError, failure.details)
+            case .failure(let failure):
+                state.lifecycle.end()
+                throw RegisterStrongAuthChallengeError(type: .generalError, failure.details)
             }
         case .redirect(let reason):
-            state.lifecycle.consume()
+            state.lifecycle.end()
             throw RegisterStrongAuthChallengeError(
                 type: .browserRequired, MSALNativeAuthErrorDetails(redirectReason: reason, correlationId: answeredId))
         case .apiError(let error):
@@ -196,9 +185,6 @@ extension SignInController {
     package func submitRegistrationChallenge(_ code: String, on state: RegisterStrongAuthVerificationRequiredState)
         async throws(RegisterStrongAuthSubmitChallengeError) -> RegisterStrongAuthSubmitChallengeResult
     {
-        guard !state.lifecycle.isConsumed else {
-            throw RegisterStrongAuthSubmitChallengeError(type: .generalError, .stateAlreadyUsed(state.correlationId))
-        }
         guard !code.isEmpty else {
             throw RegisterStrongAuthSubmitChallengeError(
                 type: .invalidChallenge,
@@ -209,7 +195,6 @@ extension SignInController {
             correlationId: state.correlationId)
         {
         case .success(let result):
-            state.lifecycle.consume()
             return .completed(result)
         case .failure(.continueRefused(let error, let details)):
             if error.error == .invalidGrant, error.suberror == .invalidOOBValue {
@@ -223,11 +208,11 @@ extension SignInController {
         case .failure(.continueUnanswered(let details)):
             throw RegisterStrongAuthSubmitChallengeError(type: .generalError, details)
         case .failure(.continueRedirected(let details)):
-            state.lifecycle.consume()
+            state.lifecycle.end()
             throw RegisterStrongAuthSubmitChallengeError(type: .browserRequired, details)
         case .failure(.signInFailed(let details)):
             // The method is registered but the token call failed: the flow is over (public-api §8.6).
-            state.lifecycle.consume()
+            state.lifecycle.end()
             throw RegisterStrongAuthSubmitChallengeError(type: .generalError, details)
         }
     }
@@ -285,4 +270,13 @@ extension SignInController {
 extension NativeAuthAPIError {
     /// `access_denied` + `provider_blocked_by_rep`: the service will not send codes to that method or contact.
     var isProviderBlocked: Bool { error == .accessDenied && suberror == .providerBlockedByRep }
+}
+
+extension Result where Failure == TokenRedemptionFailure {
+    /// This result, after recording in `lifecycle` that a failure ends the flow (the step before it
+    /// had already moved the flow on at the server).
+    fileprivate func endingFlow(of lifecycle: StateLifecycle?) -> Self {
+        if case .failure = self { lifecycle?.end() }
+        return self
+    }
 }

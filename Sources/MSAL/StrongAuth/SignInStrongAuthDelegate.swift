@@ -9,16 +9,16 @@ import Foundation
 /// They live in this one parent protocol so that a class serving several sign-in steps (one
 /// controller for the whole screen) has one default of each, not one per protocol, which Swift
 /// would reject as ambiguous.
-@MainActor
-public protocol SignInStrongAuthDelegate: AnyObject, Sendable {
+public protocol SignInStrongAuthDelegate: AnyObject {
     /// The credential was right and the user must pass a second factor: let them choose one of
     /// `authMethods`, then call `newState.requestChallenge(authMethod:delegate:)`.
-    func onSignInAwaitingMFA(authMethods: [MSALAuthMethod], newState: AwaitingMFAState)
+    @MainActor func onSignInAwaitingMFA(authMethods: [MSALAuthMethod], newState: AwaitingMFAState)
     /// The credential was right and the user must register a strong-auth method first: ask for a
     /// contact for one of `authMethods`, then call `newState.challengeAuthMethod(parameters:delegate:)`.
-    func onSignInStrongAuthMethodRegistration(authMethods: [MSALAuthMethod], newState: RegisterStrongAuthState)
+    @MainActor func onSignInStrongAuthMethodRegistration(authMethods: [MSALAuthMethod], newState: RegisterStrongAuthState)
 }
 
+@MainActor
 extension SignInStrongAuthDelegate {
     public func onSignInAwaitingMFA(authMethods: [MSALAuthMethod], newState: AwaitingMFAState) {
         UnimplementedCallback.reached("onSignInAwaitingMFA")
@@ -52,8 +52,8 @@ extension SignInStepResult {
     /// error naming the callback when the delegate does not implement it.
     @MainActor
     package func deliver(
-        to delegate: any SignInStrongAuthDelegate, completed: @MainActor (MSALNativeAuthUserAccountResult) -> Void,
-        failed: @MainActor (MSALNativeAuthErrorDetails) -> Void
+        to delegate: any SignInStrongAuthDelegate, completed: (MSALNativeAuthUserAccountResult) -> Void,
+        failed: (MSALNativeAuthErrorDetails) -> Void
     ) {
         let missing: String?
         let correlationId: UUID

@@ -2,15 +2,15 @@ import Foundation
 
 /// Receives the outcome of `requestChallenge(authMethod:delegate:)` on an MFA state. Mirrors MSAL's
 /// `MFARequestChallengeDelegate`.
-@MainActor
-public protocol MFARequestChallengeDelegate: AnyObject, Sendable {
-    func onMFARequestChallengeError(error: MFARequestChallengeError, newState: MFARequiredState?)
-    func onMFARequestChallengeVerificationRequired(
+public protocol MFARequestChallengeDelegate: AnyObject {
+    @MainActor func onMFARequestChallengeError(error: MFARequestChallengeError, newState: MFARequiredState?)
+    @MainActor func onMFARequestChallengeVerificationRequired(
         newState: MFARequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int)
     /// Declared as in MSAL; the service's current answers never lead here.
-    func onMFARequestChallengeSelectionRequired(authMethods: [MSALAuthMethod], newState: MFARequiredState)
+    @MainActor func onMFARequestChallengeSelectionRequired(authMethods: [MSALAuthMethod], newState: MFARequiredState)
 }
 
+@MainActor
 extension MFARequestChallengeDelegate {
     public func onMFARequestChallengeVerificationRequired(
         newState: MFARequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int
@@ -31,12 +31,12 @@ extension MFARequestChallengeDelegate {
 
 /// Receives the outcome of `MFARequiredState.submitChallenge(challenge:delegate:)`. Mirrors MSAL's
 /// `MFASubmitChallengeDelegate`.
-@MainActor
-public protocol MFASubmitChallengeDelegate: AnyObject, Sendable {
-    func onMFASubmitChallengeError(error: MFASubmitChallengeError, newState: MFARequiredState?)
-    func onSignInCompleted(result: MSALNativeAuthUserAccountResult)
+public protocol MFASubmitChallengeDelegate: AnyObject {
+    @MainActor func onMFASubmitChallengeError(error: MFASubmitChallengeError, newState: MFARequiredState?)
+    @MainActor func onSignInCompleted(result: MSALNativeAuthUserAccountResult)
 }
 
+@MainActor
 extension MFASubmitChallengeDelegate {
     public func onSignInCompleted(result: MSALNativeAuthUserAccountResult) {
         onMFASubmitChallengeError(
@@ -47,13 +47,13 @@ extension MFASubmitChallengeDelegate {
 
 /// Receives the outcome of `challengeAuthMethod(parameters:delegate:)` on a registration state.
 /// Mirrors MSAL's `RegisterStrongAuthChallengeDelegate`.
-@MainActor
-public protocol RegisterStrongAuthChallengeDelegate: AnyObject, Sendable {
-    func onRegisterStrongAuthChallengeError(error: RegisterStrongAuthChallengeError, newState: RegisterStrongAuthState?)
-    func onRegisterStrongAuthVerificationRequired(result: MSALNativeAuthRegisterStrongAuthVerificationRequiredResult)
-    func onSignInCompleted(result: MSALNativeAuthUserAccountResult)
+public protocol RegisterStrongAuthChallengeDelegate: AnyObject {
+    @MainActor func onRegisterStrongAuthChallengeError(error: RegisterStrongAuthChallengeError, newState: RegisterStrongAuthState?)
+    @MainActor func onRegisterStrongAuthVerificationRequired(result: MSALNativeAuthRegisterStrongAuthVerificationRequiredResult)
+    @MainActor func onSignInCompleted(result: MSALNativeAuthUserAccountResult)
 }
 
+@MainActor
 extension RegisterStrongAuthChallengeDelegate {
     public func onRegisterStrongAuthVerificationRequired(result: MSALNativeAuthRegisterStrongAuthVerificationRequiredResult) {
         onRegisterStrongAuthChallengeError(
@@ -71,13 +71,13 @@ extension RegisterStrongAuthChallengeDelegate {
 
 /// Receives the outcome of `RegisterStrongAuthVerificationRequiredState.submitChallenge(challenge:delegate:)`.
 /// Mirrors MSAL's `RegisterStrongAuthSubmitChallengeDelegate`.
-@MainActor
-public protocol RegisterStrongAuthSubmitChallengeDelegate: AnyObject, Sendable {
-    func onRegisterStrongAuthSubmitChallengeError(
+public protocol RegisterStrongAuthSubmitChallengeDelegate: AnyObject {
+    @MainActor func onRegisterStrongAuthSubmitChallengeError(
         error: RegisterStrongAuthSubmitChallengeError, newState: RegisterStrongAuthVerificationRequiredState?)
-    func onSignInCompleted(result: MSALNativeAuthUserAccountResult)
+    @MainActor func onSignInCompleted(result: MSALNativeAuthUserAccountResult)
 }
 
+@MainActor
 extension RegisterStrongAuthSubmitChallengeDelegate {
     public func onSignInCompleted(result: MSALNativeAuthUserAccountResult) {
         onRegisterStrongAuthSubmitChallengeError(

@@ -18,7 +18,7 @@ public class MSALNativeAuthBaseState: @unchecked Sendable {
     }
 
     /// This state when it can still be used after a failure, else nil.
-    package var ifUsable: Self? { lifecycle.isConsumed ? nil : self }
+    package var ifUsable: Self? { lifecycle.hasEnded ? nil : self }
 }
 
 /// What a second-factor state needs to finish the sign-in it interrupted: the controller and the
@@ -48,22 +48,22 @@ public class MFABaseState: MSALNativeAuthBaseState, @unchecked Sendable {
     /// Asks the server to send a code to `authMethod` and reports to `delegate` on the main actor.
     /// After a failure `newState` accepts another request (MSAL hands an `MFARequiredState` here).
     public func requestChallenge(authMethod: MSALAuthMethod, delegate: any MFARequestChallengeDelegate) {
-        Task {
+        withDelegateOnMainActor(delegate) { [self] delegate in
             do throws(MFARequestChallengeError) {
                 switch try await requestChallenge(authMethod: authMethod) {
                 case .verificationRequired(let newState, let sentTo, let channel, let codeLength):
-                    await delegate.onMFARequestChallengeVerificationRequired(
+                    delegate.onMFARequestChallengeVerificationRequired(
                         newState: newState, sentTo: sentTo, channelTargetType: channel, codeLength: codeLength)
                 }
             } catch {
-                await delegate.onMFARequestChallengeError(error: error, newState: retryState)
+                delegate.onMFARequestChallengeError(error: error, newState: retryState)
             }
         }
     }
 
     /// The state a failed request hands back, in MSAL's type.
     private var retryState: MFARequiredState? {
-        guard !lifecycle.isConsumed else { return nil }
+        guard !lifecycle.hasEnded else { return nil }
         return self as? MFARequiredState
             ?? MFARequiredState(context: context, continuationToken: continuationToken, correlationId: correlationId, lifecycle: lifecycle)
     }
@@ -86,13 +86,13 @@ public final class MFARequiredState: MFABaseState, @unchecked Sendable {
 
     /// Submits the second-factor code and reports to `delegate` on the main actor.
     public func submitChallenge(challenge: String, delegate: any MFASubmitChallengeDelegate) {
-        Task {
+        withDelegateOnMainActor(delegate) { [self] delegate in
             do throws(MFASubmitChallengeError) {
                 switch try await submitChallenge(challenge: challenge) {
-                case .completed(let result): await delegate.onSignInCompleted(result: result)
+                case .completed(let result): delegate.onSignInCompleted(result: result)
                 }
             } catch {
-                await delegate.onMFASubmitChallengeError(error: error, newState: ifUsable)
+                delegate.onMFASubmitChallengeError(error: error, newState: ifUsable)
             }
         }
     }
@@ -122,17 +122,17 @@ public class RegisterStrongAuthBaseState: MSALNativeAuthBaseState, @unchecked Se
     public func challengeAuthMethod(
         parameters: MSALNativeAuthChallengeAuthMethodParameters, delegate: any RegisterStrongAuthChallengeDelegate
     ) {
-        Task {
+        withDelegateOnMainActor(delegate) { [self] delegate in
             do throws(RegisterStrongAuthChallengeError) {
                 switch try await challengeAuthMethod(parameters: parameters) {
-                case .verificationRequired(let result): await delegate.onRegisterStrongAuthVerificationRequired(result: result)
-                case .completed(let result): await delegate.onSignInCompleted(result: result)
+                case .verificationRequired(let result): delegate.onRegisterStrongAuthVerificationRequired(result: result)
+                case .completed(let result): delegate.onSignInCompleted(result: result)
                 }
             } catch {
                 // MSAL hands no state for an empty contact typed on the code state (public-api §8.6);
                 // that state itself still takes the code.
                 let emptyContact = error.isInvalidInput && error.serverError == nil
-                await delegate.onRegisterStrongAuthChallengeError(
+                delegate.onRegisterStrongAuthChallengeError(
                     error: error, newState: emptyContact && !(self is RegisterStrongAuthState) ? nil : retryState)
             }
         }
@@ -140,7 +140,7 @@ public class RegisterStrongAuthBaseState: MSALNativeAuthBaseState, @unchecked Se
 
     /// The state a failed challenge hands back, in MSAL's type.
     private var retryState: RegisterStrongAuthState? {
-        guard !lifecycle.isConsumed else { return nil }
+        guard !lifecycle.hasEnded else { return nil }
         return self as? RegisterStrongAuthState
             ?? RegisterStrongAuthState(
                 context: context, continuationToken: continuationToken, correlationId: correlationId, lifecycle: lifecycle)
@@ -165,13 +165,13 @@ public final class RegisterStrongAuthVerificationRequiredState: RegisterStrongAu
 
     /// Submits the verification code and reports to `delegate` on the main actor.
     public func submitChallenge(challenge: String, delegate: any RegisterStrongAuthSubmitChallengeDelegate) {
-        Task {
+        withDelegateOnMainActor(delegate) { [self] delegate in
             do throws(RegisterStrongAuthSubmitChallengeError) {
                 switch try await submitChallenge(challenge: challenge) {
-                case .completed(let result): await delegate.onSignInCompleted(result: result)
+                case .completed(let result): delegate.onSignInCompleted(result: result)
                 }
             } catch {
-                await delegate.onRegisterStrongAuthSubmitChallengeError(error: error, newState: ifUsable)
+                delegate.onRegisterStrongAuthSubmitChallengeError(error: error, newState: ifUsable)
             }
         }
     }

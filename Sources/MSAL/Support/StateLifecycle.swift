@@ -1,24 +1,20 @@
-import Synchronization
-
-/// Whether a flow state may still be used.
+/// Whether an answer ended a state's flow: what decides the `newState` a failed delegate call
+/// hands back (`nil` once the flow is over, the same state while the user can try again).
 ///
-/// States are immutable snapshots of a continuation token, but a token moves on once its step
-/// succeeds (the server hands out a new one) or once its flow fails for good. A state in that
-/// position answers further calls at once with a general error instead of a doomed round trip.
-/// This is a deliberate difference from MSAL for iOS, which lets the server refuse the reuse.
+/// It is no gate. As in MSAL, every call on a state goes to the service, whatever was done with the
+/// state before (a code submitted on the state that asked for a resend, a step repeated after it
+/// succeeded): the service decides. The table of what each state method does is in README.md,
+/// "Reusing a state".
 package final class StateLifecycle: Sendable {
-    private let consumed = Locked(false)
+    private let ended = Locked(false)
 
     package init() {}
 
-    package var isConsumed: Bool { consumed.withLock { $0 } }
+    package var hasEnded: Bool { ended.withLock { $0 } }
 
-    /// Marks the state as used up; returns false when it already was.
-    @discardableResult
-    package func consume() -> Bool {
-        consumed.withLock { used in
-            defer { used = true }
-            return !used
-        }
+    /// Records that an answer ended the flow: the service refused the state's token for good, or
+    /// moved the flow on and the step that followed failed.
+    package func end() {
+        ended.withLock { $0 = true }
     }
 }
