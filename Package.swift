@@ -63,6 +63,13 @@ let package = Package(
         .testTarget(
             name: "MultiAPIDemoTests", dependencies: ["MultiAPIDemoKit", "MSAL", "NativeAuthEmulator", "NativeAuthTesting"],
             exclude: ["Golden"]),
+        // Client code written as MSAL's documentation, sample app and tests write it (plain
+        // delegate spies, screens serving several delegates), built in the Swift 6 language mode;
+        // MSALCompatibilitySwift5Tests builds the same files (a link to them) in Swift 5 mode.
+        .testTarget(name: "MSALCompatibilityTests", dependencies: ["MSAL", "NativeAuthEmulator"]),
+        .testTarget(
+            name: "MSALCompatibilitySwift5Tests", dependencies: ["MSAL", "NativeAuthEmulator"],
+            swiftSettings: [.swiftLanguageMode(.v5)]),
         // Needs a Secret Service: scripts/test-keyring runs it in a private D-Bus session.
         .testTarget(
             name: "MSALSecretServiceTests", dependencies: ["MSALSecretService", "MSAL", "NativeAuthEmulator", "MultiAPIDemoKit"],

@@ -1,0 +1,1 @@
+../MSALCompatibilityTests/DelegateClientTests.swift
