@@ -56,9 +56,11 @@ extension ReadmeSnippetTests {
         let blocks = try Self.swiftBlocks()
         let failures = await withTaskGroup(of: String?.self) { group in
             for block in blocks {
-                group.addTask {
-                    await SnippetCompiler.typecheckOffThePool(block.code, modules: modules).map {
-                        "README.md block at line \(block.line):\n\($0)"
+                for version in Self.languageModes(of: block.code) {
+                    group.addTask {
+                        await SnippetCompiler.typecheckOffThePool(block.code, modules: modules, swiftVersion: version).map {
+                            "README.md block at line \(block.line) (Swift \(version) mode):\n\($0)"
+                        }
                     }
                 }
             }
@@ -69,21 +71,27 @@ extension ReadmeSnippetTests {
         #expect(failures.isEmpty, "\(failures.joined(separator: "\n\n"))")
     }
 
-    /// Nil when `code` type-checks; else the compiler's output.
-    static func typecheck(_ code: String, modules: URL) -> String? {
-        SnippetCompiler.typecheck(code, modules: modules)
+    /// Swift 6 for every block; Swift 5 too for a block that says it compiles in both modes.
+    static func languageModes(of code: String) -> [String] {
+        code.hasPrefix(bothModesMarker) ? ["6", "5"] : ["6"]
+    }
+
+    static let bothModesMarker = "// Compiles in the Swift 5 and Swift 6 language modes."
+
+    @Test func theDaemonExampleIsCheckedInBothModes() throws {
+        #expect(try Self.swiftBlocks().contains { Self.languageModes(of: $0.code) == ["6", "5"] })
     }
 }
 
 /// Type-checks a Swift program against this build's `MSAL` module with the toolchain's `swiftc`
-/// (Swift 6 mode), for code that lives outside the test targets: README blocks, the product
+/// (Swift 6 mode unless asked for another), for code that lives outside the test targets: README blocks, the product
 /// documents' fragments (which keep their own formatting and unused values).
 enum SnippetCompiler {
     /// `typecheck` on a thread of its own: waiting for the compiler must not hold one of the few
     /// threads of Swift's cooperative pool (two on this machine), which other tests' tasks need.
-    static func typecheckOffThePool(_ code: String, modules: URL) async -> String? {
+    static func typecheckOffThePool(_ code: String, modules: URL, swiftVersion: String = "6") async -> String? {
         await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: typecheck(code, modules: modules)) }.start()
+            Thread { continuation.resume(returning: typecheck(code, modules: modules, swiftVersion: swiftVersion)) }.start()
         }
     }
 
@@ -107,7 +115,7 @@ enum SnippetCompiler {
     }()
 
     /// Nil when `code` type-checks; else the compiler's output.
-    static func typecheck(_ code: String, modules: URL) -> String? {
+    static func typecheck(_ code: String, modules: URL, swiftVersion: String = "6") -> String? {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("readme-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         do {
@@ -116,7 +124,8 @@ enum SnippetCompiler {
             try code.write(to: file, atomically: true, encoding: .utf8)
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["swiftc", "-typecheck", "-swift-version", "6", "-I", modules.path] + cModuleArguments + [file.path]
+            process.arguments =
+                ["swiftc", "-typecheck", "-swift-version", swiftVersion, "-I", modules.path] + cModuleArguments + [file.path]
             let output = Pipe()
             process.standardOutput = output
             process.standardError = output
