@@ -45,6 +45,21 @@ struct LoopbackTestClient {
         }
 
         func close() { _ = Glibc.close(descriptor) }
+
+        /// The port this end of the connection was given.
+        var localPort: UInt16 {
+            var address = sockaddr_storage()
+            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            _ = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+            }
+            let family = Int32(address.ss_family)
+            return withUnsafeBytes(of: &address) { raw in
+                family == AF_INET6
+                    ? UInt16(bigEndian: raw.load(as: sockaddr_in6.self).sin6_port)
+                    : UInt16(bigEndian: raw.load(as: sockaddr_in.self).sin_port)
+            }
+        }
     }
 
     struct ConnectFailed: Error { let errno: Int32 }
@@ -140,30 +155,78 @@ struct LoopbackTestClient {
         return (UInt16(bigEndian: address.sin_port), descriptor)
     }
 
-    /// TCP sockets this process still holds whose local port is one of `ports` (listeners and
-    /// accepted connections alike), from /proc/net/tcp{,6} joined with /proc/self/fd by inode.
-    /// Precise even while other tests open descriptors of their own.
-    static func openTCPSockets(localPorts ports: Set<UInt16>) -> [String] {
+    /// One TCP socket of this process, from /proc/net/tcp{,6} joined with /proc/self/fd by inode.
+    struct OwnSocket: Hashable, CustomStringConvertible {
+        var inode: String
+        /// The local address in text (`127.0.0.1`, `::1`, `0.0.0.0`, …) and port.
+        var address: String
+        var port: UInt16
+        var remotePort: UInt16
+        /// `/proc/net/tcp`'s state: 0A is listening.
+        var state: String
+        var isListening: Bool { state == "0A" }
+        var description: String { "\(address) port \(port) state \(state) inode \(inode)" }
+    }
+
+    /// The TCP sockets this process holds whose local port is one of `ports` (listeners and
+    /// accepted connections alike). Another test may hold a socket on the same port once the one
+    /// it had is closed: to tell whether particular sockets are closed, keep their `inode`s and
+    /// ask `stillOpen(_:)`, which other tests' sockets cannot answer for.
+    static func ownTCPSockets(localPorts ports: Set<UInt16>) -> [OwnSocket] {
+        let inodes = ownSocketInodes()
+        var found: [OwnSocket] = []
+        for (table, family) in [("/proc/net/tcp", AF_INET), ("/proc/net/tcp6", AF_INET6)] {
+            guard let text = try? String(contentsOfFile: table, encoding: .utf8) else { continue }
+            for line in text.split(separator: "\n").dropFirst() {
+                let columns = line.split(separator: " ")
+                guard columns.count > 9 else { continue }
+                let local = columns[1].split(separator: ":")
+                let remote = columns[2].split(separator: ":")
+                guard local.count == 2, remote.count == 2, let port = UInt16(local[1], radix: 16), ports.contains(port),
+                    let remotePort = UInt16(remote[1], radix: 16), inodes.contains(String(columns[9]))
+                else { continue }
+                found.append(
+                    OwnSocket(
+                        inode: String(columns[9]), address: procAddress(local[0], family: family), port: port, remotePort: remotePort,
+                        state: String(columns[3])))
+            }
+        }
+        return found
+    }
+
+    /// Which of `sockets` this process still holds (by inode: a socket another test opens later
+    /// on the same port is not one of them).
+    static func stillOpen(_ sockets: [OwnSocket]) -> [OwnSocket] {
+        let inodes = ownSocketInodes()
+        return sockets.filter { inodes.contains($0.inode) }
+    }
+
+    /// The inodes of every socket this process has open.
+    private static func ownSocketInodes() -> Set<String> {
         let fdDirectory = "/proc/self/fd"
-        let ownInodes = Set(
+        return Set(
             ((try? FileManager.default.contentsOfDirectory(atPath: fdDirectory)) ?? []).compactMap { name -> String? in
                 guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "\(fdDirectory)/\(name)"),
                     target.hasPrefix("socket:[")
                 else { return nil }
                 return String(target.dropFirst("socket:[".count).dropLast())
             })
-        var found: [String] = []
-        for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
-            guard let text = try? String(contentsOfFile: table, encoding: .utf8) else { continue }
-            for line in text.split(separator: "\n").dropFirst() {
-                let columns = line.split(separator: " ")
-                guard columns.count > 9, let portHex = columns[1].split(separator: ":").last, let port = UInt16(portHex, radix: 16),
-                    ports.contains(port), ownInodes.contains(String(columns[9]))
-                else { continue }
-                found.append("\(table) \(columns[1]) state \(columns[3]) inode \(columns[9])")
-            }
+    }
+
+    /// An address as /proc/net/tcp{,6} prints it (32-bit words in hex, each in host byte order) in text.
+    private static func procAddress(_ hex: Substring, family: Int32) -> String {
+        var bytes: [UInt8] = []
+        var rest = hex[...]
+        while rest.count >= 8 {
+            guard let word = UInt32(rest.prefix(8), radix: 16) else { return String(hex) }
+            withUnsafeBytes(of: word) { bytes += $0 }
+            rest = rest.dropFirst(8)
         }
-        return found
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        guard bytes.count == (family == AF_INET6 ? 16 : 4), inet_ntop(family, bytes, &text, socklen_t(text.count)) != nil else {
+            return String(hex)
+        }
+        return text.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     }
 
     /// How many descriptors this process has open.
