@@ -275,6 +275,47 @@ import Testing
         #expect(try await response.code == "SIX")
     }
 
+    /// Only this machine may reach the listener: each of its sockets is bound to a loopback
+    /// address, as the listener reports it and as the kernel's socket table shows it.
+    @Test func onlyLoopbackAddressesAreBound() throws {
+        let (listener, _, port) = try started()
+        defer { listener.cancel() }
+        let loopback = LoopbackTestClient.ipv6LoopbackAvailable ? ["127.0.0.1", "::1"] : ["127.0.0.1"]
+        #expect(listener.boundAddresses == loopback)
+        let listening = listeningSockets(port)
+        #expect(listening.map(\.address).sorted() == loopback.sorted(), "\(listening)")
+    }
+
+    /// A peer arriving at the machine's own network address (the way another host would) finds
+    /// nothing listening on the port, while loopback is served. The connections go from this
+    /// machine's addresses to themselves.
+    @Test(
+        .enabled(
+            if: !LoopbackTestClient.nonLoopbackAddresses.isEmpty,
+            "this machine has no network address besides loopback to try a connection from"))
+    func aPeerOnTheMachinesNetworkAddressIsRefused() async throws {
+        let (listener, _, port) = try started()
+        async let response = listener.waitForResponse(timeout: 10)
+        var tried: [String] = []
+        for address in LoopbackTestClient.nonLoopbackAddresses {
+            do {
+                try LoopbackTestClient.connect(to: address, port: port).close()
+                Issue.record("a connection to \(address) on port \(port) was accepted")
+                tried.append(address.description)
+            } catch let error as LoopbackTestClient.ConnectFailed where error.operation == "connect" {
+                #expect(error.errno == ECONNREFUSED, "\(address): errno \(error.errno)")
+                tried.append(address.description)
+            } catch {
+                // The address cannot be used as a source (an IPv6 address still being checked
+                // for duplicates, say): nothing is learnt from it.
+            }
+        }
+        #expect(!tried.isEmpty, "no network address of \(LoopbackTestClient.nonLoopbackAddresses) could be used")
+        let answer = try await LoopbackTestClient.get("/?code=LOCAL&state=\(Self.state)", port: port)
+        #expect(status(answer) == "HTTP/1.1 200 OK")
+        #expect(try await response.code == "LOCAL")
+    }
+
     @Test func redirectURIsThatCannotBeServedAreRefused() {
         for text in [
             "https://localhost", "http://example.com", "http://localhost:8080/?x=1", "http://localhost#f", "http://user@localhost",

@@ -62,7 +62,10 @@ struct LoopbackTestClient {
         }
     }
 
-    struct ConnectFailed: Error { let errno: Int32 }
+    struct ConnectFailed: Error {
+        var operation = "connect"
+        let errno: Int32
+    }
 
     /// Connects to the loopback address of `family` on `port` (blocking; loopback connects at once).
     static func connect(port: UInt16, family: Family = .ipv4) throws -> Connection {
@@ -227,6 +230,94 @@ struct LoopbackTestClient {
             return String(hex)
         }
         return text.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
+
+    /// An address of one of this machine's interfaces, with a port to fill in.
+    struct InterfaceAddress: CustomStringConvertible {
+        var storage: sockaddr_storage
+        var length: socklen_t
+        var family: Int32
+        var text: String
+        var interface: String
+        var description: String { "\(text) (\(interface))" }
+
+        /// The same address with `port`.
+        func with(port: UInt16) -> InterfaceAddress {
+            var copy = self
+            withUnsafeMutableBytes(of: &copy.storage) { raw in
+                if family == AF_INET6 {
+                    var address = raw.load(as: sockaddr_in6.self)
+                    address.sin6_port = port.bigEndian
+                    raw.storeBytes(of: address, as: sockaddr_in6.self)
+                } else {
+                    var address = raw.load(as: sockaddr_in.self)
+                    address.sin_port = port.bigEndian
+                    raw.storeBytes(of: address, as: sockaddr_in.self)
+                }
+            }
+            return copy
+        }
+    }
+
+    /// This machine's own addresses on interfaces that are up and not loopback (IPv4 and IPv6,
+    /// link-local ones with their scope), from getifaddrs(3). Connecting to them stays on this
+    /// machine.
+    static let nonLoopbackAddresses: [InterfaceAddress] = {
+        var list: UnsafeMutablePointer<ifaddrs>?
+        guard getifaddrs(&list) == 0 else { return [] }
+        defer { freeifaddrs(list) }
+        var found: [InterfaceAddress] = []
+        var cursor = list
+        while let entry = cursor?.pointee {
+            cursor = entry.ifa_next
+            let flags = Int32(entry.ifa_flags)
+            guard flags & Int32(IFF_UP) != 0, flags & Int32(IFF_LOOPBACK) == 0, let address = entry.ifa_addr else { continue }
+            let family = Int32(address.pointee.sa_family)
+            guard family == AF_INET || family == AF_INET6 else { continue }
+            var storage = sockaddr_storage()
+            let length = family == AF_INET6 ? MemoryLayout<sockaddr_in6>.size : MemoryLayout<sockaddr_in>.size
+            withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: UnsafeRawBufferPointer(start: address, count: length)) }
+            var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+            withUnsafeBytes(of: &storage) { raw in
+                if family == AF_INET6 {
+                    var bytes = raw.load(as: sockaddr_in6.self).sin6_addr
+                    _ = inet_ntop(family, &bytes, &text, socklen_t(text.count))
+                } else {
+                    var bytes = raw.load(as: sockaddr_in.self).sin_addr
+                    _ = inet_ntop(family, &bytes, &text, socklen_t(text.count))
+                }
+            }
+            found.append(
+                InterfaceAddress(
+                    storage: storage, length: socklen_t(length), family: family,
+                    text: text.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }, interface: String(cString: entry.ifa_name)))
+        }
+        return found
+    }()
+
+    /// Connects from `address` (port chosen by the system) to `address` on `port`, as a peer on
+    /// that network would arrive; never leaves the machine, the address being its own.
+    static func connect(to address: InterfaceAddress, port: UInt16) throws -> Connection {
+        let descriptor = socket(address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw ConnectFailed(errno: errno) }
+        var source = address.with(port: 0).storage
+        var target = address.with(port: port).storage
+        let result: ConnectFailed? = withUnsafePointer(to: &source) { source in
+            withUnsafePointer(to: &target) { target in
+                source.withMemoryRebound(to: sockaddr.self, capacity: 1) { source in
+                    target.withMemoryRebound(to: sockaddr.self, capacity: 1) { target in
+                        if bind(descriptor, source, address.length) != 0 { return ConnectFailed(operation: "bind", errno: errno) }
+                        if Glibc.connect(descriptor, target, address.length) != 0 { return ConnectFailed(errno: errno) }
+                        return nil
+                    }
+                }
+            }
+        }
+        if let result {
+            Glibc.close(descriptor)
+            throw result
+        }
+        return Connection(descriptor: descriptor)
     }
 
     /// How many descriptors this process has open.
