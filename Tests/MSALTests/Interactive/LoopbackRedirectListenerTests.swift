@@ -86,6 +86,21 @@ import Testing
         #expect(try await response.code == "REAL")
     }
 
+    /// Only the whole `state` sent ends the wait: a part of it (down to nothing) or more than it is
+    /// refused like any other forged one.
+    @Test func aPrefixOfTheStateOrMoreThanItIsRefused() async throws {
+        let (listener, _, port) = try started()
+        async let response = listener.waitForResponse(timeout: 10)
+        for forged in [String(Self.state.dropLast()), String(Self.state.prefix(1)), "", Self.state + "4"] {
+            let answer = try await LoopbackTestClient.get("/?code=FORGED&state=\(forged)", port: port)
+            #expect(status(answer) == "HTTP/1.1 400 Bad Request", "state=\(forged)")
+            #expect(answer.contains("State mismatch"), "state=\(forged)")
+        }
+        let real = try await LoopbackTestClient.get("/?code=REAL&state=\(Self.state)", port: port)
+        #expect(status(real) == "HTTP/1.1 200 OK")
+        #expect(try await response.code == "REAL")
+    }
+
     @Test func otherPathsAreNotFoundAndTheListenerKeepsWaiting() async throws {
         let (listener, url, port) = try started("http://localhost/callback")
         #expect(url.absoluteString == "http://localhost:\(port)/callback")
@@ -356,6 +371,16 @@ import Testing
         #expect(route("GET /?code=a&state=S HTTP/2") == .badRequest)
         #expect(route("GET  /?code=a&state=S HTTP/1.1") == .badRequest)
         #expect(route("GET http://localhost/?code=a&state=S HTTP/1.1") == .notFound)
+    }
+
+    @Test func routeRefusesAStateThatIsOnlyAPrefixOrLonger() {
+        func route(_ state: String) -> LoopbackRedirectListener.Route {
+            LoopbackRedirectListener.route("GET /?code=a&state=\(state) HTTP/1.1", requestPath: "/", expectedState: "ST")
+        }
+        #expect(route("S") == .stateMismatch)
+        #expect(route("") == .stateMismatch)
+        #expect(route("STT") == .stateMismatch)
+        #expect(route("ST") == .response(AuthorizationResponse(code: "a", state: "ST")))
     }
 
     @Test func errorTextWithoutDescription() {
