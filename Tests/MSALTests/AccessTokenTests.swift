@@ -184,6 +184,35 @@ import Testing
         #expect(try h.app.allAccounts().isEmpty)
     }
 
+    /// A refresh still under way when its account signs out and signs in again: its answer belongs
+    /// to the sign-in that ended and must not replace the new sign-in's tokens (the refresh token
+    /// is in the cache again, so only the sign-out count of this process can tell).
+    @Test func aRefreshThatFinishesAfterSignOutAndANewSignInLeavesTheNewTokens() async throws {
+        let stub = StubTransport()
+        let gate = GatedTransport(stub, gating: "/oauth2/v2.0/token")
+        let h = try Harness { $0.transport = gate }
+        let account = try await signedIn(HarnessView(h, stub: stub))
+        let home = try #require(account.account.identifier)
+        let pending = Task { try await account.getAccessToken(parameters: parameters([Self.todo], force: true)) }
+        #expect(await eventually { gate.arrived == 1 })
+        account.signOut()
+        let again = try await signedIn(HarnessView(h, stub: stub), accessToken: "AT-new", refreshToken: "RT-new")
+        #expect(again.account.identifier == home)
+        stub.expect(path: "/oauth2/v2.0/token", reply: refreshReply(scope: Self.todo, accessToken: "AT-stale", refreshToken: "RT-stale"))
+        gate.open()
+        switch await pending.result {
+        case .failure(let error):
+            #expect((error as? RetrieveAccessTokenError)?.errorDescription?.contains("signed out") == true, "\(error)")
+        case .success(let result):
+            Issue.record("the refresh of the ended sign-in gave a token: \(result.accessToken)")
+        }
+        #expect(h.app.environment.cache.refreshToken(homeAccountId: home) == "RT-new")
+        let before = stub.receivedRequests.count
+        #expect(try await again.getAccessToken(parameters: parameters([Self.todo])).accessToken == "AT-new")
+        #expect(stub.receivedRequests.count == before, "the new sign-in's token, from the cache")
+        #expect(stub.unusedStubs.isEmpty && stub.mismatches.isEmpty)
+    }
+
     @Test(
         arguments: [
             ("invalid_grant", [700082], "refreshTokenExpired"),
@@ -278,10 +307,13 @@ struct HarnessView {
 }
 
 extension AccessTokenTests {
-    fileprivate func signedIn(_ view: HarnessView, scope: String = todo) async throws -> MSALNativeAuthUserAccountResult {
+    fileprivate func signedIn(
+        _ view: HarnessView, scope: String = todo, accessToken: String = "AT-secret-value", refreshToken: String = "RT-secret-value"
+    ) async throws -> MSALNativeAuthUserAccountResult {
         view.stub.expect(path: "/oauth2/v2.0/initiate", reply: .json(200, ["continuation_token": "T0"]))
         view.stub.expect(path: "/oauth2/v2.0/challenge", reply: .json(200, Fixture.passwordChallenge))
-        view.stub.expect(path: "/oauth2/v2.0/token", reply: .json(200, Fixture.tokenBody(scope: scope)))
+        view.stub.expect(
+            path: "/oauth2/v2.0/token", reply: refreshReply(scope: scope, accessToken: accessToken, refreshToken: refreshToken))
         guard
             case .completed(let result) = try await view.harness.app.signIn(
                 parameters: view.harness.signInParameters(password: Fixture.password))
