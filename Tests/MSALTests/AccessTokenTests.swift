@@ -213,6 +213,47 @@ import Testing
         #expect(stub.unusedStubs.isEmpty && stub.mismatches.isEmpty)
     }
 
+    /// A refresh of one account answered with another cached account's `client_info` fails, and
+    /// leaves both accounts' tokens as they were.
+    @Test func aRefreshAnsweredForAnotherAccountFailsAndLeavesItsTokensAlone() async throws {
+        let h = try Harness { $0.allowsMultipleAccounts = true }
+        let ada = try await signedIn(h)
+        let adaHome = try #require(ada.account.identifier)
+        let graceUid = "cccccccc-0000-1111-2222-333333333333"
+        var grace = Fixture.tokenBody(scope: Self.todo)
+        grace["client_info"] = Base64URL.encode(Data(#"{"uid":"\#(graceUid)","utid":"\#(Fixture.utid)"}"#.utf8))
+        grace["id_token"] = Fixture.idToken(username: "grace@contoso.com", extra: ["oid": graceUid])
+        grace["access_token"] = "AT-grace"
+        grace["refresh_token"] = "RT-grace"
+        h.expectStart(challenge: .json(200, Fixture.passwordChallenge))
+        h.stub.expect(path: "/oauth2/v2.0/token", reply: .json(200, grace))
+        let parameters = MSALNativeAuthSignInParameters(username: "grace@contoso.com")
+        parameters.password = Fixture.password
+        guard case .completed(let graceAccount) = try await h.app.signIn(parameters: parameters) else {
+            throw UnexpectedOutcome("Grace's sign-in did not complete")
+        }
+        let graceHome = try #require(graceAccount.account.identifier)
+        #expect(graceHome != adaHome)
+
+        grace["access_token"] = "AT-forged"
+        grace["refresh_token"] = "RT-forged"
+        h.stub.expect(path: "/oauth2/v2.0/token", reply: .json(200, grace))
+        do {
+            _ = try await ada.getAccessToken(parameters: self.parameters([Self.todo], force: true))
+            Issue.record("the refresh of one account gave another account's tokens")
+        } catch {
+            #expect(error.errorDescription?.contains("another account") == true, "\(error)")
+        }
+        let cache = h.app.environment.cache
+        #expect(cache.refreshToken(homeAccountId: graceHome) == "RT-grace")
+        #expect(cache.refreshToken(homeAccountId: adaHome) == "RT-secret-value")
+        let before = h.stub.receivedRequests.count
+        #expect(try await graceAccount.getAccessToken(parameters: self.parameters([Self.todo])).accessToken == "AT-grace")
+        #expect(try await ada.getAccessToken(parameters: self.parameters([Self.todo])).accessToken == "AT-secret-value")
+        #expect(h.stub.receivedRequests.count == before, "both from the cache")
+        #expect(h.stubProblems.isEmpty, "\(h.stubProblems)")
+    }
+
     @Test(
         arguments: [
             ("invalid_grant", [700082], "refreshTokenExpired"),
