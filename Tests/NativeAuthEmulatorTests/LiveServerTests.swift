@@ -207,12 +207,12 @@ import Testing
 /// The listening TCP sockets this process holds on a port, by inode (from /proc/net/tcp{,6} and
 /// /proc/self/fd), so that a test can tell whether those very sockets were closed even when
 /// another test is given the port next. Tests/MSALTests/Interactive/LoopbackTestClient.swift has
-/// the fuller version.
+/// the fuller version (and why each table is read three times).
 enum OwnListeningSockets {
     static func on(port: UInt16) -> Set<String> {
         let own = ownSocketInodes()
         var found = Set<String>()
-        for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
+        for table in ["/proc/net/tcp", "/proc/net/tcp6"].flatMap({ Array(repeating: $0, count: 3) }) {
             guard let text = try? String(contentsOfFile: table, encoding: .utf8) else { continue }
             for line in text.split(separator: "\n").dropFirst() {
                 let columns = line.split(separator: " ")

@@ -175,10 +175,15 @@ struct LoopbackTestClient {
     /// accepted connections alike). Another test may hold a socket on the same port once the one
     /// it had is closed: to tell whether particular sockets are closed, keep their `inode`s and
     /// ask `stillOpen(_:)`, which other tests' sockets cannot answer for.
+    ///
+    /// The kernel writes these tables a page at a time and finds its place again at each read; a
+    /// socket closed meanwhile (other tests open and close many) can make it skip a row of one
+    /// that is there all along. So each table is read three times and the rows joined.
     static func ownTCPSockets(localPorts ports: Set<UInt16>) -> [OwnSocket] {
         let inodes = ownSocketInodes()
         var found: [OwnSocket] = []
-        for (table, family) in [("/proc/net/tcp", AF_INET), ("/proc/net/tcp6", AF_INET6)] {
+        let reads = [("/proc/net/tcp", AF_INET), ("/proc/net/tcp6", AF_INET6)].flatMap { Array(repeating: $0, count: 3) }
+        for (table, family) in reads {
             guard let text = try? String(contentsOfFile: table, encoding: .utf8) else { continue }
             for line in text.split(separator: "\n").dropFirst() {
                 let columns = line.split(separator: " ")
@@ -188,10 +193,12 @@ struct LoopbackTestClient {
                 guard local.count == 2, remote.count == 2, let port = UInt16(local[1], radix: 16), ports.contains(port),
                     let remotePort = UInt16(remote[1], radix: 16), inodes.contains(String(columns[9]))
                 else { continue }
-                found.append(
-                    OwnSocket(
-                        inode: String(columns[9]), address: procAddress(local[0], family: family), port: port, remotePort: remotePort,
-                        state: String(columns[3])))
+                let socket = OwnSocket(
+                    inode: String(columns[9]), address: procAddress(local[0], family: family), port: port, remotePort: remotePort,
+                    state: String(columns[3]))
+                // The latest reading of a socket seen more than once.
+                found.removeAll { $0.inode == socket.inode }
+                found.append(socket)
             }
         }
         return found
