@@ -184,6 +184,76 @@ import Testing
         #expect(try h.app.allAccounts().isEmpty)
     }
 
+    /// A refresh still under way when its account signs out and signs in again: its answer belongs
+    /// to the sign-in that ended and must not replace the new sign-in's tokens (the refresh token
+    /// is in the cache again, so only the sign-out count of this process can tell).
+    @Test func aRefreshThatFinishesAfterSignOutAndANewSignInLeavesTheNewTokens() async throws {
+        let stub = StubTransport()
+        let gate = GatedTransport(stub, gating: "/oauth2/v2.0/token")
+        let h = try Harness { $0.transport = gate }
+        let account = try await signedIn(HarnessView(h, stub: stub))
+        let home = try #require(account.account.identifier)
+        let pending = Task { try await account.getAccessToken(parameters: parameters([Self.todo], force: true)) }
+        #expect(await eventually { gate.arrived == 1 })
+        account.signOut()
+        let again = try await signedIn(HarnessView(h, stub: stub), accessToken: "AT-new", refreshToken: "RT-new")
+        #expect(again.account.identifier == home)
+        stub.expect(path: "/oauth2/v2.0/token", reply: refreshReply(scope: Self.todo, accessToken: "AT-stale", refreshToken: "RT-stale"))
+        gate.open()
+        switch await pending.result {
+        case .failure(let error):
+            #expect((error as? RetrieveAccessTokenError)?.errorDescription?.contains("signed out") == true, "\(error)")
+        case .success(let result):
+            Issue.record("the refresh of the ended sign-in gave a token: \(result.accessToken)")
+        }
+        #expect(h.app.environment.cache.refreshToken(homeAccountId: home) == "RT-new")
+        let before = stub.receivedRequests.count
+        #expect(try await again.getAccessToken(parameters: parameters([Self.todo])).accessToken == "AT-new")
+        #expect(stub.receivedRequests.count == before, "the new sign-in's token, from the cache")
+        #expect(stub.unusedStubs.isEmpty && stub.mismatches.isEmpty)
+    }
+
+    /// A refresh of one account answered with another cached account's `client_info` fails, and
+    /// leaves both accounts' tokens as they were.
+    @Test func aRefreshAnsweredForAnotherAccountFailsAndLeavesItsTokensAlone() async throws {
+        let h = try Harness { $0.allowsMultipleAccounts = true }
+        let ada = try await signedIn(h)
+        let adaHome = try #require(ada.account.identifier)
+        let graceUid = "cccccccc-0000-1111-2222-333333333333"
+        var grace = Fixture.tokenBody(scope: Self.todo)
+        grace["client_info"] = Base64URL.encode(Data(#"{"uid":"\#(graceUid)","utid":"\#(Fixture.utid)"}"#.utf8))
+        grace["id_token"] = Fixture.idToken(username: "grace@contoso.com", extra: ["oid": graceUid])
+        grace["access_token"] = "AT-grace"
+        grace["refresh_token"] = "RT-grace"
+        h.expectStart(challenge: .json(200, Fixture.passwordChallenge))
+        h.stub.expect(path: "/oauth2/v2.0/token", reply: .json(200, grace))
+        let parameters = MSALNativeAuthSignInParameters(username: "grace@contoso.com")
+        parameters.password = Fixture.password
+        guard case .completed(let graceAccount) = try await h.app.signIn(parameters: parameters) else {
+            throw UnexpectedOutcome("Grace's sign-in did not complete")
+        }
+        let graceHome = try #require(graceAccount.account.identifier)
+        #expect(graceHome != adaHome)
+
+        grace["access_token"] = "AT-forged"
+        grace["refresh_token"] = "RT-forged"
+        h.stub.expect(path: "/oauth2/v2.0/token", reply: .json(200, grace))
+        do {
+            _ = try await ada.getAccessToken(parameters: self.parameters([Self.todo], force: true))
+            Issue.record("the refresh of one account gave another account's tokens")
+        } catch {
+            #expect(error.errorDescription?.contains("another account") == true, "\(error)")
+        }
+        let cache = h.app.environment.cache
+        #expect(cache.refreshToken(homeAccountId: graceHome) == "RT-grace")
+        #expect(cache.refreshToken(homeAccountId: adaHome) == "RT-secret-value")
+        let before = h.stub.receivedRequests.count
+        #expect(try await graceAccount.getAccessToken(parameters: self.parameters([Self.todo])).accessToken == "AT-grace")
+        #expect(try await ada.getAccessToken(parameters: self.parameters([Self.todo])).accessToken == "AT-secret-value")
+        #expect(h.stub.receivedRequests.count == before, "both from the cache")
+        #expect(h.stubProblems.isEmpty, "\(h.stubProblems)")
+    }
+
     @Test(
         arguments: [
             ("invalid_grant", [700082], "refreshTokenExpired"),
@@ -278,10 +348,13 @@ struct HarnessView {
 }
 
 extension AccessTokenTests {
-    fileprivate func signedIn(_ view: HarnessView, scope: String = todo) async throws -> MSALNativeAuthUserAccountResult {
+    fileprivate func signedIn(
+        _ view: HarnessView, scope: String = todo, accessToken: String = "AT-secret-value", refreshToken: String = "RT-secret-value"
+    ) async throws -> MSALNativeAuthUserAccountResult {
         view.stub.expect(path: "/oauth2/v2.0/initiate", reply: .json(200, ["continuation_token": "T0"]))
         view.stub.expect(path: "/oauth2/v2.0/challenge", reply: .json(200, Fixture.passwordChallenge))
-        view.stub.expect(path: "/oauth2/v2.0/token", reply: .json(200, Fixture.tokenBody(scope: scope)))
+        view.stub.expect(
+            path: "/oauth2/v2.0/token", reply: refreshReply(scope: scope, accessToken: accessToken, refreshToken: refreshToken))
         guard
             case .completed(let result) = try await view.harness.app.signIn(
                 parameters: view.harness.signInParameters(password: Fixture.password))

@@ -90,6 +90,20 @@ import Testing
         #expect((error.userInfo[MSALErrorDescriptionKey] as? String)?.isEmpty == false)
     }
 
+    /// A refresh answered with `challenge_type=redirect`: the browser is required, which the
+    /// standard surface reports as `MSALErrorInteractionRequired` (then `acquireToken`).
+    @Test func aRedirectAnswerToTheRefreshNeedsInteraction() async throws {
+        let h = try Harness()
+        let account = try await signedIn(h)
+        h.stub.expect(
+            path: "/oauth2/v2.0/token", reply: .json(200, ["challenge_type": "redirect", "redirect_reason": "Client is missing oob"]))
+        let error = try #require(await silentError(h, account))
+        #expect(error.domain == MSALErrorDomain && error.msalCode == .interactionRequired, "\(error)")
+        #expect(error.msalInternalCode == nil)
+        #expect(error.userInfo[MSALCorrelationIDKey] as? String == Fixture.correlation.uuidString)
+        #expect(h.stubProblems.isEmpty, "\(h.stubProblems)")
+    }
+
     @Test func aStatusTheProtocolDoesNotUseIsUnhandledWithItsHTTPKeys() async throws {
         let h = try Harness { $0.retryPolicy.maxRetryAfter = 5 }
         let account = try await signedIn(h)

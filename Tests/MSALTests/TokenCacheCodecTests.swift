@@ -91,6 +91,22 @@ import Testing
         #expect(parsed[.account]["kA"]?.string("username") == "x/y")
     }
 
+    /// `\u` escapes with upper-case hex digits, as other MSAL libraries write them, mean what the
+    /// lower-case ones do (every digit A to F, in a value, a surrogate pair and a key).
+    @Test func unicodeEscapesWithUpperCaseHexDigitsDecode() throws {
+        let text = #"""
+            {"Account":{"k":{"upper":"\u00C9\u00E9\u00FF\uABCD\uD83D\uDE00","lower":"\u00c9\u00e9\u00ff\uabcd\ud83d\ude00","mixed":"\u00dF","n\u00C4me":"x"}}}
+            """#
+        let entry = try #require(try document(text)[.account]["k"])
+        #expect(entry.string("upper") == "Éé\u{FF}\u{ABCD}😀")
+        #expect(entry.string("lower") == entry.string("upper"))
+        #expect(entry.string("mixed") == "ß")
+        #expect(entry.string("nÄme") == "x")
+        let foundation = try #require(
+            (try meaning(Data(text.utf8))["Account"] as? NSDictionary)?["k"] as? NSDictionary)
+        #expect(foundation["upper"] as? String == entry.string("upper"))
+    }
+
     @Test func comparisonsIgnoreASCIICaseOnly() throws {
         let entry = try #require(try document(#"{"Account":{"k":{"environment":"Contoso.CIAMLogin.com","e":"\u00c9"}}}"#)[.account]["k"])
         #expect(entry.string("environment", equalsIgnoringCase: "contoso.ciamlogin.com"))

@@ -59,9 +59,14 @@ import Testing
         #expect(status == 200)
         let document = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         #expect((document["token_endpoint"] as? String)?.hasPrefix(server.baseURL) == true)
+        // Stopped means its listening socket is closed. Checked on that very socket (by inode)
+        // rather than by a refused request: a server of a test running meanwhile may be given
+        // the port as soon as it is free.
+        let listening = OwnListeningSockets.on(port: server.port)
+        #expect(!listening.isEmpty)
         server.stop()
         server.stop()
-        await #expect(throws: (any Error).self) { try await Self.get(server.baseURL + "/_emulator/requests") }
+        #expect(OwnListeningSockets.stillOpen(listening).isEmpty)
     }
 
     @Test func sdkPasswordSignInEndToEnd() async throws {
@@ -197,4 +202,41 @@ import Testing
         #expect(output.contains("\"token_endpoint\""))
     }
 
+}
+
+/// The listening TCP sockets this process holds on a port, by inode (from /proc/net/tcp{,6} and
+/// /proc/self/fd), so that a test can tell whether those very sockets were closed even when
+/// another test is given the port next. Tests/MSALTests/Interactive/LoopbackTestClient.swift has
+/// the fuller version (and why each table is read three times).
+enum OwnListeningSockets {
+    static func on(port: UInt16) -> Set<String> {
+        let own = ownSocketInodes()
+        var found = Set<String>()
+        for table in ["/proc/net/tcp", "/proc/net/tcp6"].flatMap({ Array(repeating: $0, count: 3) }) {
+            guard let text = try? String(contentsOfFile: table, encoding: .utf8) else { continue }
+            for line in text.split(separator: "\n").dropFirst() {
+                let columns = line.split(separator: " ")
+                guard columns.count > 9, columns[3] == "0A", let local = columns[1].split(separator: ":").last,
+                    UInt16(local, radix: 16) == port, own.contains(String(columns[9]))
+                else { continue }
+                found.insert(String(columns[9]))
+            }
+        }
+        return found
+    }
+
+    static func stillOpen(_ inodes: Set<String>) -> Set<String> {
+        inodes.intersection(ownSocketInodes())
+    }
+
+    private static func ownSocketInodes() -> Set<String> {
+        let directory = "/proc/self/fd"
+        return Set(
+            ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).compactMap { name -> String? in
+                guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "\(directory)/\(name)"),
+                    target.hasPrefix("socket:[")
+                else { return nil }
+                return String(target.dropFirst("socket:[".count).dropLast())
+            })
+    }
 }

@@ -11,15 +11,22 @@ extension BrowserSignInEndToEndTests {
     /// in the cache that `acquireTokenSilent` and `getNativeAuthUserAccount()` read.
     ///
     /// Nested in `BrowserSignInEndToEndTests` so that its `.serialized` covers these tests too: the
-    /// SDK runs one browser sign-in at a time per process. Chromium, ChromeDriver and Selenium come
-    /// from `scripts/install-deps test` and `scripts/test` (`SELENIUM_PYTHON`); when one is missing
-    /// the tests fail naming it, they are never skipped.
-    @Suite(.timeLimit(.minutes(5))) struct RealBrowserSignInTests {
+    /// SDK runs one browser sign-in at a time per process. Chromium and ChromeDriver come from
+    /// `scripts/install-deps test`, Selenium from the Python that `scripts/test` makes and names in
+    /// `SELENIUM_PYTHON`. A plain `swift test` has no such Python: the tests are skipped then,
+    /// saying so. With it, a missing Chromium or ChromeDriver fails them, naming what is missing.
+    @Suite(
+        .timeLimit(.minutes(5)),
+        // The reason shown when skipped; scripts/test always sets SELENIUM_PYTHON, so they run there.
+        .enabled(
+            if: SeleniumPython.isReady,
+            "needs SELENIUM_PYTHON naming a Python with selenium; scripts/test makes one in .build/test-venv and sets it"))
+    struct RealBrowserSignInTests {
         typealias H = EmulatorHarness
         static let todo = BrowserSignInEndToEndTests.todo
 
         @Test func passwordInChromiumEndsWithATokenInTheCacheTheNativeAccountSees() async throws {
-            try await Tools.require()
+            try Tools.require()
             let live = try Live()
             let browser = SeleniumBrowser(.password(username: H.ada, password: H.adaPassword))
             let result = try await browser.signIn { try await live.app.acquireToken(with: Self.parameters([Self.todo], browser)) }
@@ -43,7 +50,7 @@ extension BrowserSignInEndToEndTests {
         }
 
         @Test func anEmailCodeInChromium() async throws {
-            try await Tools.require()
+            try Tools.require()
             let live = try Live()
             let browser = SeleniumBrowser(.emailCode(username: H.grace))
             let result = try await browser.signIn { try await live.app.acquireToken(with: Self.parameters([Self.todo], browser)) }
@@ -52,7 +59,7 @@ extension BrowserSignInEndToEndTests {
         }
 
         @Test func cancelInChromiumIsUserCanceled() async throws {
-            try await Tools.require()
+            try Tools.require()
             let live = try Live()
             let browser = SeleniumBrowser(.cancel)
             do {
@@ -93,15 +100,10 @@ extension BrowserSignInEndToEndTests.RealBrowserSignInTests {
         static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("real_browser_sign_in.py")
             .path
 
-        /// `SELENIUM_PYTHON` (scripts/test exports it), else the package's `.build/test-venv`.
-        static var python: String {
-            if let python = ProcessInfo.processInfo.environment["SELENIUM_PYTHON"], !python.isEmpty { return python }
-            let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            return root.appendingPathComponent(".build/test-venv/bin/python").path
-        }
+        static var python: String { SeleniumPython.path }
 
         /// Fails the test, naming every missing piece, unless Chromium, ChromeDriver and Selenium are all there.
-        static func require() async throws {
+        static func require() throws {
             var missing: [String] = []
             if !FileManager.default.isExecutableFile(atPath: chromium) {
                 missing.append("chromium (\(chromium); Debian package chromium, `scripts/install-deps test`)")
@@ -109,34 +111,12 @@ extension BrowserSignInEndToEndTests.RealBrowserSignInTests {
             if !FileManager.default.isExecutableFile(atPath: chromedriver) {
                 missing.append("chromedriver (\(chromedriver); Debian package chromium-driver, `scripts/install-deps test`)")
             }
-            var hasSelenium = false
-            if FileManager.default.isExecutableFile(atPath: python) {
-                hasSelenium = (try? await exitStatus(python, ["-c", "import selenium"])) == 0
-            }
-            if !hasSelenium {
-                missing.append("selenium (PyPI) in \(python) (`scripts/test` installs it into .build/test-venv; or set SELENIUM_PYTHON)")
+            if !SeleniumPython.isReady {
+                missing.append("selenium (PyPI) in SELENIUM_PYTHON (`scripts/test` installs it into .build/test-venv and sets it)")
             }
             try #require(missing.isEmpty, "the real-browser test needs: \(missing.joined(separator: "; "))")
         }
 
-        /// Runs a program to its end (no shell) and returns its exit status.
-        static func exitStatus(_ program: String, _ arguments: [String]) async throws -> Int32 {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: program)
-            process.arguments = arguments
-            process.standardInput = FileHandle.nullDevice
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            return try await withCheckedThrowingContinuation { continuation in
-                process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-                do {
-                    try process.run()
-                } catch {
-                    process.terminationHandler = nil
-                    continuation.resume(throwing: error)
-                }
-            }
-        }
     }
 
     /// The app's browser launcher: starts `real_browser_sign_in.py` with the authorize URL (a `Process`
@@ -244,4 +224,25 @@ extension BrowserSignInEndToEndTests.RealBrowserSignInTests {
             return lock.withLock { state.outcome }
         }
     }
+}
+
+/// The Python that drives Chromium: `SELENIUM_PYTHON`, which scripts/test sets to the one it makes
+/// in .build/test-venv. Outside the suite, whose `.enabled(if:)` trait reads it.
+enum SeleniumPython {
+    /// `SELENIUM_PYTHON`, or an empty string when it is not set.
+    static var path: String { ProcessInfo.processInfo.environment["SELENIUM_PYTHON"] ?? "" }
+
+    /// Whether `SELENIUM_PYTHON` names a Python that can import selenium (checked once).
+    static let isReady: Bool = {
+        guard !path.isEmpty, FileManager.default.isExecutableFile(atPath: path) else { return false }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = ["-c", "import selenium"]
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }()
 }

@@ -117,14 +117,16 @@ package final class LoopbackRedirectListener: Sendable {
         let loop = Loop(
             core: core, listeners: sockets.descriptors, wakeRead: pipe.read, requestPath: endpoint.requestPath,
             expectedState: expectedState, readTimeout: readTimeout, headerLimit: headerLimit)
-        core.withState { $0.boundAddresses = sockets.descriptors.count == 2 ? ["127.0.0.1", "::1"] : ["127.0.0.1"] }
+        let addresses = sockets.descriptors.map(Self.localAddress(of:))
+        core.withState { $0.boundAddresses = addresses }
         let thread = Thread { loop.run() }
         thread.name = "MSAL loopback listener"
         thread.start()
         return URL(string: "http://\(endpoint.host):\(sockets.port)\(endpoint.path)")!
     }
 
-    /// The addresses bound after `start()`: `127.0.0.1`, and `::1` when the machine has it.
+    /// The addresses bound after `start()`, as the sockets themselves report them
+    /// (`getsockname(2)`): `127.0.0.1`, and `::1` when the machine has it.
     package var boundAddresses: [String] { core.withState { $0.boundAddresses } }
 
     /// Waits for the redirect. Call once, after `start()`.
@@ -555,6 +557,27 @@ package final class LoopbackRedirectListener: Sendable {
                 throw error
             }
         }
+    }
+
+    /// The local address of a bound socket in text (`127.0.0.1`, `::1`), or `?` if it cannot be read.
+    private static func localAddress(of descriptor: Int32) -> String {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let named = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) == 0 }
+        }
+        guard named else { return "?" }
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        let family = Int32(storage.ss_family)
+        let written = withUnsafeBytes(of: &storage) { raw -> Bool in
+            if family == AF_INET6 {
+                var address = raw.load(as: sockaddr_in6.self).sin6_addr
+                return inet_ntop(AF_INET6, &address, &text, socklen_t(text.count)) != nil
+            }
+            var address = raw.load(as: sockaddr_in.self).sin_addr
+            return inet_ntop(AF_INET, &address, &text, socklen_t(text.count)) != nil
+        }
+        return written ? text.withUnsafeBufferPointer { String(cString: $0.baseAddress!) } : "?"
     }
 
     /// One listening socket on the loopback address of `family`.

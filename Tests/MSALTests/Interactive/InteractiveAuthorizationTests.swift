@@ -122,8 +122,15 @@ import Testing
     @Test(.timeLimit(.minutes(1))) func withoutABrowserOrAHandlerItFailsAtOnceNamingTheHandler() async throws {
         let gate = InteractiveSessionGate()
         let seenURL = Locked<URL?>(nil)
+        // The listener's sockets while it listens, by inode (see LoopbackTestClient.stillOpen).
+        let listening = Locked<[LoopbackTestClient.OwnSocket]>([])
         var authorization = InteractiveAuthorization(launcher: Self.noBrowser, timeout: 600, gate: gate)
-        authorization.onURL = { url in seenURL.withLock { $0 = url } }
+        authorization.onURL = { url in
+            seenURL.withLock { $0 = url }
+            let port = Self.query(url)["redirect_uri"].flatMap(URL.init(string:))?.port.flatMap(UInt16.init(exactly:))
+            let sockets = port.map { LoopbackTestClient.ownTCPSockets(localPorts: [$0]).filter(\.isListening) } ?? []
+            listening.withLock { $0 = sockets }
+        }
         let request = InteractiveAuthorization.Request(clientId: "c", authority: Self.authority, scopes: [])
         let error = await thrownError { try await authorization.run(request) }
         guard case .noBrowser(let message) = error else {
@@ -133,9 +140,10 @@ import Testing
         #expect(message.contains("authorizationURLHandler"))
         #expect(error?.internalErrorCode == -42_403)
         // The listener is already closed when the error arrives.
-        let authorizeURL = try #require(seenURL.withLock { $0 })
-        let redirect = try #require(Self.query(authorizeURL)["redirect_uri"].flatMap(URL.init(string:)))
-        #expect(throws: LoopbackTestClient.ConnectFailed.self) { try LoopbackTestClient.connect(port: UInt16(redirect.port ?? 0)).close() }
+        #expect(seenURL.withLock { $0 } != nil)
+        let sockets = listening.withLock { $0 }
+        #expect(!sockets.isEmpty)
+        #expect(LoopbackTestClient.stillOpen(sockets) == [])
         #expect(!gate.isRunning)
     }
 

@@ -16,6 +16,14 @@ import Testing
         return (listener, url, UInt16(try #require(url.port)))
     }
 
+    /// The listener's listening sockets, read from the kernel right after `start()`: while it holds
+    /// its port on the loopback addresses no other socket can listen there. Kept by inode, so that
+    /// `LoopbackTestClient.stillOpen` tells whether these very sockets are closed even if a test
+    /// running meanwhile is given the port afterwards (which a refused connection could not tell).
+    private func listeningSockets(_ port: UInt16) -> [LoopbackTestClient.OwnSocket] {
+        LoopbackTestClient.ownTCPSockets(localPorts: [port]).filter(\.isListening)
+    }
+
     private func status(_ answer: String) -> String {
         answer.components(separatedBy: "\r\n").first ?? ""
     }
@@ -73,6 +81,21 @@ import Testing
         #expect(forged.contains("State mismatch"))
         let missing = try await LoopbackTestClient.get("/?code=FORGED", port: port)
         #expect(missing.contains("State mismatch"))
+        let real = try await LoopbackTestClient.get("/?code=REAL&state=\(Self.state)", port: port)
+        #expect(status(real) == "HTTP/1.1 200 OK")
+        #expect(try await response.code == "REAL")
+    }
+
+    /// Only the whole `state` sent ends the wait: a part of it (down to nothing) or more than it is
+    /// refused like any other forged one.
+    @Test func aPrefixOfTheStateOrMoreThanItIsRefused() async throws {
+        let (listener, _, port) = try started()
+        async let response = listener.waitForResponse(timeout: 10)
+        for forged in [String(Self.state.dropLast()), String(Self.state.prefix(1)), "", Self.state + "4"] {
+            let answer = try await LoopbackTestClient.get("/?code=FORGED&state=\(forged)", port: port)
+            #expect(status(answer) == "HTTP/1.1 400 Bad Request", "state=\(forged)")
+            #expect(answer.contains("State mismatch"), "state=\(forged)")
+        }
         let real = try await LoopbackTestClient.get("/?code=REAL&state=\(Self.state)", port: port)
         #expect(status(real) == "HTTP/1.1 200 OK")
         #expect(try await response.code == "REAL")
@@ -173,13 +196,15 @@ import Testing
 
     @Test func cancelEndsTheWait() async throws {
         let (listener, _, port) = try started()
+        let sockets = listeningSockets(port)
         Task {
             try await Task.sleep(nanoseconds: 50_000_000)
             listener.cancel()
         }
         // The cancel comes after 50 ms; the long timeout only has to outlast a loaded machine.
         await expectError(.cancelled(.cancelCalled)) { try await listener.waitForResponse(timeout: 300) }
-        #expect(throws: LoopbackTestClient.ConnectFailed.self) { try LoopbackTestClient.connect(port: port).close() }
+        #expect(!sockets.isEmpty)
+        #expect(LoopbackTestClient.stillOpen(sockets) == [])
     }
 
     @Test func anInfiniteTimeoutWaitsAndANaNTimeoutDoesNot() async throws {
@@ -203,17 +228,22 @@ import Testing
 
     @Test func taskCancellationEndsTheWait() async throws {
         let (listener, _, port) = try started()
+        let sockets = listeningSockets(port)
         let waiter = Task { try await listener.waitForResponse(timeout: 30) }
         try await Task.sleep(nanoseconds: 50_000_000)
         waiter.cancel()
         await expectError(.cancelled(.taskCancelled)) { try await waiter.value }
-        #expect(throws: LoopbackTestClient.ConnectFailed.self) { try LoopbackTestClient.connect(port: port).close() }
+        #expect(!sockets.isEmpty)
+        #expect(LoopbackTestClient.stillOpen(sockets) == [])
     }
 
     @Test func cancelAndWaitReturnsWithThePortClosed() async throws {
         let (listener, _, port) = try started()
+        let sockets = listeningSockets(port)
+        #expect(sockets.count == listener.boundAddresses.count)
         await listener.cancelAndWait()
-        #expect(throws: LoopbackTestClient.ConnectFailed.self) { try LoopbackTestClient.connect(port: port).close() }
+        #expect(!sockets.isEmpty)
+        #expect(LoopbackTestClient.stillOpen(sockets) == [])
         // The wait was spent by cancelAndWait.
         await #expect(throws: InteractiveAuthorizationError.self) { try await listener.waitForResponse(timeout: 1) }
     }
@@ -260,6 +290,47 @@ import Testing
         #expect(try await response.code == "SIX")
     }
 
+    /// Only this machine may reach the listener: each of its sockets is bound to a loopback
+    /// address, as the listener reports it and as the kernel's socket table shows it.
+    @Test func onlyLoopbackAddressesAreBound() throws {
+        let (listener, _, port) = try started()
+        defer { listener.cancel() }
+        let loopback = LoopbackTestClient.ipv6LoopbackAvailable ? ["127.0.0.1", "::1"] : ["127.0.0.1"]
+        #expect(listener.boundAddresses == loopback)
+        let listening = listeningSockets(port)
+        #expect(listening.map(\.address).sorted() == loopback.sorted(), "\(listening)")
+    }
+
+    /// A peer arriving at the machine's own network address (the way another host would) finds
+    /// nothing listening on the port, while loopback is served. The connections go from this
+    /// machine's addresses to themselves.
+    @Test(
+        .enabled(
+            if: !LoopbackTestClient.nonLoopbackAddresses.isEmpty,
+            "this machine has no network address besides loopback to try a connection from"))
+    func aPeerOnTheMachinesNetworkAddressIsRefused() async throws {
+        let (listener, _, port) = try started()
+        async let response = listener.waitForResponse(timeout: 10)
+        var tried: [String] = []
+        for address in LoopbackTestClient.nonLoopbackAddresses {
+            do {
+                try LoopbackTestClient.connect(to: address, port: port).close()
+                Issue.record("a connection to \(address) on port \(port) was accepted")
+                tried.append(address.description)
+            } catch let error as LoopbackTestClient.ConnectFailed where error.operation == "connect" {
+                #expect(error.errno == ECONNREFUSED, "\(address): errno \(error.errno)")
+                tried.append(address.description)
+            } catch {
+                // The address cannot be used as a source (an IPv6 address still being checked
+                // for duplicates, say): nothing is learnt from it.
+            }
+        }
+        #expect(!tried.isEmpty, "no network address of \(LoopbackTestClient.nonLoopbackAddresses) could be used")
+        let answer = try await LoopbackTestClient.get("/?code=LOCAL&state=\(Self.state)", port: port)
+        #expect(status(answer) == "HTTP/1.1 200 OK")
+        #expect(try await response.code == "LOCAL")
+    }
+
     @Test func redirectURIsThatCannotBeServedAreRefused() {
         for text in [
             "https://localhost", "http://example.com", "http://localhost:8080/?x=1", "http://localhost#f", "http://user@localhost",
@@ -302,6 +373,16 @@ import Testing
         #expect(route("GET http://localhost/?code=a&state=S HTTP/1.1") == .notFound)
     }
 
+    @Test func routeRefusesAStateThatIsOnlyAPrefixOrLonger() {
+        func route(_ state: String) -> LoopbackRedirectListener.Route {
+            LoopbackRedirectListener.route("GET /?code=a&state=\(state) HTTP/1.1", requestPath: "/", expectedState: "ST")
+        }
+        #expect(route("S") == .stateMismatch)
+        #expect(route("") == .stateMismatch)
+        #expect(route("STT") == .stateMismatch)
+        #expect(route("ST") == .response(AuthorizationResponse(code: "a", state: "ST")))
+    }
+
     @Test func errorTextWithoutDescription() {
         #expect(
             LoopbackRedirectListener.errorText(for: AuthorizationResponse(error: "server_error"), error: "server_error")
@@ -333,14 +414,20 @@ import Testing
         let before = LoopbackTestClient.openDescriptorCount()
         let rounds = 40
         var ports = Set<UInt16>()
+        // The listeners' own sockets, by inode, and the accepted ends of the silent connections
+        // (local port, remote port): a test running meanwhile may be given one of these ports.
+        var listening: [LoopbackTestClient.OwnSocket] = []
+        var accepted: [(port: UInt16, peer: UInt16)] = []
         for round in 0..<rounds {
             let listener = try LoopbackRedirectListener(redirectURI: nil, expectedState: "s")
             let port = UInt16(try #require(try listener.start().port))
             ports.insert(port)
+            listening += LoopbackTestClient.ownTCPSockets(localPorts: [port]).filter(\.isListening)
             switch round % 4 {
             case 0:
                 async let response = listener.waitForResponse(timeout: 10)
                 let silent = try LoopbackTestClient.connect(port: port)
+                accepted.append((port, silent.localPort))
                 _ = try await LoopbackTestClient.get("/favicon.ico", port: port)
                 _ = try await LoopbackTestClient.get("/?code=C&state=s", port: port)
                 #expect(try await response.code == "C")
@@ -357,14 +444,21 @@ import Testing
         }
         // A dropped listener's thread closes its sockets a moment later; other tests running
         // meanwhile come and go too.
+        func leftOpen() -> [LoopbackTestClient.OwnSocket] {
+            LoopbackTestClient.stillOpen(listening)
+                + LoopbackTestClient.ownTCPSockets(localPorts: ports).filter { socket in
+                    !socket.isListening && accepted.contains { $0.port == socket.port && $0.peer == socket.remotePort }
+                }
+        }
         var after = LoopbackTestClient.openDescriptorCount()
         for _ in 0..<50 {
-            guard after > before + 8 || !LoopbackTestClient.openTCPSockets(localPorts: ports).isEmpty else { break }
+            guard after > before + 8 || !leftOpen().isEmpty else { break }
             try await Task.sleep(nanoseconds: 20_000_000)
             after = LoopbackTestClient.openDescriptorCount()
         }
-        // No listening or accepted socket on any port used is still open…
-        #expect(LoopbackTestClient.openTCPSockets(localPorts: ports) == [])
+        // Every listener had its sockets, and none of them, nor any accepted socket, is still open…
+        #expect(listening.count >= rounds)
+        #expect(leftOpen() == [])
         // …and, counting everything (the wake pair too): each round opens at least four
         // descriptors, so a leak of any kind adds 40 or more.
         #expect(after <= before + 8, "open descriptors: \(before) before, \(after) after \(rounds) rounds")

@@ -45,9 +45,27 @@ struct LoopbackTestClient {
         }
 
         func close() { _ = Glibc.close(descriptor) }
+
+        /// The port this end of the connection was given.
+        var localPort: UInt16 {
+            var address = sockaddr_storage()
+            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            _ = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+            }
+            let family = Int32(address.ss_family)
+            return withUnsafeBytes(of: &address) { raw in
+                family == AF_INET6
+                    ? UInt16(bigEndian: raw.load(as: sockaddr_in6.self).sin6_port)
+                    : UInt16(bigEndian: raw.load(as: sockaddr_in.self).sin_port)
+            }
+        }
     }
 
-    struct ConnectFailed: Error { let errno: Int32 }
+    struct ConnectFailed: Error {
+        var operation = "connect"
+        let errno: Int32
+    }
 
     /// Connects to the loopback address of `family` on `port` (blocking; loopback connects at once).
     static func connect(port: UInt16, family: Family = .ipv4) throws -> Connection {
@@ -140,30 +158,173 @@ struct LoopbackTestClient {
         return (UInt16(bigEndian: address.sin_port), descriptor)
     }
 
-    /// TCP sockets this process still holds whose local port is one of `ports` (listeners and
-    /// accepted connections alike), from /proc/net/tcp{,6} joined with /proc/self/fd by inode.
-    /// Precise even while other tests open descriptors of their own.
-    static func openTCPSockets(localPorts ports: Set<UInt16>) -> [String] {
+    /// One TCP socket of this process, from /proc/net/tcp{,6} joined with /proc/self/fd by inode.
+    struct OwnSocket: Hashable, CustomStringConvertible {
+        var inode: String
+        /// The local address in text (`127.0.0.1`, `::1`, `0.0.0.0`, …) and port.
+        var address: String
+        var port: UInt16
+        var remotePort: UInt16
+        /// `/proc/net/tcp`'s state: 0A is listening.
+        var state: String
+        var isListening: Bool { state == "0A" }
+        var description: String { "\(address) port \(port) state \(state) inode \(inode)" }
+    }
+
+    /// The TCP sockets this process holds whose local port is one of `ports` (listeners and
+    /// accepted connections alike). Another test may hold a socket on the same port once the one
+    /// it had is closed: to tell whether particular sockets are closed, keep their `inode`s and
+    /// ask `stillOpen(_:)`, which other tests' sockets cannot answer for.
+    ///
+    /// The kernel writes these tables a page at a time and finds its place again at each read; a
+    /// socket closed meanwhile (other tests open and close many) can make it skip a row of one
+    /// that is there all along. So each table is read three times and the rows joined.
+    static func ownTCPSockets(localPorts ports: Set<UInt16>) -> [OwnSocket] {
+        let inodes = ownSocketInodes()
+        var found: [OwnSocket] = []
+        let reads = [("/proc/net/tcp", AF_INET), ("/proc/net/tcp6", AF_INET6)].flatMap { Array(repeating: $0, count: 3) }
+        for (table, family) in reads {
+            guard let text = try? String(contentsOfFile: table, encoding: .utf8) else { continue }
+            for line in text.split(separator: "\n").dropFirst() {
+                let columns = line.split(separator: " ")
+                guard columns.count > 9 else { continue }
+                let local = columns[1].split(separator: ":")
+                let remote = columns[2].split(separator: ":")
+                guard local.count == 2, remote.count == 2, let port = UInt16(local[1], radix: 16), ports.contains(port),
+                    let remotePort = UInt16(remote[1], radix: 16), inodes.contains(String(columns[9]))
+                else { continue }
+                let socket = OwnSocket(
+                    inode: String(columns[9]), address: procAddress(local[0], family: family), port: port, remotePort: remotePort,
+                    state: String(columns[3]))
+                // The latest reading of a socket seen more than once.
+                found.removeAll { $0.inode == socket.inode }
+                found.append(socket)
+            }
+        }
+        return found
+    }
+
+    /// Which of `sockets` this process still holds (by inode: a socket another test opens later
+    /// on the same port is not one of them).
+    static func stillOpen(_ sockets: [OwnSocket]) -> [OwnSocket] {
+        let inodes = ownSocketInodes()
+        return sockets.filter { inodes.contains($0.inode) }
+    }
+
+    /// The inodes of every socket this process has open.
+    private static func ownSocketInodes() -> Set<String> {
         let fdDirectory = "/proc/self/fd"
-        let ownInodes = Set(
+        return Set(
             ((try? FileManager.default.contentsOfDirectory(atPath: fdDirectory)) ?? []).compactMap { name -> String? in
                 guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "\(fdDirectory)/\(name)"),
                     target.hasPrefix("socket:[")
                 else { return nil }
                 return String(target.dropFirst("socket:[".count).dropLast())
             })
-        var found: [String] = []
-        for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
-            guard let text = try? String(contentsOfFile: table, encoding: .utf8) else { continue }
-            for line in text.split(separator: "\n").dropFirst() {
-                let columns = line.split(separator: " ")
-                guard columns.count > 9, let portHex = columns[1].split(separator: ":").last, let port = UInt16(portHex, radix: 16),
-                    ports.contains(port), ownInodes.contains(String(columns[9]))
-                else { continue }
-                found.append("\(table) \(columns[1]) state \(columns[3]) inode \(columns[9])")
+    }
+
+    /// An address as /proc/net/tcp{,6} prints it (32-bit words in hex, each in host byte order) in text.
+    private static func procAddress(_ hex: Substring, family: Int32) -> String {
+        var bytes: [UInt8] = []
+        var rest = hex[...]
+        while rest.count >= 8 {
+            guard let word = UInt32(rest.prefix(8), radix: 16) else { return String(hex) }
+            withUnsafeBytes(of: word) { bytes += $0 }
+            rest = rest.dropFirst(8)
+        }
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        guard bytes.count == (family == AF_INET6 ? 16 : 4), inet_ntop(family, bytes, &text, socklen_t(text.count)) != nil else {
+            return String(hex)
+        }
+        return text.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
+
+    /// An address of one of this machine's interfaces, with a port to fill in.
+    struct InterfaceAddress: CustomStringConvertible {
+        var storage: sockaddr_storage
+        var length: socklen_t
+        var family: Int32
+        var text: String
+        var interface: String
+        var description: String { "\(text) (\(interface))" }
+
+        /// The same address with `port`.
+        func with(port: UInt16) -> InterfaceAddress {
+            var copy = self
+            withUnsafeMutableBytes(of: &copy.storage) { raw in
+                if family == AF_INET6 {
+                    var address = raw.load(as: sockaddr_in6.self)
+                    address.sin6_port = port.bigEndian
+                    raw.storeBytes(of: address, as: sockaddr_in6.self)
+                } else {
+                    var address = raw.load(as: sockaddr_in.self)
+                    address.sin_port = port.bigEndian
+                    raw.storeBytes(of: address, as: sockaddr_in.self)
+                }
             }
+            return copy
+        }
+    }
+
+    /// This machine's own addresses on interfaces that are up and not loopback (IPv4 and IPv6,
+    /// link-local ones with their scope), from getifaddrs(3). Connecting to them stays on this
+    /// machine.
+    static let nonLoopbackAddresses: [InterfaceAddress] = {
+        var list: UnsafeMutablePointer<ifaddrs>?
+        guard getifaddrs(&list) == 0 else { return [] }
+        defer { freeifaddrs(list) }
+        var found: [InterfaceAddress] = []
+        var cursor = list
+        while let entry = cursor?.pointee {
+            cursor = entry.ifa_next
+            let flags = Int32(entry.ifa_flags)
+            guard flags & Int32(IFF_UP) != 0, flags & Int32(IFF_LOOPBACK) == 0, let address = entry.ifa_addr else { continue }
+            let family = Int32(address.pointee.sa_family)
+            guard family == AF_INET || family == AF_INET6 else { continue }
+            var storage = sockaddr_storage()
+            let length = family == AF_INET6 ? MemoryLayout<sockaddr_in6>.size : MemoryLayout<sockaddr_in>.size
+            withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: UnsafeRawBufferPointer(start: address, count: length)) }
+            var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+            withUnsafeBytes(of: &storage) { raw in
+                if family == AF_INET6 {
+                    var bytes = raw.load(as: sockaddr_in6.self).sin6_addr
+                    _ = inet_ntop(family, &bytes, &text, socklen_t(text.count))
+                } else {
+                    var bytes = raw.load(as: sockaddr_in.self).sin_addr
+                    _ = inet_ntop(family, &bytes, &text, socklen_t(text.count))
+                }
+            }
+            found.append(
+                InterfaceAddress(
+                    storage: storage, length: socklen_t(length), family: family,
+                    text: text.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }, interface: String(cString: entry.ifa_name)))
         }
         return found
+    }()
+
+    /// Connects from `address` (port chosen by the system) to `address` on `port`, as a peer on
+    /// that network would arrive; never leaves the machine, the address being its own.
+    static func connect(to address: InterfaceAddress, port: UInt16) throws -> Connection {
+        let descriptor = socket(address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw ConnectFailed(errno: errno) }
+        var source = address.with(port: 0).storage
+        var target = address.with(port: port).storage
+        let result: ConnectFailed? = withUnsafePointer(to: &source) { source in
+            withUnsafePointer(to: &target) { target in
+                source.withMemoryRebound(to: sockaddr.self, capacity: 1) { source in
+                    target.withMemoryRebound(to: sockaddr.self, capacity: 1) { target in
+                        if bind(descriptor, source, address.length) != 0 { return ConnectFailed(operation: "bind", errno: errno) }
+                        if Glibc.connect(descriptor, target, address.length) != 0 { return ConnectFailed(errno: errno) }
+                        return nil
+                    }
+                }
+            }
+        }
+        if let result {
+            Glibc.close(descriptor)
+            throw result
+        }
+        return Connection(descriptor: descriptor)
     }
 
     /// How many descriptors this process has open.
