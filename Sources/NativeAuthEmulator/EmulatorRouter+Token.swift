@@ -178,8 +178,15 @@ extension EmulatorRouter {
 
     // MARK: Issuing
 
-    /// The token response of spec §6.2: RS256 access and id tokens, a rotating opaque refresh token,
-    /// and `client_info`.
+    /// A fresh `uti` (unique token identifier) value: 16 random bytes, base64url, as Entra's. Every
+    /// access and id token carries its own, so two tokens issued in the same second differ, as
+    /// Entra's do (a forced refresh gets a new id token).
+    static func uniqueTokenIdentifier() -> String {
+        Base64URLCoding.encode(Secrets.randomBytes(16))
+    }
+
+    /// The token response of spec §6.2: RS256 access and id tokens, an opaque refresh token, and
+    /// `client_info`.
     func issueTokens(
         for user: UserRecord, app: Seed.App, scopes: ResolvedScopes, clientInfo: String?, context: RequestContext,
         extras: TokenExtras = TokenExtras()
@@ -190,7 +197,7 @@ extension EmulatorRouter {
         var accessClaims: [String: Any] = [
             "aud": scopes.api?.appId ?? graph, "iss": issuer, "iat": now, "nbf": now, "exp": now + lifetime,
             "oid": user.objectId, "sub": user.objectId, "tid": seed.tenant.id, "azp": app.clientId, "ver": "2.0",
-            "preferred_username": user.username,
+            "preferred_username": user.username, "uti": Self.uniqueTokenIdentifier(),
             "scp": scopes.api != nil ? scopes.apiScopeNames.joined(separator: " ") : scopes.oidc.joined(separator: " "),
         ]
         if let name = user.attributes["displayName"] { accessClaims["name"] = name }
@@ -205,6 +212,7 @@ extension EmulatorRouter {
                 var idClaims: [String: Any] = [
                     "aud": app.clientId, "iss": issuer, "iat": now, "nbf": now, "exp": now + lifetime, "oid": user.objectId,
                     "sub": user.objectId, "tid": seed.tenant.id, "preferred_username": user.username, "email": user.username, "ver": "2.0",
+                    "uti": Self.uniqueTokenIdentifier(),
                 ]
                 if let name = user.attributes["displayName"] { idClaims["name"] = name }
                 if let nonce = extras.nonce { idClaims["nonce"] = nonce }
