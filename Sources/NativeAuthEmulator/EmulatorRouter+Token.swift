@@ -128,8 +128,9 @@ extension EmulatorRouter {
             }
             try checkRefreshClaims(r.form["claims"], lineage: record.lineage, context: context)
             lineage = record.lineage
-            // Rotation: the token just used stops working.
-            world.refreshTokens.removeValue(forKey: refreshToken)
+            // Entra keeps a redeemed refresh token valid until it expires; strict rotation (an
+            // option for tests of clients) retires it now.
+            if configuration.strictRefreshTokenRotation { world.refreshTokens.removeValue(forKey: refreshToken) }
             return user
         }
         let extras = TokenExtras(authTime: lineage.authTime, acrs: BrowserRules.requestedAcrs(r.form["claims"]) ?? [], lineage: lineage)

@@ -90,4 +90,18 @@ import Testing
         #expect(renewed, "Entra issues a new id token on every refresh")
         #expect(account.account.username == H.ada)
     }
+
+    // MARK: 6. Redeeming a refresh token does not revoke it
+
+    @Test func aRedeemedRefreshTokenStaysValidThroughTheSDKsCache() async throws {
+        let h = try H()
+        let account = try await signIn(try app(h))
+        let parameters = MSALNativeAuthGetAccessTokenParameters()
+        parameters.forceRefresh = true
+        parameters.returnRefreshToken = true
+        let first = try #require(try await account.getAccessToken(parameters: parameters).refreshToken)
+        _ = try await account.getAccessToken(parameters: parameters)
+        // The first refresh token, already redeemed, still works (a copy another process holds, say).
+        #expect(refresh(h, first).status == 200)
+    }
 }
