@@ -7,6 +7,11 @@ public struct EmulatorConfiguration: Sendable {
     public var accessTokenLifetime: Int = 3600
     /// Lifetime of refresh tokens. Default 90 days.
     public var refreshTokenLifetime: Int = 90 * 24 * 3600
+    /// Strict rotation: a refresh token stops working once it has been redeemed, so a client that
+    /// sends one twice (two refreshes at once, a stale copy) gets `invalid_grant`. Default false:
+    /// as Entra does, a redeemed refresh token stays valid until it expires or is revoked (a new
+    /// password, `DELETE /_emulator/sessions`, a replayed authorization code).
+    public var strictRefreshTokenRotation: Bool = false
     /// Digits in a one-time code. Default 8, as in every documented sample.
     public var codeLength: Int = 8
     /// Seconds a one-time code stays valid. Default 600.

@@ -16,7 +16,7 @@ extension EmulatorRouter {
         }
         // Resolved now (pure), reported last.
         let requestedScopes = Result { () throws(Failure) -> ResolvedScopes? in
-            try form["scope"].map { raw throws(Failure) in try resolveScopes(raw, context: context) }
+            try form["scope"].map { raw throws(Failure) in try resolveScopes(raw, app: app, context: context) }
         }
         let (record, user) = try world.withLock { (world: inout EmulatorWorld) throws(Failure) -> (AuthorizationCodeRecord, UserRecord) in
             let stored = world.browser.codes[code]
@@ -73,7 +73,7 @@ extension EmulatorRouter {
             world.browser.codes[code] = record
             return (record, user)
         }
-        let scopes = try issuedScopes(requestedScopes.get(), record: record, context: context)
+        let scopes = try issuedScopes(requestedScopes.get(), record: record, app: app, context: context)
         let extras = TokenExtras(
             nonce: record.nonce, authTime: record.authTime, acrs: record.acrs,
             lineage: TokenLineage(codeId: record.id, acrs: record.satisfiedAcrs, authTime: record.authTime))
@@ -94,7 +94,7 @@ extension EmulatorRouter {
         _ requested: Result<ResolvedScopes?, Failure>, record: AuthorizationCodeRecord, context: RequestContext
     ) throws(Failure) {
         guard let asked = try requested.get(), let api = asked.api else { return }
-        let authorized = scopeKeys(record.requestedScopes, context)
+        let authorized = scopeKeys(record.requestedScopes, clientId: record.clientId)
         let outside = asked.apiScopeNames.filter { !authorized.contains("\(api.appId)/\($0)") }
         guard outside.isEmpty else {
             throw apiError(
@@ -106,20 +106,25 @@ extension EmulatorRouter {
 
     /// What the tokens are for: the asked resource scopes the user granted (declined ones are
     /// left out, so the response's `scope` lacks them), and the asked OIDC scopes.
-    private func issuedScopes(_ asked: ResolvedScopes?, record: AuthorizationCodeRecord, context: RequestContext) throws(Failure)
-        -> ResolvedScopes
+    private func issuedScopes(_ asked: ResolvedScopes?, record: AuthorizationCodeRecord, app: Seed.App, context: RequestContext)
+        throws(Failure) -> ResolvedScopes
     {
         let scopes: ResolvedScopes
-        if let asked { scopes = asked } else { scopes = try resolveScopes(record.requestedScopes.joined(separator: " "), context: context) }
+        if let asked {
+            scopes = asked
+        } else {
+            scopes = try resolveScopes(record.requestedScopes.joined(separator: " "), app: app, context: context)
+        }
         guard let api = scopes.api else { return scopes }
         let granted = scopes.apiScopeNames.filter { record.grantedScopes.contains("\(api.appId)/\($0)") }
-        return ResolvedScopes(api: granted.isEmpty ? nil : api, apiScopeNames: granted, oidc: scopes.oidc)
+        return ResolvedScopes(
+            api: granted.isEmpty ? nil : api, apiScopeNames: granted, oidc: scopes.oidc, graphNamesWithURI: scopes.graphNamesWithURI)
     }
 
     // MARK: Authentication context (claims challenge)
 
-    /// The interaction-required answer when a grant without a browser is asked for `acrs` it
-    /// cannot prove: `invalid_grant`, AADSTS50076, suberror `basic_action`.
+    /// The interaction-required answer when the refresh grant is asked for `acrs` its sign-in did
+    /// not prove: `invalid_grant`, AADSTS50076, suberror `basic_action`.
     func interactionRequired(_ acrs: [String], context: RequestContext) -> Failure {
         apiError(
             "invalid_grant", 50076,
@@ -127,13 +132,8 @@ extension EmulatorRouter {
             suberror: "basic_action", context: context)
     }
 
-    /// Native grants cannot satisfy an authentication context: only the browser can.
-    func rejectStepUpClaims(_ claims: String?, context: RequestContext) throws(Failure) {
-        let acrs = BrowserRules.requestedAcrs(claims) ?? []
-        guard acrs.isEmpty else { throw interactionRequired(acrs, context: context) }
-    }
-
-    /// A refresh token satisfies the contexts its browser sign-in satisfied, no others.
+    /// A refresh token satisfies the contexts its sign-in satisfied (in the browser, or natively
+    /// with a second factor), no others.
     func checkRefreshClaims(_ claims: String?, lineage: TokenLineage, context: RequestContext) throws(Failure) {
         let acrs = BrowserRules.requestedAcrs(claims) ?? []
         let missing = acrs.filter { !lineage.acrs.contains($0) }

@@ -81,7 +81,7 @@ extension EmulatorRouter {
             return fail("invalid_request", 900144, "The request body must contain the following parameter: 'scope'.")
         }
         do {
-            _ = try resolveScopes(rawScope, context: context)
+            _ = try resolveScopes(rawScope, app: app, interactive: true, context: context)
         } catch {
             let body = ((try? JSONSerialization.jsonObject(with: error.response.body)) as? [String: Any]) ?? [:]
             return errorRedirect(
@@ -130,7 +130,7 @@ extension EmulatorRouter {
                 }
                 return issueCode(
                     request, username: session.username, authTime: session.authTime, satisfied: session.acrs,
-                    granted: scopeKeys(request.resourceScopes, context), world: &world, context)
+                    granted: scopeKeys(request.resourceScopes, clientId: request.clientId), world: &world, context)
             }
             let forcePage = request.prompt.contains("login") || request.prompt.contains("select_account")
             if let session, !forcePage, hintMatches, satisfied {
@@ -142,7 +142,7 @@ extension EmulatorRouter {
                 }
                 return issueCode(
                     request, username: session.username, authTime: session.authTime, satisfied: session.acrs,
-                    granted: scopeKeys(request.resourceScopes, context), world: &world, context)
+                    granted: scopeKeys(request.resourceScopes, clientId: request.clientId), world: &world, context)
             }
             return newPage(PendingAuthorization(request: request, createdAt: context.now), message: nil, world: &world, context)
         }
@@ -180,7 +180,7 @@ extension EmulatorRouter {
             return verifyCodeAnswer(&pending, username: username, code: code, submitted: field("otp"), context)
         case ("accept", .consent(let username, let authTime, let satisfied)):
             let checked = Set(fields.filter { $0.0 == "scope" }.map(\.1))
-            let granted = scopeKeys(pending.request.resourceScopes.filter { checked.contains($0) }, context)
+            let granted = scopeKeys(pending.request.resourceScopes.filter { checked.contains($0) }, clientId: pending.request.clientId)
             return world.withLock { world in
                 let key = consentKey(username, pending.request.clientId)
                 world.browser.consents[key, default: []].formUnion(granted)
@@ -285,7 +285,7 @@ extension EmulatorRouter {
             } else {
                 response = issueCode(
                     pending.request, username: user.username, authTime: context.now, satisfied: acrs,
-                    granted: scopeKeys(pending.request.resourceScopes, context), world: &world, context)
+                    granted: scopeKeys(pending.request.resourceScopes, clientId: pending.request.clientId), world: &world, context)
             }
             response.headers["Set-Cookie"] =
                 "\(Self.ssoCookie)=\(sessionId); Path=/\(pending.request.tenantSegment); HttpOnly; SameSite=Lax"
@@ -388,16 +388,16 @@ extension EmulatorRouter {
     private func needsConsent(_ request: AuthorizeRequest, app: Seed.App, username: String, world: EmulatorWorld) -> Bool {
         guard app.requiresConsent else { return false }
         let given = world.browser.consents[consentKey(username, request.clientId)] ?? []
-        return !scopeKeys(request.resourceScopes, nil).isSubset(of: given)
+        return !scopeKeys(request.resourceScopes, clientId: request.clientId).isSubset(of: given)
     }
 
-    /// Resource scopes as `{api app id}/{name}` (`.default` expanded); unknown ones are left out.
-    func scopeKeys(_ scopes: [String], _ context: RequestContext?) -> Set<String> {
+    /// Resource scopes as `{api app id}/{name}` (`.default` expanded; Graph's too); unknown ones
+    /// and those the app is not granted are left out.
+    func scopeKeys(_ scopes: [String], clientId: String) -> Set<String> {
+        guard let app = seed.apps.first(where: { $0.clientId.lowercased() == clientId.lowercased() }) else { return [] }
         var keys: Set<String> = []
         for scope in scopes {
-            guard let (api, name) = seed.apis.lazy.compactMap({ api in api.scopeName(for: scope).map { (api, $0) } }).first else {
-                continue
-            }
+            guard case .granted(let api, let name) = lookUpScope(scope, app: app) else { continue }
             for expanded in name == ".default" ? api.scopes : [name] { keys.insert("\(api.appId)/\(expanded)") }
         }
         return keys

@@ -30,13 +30,20 @@ extension EmulatorRouter {
     /// finished); otherwise throws the answer: `mfa_required` (50076) or `registration_required`
     /// (50079) with a token for the next step, or, when the flow's client did not declare the
     /// capability, the 200 redirect the service sends (the flow then ends).
-    func requireSecondFactor(_ flow: inout Flow, user: UserRecord, app: Seed.App, world: inout EmulatorWorld, context: RequestContext)
-        throws(Failure)
-    {
-        guard Self.needsMFA(user, app: app) else {
+    ///
+    /// A second factor is needed when the user or the app's policy asks for MFA, and when the token
+    /// request's `claims` ask for an authentication context (`acrs`): Entra's conditional access
+    /// for a context requires MFA, which the native API completes with the `mfa_required` (or
+    /// `registration_required`) capability and otherwise sends to the browser. The tokens issued
+    /// after the second factor carry the requested `acrs`.
+    func requireSecondFactor(
+        _ flow: inout Flow, user: UserRecord, app: Seed.App, acrs: [String] = [], world: inout EmulatorWorld, context: RequestContext
+    ) throws(Failure) {
+        guard Self.needsMFA(user, app: app) || !acrs.isEmpty else {
             advance(&flow, to: .finished, world: &world, now: context.now)
             return
         }
+        flow.requestedAcrs = acrs
         if !user.strongAuthMethods.isEmpty {
             guard flow.capabilities.contains("mfa_required") else {
                 advance(&flow, to: .finished, world: &world, now: context.now)

@@ -107,6 +107,9 @@ struct Flow {
     var capabilities: Set<String> = []
     // MFA and strong-auth registration
     var mfaMethodId: String?
+    /// Authentication contexts (`acrs`) the token request asked for when the first factor passed;
+    /// the tokens issued after the second factor carry them.
+    var requestedAcrs: [String] = []
     var registrationChannel: Seed.StrongAuthMethod.Channel?
     var registrationTarget: String?
     var registrationPreverified = false

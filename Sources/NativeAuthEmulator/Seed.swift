@@ -71,6 +71,10 @@ public struct Seed: Codable, Sendable {
         /// Browser sign-in asks the user to consent to resource scopes not consented before (JSON
         /// `requires_consent`). Default false; `prompt=consent` shows the consent page anyway.
         public var requiresConsent = false
+        /// Microsoft Graph delegated scopes granted to the app (JSON `graph_scopes`). Default
+        /// `["User.Read"]`, as a new app registration is given; another Graph scope answers
+        /// AADSTS65001 (EmulatorRouter+Token.swift, `resolveScopes`).
+        public var graphScopes: [String] = ["User.Read"]
 
         public init(
             clientId: String, name: String, signUpMethod: SignUpMethod, attributes: [Attribute] = [], mfaPolicy: MFAPolicy = .off,
@@ -97,6 +101,7 @@ public struct Seed: Codable, Sendable {
             case blockedContacts = "blocked_contacts"
             case redirectUris = "redirect_uris"
             case requiresConsent = "requires_consent"
+            case graphScopes = "graph_scopes"
         }
 
         public init(from decoder: any Decoder) throws {
@@ -113,6 +118,7 @@ public struct Seed: Codable, Sendable {
             blockedContacts = try c.decodeIfPresent([String].self, forKey: .blockedContacts) ?? []
             redirectUris = try c.decodeIfPresent([String].self, forKey: .redirectUris) ?? ["http://localhost"]
             requiresConsent = try c.decodeIfPresent(Bool.self, forKey: .requiresConsent) ?? false
+            graphScopes = try c.decodeIfPresent([String].self, forKey: .graphScopes) ?? ["User.Read"]
         }
     }
 
@@ -231,17 +237,6 @@ public struct Seed: Codable, Sendable {
         public func scopeString(_ name: String) -> String {
             if name == ".default" { return identifierUri + "/" + name }
             return identifierUri.hasSuffix("/") ? identifierUri + name : identifierUri + "/" + name
-        }
-
-        /// The scope name a requested scope string stands for at this API, or nil when it is not
-        /// one of this API's (`.default` included).
-        func scopeName(for requested: String) -> String? {
-            let trimmedURI = identifierUri.hasSuffix("/") ? String(identifierUri.dropLast()) : identifierUri
-            for prefix in Set([identifierUri + "/", trimmedURI + "/", identifierUri]) where requested.hasPrefix(prefix) {
-                let name = String(requested.dropFirst(prefix.count))
-                if name == ".default" || scopes.contains(name) { return name }
-            }
-            return nil
         }
     }
 

@@ -20,6 +20,8 @@ struct EmulatorCommand {
           --tls-key FILE               the certificate's PEM private key
           --token-lifetime SECONDS     access and id token lifetime (default 3600)
           --refresh-token-lifetime S   refresh token lifetime (default 7776000)
+          --strict-refresh-rotation    a refresh token stops working once redeemed (default: it stays
+                                       valid until it expires or is revoked, as Entra's do)
           --code-length N              digits in a one-time code (default 8)
           --code-ttl SECONDS           one-time code lifetime (default 600)
           --code-attempts N            wrong codes allowed per flow (default 5)
@@ -174,6 +176,7 @@ struct Options {
             case "--tls-key": options.tlsKeyPath = try value(argument)
             case "--quiet": options.quiet = true
             case "--expose-insecurely": options.exposeInsecurely = true
+            case "--strict-refresh-rotation": options.configuration.strictRefreshTokenRotation = true
             case "--token-lifetime": options.configuration.accessTokenLifetime = try number(argument, 60...86_400)
             case "--refresh-token-lifetime": options.configuration.refreshTokenLifetime = try number(argument, 60...31_536_000)
             case "--code-length": options.configuration.codeLength = try number(argument, 4...12)

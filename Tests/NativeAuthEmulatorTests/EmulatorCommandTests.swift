@@ -92,11 +92,60 @@ import Testing
         defer { help.cleanUp() }
         #expect(await help.exitStatus(within: 60) == 0)
         #expect(help.output.contains("--port"))
+        #expect(help.output.contains("--strict-refresh-rotation"))
 
         let bad = try Self.start(["--no-such-option"])
         defer { bad.cleanUp() }
         #expect(await bad.exitStatus(within: 60) == 2)
         #expect(bad.errors.contains("Try --help"))
+    }
+
+    /// A form POST to the running program; the reply's status and JSON.
+    static func post(_ url: String, _ fields: [String: String]) async throws -> (Int, [String: Any]) {
+        var request = URLRequest(url: try #require(URL(string: url)))
+        request.httpMethod = "POST"
+        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        request.httpBody = Data(
+            fields.map { "\($0.key)=\($0.value.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")" }.joined(separator: "&").utf8)
+        let (data, response) = try await URLSession.shared.data(for: request)
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:])
+    }
+
+    /// By default a redeemed refresh token stays valid, as Entra's do; `--strict-refresh-rotation`
+    /// retires it.
+    @Test(arguments: [false, true])
+    func strictRefreshRotationFlag(strict: Bool) async throws {
+        let child = try Self.start(["--port", "0", "--quiet"] + (strict ? ["--strict-refresh-rotation"] : []))
+        defer { child.cleanUp() }
+        defer { kill(child.pid, SIGTERM) }
+        #expect(await Self.waitForBanner(child), "no banner: \(child.errors)")
+        let authority = String(
+            try #require(child.output.split(separator: "\n").first { $0.hasPrefix("authority: ") }?.dropFirst("authority: ".count)))
+        let client = "11111111-1111-4111-8111-111111111111"
+        let base = ["client_id": client, "challenge_type": "oob password redirect"]
+        let (_, initiated) = try await Self.post(authority + "/oauth2/v2.0/initiate", base.merging(["username": "ada@example.com"]) { $1 })
+        let (_, challenged) = try await Self.post(
+            authority + "/oauth2/v2.0/challenge",
+            base.merging(["continuation_token": try #require(initiated["continuation_token"] as? String)]) { $1 })
+        let (status, tokens) = try await Self.post(
+            authority + "/oauth2/v2.0/token",
+            base.merging([
+                "continuation_token": try #require(challenged["continuation_token"] as? String), "grant_type": "password",
+                "username": "ada@example.com", "password": "Analytical-Engine-1843", "scope": "openid offline_access",
+            ]) { $1 })
+        try #require(status == 200, "sign-in failed: \(tokens)")
+        let refresh = ["client_id": client, "grant_type": "refresh_token", "scope": "openid offline_access"]
+        let rt = try #require(tokens["refresh_token"] as? String)
+        let (first, _) = try await Self.post(authority + "/oauth2/v2.0/token", refresh.merging(["refresh_token": rt]) { $1 })
+        let (second, reused) = try await Self.post(authority + "/oauth2/v2.0/token", refresh.merging(["refresh_token": rt]) { $1 })
+        #expect(first == 200)
+        if strict {
+            #expect(second == 400 && reused["error"] as? String == "invalid_grant")
+        } else {
+            #expect(second == 200)
+        }
     }
 
     /// After serving requests, as well as idle; with the signals blocked by the parent or not.

@@ -16,11 +16,13 @@ struct EmulatorHarness {
     let base = "http://127.0.0.1:9"
     var tenant: String { "/\(router.seed.tenant.subdomain).onmicrosoft.com" }
 
-    init(seed: Seed = .demo, configure: (inout EmulatorConfiguration) -> Void = { _ in }) throws {
+    /// `frozenAt`: the emulator's wall clock stands still there (default: the real clock), e.g. to
+    /// issue several tokens in one second.
+    init(seed: Seed = .demo, frozenAt: Date? = nil, configure: (inout EmulatorConfiguration) -> Void = { _ in }) throws {
         var configuration = EmulatorConfiguration()
         configuration.passwordHashIterations = 1000
         configure(&configuration)
-        router = try EmulatorRouter(seed: seed, configuration: configuration)
+        router = try EmulatorRouter(seed: seed, configuration: configuration, now: { frozenAt ?? Date() })
     }
 
     struct Reply {
