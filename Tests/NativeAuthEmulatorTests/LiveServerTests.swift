@@ -204,39 +204,43 @@ import Testing
 
 }
 
-/// The listening TCP sockets this process holds on a port, by inode (from /proc/net/tcp{,6} and
-/// /proc/self/fd), so that a test can tell whether those very sockets were closed even when
-/// another test is given the port next. Tests/MSALTests/Interactive/LoopbackTestClient.swift has
-/// the fuller version (and why each table is read three times).
+/// The listening TCP sockets this process holds on a port, by inode, so that a test can tell
+/// whether those very sockets were closed even when another test is given the port next. Each
+/// socket is asked through its own descriptor; Tests/MSALTests/Interactive/LoopbackTestClient.swift
+/// has the fuller version (and why not /proc/net/tcp).
 enum OwnListeningSockets {
-    static func on(port: UInt16) -> Set<String> {
-        let own = ownSocketInodes()
-        var found = Set<String>()
-        for table in ["/proc/net/tcp", "/proc/net/tcp6"].flatMap({ Array(repeating: $0, count: 3) }) {
-            guard let text = try? String(contentsOfFile: table, encoding: .utf8) else { continue }
-            for line in text.split(separator: "\n").dropFirst() {
-                let columns = line.split(separator: " ")
-                guard columns.count > 9, columns[3] == "0A", let local = columns[1].split(separator: ":").last,
-                    UInt16(local, radix: 16) == port, own.contains(String(columns[9]))
-                else { continue }
-                found.insert(String(columns[9]))
-            }
-        }
-        return found
-    }
-
-    static func stillOpen(_ inodes: Set<String>) -> Set<String> {
-        inodes.intersection(ownSocketInodes())
-    }
-
-    private static func ownSocketInodes() -> Set<String> {
-        let directory = "/proc/self/fd"
-        return Set(
-            ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).compactMap { name -> String? in
-                guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "\(directory)/\(name)"),
-                    target.hasPrefix("socket:[")
-                else { return nil }
-                return String(target.dropFirst("socket:[".count).dropLast())
+    static func on(port: UInt16) -> Set<UInt64> {
+        Set(
+            ownSocketDescriptors().compactMap { descriptor, inode in
+                var storage = sockaddr_storage()
+                var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+                let named = withUnsafeMutablePointer(to: &storage) { pointer in
+                    pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) == 0 }
+                }
+                var listening: Int32 = 0
+                var size = socklen_t(MemoryLayout<Int32>.size)
+                guard named, getsockopt(descriptor, SOL_SOCKET, SO_ACCEPTCONN, &listening, &size) == 0, listening != 0 else { return nil }
+                let localPort: UInt16
+                switch Int32(storage.ss_family) {
+                case AF_INET: localPort = UInt16(bigEndian: withUnsafeBytes(of: storage) { $0.load(as: sockaddr_in.self) }.sin_port)
+                case AF_INET6: localPort = UInt16(bigEndian: withUnsafeBytes(of: storage) { $0.load(as: sockaddr_in6.self) }.sin6_port)
+                default: return nil
+                }
+                return localPort == port ? inode : nil
             })
+    }
+
+    static func stillOpen(_ inodes: Set<UInt64>) -> Set<UInt64> {
+        inodes.intersection(ownSocketDescriptors().map(\.inode))
+    }
+
+    private static func ownSocketDescriptors() -> [(descriptor: Int32, inode: UInt64)] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return names.compactMap { name in
+            guard let descriptor = Int32(name) else { return nil }
+            var status = stat()
+            guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFSOCK else { return nil }
+            return (descriptor, UInt64(status.st_ino))
+        }
     }
 }

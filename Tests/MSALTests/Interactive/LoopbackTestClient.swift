@@ -158,17 +158,16 @@ struct LoopbackTestClient {
         return (UInt16(bigEndian: address.sin_port), descriptor)
     }
 
-    /// One TCP socket of this process, from /proc/net/tcp{,6} joined with /proc/self/fd by inode.
+    /// One TCP socket of this process, read from its own descriptor.
     struct OwnSocket: Hashable, CustomStringConvertible {
-        var inode: String
+        var inode: UInt64
         /// The local address in text (`127.0.0.1`, `::1`, `0.0.0.0`, …) and port.
         var address: String
         var port: UInt16
+        /// The peer's port; 0 for a socket with no peer (a listener).
         var remotePort: UInt16
-        /// `/proc/net/tcp`'s state: 0A is listening.
-        var state: String
-        var isListening: Bool { state == "0A" }
-        var description: String { "\(address) port \(port) state \(state) inode \(inode)" }
+        var isListening: Bool
+        var description: String { "\(address) port \(port)\(isListening ? " listening" : "") inode \(inode)" }
     }
 
     /// The TCP sockets this process holds whose local port is one of `ports` (listeners and
@@ -176,67 +175,62 @@ struct LoopbackTestClient {
     /// it had is closed: to tell whether particular sockets are closed, keep their `inode`s and
     /// ask `stillOpen(_:)`, which other tests' sockets cannot answer for.
     ///
-    /// The kernel writes these tables a page at a time and finds its place again at each read; a
-    /// socket closed meanwhile (other tests open and close many) can make it skip a row of one
-    /// that is there all along. So each table is read three times and the rows joined.
+    /// Each socket is asked through its own descriptor (`fstat` for the inode, `getsockname`,
+    /// `getpeername`, `SO_ACCEPTCONN`), not looked up in /proc/net/tcp: the kernel writes that
+    /// table a page at a time, and a socket another test closes meanwhile can make it skip a row.
     static func ownTCPSockets(localPorts ports: Set<UInt16>) -> [OwnSocket] {
-        let inodes = ownSocketInodes()
-        var found: [OwnSocket] = []
-        let reads = [("/proc/net/tcp", AF_INET), ("/proc/net/tcp6", AF_INET6)].flatMap { Array(repeating: $0, count: 3) }
-        for (table, family) in reads {
-            guard let text = try? String(contentsOfFile: table, encoding: .utf8) else { continue }
-            for line in text.split(separator: "\n").dropFirst() {
-                let columns = line.split(separator: " ")
-                guard columns.count > 9 else { continue }
-                let local = columns[1].split(separator: ":")
-                let remote = columns[2].split(separator: ":")
-                guard local.count == 2, remote.count == 2, let port = UInt16(local[1], radix: 16), ports.contains(port),
-                    let remotePort = UInt16(remote[1], radix: 16), inodes.contains(String(columns[9]))
-                else { continue }
-                let socket = OwnSocket(
-                    inode: String(columns[9]), address: procAddress(local[0], family: family), port: port, remotePort: remotePort,
-                    state: String(columns[3]))
-                // The latest reading of a socket seen more than once.
-                found.removeAll { $0.inode == socket.inode }
-                found.append(socket)
-            }
+        ownSocketDescriptors().compactMap { descriptor, inode in
+            guard let local = socketAddress(descriptor, getsockname), ports.contains(local.port) else { return nil }
+            var listening: Int32 = 0
+            var length = socklen_t(MemoryLayout<Int32>.size)
+            guard getsockopt(descriptor, SOL_SOCKET, SO_ACCEPTCONN, &listening, &length) == 0 else { return nil }
+            let peer = socketAddress(descriptor, getpeername)
+            return OwnSocket(
+                inode: inode, address: local.address, port: local.port, remotePort: peer?.port ?? 0, isListening: listening != 0)
         }
-        return found
     }
 
     /// Which of `sockets` this process still holds (by inode: a socket another test opens later
     /// on the same port is not one of them).
     static func stillOpen(_ sockets: [OwnSocket]) -> [OwnSocket] {
-        let inodes = ownSocketInodes()
+        let inodes = Set(ownSocketDescriptors().map(\.inode))
         return sockets.filter { inodes.contains($0.inode) }
     }
 
-    /// The inodes of every socket this process has open.
-    private static func ownSocketInodes() -> Set<String> {
-        let fdDirectory = "/proc/self/fd"
-        return Set(
-            ((try? FileManager.default.contentsOfDirectory(atPath: fdDirectory)) ?? []).compactMap { name -> String? in
-                guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "\(fdDirectory)/\(name)"),
-                    target.hasPrefix("socket:[")
-                else { return nil }
-                return String(target.dropFirst("socket:[".count).dropLast())
-            })
+    /// Every socket descriptor this process has open, with the socket's inode.
+    private static func ownSocketDescriptors() -> [(descriptor: Int32, inode: UInt64)] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return names.compactMap { name in
+            guard let descriptor = Int32(name) else { return nil }
+            var status = stat()
+            guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFSOCK else { return nil }
+            return (descriptor, UInt64(status.st_ino))
+        }
     }
 
-    /// An address as /proc/net/tcp{,6} prints it (32-bit words in hex, each in host byte order) in text.
-    private static func procAddress(_ hex: Substring, family: Int32) -> String {
-        var bytes: [UInt8] = []
-        var rest = hex[...]
-        while rest.count >= 8 {
-            guard let word = UInt32(rest.prefix(8), radix: 16) else { return String(hex) }
-            withUnsafeBytes(of: word) { bytes += $0 }
-            rest = rest.dropFirst(8)
+    /// A TCP socket's address and port from `getsockname` or `getpeername`; nil for another kind.
+    private static func socketAddress(
+        _ descriptor: Int32, _ call: (Int32, UnsafeMutablePointer<sockaddr>, UnsafeMutablePointer<socklen_t>) -> Int32
+    ) -> (address: String, port: UInt16)? {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let ok = withUnsafeMutablePointer(to: &storage) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { call(descriptor, $0, &length) == 0 }
         }
+        guard ok else { return nil }
         var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
-        guard bytes.count == (family == AF_INET6 ? 16 : 4), inet_ntop(family, bytes, &text, socklen_t(text.count)) != nil else {
-            return String(hex)
+        switch Int32(storage.ss_family) {
+        case AF_INET:
+            var address = withUnsafeBytes(of: storage) { $0.load(as: sockaddr_in.self) }
+            guard inet_ntop(AF_INET, &address.sin_addr, &text, socklen_t(text.count)) != nil else { return nil }
+            return (text.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }, UInt16(bigEndian: address.sin_port))
+        case AF_INET6:
+            var address = withUnsafeBytes(of: storage) { $0.load(as: sockaddr_in6.self) }
+            guard inet_ntop(AF_INET6, &address.sin6_addr, &text, socklen_t(text.count)) != nil else { return nil }
+            return (text.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }, UInt16(bigEndian: address.sin6_port))
+        default:
+            return nil
         }
-        return text.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     }
 
     /// An address of one of this machine's interfaces, with a port to fill in.
