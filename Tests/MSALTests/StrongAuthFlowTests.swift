@@ -277,6 +277,19 @@ extension Harness {
         #expect(!error.isInvalidCredentials)
     }
 
+    @Test func anIntrospectFailureAfterAPasswordStateEndsItsFlow() async throws {
+        // The password was accepted and the server moved on: the state's token is spent, so the
+        // delegate form must hand back no state (a wrong password, by contrast, keeps it).
+        let h = try Harness()
+        h.expectStart(challenge: .json(200, Fixture.passwordChallenge))
+        guard case .passwordRequired(let state) = try await h.app.signIn(parameters: h.signInParameters()) else { return }
+        h.stub.expect(path: "/oauth2/v2.0/token", reply: StrongAuthFixture.mfaRequired())
+        h.stub.expect(path: "/oauth2/v2.0/introspect", reply: .json(400, Fixture.apiError("expired_token", codes: [552003])))
+        let error = try await #require(throws: PasswordRequiredError.self) { try await state.submitPassword(password: Fixture.password) }
+        #expect(!error.isInvalidPassword && error.errorCodes == [552003])
+        #expect(state.lifecycle.hasEnded)
+    }
+
     @Test func capabilityRedirectAtTheTokenEndpointIsBrowserRequired() async throws {
         let h = try Harness()
         let error = try await #require(throws: SignInStartError.self) {
