@@ -77,12 +77,9 @@ extension EmulatorRouter {
             guard let user = world.users[flow.username.lowercased()] else {
                 throw apiError("invalid_grant", 50034, "The user account does not exist in the directory.", context: context)
             }
-            if secondFactor {
-                advance(&flow, to: .finished, world: &world, now: context.now)
-                return (user, Self.satisfiedAcrs(flow, acrs))
-            }
-            try requireSecondFactor(&flow, user: user, app: r.app, acrs: acrs, world: &world, context: context)
-            return (user, [])
+            let satisfied = try finishOrRequireSecondFactor(
+                &flow, secondFactorPassed: secondFactor, user: user, app: r.app, acrs: acrs, world: &world, context: context)
+            return (user, satisfied)
         }
         return try issueTokens(
             for: user, app: r.app, scopes: scopes, clientInfo: r.form["client_info"], context: context,
@@ -102,17 +99,30 @@ extension EmulatorRouter {
             guard let user = world.users[flow.username.lowercased()] else {
                 throw apiError("invalid_grant", 50034, "The user account does not exist in the directory.", context: context)
             }
-            if flow.step == .registrationCompleted {
-                // Registering the method proved the second factor.
-                advance(&flow, to: .finished, world: &world, now: context.now)
-                return (user, Self.satisfiedAcrs(flow, acrs))
-            }
-            try requireSecondFactor(&flow, user: user, app: r.app, acrs: acrs, world: &world, context: context)
-            return (user, [])
+            // Registering the method proved the second factor.
+            let satisfied = try finishOrRequireSecondFactor(
+                &flow, secondFactorPassed: flow.step == .registrationCompleted, user: user, app: r.app, acrs: acrs, world: &world,
+                context: context)
+            return (user, satisfied)
         }
         return try issueTokens(
             for: user, app: r.app, scopes: scopes, clientInfo: r.form["client_info"], context: context,
             extras: Self.secondFactorExtras(satisfied))
+    }
+
+    /// Ends the flow when its second factor has just passed, returning the authentication contexts
+    /// that satisfies; else asks for a second factor when the user, the app or the request's
+    /// contexts need one (`requireSecondFactor`), returning none.
+    private func finishOrRequireSecondFactor(
+        _ flow: inout Flow, secondFactorPassed: Bool, user: UserRecord, app: Seed.App, acrs: [String], world: inout EmulatorWorld,
+        context: RequestContext
+    ) throws(Failure) -> [String] {
+        if secondFactorPassed {
+            advance(&flow, to: .finished, world: &world, now: context.now)
+            return Self.satisfiedAcrs(flow, acrs)
+        }
+        try requireSecondFactor(&flow, user: user, app: app, acrs: acrs, world: &world, context: context)
+        return []
     }
 
     /// The authentication contexts a passed second factor satisfies: those asked for when the first
