@@ -266,10 +266,8 @@ import Testing
     }
 
     @Test func givenPortIsUsed() async throws {
-        // A port that was free a moment ago.
-        let probe = try LoopbackTestClient.squat()
-        let port = probe.port
-        close(probe.descriptor)
+        // A port that was free a moment ago, outside the range other tests' listeners are given.
+        let port = try LoopbackTestClient.freePortBelowTheEphemeralRange()
         let (listener, url, bound) = try started("http://127.0.0.1:\(port)")
         #expect(bound == port)
         #expect(url.absoluteString == "http://127.0.0.1:\(port)")

@@ -138,11 +138,13 @@ struct LoopbackTestClient {
     /// A socket listening on 127.0.0.1 at a free port, with no thread accepting on it (unlike
     /// `LoopbackServer`, whose thread could, after `stop()`, accept on a reused descriptor
     /// number belonging to another test). Close the descriptor to release the port.
-    static func squat() throws -> (port: UInt16, descriptor: Int32) {
+    /// `port` 0 lets the kernel choose one from its ephemeral range.
+    static func squat(port: UInt16 = 0) throws -> (port: UInt16, descriptor: Int32) {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw ConnectFailed(errno: errno) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
         address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let ok = withUnsafeMutablePointer(to: &address) {
@@ -156,6 +158,20 @@ struct LoopbackTestClient {
             throw ConnectFailed(errno: code)
         }
         return (UInt16(bigEndian: address.sin_port), descriptor)
+    }
+
+    /// A port that is free now and below the kernel's ephemeral range, so that no listener of
+    /// another test (they all ask for port 0) can be given it before the caller binds it again.
+    static func freePortBelowTheEphemeralRange() throws -> UInt16 {
+        let range = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8)) ?? ""
+        let first = range.split(whereSeparator: \.isWhitespace).first.flatMap { UInt16($0) } ?? 32768
+        let candidates = (min(first, 20_000) / 2)..<min(first, 20_000)
+        for _ in 0..<50 {
+            guard let (port, descriptor) = try? squat(port: UInt16.random(in: candidates)) else { continue }
+            Glibc.close(descriptor)
+            return port
+        }
+        throw ConnectFailed(errno: EADDRINUSE)
     }
 
     /// One TCP socket of this process, read from its own descriptor.
