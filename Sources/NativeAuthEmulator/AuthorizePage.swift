@@ -1,7 +1,7 @@
 import Foundation
 
 /// The HTML of the browser sign-in pages. No JavaScript, stable `name`s and `id`s, so that a
-/// headless form client can drive them (the contract is in the README).
+/// headless form client can drive them (the contract is in docs/emulator.md).
 enum AuthorizePage {
     /// The page's content: which form, and what the person sees.
     enum Form {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The test hooks under `/_emulator/` (not part of the real API; see the README).
+/// The test hooks under `/_emulator/` (not part of the real API; see docs/emulator.md).
 extension EmulatorRouter {
     func handleHook(_ request: EmulatorRequest, now: Date) -> EmulatorResponse {
         let hook = String(request.path.dropFirst("/_emulator".count))

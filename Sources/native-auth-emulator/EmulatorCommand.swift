@@ -31,7 +31,7 @@ struct EmulatorCommand {
           -h, --help                   show this help
 
         On start it prints one line each: 'base URL: …', 'authority: …' and 'client id: …' per app.
-        Test hooks live under /_emulator/ (see the README). On a non-loopback address they need the
+        Test hooks live under /_emulator/ (see docs/emulator.md). On a non-loopback address they need the
         header X-Emulator-Hook-Token with the token printed to stderr at start, and a warning says
         what is exposed. Stops cleanly on SIGINT or SIGTERM.
 

@@ -3,7 +3,7 @@
 ///
 /// It is no gate. As in MSAL, every call on a state goes to the service, whatever was done with the
 /// state before (a code submitted on the state that asked for a resend, a step repeated after it
-/// succeeded): the service decides. The table of what each state method does is in README.md,
+/// succeeded): the service decides. The table of what each state method does is in docs/usage.md,
 /// "Reusing a state".
 package final class StateLifecycle: Sendable {
     private let ended = Locked(false)

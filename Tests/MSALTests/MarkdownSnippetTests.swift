@@ -1,17 +1,32 @@
 import Foundation
 import Testing
 
-/// Every ```swift block of README.md compiles against the `MSAL` module as written (Swift 6 mode),
-/// so the examples a new user copies first cannot drift from the SDK. Each block is type-checked on
-/// its own, as the `main.swift` of a tiny program.
-@Suite struct ReadmeSnippetTests {
-    static let readme = URL(fileURLWithPath: #filePath)
+/// Every ```swift block of the project's Markdown documents (README.md, docs/, and the READMEs
+/// under Examples/ and Bindings/) compiles against the `MSAL` module as written (Swift 6 mode), so
+/// the examples a new user copies cannot drift from the SDK. Each block is type-checked on its own,
+/// as the `main.swift` of a tiny program.
+@Suite struct MarkdownSnippetTests {
+    static let repository = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("README.md")
 
-    /// The fenced Swift blocks, with the line each starts on.
-    static func swiftBlocks() throws -> [(line: Int, code: String)] {
-        let lines = try String(contentsOf: readme, encoding: .utf8).components(separatedBy: "\n")
+    /// The Markdown documents whose Swift blocks are checked, relative to the repository.
+    static func documents() -> [String] {
+        let fileManager = FileManager.default
+        var found = ["README.md"]
+        for folder in ["docs", "Examples", "Bindings"] {
+            let root = repository.appendingPathComponent(folder)
+            guard let walker = fileManager.enumerator(atPath: root.path) else { continue }
+            for case let path as String in walker where path.hasSuffix(".md") && !path.contains(".build") {
+                found.append(folder + "/" + path)
+            }
+        }
+        return found.sorted()
+    }
+
+    /// The fenced Swift blocks of one document, with the line each starts on.
+    static func swiftBlocks(of document: String) throws -> [(line: Int, code: String)] {
+        let text = try String(contentsOf: repository.appendingPathComponent(document), encoding: .utf8)
+        let lines = text.components(separatedBy: "\n")
         var blocks: [(Int, String)] = []
         var current: [String]?
         var start = 0
@@ -27,6 +42,11 @@ import Testing
             }
         }
         return blocks
+    }
+
+    /// Every block of every document, named by document and line.
+    static func swiftBlocks() throws -> [(place: String, code: String)] {
+        try documents().flatMap { document in try swiftBlocks(of: document).map { ("\(document):\($0.line)", $0.code) } }
     }
 
     static func modulesDirectory() -> URL? { SnippetCompiler.modulesDirectory() }
@@ -45,10 +65,11 @@ extension SnippetCompiler {
     }
 }
 
-extension ReadmeSnippetTests {
+extension MarkdownSnippetTests {
 
-    @Test func theReadmeHasSwiftExamples() throws {
-        #expect(try Self.swiftBlocks().count >= 6)
+    @Test func theDocumentsHaveSwiftExamples() throws {
+        #expect(try Self.swiftBlocks(of: "README.md").count >= 2)
+        #expect(try Self.swiftBlocks(of: "docs/usage.md").count >= 6)
     }
 
     @Test func everySwiftBlockCompiles() async throws {
@@ -59,7 +80,7 @@ extension ReadmeSnippetTests {
                 for version in Self.languageModes(of: block.code) {
                     group.addTask {
                         await SnippetCompiler.typecheckOffThePool(block.code, modules: modules, swiftVersion: version).map {
-                            "README.md block at line \(block.line) (Swift \(version) mode):\n\($0)"
+                            "\(block.place) (Swift \(version) mode):\n\($0)"
                         }
                     }
                 }
