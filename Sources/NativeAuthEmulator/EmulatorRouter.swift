@@ -1,7 +1,5 @@
 import Foundation
 import MSAL
-import Synchronization
-
 /// The emulator's request handling: a pure function of the request and the emulator's state,
 /// callable in-process (see `EmulatorTransport`) and served over HTTP by `EmulatorServer`.
 ///

@@ -1,8 +1,6 @@
 import CMicroHTTPD
 import Foundation
 import MSAL
-import Synchronization
-
 /// Serves an `EmulatorRouter` over HTTP (or HTTPS) with libmicrohttpd, one thread per connection,
 /// bound to a loopback address by default.
 ///

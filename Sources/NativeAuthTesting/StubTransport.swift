@@ -1,7 +1,5 @@
 import Foundation
 import MSAL
-import Synchronization
-
 /// A strict, ordered stand-in for the network, for tests of code that uses the SDK.
 ///
 /// Queue the answers you expect, in order, each with a check of the request it answers. A request

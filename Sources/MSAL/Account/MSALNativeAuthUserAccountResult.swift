@@ -1,6 +1,4 @@
 import Foundation
-import Synchronization
-
 /// A signed-in account with its tokens. Mirrors MSAL's `MSALNativeAuthUserAccountResult`.
 ///
 /// ```swift

@@ -1,6 +1,4 @@
 import Foundation
-import Synchronization
-
 #if canImport(Glibc)
     import Glibc
 #endif

@@ -1,6 +1,4 @@
 import Foundation
-import Synchronization
-
 /// Where requested claims should appear. Mirrors MSAL's `MSALClaimsRequestTarget` (plus `userinfo`,
 /// which OpenID Connect defines and MSAL for iOS leaves out).
 public enum MSALClaimsRequestTarget: UInt, Sendable, CaseIterable {

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The app's log callback: level, the message, and whether the message contains personal data
 /// (it only can when `piiEnabled` is true).
 public typealias MSALLogCallback = @Sendable (_ level: MSALLogLevel, _ message: String?, _ containsPII: Bool) -> Void

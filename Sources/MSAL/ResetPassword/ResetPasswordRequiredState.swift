@@ -1,6 +1,4 @@
 import Foundation
-import Synchronization
-
 /// The password reset is waiting for the new password. Mirrors MSAL's `ResetPasswordRequiredState`.
 ///
 /// Submitting sends the password, then polls the server until the change completes (at once, then

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A value delivered at most once, by whichever caller comes first, to one waiter.
 ///
 /// Used to bridge completion-block APIs to `async` with a timeout: the block and a timer both
