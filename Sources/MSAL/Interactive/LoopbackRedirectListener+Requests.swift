@@ -1,0 +1,68 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// How the loopback listener reads a request head: the route it asks for, and the texts of its pages.
+extension LoopbackRedirectListener {
+    /// What a request head asks for.
+    package enum Route: Sendable, Equatable {
+        /// Not `GET` on the redirect path, or no `code`/`error` in the query.
+        case notFound
+        /// A malformed request line or query.
+        case badRequest
+        /// An authorization response whose `state` is missing or different.
+        case stateMismatch
+        /// The authorization response for this request.
+        case response(AuthorizationResponse)
+    }
+
+    /// Classifies a request head (request line and headers, without the blank line).
+    package static func route(_ head: String, requestPath: String, expectedState: String) -> Route {
+        // By Unicode scalar: "\r\n" is one Character in Swift.
+        let requestLine = String(String.UnicodeScalarView(head.unicodeScalars.prefix { $0 != "\r" && $0 != "\n" }))
+        let parts = requestLine.split(separator: " ", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[2].hasPrefix("HTTP/1.") else { return .badRequest }
+        guard parts[0] == "GET" else { return .notFound }
+        let target = parts[1].split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        guard target[0] == requestPath else { return .notFound }
+        let query = target.count > 1 ? String(target[1]) : ""
+        guard let pairs = FormEncoding.decode(Data(query.utf8)) else { return .badRequest }
+        guard let response = AuthorizationResponse(query: pairs) else { return .notFound }
+        guard let state = response.state, constantTimeEqual(state, expectedState) else { return .stateMismatch }
+        return .response(response)
+    }
+
+    /// "Authentication failed. {error}: {error_description}." (unescaped; the page escapes it).
+    package static func errorText(for response: AuthorizationResponse, error: String) -> String {
+        guard let description = response.errorDescription else { return "Authentication failed. \(error)." }
+        return "Authentication failed. \(error): \(description)."
+    }
+
+    /// `&`, `<`, `>`, `"` and `'` as entities.
+    package static func escapeHTML(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+
+    private static func constantTimeEqual(_ lhs: String, _ rhs: String) -> Bool {
+        let left = Array(lhs.utf8)
+        let right = Array(rhs.utf8)
+        guard left.count == right.count else { return false }
+        var difference: UInt8 = 0
+        for index in left.indices { difference |= left[index] ^ right[index] }
+        return difference == 0
+    }
+}
