@@ -1,4 +1,4 @@
-import NativeAuthCInterface
+import msalnativeauth
 import Testing
 
 /// The JSON configuration of `msal_na_app_create`, through the exported functions as C calls them:
