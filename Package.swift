@@ -17,9 +17,10 @@ let package = Package(
         .executable(name: "native-auth-emulator", targets: ["native-auth-emulator"]),
         // The terminal demo: the "call two protected APIs" screen, emulator embedded by default.
         .executable(name: "multi-api-demo", targets: ["multi-api-demo"]),
-        // The C interface (include/msal_native_auth.h) as a shared library, libmsalnativeauth.so.
-        // scripts/build-capi builds it release with the Swift runtime and Foundation linked in.
-        .library(name: "msalnativeauth", type: .dynamic, targets: ["NativeAuthCInterface"]),
+        // The C interface (Bindings/C/include/msal_native_auth.h) as a shared library,
+        // libmsalnativeauth.so. scripts/build-bindings builds it release with the Swift runtime and
+        // Foundation linked in; the Python package (Bindings/Python) loads it.
+        .library(name: "msalnativeauth", type: .dynamic, targets: ["msalnativeauth"]),
     ],
     targets: [
         .target(name: "MSAL"),
@@ -38,7 +39,7 @@ let package = Package(
         .target(
             name: "MultiAPIDemoKit", dependencies: ["MSAL", "MSALSecretService", "NativeAuthEmulator"], path: "Examples/MultiAPIDemo/Kit"),
         // `@_cdecl` functions over MSAL's public API only, for C, Python (ctypes) and other languages.
-        .target(name: "NativeAuthCInterface", dependencies: ["MSAL"]),
+        .target(name: "msalnativeauth", dependencies: ["MSAL"], path: "Bindings/C/Sources"),
         .executableTarget(name: "multi-api-demo", dependencies: ["MultiAPIDemoKit", "CNCurses"], path: "Examples/MultiAPIDemo/App"),
         // The benchmark program (run with scripts/bench, release build).
         .executableTarget(name: "msal-benchmarks", dependencies: ["MSAL", "NativeAuthEmulator"], path: "Benchmarks/msal-benchmarks"),
@@ -59,7 +60,7 @@ let package = Package(
         .testTarget(
             name: "NativeAuthEmulatorTests", dependencies: ["NativeAuthEmulator", "MSAL", "NativeAuthTesting"],
             exclude: ["real_browser_sign_in.py"]),
-        .testTarget(name: "NativeAuthCInterfaceTests", dependencies: ["NativeAuthCInterface"]),
+        .testTarget(name: "msalnativeauthTests", dependencies: ["msalnativeauth"], path: "Bindings/C/Tests/msalnativeauthTests"),
         .testTarget(
             name: "MultiAPIDemoTests", dependencies: ["MultiAPIDemoKit", "MSAL", "NativeAuthEmulator", "NativeAuthTesting"],
             exclude: ["Golden"]),

@@ -6,7 +6,7 @@
  * MFA and strong-auth registration, the signed-in account, access tokens, sign-out. It is a thin
  * layer over the Swift SDK's public API (module MSAL), shipped as libmsalnativeauth.so with the
  * Swift runtime and Foundation linked in: only system libraries are needed at run time (glibc,
- * libstdc++, libm, libcurl; see README "C and Python").
+ * libstdc++, libm, libcurl; see the repository's Bindings/README.md).
  *
  *     pkg-config --cflags --libs msalnativeauth
  *

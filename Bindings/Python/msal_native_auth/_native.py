@@ -29,7 +29,7 @@ def _find() -> str:
         return found
     raise OSError(
         "libmsalnativeauth.so not found: install the wheel that carries it, set MSAL_NATIVE_AUTH_LIBRARY, "
-        "or put it on the library path (scripts/build-capi builds it)"
+        "or put it on the library path (scripts/build-bindings builds it)"
     )
 
 

@@ -1,7 +1,7 @@
 /*
  * Bad input at the C boundary: NULL pointers, invalid UTF-8, handles used after free, freed twice,
  * of the wrong kind or never handles, strings freed twice or foreign, malformed configuration,
- * callbacks that re-enter the library. Built with -fsanitize=address,undefined by scripts/test-capi:
+ * callbacks that re-enter the library. Built with -fsanitize=address,undefined by scripts/test-bindings:
  * any crash, memory error or leak fails it, as does any check below.
  * Usage: bad_input_test AUTHORITY CLIENT_ID   (a running emulator)
  */

@@ -1,6 +1,6 @@
 /*
  * The terminal demo's loop in C: sign in (password, email code, MFA), get a token for each API,
- * call it, sign out. Build against the library's prefix (scripts/build-capi):
+ * call it, sign out. Build against the library's prefix (scripts/build-bindings):
  *   cc sign_in_demo.c $(pkg-config --cflags --libs msalnativeauth) -lcurl -o sign_in_demo
  * Usage: sign_in_demo CONFIG.json USERNAME [API_URL "SCOPES"]... [--sign-out]
  * Answers (password, codes) are read from stdin, one per line; an empty password asks for a code.

@@ -4,7 +4,7 @@ MSAL for Python (`acquire_token_silent`, Benchmarks/peer_msal.py) on the same fi
 Swift figure's sizes (1 x 10, 10 x 100 and 100 x 100 accounts x scope sets, 1 KB secrets: the
 fixture of Benchmarks/msal-benchmarks/CacheFixture.swift). Prints p50 / p99 in microseconds.
 
-Usage: bench_cached_token.py C_BENCH [--peer-python PYTHON] [--iterations N]   (scripts/bench-capi)
+Usage: bench_cached_token.py C_BENCH [--peer-python PYTHON] [--iterations N]   (scripts/bench-bindings)
 """
 
 import argparse
@@ -22,7 +22,7 @@ import msal_native_auth as msal
 CLIENT_ID = "11111111-1111-4111-8111-111111111111"
 AUTHORITY = "https://contoso.ciamlogin.com/contoso.onmicrosoft.com"
 UTID = "5c3b1c2e-8a4f-4f5e-9d7a-0e6b2a9c1d00"
-PEER = Path(__file__).resolve().parent.parent / "peer_msal.py"
+PEER = Path(__file__).resolve().parents[2] / "Benchmarks" / "peer_msal.py"
 
 
 def uid(account: int) -> str:

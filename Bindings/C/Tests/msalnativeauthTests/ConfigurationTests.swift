@@ -1,5 +1,5 @@
-import NativeAuthCInterface
 import Testing
+import msalnativeauth
 
 /// The JSON configuration of `msal_na_app_create`, through the exported functions as C calls them:
 /// each problem gives `MSAL_NA_ERR_INVALID_CONFIG` (3) and a message naming the field.

@@ -2,8 +2,8 @@ import Dispatch
 import Foundation
 import MSAL
 
-// The synchronous part of include/msal_native_auth.h: applications, accounts, states, results,
-// strings and errors. None of these calls the network.
+// The synchronous part of Bindings/C/include/msal_native_auth.h: applications, accounts, states,
+// results, strings and errors. None of these calls the network.
 
 public typealias CMutableString = UnsafeMutablePointer<CChar>
 

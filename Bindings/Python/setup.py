@@ -1,5 +1,5 @@
 """Puts libmsalnativeauth.so into the package and tags the wheel for this platform (it carries a
-binary, so it is not `py3-none-any`). Nothing is compiled: the library comes from scripts/build-capi
+binary, so it is not `py3-none-any`). Nothing is compiled: the library comes from scripts/build-bindings
 (or MSAL_NATIVE_AUTH_LIBRARY)."""
 
 import os
@@ -21,9 +21,9 @@ LIBRARY = "libmsalnativeauth.so"
 
 def library_path() -> Path:
     explicit = os.environ.get("MSAL_NATIVE_AUTH_LIBRARY")
-    path = Path(explicit) if explicit else HERE.parent / ".build/capi/dist/lib" / LIBRARY
+    path = Path(explicit) if explicit else HERE.parents[1] / ".build/bindings/dist/lib" / LIBRARY
     if not path.is_file():
-        raise SystemExit(f"{path} not found: run scripts/build-capi first, or set MSAL_NATIVE_AUTH_LIBRARY")
+        raise SystemExit(f"{path} not found: run scripts/build-bindings first, or set MSAL_NATIVE_AUTH_LIBRARY")
     return path
 
 

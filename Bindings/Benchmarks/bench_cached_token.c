@@ -1,7 +1,7 @@
 /*
  * Cached getAccessToken through the C interface, as a C program does it: the blocking call, the
  * token copied out, the string and the result freed. Prints {"samples": [ns, ...]} for the timed calls.
- * Usage: bench_cached_token CONFIG_JSON SCOPE ITERATIONS   (run by Benchmarks/capi/bench_cached_token.py)
+ * Usage: bench_cached_token CONFIG_JSON SCOPE ITERATIONS   (run by Bindings/Benchmarks/bench_cached_token.py)
  */
 #include <msal_native_auth.h>
 #include <stdio.h>

@@ -17,7 +17,7 @@ import pytest
 
 import msal_native_auth as m
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]  # the repository: Bindings/Python/tests/conftest.py
 PASSWORD_APP = "11111111-1111-4111-8111-111111111111"  # demo seed: email + password, displayName required
 TODOLIST = "api://emulator/todolist/ToDoList.Read"
 PROFILE = "api://emulator/profile/Profile.Read"
