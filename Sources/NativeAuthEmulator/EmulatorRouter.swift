@@ -1,5 +1,6 @@
 import Foundation
 import MSAL
+
 /// The emulator's request handling: a pure function of the request and the emulator's state,
 /// callable in-process (see `EmulatorTransport`) and served over HTTP by `EmulatorServer`.
 ///

@@ -1,6 +1,7 @@
 import CMicroHTTPD
 import Foundation
 import MSAL
+
 /// Serves an `EmulatorRouter` over HTTP (or HTTPS) with libmicrohttpd, one thread per connection,
 /// bound to a loopback address by default.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import MSAL
+
 /// A strict, ordered stand-in for the network, for tests of code that uses the SDK.
 ///
 /// Queue the answers you expect, in order, each with a check of the request it answers. A request

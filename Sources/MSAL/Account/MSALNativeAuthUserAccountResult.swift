@@ -1,4 +1,5 @@
 import Foundation
+
 /// A signed-in account with its tokens. Mirrors MSAL's `MSALNativeAuthUserAccountResult`.
 ///
 /// ```swift

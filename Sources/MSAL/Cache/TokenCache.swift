@@ -1,4 +1,5 @@
 import Foundation
+
 /// The application's view of the token cache: fast look-ups from an in-memory copy that is
 /// reloaded whenever the storage changed (a `stat` per look-up for a file), and writes that
 /// read, merge and write back under the storage's lock.

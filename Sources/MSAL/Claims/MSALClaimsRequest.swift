@@ -1,4 +1,5 @@
 import Foundation
+
 /// Where requested claims should appear. Mirrors MSAL's `MSALClaimsRequestTarget` (plus `userinfo`,
 /// which OpenID Connect defines and MSAL for iOS leaves out).
 public enum MSALClaimsRequestTarget: UInt, Sendable, CaseIterable {

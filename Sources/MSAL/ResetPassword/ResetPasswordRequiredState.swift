@@ -1,4 +1,5 @@
 import Foundation
+
 /// The password reset is waiting for the new password. Mirrors MSAL's `ResetPasswordRequiredState`.
 ///
 /// Submitting sends the password, then polls the server until the change completes (at once, then
