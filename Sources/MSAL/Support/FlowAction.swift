@@ -21,11 +21,17 @@ package struct FlowFailure: Error, Sendable {
     package var kind: MSALNativeAuthErrorKind
     package var details: MSALNativeAuthErrorDetails
     package var endsFlow: Bool
+    /// The token the state that sent the request goes on with, when the answer replaced it (a
+    /// password the reset refuses while polling goes to `/submit` again with the poll token).
+    package var continuationToken: String?
 
-    package init(_ kind: MSALNativeAuthErrorKind, _ details: MSALNativeAuthErrorDetails, endsFlow: Bool = false) {
+    package init(
+        _ kind: MSALNativeAuthErrorKind, _ details: MSALNativeAuthErrorDetails, endsFlow: Bool = false, continuationToken: String? = nil
+    ) {
         self.kind = kind
         self.details = details
         self.endsFlow = endsFlow
+        self.continuationToken = continuationToken
     }
 
     /// The state's flow goes on: the user may try again on it.
