@@ -59,6 +59,17 @@ enum Answer {
 
     static func password(_ token: String = "T-password") -> ChallengeResponse { .password(continuationToken: token) }
 
+    /// `/resetpassword/v1.0/poll_completion` 200 with this status.
+    static func polled(_ status: String, token: String? = nil) -> ResetPasswordPollResponse {
+        let body = token.map { #"{"status":"\#(status)","continuation_token":"\#($0)"}"# } ?? #"{"status":"\#(status)"}"#
+        return try! ResetPasswordPollResponse(json: Data(body.utf8))
+    }
+
+    /// `/resetpassword/v1.0/submit` 200.
+    static func submitted(_ token: String, interval: Int) -> ResetPasswordSubmitResponse {
+        try! ResetPasswordSubmitResponse(json: Data(#"{"continuation_token":"\#(token)","poll_interval":\#(interval)}"#.utf8))
+    }
+
     /// `/signup/v1.0/continue` 200, with or without a token to sign in with.
     static func signedUp(_ token: String?) -> SignUpCompletedResponse {
         let body = token.map { #"{"continuation_token":"\#($0)"}"# } ?? "{}"
