@@ -1,0 +1,201 @@
+import Foundation
+import MSAL
+import Testing
+
+@testable import MSAL
+
+/// `ResetPasswordMachine` on its own: answers in, decisions out, nothing sent and no waiting.
+@Suite struct ResetPasswordMachineTests {
+    let offline: OfflineControllers
+    init() throws { offline = try OfflineControllers() }
+
+    private var codeState: ResetPasswordCodeRequiredState {
+        ResetPasswordCodeRequiredState(
+            controller: offline.resetPassword, username: Fixture.username, continuationToken: "T0", correlationId: Fixture.correlation)
+    }
+    private var passwordState: ResetPasswordRequiredState {
+        ResetPasswordRequiredState(
+            controller: offline.resetPassword, username: Fixture.username, continuationToken: "T0", correlationId: Fixture.correlation)
+    }
+    private var starting: ResetPasswordMachine {
+        .start(username: Fixture.username, correlationId: Fixture.correlation, controller: offline.resetPassword)
+    }
+    /// A machine whose password `/submit` accepted (token P, interval 2), waiting for the first poll.
+    private func polling() throws -> ResetPasswordMachine {
+        var machine = ResetPasswordMachine.submitPassword(on: passwordState)
+        _ = try call(machine.passwordAnswered(.success(Answer.submitted("P", interval: 2)), correlationId: Answer.first))
+        return machine
+    }
+
+    // MARK: Start
+
+    @Test func aStartTokenLeadsToTheChallengeAndACodeToTheCodeState() throws {
+        var machine = starting
+        let next = try call(machine.startAnswered(.success(.init(continuationToken: "T0")), correlationId: Answer.first))
+        #expect(next == .init(continuationToken: "T0", correlationId: Answer.first) && machine.state == .sendingCode)
+        guard
+            case .codeRequired(let state, let sentTo, _, let length) = try result(
+                machine.startChallengeAnswered(.success(Answer.code("T1")), correlationId: Answer.second))
+        else { throw UnexpectedOutcome("expected codeRequired") }
+        #expect(state.continuationToken == "T1" && state.correlationId == Answer.second && sentTo == "a***@co**o.com" && length == 8)
+        #expect(offline.requests == 0)
+    }
+
+    @Test func startErrorsMapToTheirKinds() throws {
+        func kind(_ outcome: NativeAuthOutcome<ContinuationTokenResponse>) throws -> MSALNativeAuthErrorKind {
+            var machine = starting
+            return try failure(machine.startAnswered(outcome, correlationId: Answer.first)).kind
+        }
+        #expect(try kind(.apiError(Answer.error(.userNotFound))) == .userNotFound)
+        #expect(try kind(.apiError(Answer.error(.invalidRequest, codes: [500222]))) == .userDoesNotHavePassword)
+        #expect(try kind(.apiError(Answer.error(.invalidRequest, codes: [90100]))) == .generalError)
+        #expect(try kind(.apiError(Answer.error(.unauthorizedClient))) == .generalError)
+        #expect(try kind(.redirect(reason: nil)) == .browserRequired)
+        #expect(try kind(.failure(Answer.unreachable)) == .generalError)
+        var machine = starting
+        let noDescription = try failure(
+            machine.startAnswered(.apiError(Answer.error(.userNotFound, description: nil)), correlationId: Answer.first))
+        #expect(noDescription.details.message == MSALNativeAuthErrorMessage.userNotFound)
+    }
+
+    @Test func theFirstChallengeMustSendACode() throws {
+        func decide(_ outcome: NativeAuthOutcome<ChallengeResponse>) throws -> FlowFailure {
+            var machine = starting
+            _ = try call(machine.startAnswered(.success(.init(continuationToken: "T0")), correlationId: Answer.first))
+            return try failure(machine.startChallengeAnswered(outcome, correlationId: Answer.second))
+        }
+        let password = try decide(.success(Answer.password()))
+        #expect(password.kind == .generalError && password.details.message == "The server asked for a password instead of sending a code")
+        #expect(password.details.correlationId == Answer.second)
+        #expect(try decide(.redirect(reason: nil)).kind == .browserRequired)
+        #expect(try decide(.apiError(Answer.error(.expiredToken))).kind == .generalError)
+        #expect(try decide(.failure(Answer.unreachable)).kind == .generalError)
+    }
+
+    // MARK: Resend
+
+    @Test func everyAnsweredResendFailureEndsTheFlowButNoAnswerKeepsIt() throws {
+        func decide(_ outcome: NativeAuthOutcome<ChallengeResponse>) throws -> FlowFailure {
+            var machine = ResetPasswordMachine.resendCode(on: codeState)
+            return try failure(machine.resendAnswered(outcome, correlationId: Answer.first))
+        }
+        let password = try decide(.success(Answer.password()))
+        #expect(password.kind == .generalError && password.endsFlow)
+        let redirect = try decide(.redirect(reason: nil))
+        #expect(redirect.kind == .browserRequired && redirect.endsFlow)
+        let refused = try decide(.apiError(Answer.error(.expiredToken)))
+        #expect(refused.kind == .generalError && refused.endsFlow)
+        let unanswered = try decide(.failure(Answer.unreachable))
+        #expect(unanswered.kind == .generalError && !unanswered.endsFlow)
+
+        var machine = ResetPasswordMachine.resendCode(on: codeState)
+        guard
+            case .codeRequired(let next, _, _, _) = try result(
+                machine.resendAnswered(.success(Answer.code("T9")), correlationId: Answer.first))
+        else { throw UnexpectedOutcome("expected codeRequired") }
+        #expect(next.continuationToken == "T9")
+    }
+
+    // MARK: Code
+
+    @Test func aRightCodeAsksForTheNewPassword() throws {
+        var machine = ResetPasswordMachine.submitCode(on: codeState)
+        guard
+            case .passwordRequired(let next) = try result(
+                machine.codeAnswered(.success(.init(continuationToken: "T2")), correlationId: Answer.first))
+        else { throw UnexpectedOutcome("expected passwordRequired") }
+        #expect(next.continuationToken == "T2" && next.correlationId == Answer.first && next.username == Fixture.username)
+    }
+
+    @Test func aWrongCodeKeepsTheStateAndOtherRefusalsEndIt() throws {
+        func decide(_ outcome: NativeAuthOutcome<ContinuationTokenResponse>) throws -> FlowFailure {
+            var machine = ResetPasswordMachine.submitCode(on: codeState)
+            return try failure(machine.codeAnswered(outcome, correlationId: Answer.first))
+        }
+        let wrong = try decide(.apiError(Answer.error(.invalidGrant, .invalidOOBValue, description: nil)))
+        #expect(wrong.kind == .invalidCode && !wrong.endsFlow && wrong.details.message == MSALNativeAuthErrorMessage.invalidCode)
+        let otherGrant = try decide(.apiError(Answer.error(.invalidGrant, description: nil)))
+        #expect(
+            otherGrant.kind == .generalError && otherGrant.endsFlow && otherGrant.details.message == MSALNativeAuthErrorMessage.generalError
+        )
+        let redirect = try decide(.redirect(reason: nil))
+        #expect(redirect.kind == .browserRequired && redirect.endsFlow)
+        let unanswered = try decide(.failure(Answer.unreachable))
+        #expect(unanswered.kind == .generalError && !unanswered.endsFlow)
+    }
+
+    // MARK: Password and polling
+
+    @Test func anAcceptedPasswordIsPolledAtOnceThenAtTheIntervalUntilItSucceeds() throws {
+        var machine = ResetPasswordMachine.submitPassword(on: passwordState)
+        let first = try call(machine.passwordAnswered(.success(Answer.submitted("P", interval: 2)), correlationId: Answer.first))
+        #expect(first == .init(continuationToken: "P", correlationId: Answer.first, delay: nil))
+        #expect(machine.state == .polling(retriesLeft: ResetPasswordMachine.maxPollRetries))
+        let again = try call(machine.pollAnswered(.success(Answer.polled("in_progress")), correlationId: Answer.second))
+        #expect(again == .init(continuationToken: "P", correlationId: Answer.first, delay: 2), "every poll keeps the submit answer's id")
+        machine.waited()
+        #expect(machine.state == .polling(retriesLeft: ResetPasswordMachine.maxPollRetries - 1))
+        guard
+            case .completed(let signIn) = try result(
+                machine.pollAnswered(.success(Answer.polled("succeeded", token: "S")), correlationId: Answer.second))
+        else { throw UnexpectedOutcome("expected completed") }
+        #expect(signIn.core.continuationToken == "S" && signIn.core.correlationId == Answer.second)
+    }
+
+    @Test func aPolicyRefusalAtSubmitKeepsTheStateAndOtherRefusalsEndIt() throws {
+        func decide(_ outcome: NativeAuthOutcome<ResetPasswordSubmitResponse>) throws -> FlowFailure {
+            var machine = ResetPasswordMachine.submitPassword(on: passwordState)
+            return try failure(machine.passwordAnswered(outcome, correlationId: Answer.first))
+        }
+        let weak = try decide(.apiError(Answer.error(.invalidGrant, .passwordTooWeak, description: nil)))
+        #expect(weak.kind == .invalidPassword && !weak.endsFlow && weak.continuationToken == nil)
+        #expect(weak.details.message == MSALNativeAuthErrorMessage.invalidPassword)
+        let refused = try decide(.apiError(Answer.error(.expiredToken)))
+        #expect(refused.kind == .generalError && refused.endsFlow)
+        let redirect = try decide(.redirect(reason: nil))
+        #expect(redirect.kind == .browserRequired && redirect.endsFlow)
+        let unanswered = try decide(.failure(Answer.unreachable))
+        #expect(unanswered.kind == .generalError && !unanswered.endsFlow)
+    }
+
+    @Test func aPasswordRefusedWhilePollingKeepsTheStateWithThePollToken() throws {
+        var machine = try polling()
+        let late = try failure(machine.pollAnswered(.apiError(Answer.error(.invalidGrant, .passwordBanned)), correlationId: Answer.second))
+        #expect(late.kind == .invalidPassword && !late.endsFlow && late.continuationToken == "P")
+    }
+
+    @Test func everyOtherPollFailureEndsTheFlow() throws {
+        func decide(_ outcome: NativeAuthOutcome<ResetPasswordPollResponse>) throws -> FlowFailure {
+            var machine = try polling()
+            return try failure(machine.pollAnswered(outcome, correlationId: Answer.second))
+        }
+        let failed = try decide(.success(Answer.polled("failed")))
+        #expect(failed.kind == .generalError && failed.endsFlow && failed.details.message == "The password reset failed on the server")
+        let refused = try decide(.apiError(Answer.error(.expiredToken)))
+        #expect(refused.kind == .generalError && refused.endsFlow && refused.continuationToken == nil)
+        let redirect = try decide(.redirect(reason: nil))
+        #expect(redirect.kind == .browserRequired && redirect.endsFlow)
+        let unanswered = try decide(.failure(Answer.unreachable))
+        #expect(unanswered.kind == .generalError && unanswered.endsFlow)
+    }
+
+    @Test func pollingGivesUpAfterSixChecks() throws {
+        var machine = try polling()
+        for _ in 0..<ResetPasswordMachine.maxPollRetries {
+            _ = try call(machine.pollAnswered(.success(Answer.polled("in_progress")), correlationId: Answer.second))
+            machine.waited()
+        }
+        let gaveUp = try failure(machine.pollAnswered(.success(Answer.polled("not_started")), correlationId: Answer.second))
+        #expect(gaveUp.kind == .generalError && gaveUp.endsFlow)
+        #expect(gaveUp.details.message == "The password reset did not complete after 6 checks")
+    }
+
+    @Test func aCancelledWaitEndsTheFlowWithTheLastAnswersCorrelationId() throws {
+        var machine = try polling()
+        _ = try call(machine.pollAnswered(.success(Answer.polled("in_progress")), correlationId: Answer.second))
+        let cancelled = machine.waitCancelled()
+        #expect(cancelled.kind == .generalError && cancelled.endsFlow && cancelled.details.correlationId == Answer.second)
+        #expect(cancelled.details.message == "The password reset was cancelled while waiting for the server")
+        #expect(machine.state == .done && offline.requests == 0)
+    }
+}
