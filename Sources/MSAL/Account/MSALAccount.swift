@@ -40,6 +40,7 @@ public final class MSALAccount: Sendable, CustomStringConvertible {
     /// Always false: there is no device-wide SSO extension on Linux.
     public var isSSOAccount: Bool { false }
 
+    /// The identifier and the environment only: the username is personal data and stays out of logs.
     public var description: String {
         // The username is personal data: only the opaque identifier is shown.
         "MSALAccount(identifier: \(identifier ?? "nil"), environment: \(environment))"
@@ -50,9 +51,12 @@ public final class MSALAccount: Sendable, CustomStringConvertible {
 public struct MSALAccountId: Sendable, Equatable {
     /// `objectId.tenantId`.
     public let identifier: String
+    /// The user's object id in the home tenant (`uid` of `client_info`).
     public let objectId: String
+    /// The home tenant's id (`utid` of `client_info`).
     public let tenantId: String
 
+    /// Puts an account id together from its parts; `identifier` is normally `objectId.tenantId`.
     public init(identifier: String, objectId: String, tenantId: String) {
         self.identifier = identifier
         self.objectId = objectId

@@ -4,6 +4,7 @@ public final class MSALNativeAuthRequiredAttribute: Sendable, CustomStringConver
     public let name: String
     /// Its type as the server names it, e.g. `string`.
     public let type: String
+    /// Whether the user flow insists on a value; an attribute that is not required may still be sent.
     public let required: Bool
     /// A regular expression the value must match, when the user flow sets one.
     public let regex: String?
@@ -19,5 +20,6 @@ public final class MSALNativeAuthRequiredAttribute: Sendable, CustomStringConver
         self.init(name: wire.name, type: wire.type, required: wire.required, regex: wire.regex)
     }
 
+    /// The name and type, with `required` when it is, for logs and debugging.
     public var description: String { "\(name) (\(type)\(required ? ", required" : ""))" }
 }

@@ -32,8 +32,11 @@ public final class MSALNativeAuthGetAccessTokenParameters {
     public var scopes: [String]?
     /// Extra claims; a claims request always skips the cached access token.
     public var claimsRequest: MSALClaimsRequest?
+    /// The correlation id of the request; a new one is made when nil.
     public var correlationId: UUID?
 
+    /// Parameters with every default: the cached token when it is still good, only the default scopes,
+    /// no claims, and no refresh token in the result.
     public init() {}
 }
 
@@ -63,6 +66,9 @@ public protocol CredentialsDelegate: AnyObject {
 
 @MainActor
 extension CredentialsDelegate {
+    /// Called on the main actor with the access token: put `result.accessToken` in the API call's
+    /// `Authorization` header. Without an implementation of its own, `onAccessTokenRetrieveError(error:)`
+    /// gets a general error naming this method instead.
     public func onAccessTokenRetrieveCompleted(result: MSALNativeAuthTokenResult) {
         onAccessTokenRetrieveError(
             error: RetrieveAccessTokenError(type: .generalError, .notImplemented("onAccessTokenRetrieveCompleted", result.correlationId)))

@@ -1,7 +1,9 @@
 /// The ways of proving identity this app can handle natively. Mirrors MSAL's
 /// `MSALNativeAuthChallengeTypes`. `redirect` is always added on the wire, last.
 public struct MSALNativeAuthChallengeTypes: OptionSet, Sendable, Hashable {
+    /// The set as bits, one per challenge type.
     public let rawValue: Int
+    /// A set from its bits; the static members name the valid ones.
     public init(rawValue: Int) { self.rawValue = rawValue }
 
     /// A one-time code sent out of band (by email).
@@ -22,7 +24,9 @@ public struct MSALNativeAuthChallengeTypes: OptionSet, Sendable, Hashable {
 /// Extra abilities the app declares to the server. Mirrors MSAL's `MSALNativeAuthCapabilities`.
 /// Sent as `capabilities` only when not empty (spec §4.2).
 public struct MSALNativeAuthCapabilities: OptionSet, Sendable, Hashable {
+    /// The set as bits, one per capability.
     public let rawValue: Int
+    /// A set from its bits; the static members name the valid ones.
     public init(rawValue: Int) { self.rawValue = rawValue }
 
     /// The app can complete multifactor authentication natively.

@@ -72,9 +72,12 @@ public enum MSALNativeAuthTokenCacheLocation: Sendable, Equatable {
 
 /// Data-centre routing. Mirrors MSAL's `MSALSliceConfig`; native auth sends only `dc`.
 public struct MSALSliceConfig: Sendable, Equatable {
+    /// The slice to route to. Kept for MSAL compatibility: it is not sent.
     public var slice: String?
+    /// The data centre to route to, sent as the `dc` query parameter of every native-auth request.
     public var dc: String?
 
+    /// Routing to `slice` and `dc`; nil leaves either out.
     public init(slice: String? = nil, dc: String? = nil) {
         self.slice = slice
         self.dc = dc
@@ -88,11 +91,15 @@ public struct MSALSliceConfig: Sendable, Equatable {
 /// - HTTP 429 waits for the server's `Retry-After` (seconds or an HTTP date) when it is at most
 ///   `maxRetryAfter`; a longer wait is not attempted and the error reports the server's request.
 public struct MSALNativeAuthRetryPolicy: Sendable, Equatable {
+    /// Seconds to wait before sending again after a 5xx answer or a transient transport failure. Default 0.5.
     public var retryDelay: TimeInterval = 0.5
+    /// Seconds to wait instead of `retryDelay` when the transport reports the machine offline. Default 2.
     public var offlineRetryDelay: TimeInterval = 2
+    /// The longest wait, in seconds, a 429 answer may ask for and still be retried. Default 30.
     public var maxRetryAfter: TimeInterval = 30
     /// Used when a 429 carries no usable `Retry-After`.
     public var defaultRetryAfter: TimeInterval = 1
 
+    /// A policy with the default given on each member.
     public init() {}
 }

@@ -97,6 +97,7 @@ public final class MSALClaimsRequest: Sendable, CustomStringConvertible {
         return JSONValue.object(object).serialized()
     }
 
+    /// The same text as `jsonString()`.
     public var description: String { jsonString() }
 
     /// The wire `claims` of a request: `request` with the client's capabilities added as
@@ -145,6 +146,8 @@ public final class MSALIndividualClaimRequest {
     /// `essential`, `value` or `values`; nil sends the claim as `null` (simply requested).
     public var additionalInfo: MSALIndividualClaimRequestAdditionalInfo?
 
+    /// A request for the claim called `name`, sent as `null` (simply asked for) until
+    /// `additionalInfo` is set.
     public init(name: String) {
         self.name = name
     }
@@ -200,5 +203,6 @@ public final class MSALIndividualClaimRequestAdditionalInfo {
     /// Ask for the claim with one of these values, in order of preference.
     public var values: [Any]?
 
+    /// Empty information: set the members the request needs.
     public init() {}
 }

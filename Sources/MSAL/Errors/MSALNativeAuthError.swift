@@ -46,6 +46,8 @@ public class MSALNativeAuthError: Error, LocalizedError, CustomStringConvertible
     /// (`acquireToken(with:)` on the same application). Every MSAL error class has it.
     public var isBrowserRequired: Bool { type == .browserRequired }
 
+    /// One line for logs: the class, `errorDescription`, the server's error codes when there are any,
+    /// and the correlation id.
     public var description: String {
         var text = "\(String(describing: Swift.type(of: self))): \(errorDescription ?? "no description")"
         if !errorCodes.isEmpty { text += " (codes \(errorCodes.map(String.init).joined(separator: ",")))" }

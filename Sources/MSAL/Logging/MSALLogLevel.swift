@@ -6,8 +6,10 @@ public enum MSALLogLevel: Int, Sendable, Comparable, CustomStringConvertible {
     case info = 3
     case verbose = 4
 
+    /// Orders levels by how much they let through: `.nothing` is the lowest, `.verbose` the highest.
     public static func < (lhs: MSALLogLevel, rhs: MSALLogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
 
+    /// The level's name in capitals, for example `WARNING`.
     public var description: String {
         switch self {
         case .nothing: return "NOTHING"

@@ -2,16 +2,21 @@ import Foundation
 
 /// One HTTP request as the SDK sends it.
 public struct HTTPRequest: Sendable, Equatable {
+    /// The HTTP method, for example `POST`.
     public var method: String
+    /// The full URL, query included.
     public var url: URL
     /// Header fields. Names are kept as given; look-ups on responses are case-insensitive.
     public var headers: [String: String]
+    /// The body to send; empty for none.
     public var body: Data
     /// Seconds before the transport gives up on this request.
     public var timeout: TimeInterval
     /// Response bodies larger than this many bytes must be refused with `HTTPTransportError.Kind.responseTooLarge`.
     public var maxResponseBytes: Int
 
+    /// A request to `url`. Defaults: no headers, an empty body, a 30-second timeout and a 1 MiB limit
+    /// on the response body.
     public init(
         method: String, url: URL, headers: [String: String] = [:], body: Data = Data(),
         timeout: TimeInterval = 30, maxResponseBytes: Int = 1 << 20
@@ -27,10 +32,14 @@ public struct HTTPRequest: Sendable, Equatable {
 
 /// One HTTP response as a transport hands it back.
 public struct HTTPResponse: Sendable, Equatable {
+    /// The HTTP status code.
     public var status: Int
+    /// Header fields as the server sent them; `header(_:)` finds one without regard to case.
     public var headers: [String: String]
+    /// The body, empty when the server sent none.
     public var body: Data
 
+    /// A response with `status`; a transport builds one for every answer it receives, whatever the status.
     public init(status: Int, headers: [String: String] = [:], body: Data = Data()) {
         self.status = status
         self.headers = headers

@@ -17,10 +17,14 @@ public struct HTTPTransportError: Error, Sendable, CustomStringConvertible {
         case other
     }
 
+    /// What went wrong; `isTransient` follows from it.
     public let kind: Kind
+    /// What went wrong, in words, for logs.
     public let message: String
+    /// The platform's own error, when there was one.
     public let underlyingError: (any Error)?
 
+    /// An error of `kind`, as a transport of the app's own throws it; `underlyingError` keeps the cause.
     public init(kind: Kind, message: String, underlyingError: (any Error)? = nil) {
         self.kind = kind
         self.message = message
@@ -35,6 +39,7 @@ public struct HTTPTransportError: Error, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The kind and the message, for logs.
     public var description: String { "\(kind.rawValue): \(message)" }
 
     /// Maps an error reported by URLSession to a kind, in one place.

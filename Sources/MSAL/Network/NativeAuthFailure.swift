@@ -4,6 +4,7 @@ import Foundation
 /// with a status the API does not use for flow outcomes, or the body could not be decoded.
 /// Every such failure surfaces to the app as a general error whose `underlyingError` is this value.
 public struct MSALNativeAuthNetworkFailure: Error, Sendable, CustomStringConvertible {
+    /// Which of the failures it was.
     public enum Kind: Sendable, Equatable {
         /// No complete HTTP response; `transportError` says why.
         case transport
@@ -18,7 +19,9 @@ public struct MSALNativeAuthNetworkFailure: Error, Sendable, CustomStringConvert
         case cancelled
     }
 
+    /// Which of the failures it was.
     public let kind: Kind
+    /// What went wrong, in words; the reported error's `errorDescription` is this text.
     public let message: String
     /// The transport's error (for URLSession a `URLError`) when there was one.
     public let transportError: HTTPTransportError?
@@ -32,5 +35,6 @@ public struct MSALNativeAuthNetworkFailure: Error, Sendable, CustomStringConvert
         self.retryAfter = retryAfter
     }
 
+    /// The same text as `message`.
     public var description: String { message }
 }

@@ -21,6 +21,7 @@ public final class URLSessionTransport: HTTPTransport {
     private let madeSession = Locked<URLSession?>(nil)
     private let receiver: Receiver
 
+    /// A transport with a session of its own, which is made at the first request.
     public init() {
         receiver = Receiver()
     }
@@ -43,6 +44,9 @@ public final class URLSessionTransport: HTTPTransport {
         madeSession.withLock { $0?.invalidateAndCancel() }
     }
 
+    /// Sends `request` and returns the complete response, whatever its status. Throws
+    /// `HTTPTransportError` when no complete response arrived, `.responseTooLarge` when the body
+    /// passes `request.maxResponseBytes`; cancelling the calling task cancels the request.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         var urlRequest = URLRequest(url: request.url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: request.timeout)
         urlRequest.httpMethod = request.method

@@ -7,6 +7,7 @@ public final class MSALNativeAuthResetPasswordParameters {
     /// The correlation id for the whole flow; a new one is made when nil.
     public var correlationId: UUID?
 
+    /// Parameters for resetting the password of `username`; no correlation id yet.
     public init(username: String) {
         self.username = username
     }
@@ -17,7 +18,9 @@ public final class MSALNativeAuthResetPasswordParameters {
 public final class MSALNativeAuthSignInAfterResetPasswordParameters {
     /// The API scopes to ask for; `openid profile offline_access` are always added.
     public var scopes: [String]?
+    /// Extra claims to ask for in the tokens.
     public var claimsRequest: MSALClaimsRequest?
 
+    /// Parameters with only the default scopes and no claims.
     public init() {}
 }

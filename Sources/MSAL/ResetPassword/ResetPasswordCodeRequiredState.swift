@@ -26,6 +26,7 @@ public final class ResetPasswordCodeRequiredState: Sendable {
         try await controller.resendCode(on: self)
     }
 
+    /// Submits the code and reports to `delegate` on the main actor.
     public func submitCode(code: String, delegate: any ResetPasswordVerifyCodeDelegate) {
         withDelegateOnMainActor(delegate) { [self] delegate in
             do throws(VerifyCodeError) {
@@ -38,6 +39,8 @@ public final class ResetPasswordCodeRequiredState: Sendable {
         }
     }
 
+    /// Asks for a new code and reports to `delegate` on the main actor. As with `resendCode()`, a
+    /// failure the server answered ends the flow: the error callback then gets no state.
     public func resendCode(delegate: any ResetPasswordResendCodeDelegate) {
         withDelegateOnMainActor(delegate) { [self] delegate in
             do throws(ResendCodeError) {

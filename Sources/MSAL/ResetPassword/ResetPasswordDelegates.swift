@@ -8,6 +8,10 @@ public protocol ResetPasswordStartDelegate: AnyObject {
 
 @MainActor
 extension ResetPasswordStartDelegate {
+    /// Called on the main actor when the reset started and a code was sent to the account's address: ask
+    /// the user for it and call `newState.submitCode(code:delegate:)`. `sentTo` is where it went, through
+    /// `channelTargetType`; `codeLength` is how many characters to expect. Without an implementation of
+    /// its own, `onResetPasswordStartError(error:)` gets a general error naming this method.
     public func onResetPasswordCodeRequired(
         newState: ResetPasswordCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int
     ) {
@@ -24,6 +28,9 @@ public protocol ResetPasswordVerifyCodeDelegate: AnyObject {
 
 @MainActor
 extension ResetPasswordVerifyCodeDelegate {
+    /// Called on the main actor when the code was right: ask for the new password and call
+    /// `newState.submitPassword(password:delegate:)`. Without an implementation of its own,
+    /// `onResetPasswordVerifyCodeError(error:newState:)` gets a general error naming this method, and no state.
     public func onPasswordRequired(newState: ResetPasswordRequiredState) {
         onResetPasswordVerifyCodeError(
             error: VerifyCodeError(type: .generalError, .notImplemented("onPasswordRequired", newState.correlationId)),
@@ -40,6 +47,10 @@ public protocol ResetPasswordResendCodeDelegate: AnyObject {
 
 @MainActor
 extension ResetPasswordResendCodeDelegate {
+    /// Called on the main actor when a new code was sent: submit it on `newState`. `sentTo`,
+    /// `channelTargetType` and `codeLength` are as for the first code. Without an implementation of its
+    /// own, `onResetPasswordResendCodeError(error:newState:)` gets a general error naming this method,
+    /// and no state.
     public func onResetPasswordResendCodeRequired(
         newState: ResetPasswordCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int
     ) {
@@ -57,6 +68,9 @@ public protocol ResetPasswordRequiredDelegate: AnyObject {
 
 @MainActor
 extension ResetPasswordRequiredDelegate {
+    /// Called on the main actor when the password is changed: `newState.signIn(parameters:delegate:)`
+    /// signs the user in without asking for the password again. Without an implementation of its own,
+    /// `onResetPasswordRequiredError(error:newState:)` gets a general error naming this method, and no state.
     public func onResetPasswordCompleted(newState: SignInAfterResetPasswordState) {
         onResetPasswordRequiredError(
             error: PasswordRequiredError(type: .generalError, .notImplemented("onResetPasswordCompleted", newState.correlationId)),
@@ -72,6 +86,9 @@ public protocol SignInAfterResetPasswordDelegate: SignInStrongAuthDelegate {
 
 @MainActor
 extension SignInAfterResetPasswordDelegate {
+    /// Called on the main actor when the user is signed in after the reset; `result` holds the account
+    /// and its tokens. Without an implementation of its own, `onSignInAfterResetPasswordError(error:)`
+    /// gets a general error naming this method.
     public func onSignInCompleted(result: MSALNativeAuthUserAccountResult) {
         onSignInAfterResetPasswordError(
             error: SignInAfterResetPasswordError(type: .generalError, .notImplemented("onSignInCompleted", result.tokens.correlationId)))

@@ -32,6 +32,7 @@ public final class ResetPasswordRequiredState: Sendable {
         try await controller.submitPassword(password, on: self)
     }
 
+    /// Submits the new password, waits for the change, and reports to `delegate` on the main actor.
     public func submitPassword(password: String, delegate: any ResetPasswordRequiredDelegate) {
         withDelegateOnMainActor(delegate) { [self] delegate in
             do throws(PasswordRequiredError) {

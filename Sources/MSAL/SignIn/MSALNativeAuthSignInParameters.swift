@@ -19,6 +19,7 @@ public final class MSALNativeAuthSignInParameters {
     /// The correlation id for the whole flow; a new one is made when nil.
     public var correlationId: UUID?
 
+    /// Parameters for signing in `username`; every other member starts empty.
     public init(username: String) {
         self.username = username
     }

@@ -14,17 +14,27 @@ public protocol SignInStartDelegate: SignInStrongAuthDelegate {
 
 @MainActor
 extension SignInStartDelegate {
+    /// Called on the main actor when the server sent a one-time code to sign in with: ask the user for
+    /// it and call `newState.submitCode(code:delegate:)`. `sentTo` is where it went, through
+    /// `channelTargetType`; `codeLength` is how many characters to expect. Without an implementation of
+    /// its own, `onSignInStartError(error:)` gets a general error naming this method.
     public func onSignInCodeRequired(
         newState: SignInCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int
     ) {
         onSignInStartError(error: SignInStartError(type: .generalError, .notImplemented("onSignInCodeRequired", newState.correlationId)))
     }
 
+    /// Called on the main actor when the server wants a password and the parameters had none: ask for
+    /// it and call `newState.submitPassword(password:delegate:)`. Without an implementation of its own,
+    /// `onSignInStartError(error:)` gets a general error naming this method.
     public func onSignInPasswordRequired(newState: SignInPasswordRequiredState) {
         onSignInStartError(
             error: SignInStartError(type: .generalError, .notImplemented("onSignInPasswordRequired", newState.correlationId)))
     }
 
+    /// Called on the main actor when the user is signed in; `result` holds the account and its tokens.
+    /// Without an implementation of its own, `onSignInStartError(error:)` gets a general error naming
+    /// this method.
     public func onSignInCompleted(result: MSALNativeAuthUserAccountResult) {
         onSignInStartError(error: SignInStartError(type: .generalError, .notImplemented("onSignInCompleted", result.tokens.correlationId)))
     }
@@ -38,6 +48,9 @@ public protocol SignInPasswordRequiredDelegate: SignInStrongAuthDelegate {
 
 @MainActor
 extension SignInPasswordRequiredDelegate {
+    /// Called on the main actor when the password was right and the user is signed in; `result` holds
+    /// the account and its tokens. Without an implementation of its own,
+    /// `onSignInPasswordRequiredError(error:newState:)` gets a general error naming this method, and no state.
     public func onSignInCompleted(result: MSALNativeAuthUserAccountResult) {
         onSignInPasswordRequiredError(
             error: PasswordRequiredError(type: .generalError, .notImplemented("onSignInCompleted", result.tokens.correlationId)),
@@ -53,6 +66,9 @@ public protocol SignInVerifyCodeDelegate: SignInStrongAuthDelegate {
 
 @MainActor
 extension SignInVerifyCodeDelegate {
+    /// Called on the main actor when the code was right and the user is signed in; `result` holds the
+    /// account and its tokens. Without an implementation of its own,
+    /// `onSignInVerifyCodeError(error:newState:)` gets a general error naming this method, and no state.
     public func onSignInCompleted(result: MSALNativeAuthUserAccountResult) {
         onSignInVerifyCodeError(
             error: VerifyCodeError(type: .generalError, .notImplemented("onSignInCompleted", result.tokens.correlationId)), newState: nil)
@@ -68,6 +84,9 @@ public protocol SignInResendCodeDelegate: AnyObject {
 
 @MainActor
 extension SignInResendCodeDelegate {
+    /// Called on the main actor when a new code was sent: submit it on `newState`. `sentTo`,
+    /// `channelTargetType` and `codeLength` are as for the first code. Without an implementation of its
+    /// own, `onSignInResendCodeError(error:newState:)` gets a general error naming this method, and no state.
     public func onSignInResendCodeCodeRequired(
         newState: SignInCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int
     ) {

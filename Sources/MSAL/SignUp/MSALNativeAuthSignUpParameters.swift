@@ -17,6 +17,7 @@ public final class MSALNativeAuthSignUpParameters {
     /// The correlation id for the whole flow; a new one is made when nil.
     public var correlationId: UUID?
 
+    /// Parameters for signing up `username`; every other member starts empty.
     public init(username: String) {
         self.username = username
     }
@@ -27,8 +28,10 @@ public final class MSALNativeAuthSignUpParameters {
 public final class MSALNativeAuthSignInAfterSignUpParameters {
     /// The API scopes to ask for; `openid profile offline_access` are always added.
     public var scopes: [String]?
+    /// Extra claims to ask for in the tokens.
     public var claimsRequest: MSALClaimsRequest?
 
+    /// Parameters with only the default scopes and no claims.
     public init() {}
 }
 

@@ -21,6 +21,8 @@ public final class SignUpAttributesRequiredState: Sendable {
         return try await controller.submitAttributes(json, on: self)
     }
 
+    /// Submits attributes and reports to `delegate` on the main actor. Values that cannot be JSON are
+    /// reported to `onSignUpAttributesRequiredError(error:)` as a general error, without asking the server.
     public func submitAttributes(attributes: [String: Any], delegate: any SignUpAttributesRequiredDelegate) {
         let json = Result { () throws(MSALSetupError) in try SignUpAttributes.json(attributes) }
         withDelegateOnMainActor(delegate) { [self] delegate in

@@ -26,6 +26,7 @@ public final class SignUpCodeRequiredState: Sendable {
         try await controller.resendCode(on: self)
     }
 
+    /// Submits the code and reports to `delegate` on the main actor.
     public func submitCode(code: String, delegate: any SignUpVerifyCodeDelegate) {
         withDelegateOnMainActor(delegate) { [self] delegate in
             do throws(VerifyCodeError) {
@@ -41,6 +42,7 @@ public final class SignUpCodeRequiredState: Sendable {
         }
     }
 
+    /// Asks for a new code and reports to `delegate` on the main actor.
     public func resendCode(delegate: any SignUpResendCodeDelegate) {
         withDelegateOnMainActor(delegate) { [self] delegate in
             do throws(ResendCodeError) {

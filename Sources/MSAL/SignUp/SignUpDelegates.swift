@@ -11,12 +11,20 @@ public protocol SignUpStartDelegate: AnyObject {
 
 @MainActor
 extension SignUpStartDelegate {
+    /// Called on the main actor when the sign-up started and a code was sent to verify the address: ask
+    /// the user for it and call `newState.submitCode(code:delegate:)`. `sentTo` is where it went, through
+    /// `channelTargetType`; `codeLength` is how many characters to expect. Without an implementation of
+    /// its own, `onSignUpStartError(error:)` gets a general error naming this method.
     public func onSignUpCodeRequired(
         newState: SignUpCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int
     ) {
         onSignUpStartError(error: SignUpStartError(type: .generalError, .notImplemented("onSignUpCodeRequired", newState.correlationId)))
     }
 
+    /// Called on the main actor when the server refused the values of the attributes in
+    /// `attributeNames`. There is no state to go on with: start the sign-up again with corrected values.
+    /// Without an implementation of its own, `onSignUpStartError(error:)` gets a general error naming
+    /// this method, with a new correlation id (there is no flow to take one from).
     public func onSignUpAttributesInvalid(attributeNames: [String]) {
         onSignUpStartError(error: SignUpStartError(type: .generalError, .notImplemented("onSignUpAttributesInvalid", UUID())))
     }
@@ -32,18 +40,28 @@ public protocol SignUpVerifyCodeDelegate: AnyObject {
 
 @MainActor
 extension SignUpVerifyCodeDelegate {
+    /// Called on the main actor when the address is verified and the user flow needs the attributes in
+    /// `attributes`: collect them and call `newState.submitAttributes(attributes:delegate:)`. Without an
+    /// implementation of its own, `onSignUpVerifyCodeError(error:newState:)` gets a general error naming
+    /// this method, and no state.
     public func onSignUpAttributesRequired(attributes: [MSALNativeAuthRequiredAttribute], newState: SignUpAttributesRequiredState) {
         onSignUpVerifyCodeError(
             error: VerifyCodeError(type: .generalError, .notImplemented("onSignUpAttributesRequired", newState.correlationId)),
             newState: nil)
     }
 
+    /// Called on the main actor when the address is verified and the account needs a password: ask for
+    /// it and call `newState.submitPassword(password:delegate:)`. Without an implementation of its own,
+    /// `onSignUpVerifyCodeError(error:newState:)` gets a general error naming this method, and no state.
     public func onSignUpPasswordRequired(newState: SignUpPasswordRequiredState) {
         onSignUpVerifyCodeError(
             error: VerifyCodeError(type: .generalError, .notImplemented("onSignUpPasswordRequired", newState.correlationId)),
             newState: nil)
     }
 
+    /// Called on the main actor when the account is created: `newState.signIn(parameters:delegate:)`
+    /// signs the user in without asking for anything again. Without an implementation of its own,
+    /// `onSignUpVerifyCodeError(error:newState:)` gets a general error naming this method, and no state.
     public func onSignUpCompleted(newState: SignInAfterSignUpState) {
         onSignUpVerifyCodeError(
             error: VerifyCodeError(type: .generalError, .notImplemented("onSignUpCompleted", newState.correlationId)),
@@ -60,6 +78,9 @@ public protocol SignUpResendCodeDelegate: AnyObject {
 
 @MainActor
 extension SignUpResendCodeDelegate {
+    /// Called on the main actor when a new code was sent: submit it on `newState`. `sentTo`,
+    /// `channelTargetType` and `codeLength` are as for the first code. Without an implementation of its
+    /// own, `onSignUpResendCodeError(error:newState:)` gets a general error naming this method, and no state.
     public func onSignUpResendCodeCodeRequired(
         newState: SignUpCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int
     ) {
@@ -78,12 +99,20 @@ public protocol SignUpPasswordRequiredDelegate: AnyObject {
 
 @MainActor
 extension SignUpPasswordRequiredDelegate {
+    /// Called on the main actor when the password was accepted and the user flow needs the attributes in
+    /// `attributes`: collect them and call `newState.submitAttributes(attributes:delegate:)`. Without an
+    /// implementation of its own, `onSignUpPasswordRequiredError(error:newState:)` gets a general error
+    /// naming this method, and no state.
     public func onSignUpAttributesRequired(attributes: [MSALNativeAuthRequiredAttribute], newState: SignUpAttributesRequiredState) {
         onSignUpPasswordRequiredError(
             error: PasswordRequiredError(type: .generalError, .notImplemented("onSignUpAttributesRequired", newState.correlationId)),
             newState: nil)
     }
 
+    /// Called on the main actor when the password was accepted and the account is created:
+    /// `newState.signIn(parameters:delegate:)` signs the user in without asking again. Without an
+    /// implementation of its own, `onSignUpPasswordRequiredError(error:newState:)` gets a general error
+    /// naming this method, and no state.
     public func onSignUpCompleted(newState: SignInAfterSignUpState) {
         onSignUpPasswordRequiredError(
             error: PasswordRequiredError(type: .generalError, .notImplemented("onSignUpCompleted", newState.correlationId)), newState: nil)
@@ -100,16 +129,27 @@ public protocol SignUpAttributesRequiredDelegate: AnyObject {
 
 @MainActor
 extension SignUpAttributesRequiredDelegate {
+    /// Called on the main actor when the attributes were accepted but the user flow needs more, those in
+    /// `attributes`: collect them and submit them on `newState`. Without an implementation of its own,
+    /// `onSignUpAttributesRequiredError(error:)` gets a general error naming this method.
     public func onSignUpAttributesRequired(attributes: [MSALNativeAuthRequiredAttribute], newState: SignUpAttributesRequiredState) {
         onSignUpAttributesRequiredError(
             error: AttributesRequiredError(type: .generalError, .notImplemented("onSignUpAttributesRequired", newState.correlationId)))
     }
 
+    /// Called on the main actor when the server refused the values of the attributes in
+    /// `attributeNames`: ask for corrected values and submit them on `newState`. Without an
+    /// implementation of its own, `onSignUpAttributesRequiredError(error:)` gets a general error naming
+    /// this method.
     public func onSignUpAttributesInvalid(attributeNames: [String], newState: SignUpAttributesRequiredState) {
         onSignUpAttributesRequiredError(
             error: AttributesRequiredError(type: .generalError, .notImplemented("onSignUpAttributesInvalid", newState.correlationId)))
     }
 
+    /// Called on the main actor when the attributes were accepted and the account is created:
+    /// `newState.signIn(parameters:delegate:)` signs the user in without asking again. Without an
+    /// implementation of its own, `onSignUpAttributesRequiredError(error:)` gets a general error naming
+    /// this method.
     public func onSignUpCompleted(newState: SignInAfterSignUpState) {
         onSignUpAttributesRequiredError(
             error: AttributesRequiredError(type: .generalError, .notImplemented("onSignUpCompleted", newState.correlationId)))
@@ -124,6 +164,9 @@ public protocol SignInAfterSignUpDelegate: SignInStrongAuthDelegate {
 
 @MainActor
 extension SignInAfterSignUpDelegate {
+    /// Called on the main actor when the new user is signed in; `result` holds the account and its
+    /// tokens. Without an implementation of its own, `onSignInAfterSignUpError(error:)` gets a general
+    /// error naming this method.
     public func onSignInCompleted(result: MSALNativeAuthUserAccountResult) {
         onSignInAfterSignUpError(
             error: SignInAfterSignUpError(type: .generalError, .notImplemented("onSignInCompleted", result.tokens.correlationId)))

@@ -20,6 +20,7 @@ public final class SignUpPasswordRequiredState: Sendable {
         try await controller.submitPassword(password, on: self)
     }
 
+    /// Submits the password and reports to `delegate` on the main actor.
     public func submitPassword(password: String, delegate: any SignUpPasswordRequiredDelegate) {
         withDelegateOnMainActor(delegate) { [self] delegate in
             do throws(PasswordRequiredError) {

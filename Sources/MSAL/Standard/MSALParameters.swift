@@ -6,6 +6,7 @@ open class MSALParameters {
     /// command-line program seldom serves a main queue).
     public var completionBlockQueue: DispatchQueue?
 
+    /// Parameters whose completion blocks run on the SDK's private queue.
     public init() {}
 }
 
@@ -28,6 +29,8 @@ open class MSALTokenParameters: MSALParameters {
     /// The correlation id of this call; nil: a new one.
     public var correlationId: UUID?
 
+    /// Parameters asking for `scopes`. Leave out `openid`, `profile` and `offline_access`: a call that
+    /// passes them fails with `internalErrorInvalidParameter`.
     public init(scopes: [String]) {
         self.scopes = scopes
     }
@@ -72,12 +75,15 @@ open class MSALInteractiveTokenParameters: MSALTokenParameters {
     public var promptType: MSALPromptType = .default
     /// Fills the sign-in page's username (ignored when `account` is set: its username is used).
     public var loginHint: String?
+    /// Sent as `domain_hint` on the authorize request, to take the user straight to their organisation's
+    /// sign-in page; nil sends none.
     public var domainHint: String?
     /// Scopes of other resources to consent to now, without a token for them.
     public var extraScopesToConsent: [String]?
     /// How the browser is shown (a copy of what was passed).
     public let webviewParameters: MSALWebviewParameters
 
+    /// Parameters for a browser sign-in asking for `scopes`, shown as `webviewParameters` says.
     public init(scopes: [String], webviewParameters: MSALWebviewParameters) {
         self.webviewParameters = webviewParameters
         super.init(scopes: scopes)
@@ -89,6 +95,7 @@ open class MSALSilentTokenParameters: MSALTokenParameters {
     /// Skip the cached access token and redeem the refresh token.
     public var forceRefresh = false
 
+    /// Parameters for a token for `account` without the user, asking for `scopes`.
     public init(scopes: [String], account: MSALAccount) {
         super.init(scopes: scopes)
         self.account = account
@@ -125,6 +132,7 @@ public final class MSALWebviewParameters: @unchecked Sendable {
     /// The page shown after a failed sign-in (HTML); nil: a plain page naming the error.
     public var errorPageHTML: String?
 
+    /// The defaults: the system browser started by the SDK, no URL handler, no time limit, plain pages.
     public init() {}
 }
 
@@ -137,6 +145,8 @@ public enum MSALWebviewType: Int, Sendable {
 
 /// The parameters of `signout(with:signoutParameters:)`. Mirrors MSAL's `MSALSignoutParameters`.
 public final class MSALSignoutParameters: MSALParameters {
+    /// How the browser is opened for `signoutFromBrowser`. Nil after `init()`: `signoutFromBrowser` then
+    /// fails the sign-out with `internalErrorInvalidParameter`.
     public let webviewParameters: MSALWebviewParameters?
     /// Also end the browser's session (opens the logout page).
     public var signoutFromBrowser = false
@@ -144,12 +154,15 @@ public final class MSALSignoutParameters: MSALParameters {
     public var wipeAccount = false
     /// Remove every account's tokens from the cache.
     public var wipeCacheForAllAccounts = false
+    /// Extra query parameters for the logout page that `signoutFromBrowser` opens.
     public var extraQueryParameters: [String: String]?
 
     public override init() {
         webviewParameters = nil
     }
 
+    /// Parameters that can also end the browser session (`signoutFromBrowser`), in a browser opened as
+    /// `webviewParameters` says.
     public init(webviewParameters: MSALWebviewParameters) {
         self.webviewParameters = webviewParameters
     }

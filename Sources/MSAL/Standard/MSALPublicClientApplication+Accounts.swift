@@ -3,8 +3,11 @@ import Foundation
 /// Which accounts `accounts(for:)` returns. Mirrors MSAL's `MSALAccountEnumerationParameters`;
 /// filters compare case-insensitively.
 public final class MSALAccountEnumerationParameters: MSALParameters {
+    /// Only the account with this home account id (`MSALAccount.identifier`); nil: any.
     public let identifier: String?
+    /// Only accounts with this username; nil: any.
     public let username: String?
+    /// Only accounts whose object id in their home tenant is this (`MSALAccountId.objectId`); nil: any.
     public let tenantProfileIdentifier: String?
     /// Only accounts with a refresh token of this client (default true).
     public var returnOnlySignedInAccounts = true
@@ -15,18 +18,21 @@ public final class MSALAccountEnumerationParameters: MSALParameters {
         tenantProfileIdentifier = nil
     }
 
+    /// Matches the account with this home account id.
     public init(identifier: String) {
         self.identifier = identifier
         username = nil
         tenantProfileIdentifier = nil
     }
 
+    /// Matches accounts with this username and, when `identifier` is not nil, this home account id.
     public init(identifier: String?, username: String) {
         self.identifier = identifier
         self.username = username
         tenantProfileIdentifier = nil
     }
 
+    /// Matches accounts whose object id in their home tenant is `tenantProfileIdentifier`.
     public init(tenantProfileIdentifier: String) {
         identifier = nil
         username = nil

@@ -14,9 +14,11 @@ public final class MSALResult: Sendable {
     public let scopes: [String]
     /// The account's profile in the tenant that issued the tokens.
     public let tenantProfile: MSALTenantProfile
+    /// The signed-in account; pass it in `MSALSilentTokenParameters` for later tokens without the user.
     public let account: MSALAccount
     /// The authority that issued the tokens; use it for later silent calls.
     public let authority: MSALAuthority
+    /// The correlation id of the call, for logs and for support requests.
     public let correlationId: UUID
     /// `Bearer`.
     public let authenticationScheme: String
@@ -47,7 +49,9 @@ public final class MSALTenantProfile: Sendable {
     public let identifier: String
     /// The tenant id (`tid`).
     public let tenantId: String
+    /// The authority host the profile belongs to, for example `login.microsoftonline.com`.
     public let environment: String
+    /// Whether this is the account's home tenant. Always true here: the SDK only makes home-tenant profiles.
     public let isHomeTenantProfile: Bool
     private let jsonClaims: [String: JSONValue]?
 

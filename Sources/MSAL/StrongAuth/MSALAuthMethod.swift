@@ -29,9 +29,12 @@ public final class MSALAuthMethod: Sendable, CustomStringConvertible {
 /// contact (an email address or a phone number) the user typed. Mirrors MSAL's
 /// `MSALNativeAuthChallengeAuthMethodParameters`.
 public final class MSALNativeAuthChallengeAuthMethodParameters: Sendable {
+    /// The kind of method to register: one of the `authMethods` the sign-in step offered.
     public let authMethod: MSALAuthMethod
+    /// The email address or phone number the user typed; the verification code goes there.
     public let verificationContact: String
 
+    /// Pairs one of the offered methods with the contact the user typed for it.
     public init(authMethod: MSALAuthMethod, verificationContact: String) {
         self.authMethod = authMethod
         self.verificationContact = verificationContact

@@ -62,10 +62,13 @@ public enum RegisterStrongAuthChallengeResult: Sendable {
 /// A code was sent to the contact being registered. Mirrors MSAL's
 /// `MSALNativeAuthRegisterStrongAuthVerificationRequiredResult`.
 public final class MSALNativeAuthRegisterStrongAuthVerificationRequiredResult: Sendable {
+    /// Submit the code on this state with `submitChallenge(challenge:)`.
     public let newState: RegisterStrongAuthVerificationRequiredState
     /// The contact the code went to, as the server echoed it.
     public let sentTo: String
+    /// The channel the code went through, `email` or `sms`.
     public let channelTargetType: MSALNativeAuthChannelType
+    /// How many characters the code has.
     public let codeLength: Int
 
     package init(

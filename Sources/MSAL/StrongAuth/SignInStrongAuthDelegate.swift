@@ -20,10 +20,14 @@ public protocol SignInStrongAuthDelegate: AnyObject {
 
 @MainActor
 extension SignInStrongAuthDelegate {
+    /// The stand-in for a delegate that leaves this callback out. It runs on the main actor and only marks
+    /// the call: the SDK then reports a general error naming this method to the delegate's error callback.
     public func onSignInAwaitingMFA(authMethods: [MSALAuthMethod], newState: AwaitingMFAState) {
         UnimplementedCallback.reached("onSignInAwaitingMFA")
     }
 
+    /// The stand-in for a delegate that leaves this callback out. It runs on the main actor and only marks
+    /// the call: the SDK then reports a general error naming this method to the delegate's error callback.
     public func onSignInStrongAuthMethodRegistration(authMethods: [MSALAuthMethod], newState: RegisterStrongAuthState) {
         UnimplementedCallback.reached("onSignInStrongAuthMethodRegistration")
     }

@@ -12,6 +12,11 @@ public protocol MFARequestChallengeDelegate: AnyObject {
 
 @MainActor
 extension MFARequestChallengeDelegate {
+    /// Called on the main actor when a second-factor code was sent: ask the user for it and call
+    /// `newState.submitChallenge(challenge:delegate:)`. `sentTo` is where it went (as the server shows
+    /// it, which may be masked), through `channelTargetType`; `codeLength` is how many characters to expect.
+    /// Without an implementation of its own, `onMFARequestChallengeError(error:newState:)` gets a general
+    /// error naming this method, and no state.
     public func onMFARequestChallengeVerificationRequired(
         newState: MFARequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int
     ) {
@@ -21,6 +26,9 @@ extension MFARequestChallengeDelegate {
             newState: nil)
     }
 
+    /// Would be called on the main actor if the server asked the user to pick another of `authMethods`;
+    /// the SDK never calls it today. Without an implementation of its own,
+    /// `onMFARequestChallengeError(error:newState:)` would get a general error naming this method.
     public func onMFARequestChallengeSelectionRequired(authMethods: [MSALAuthMethod], newState: MFARequiredState) {
         onMFARequestChallengeError(
             error: MFARequestChallengeError(
@@ -38,6 +46,9 @@ public protocol MFASubmitChallengeDelegate: AnyObject {
 
 @MainActor
 extension MFASubmitChallengeDelegate {
+    /// Called on the main actor when the second-factor code was right and the user is signed in;
+    /// `result` holds the account and its tokens. Without an implementation of its own,
+    /// `onMFASubmitChallengeError(error:newState:)` gets a general error naming this method, and no state.
     public func onSignInCompleted(result: MSALNativeAuthUserAccountResult) {
         onMFASubmitChallengeError(
             error: MFASubmitChallengeError(type: .generalError, .notImplemented("onSignInCompleted", result.tokens.correlationId)),
@@ -55,6 +66,10 @@ public protocol RegisterStrongAuthChallengeDelegate: AnyObject {
 
 @MainActor
 extension RegisterStrongAuthChallengeDelegate {
+    /// Called on the main actor when a verification code was sent to the contact being registered: ask
+    /// the user for it and call `result.newState.submitChallenge(challenge:delegate:)`. Without an
+    /// implementation of its own, `onRegisterStrongAuthChallengeError(error:newState:)` gets a general
+    /// error naming this method, and no state.
     public func onRegisterStrongAuthVerificationRequired(result: MSALNativeAuthRegisterStrongAuthVerificationRequiredResult) {
         onRegisterStrongAuthChallengeError(
             error: RegisterStrongAuthChallengeError(
@@ -62,6 +77,10 @@ extension RegisterStrongAuthChallengeDelegate {
             newState: nil)
     }
 
+    /// Called on the main actor when the service already knew the contact as verified: the method is
+    /// registered and the user signed in without a code; `result` holds the account and its tokens.
+    /// Without an implementation of its own, `onRegisterStrongAuthChallengeError(error:newState:)` gets a
+    /// general error naming this method, and no state.
     public func onSignInCompleted(result: MSALNativeAuthUserAccountResult) {
         onRegisterStrongAuthChallengeError(
             error: RegisterStrongAuthChallengeError(type: .generalError, .notImplemented("onSignInCompleted", result.tokens.correlationId)),
@@ -79,6 +98,10 @@ public protocol RegisterStrongAuthSubmitChallengeDelegate: AnyObject {
 
 @MainActor
 extension RegisterStrongAuthSubmitChallengeDelegate {
+    /// Called on the main actor when the verification code was right: the method is registered and the
+    /// user is signed in; `result` holds the account and its tokens. Without an implementation of its own,
+    /// `onRegisterStrongAuthSubmitChallengeError(error:newState:)` gets a general error naming this
+    /// method, and no state.
     public func onSignInCompleted(result: MSALNativeAuthUserAccountResult) {
         onRegisterStrongAuthSubmitChallengeError(
             error: RegisterStrongAuthSubmitChallengeError(
