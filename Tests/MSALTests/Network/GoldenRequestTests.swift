@@ -98,11 +98,3 @@ import Testing
         try Golden.check([requests[6]], named: "register-token-continuation")
     }
 }
-
-final class HeaderInterceptor: MSALNativeAuthRequestInterceptor {
-    let headers: [String: String]?
-    init(headers: [String: String]?) { self.headers = headers }
-    func addAdditionalHeaderFields(_ requestUrl: URL?, completionBlock: @escaping @Sendable ([String: String]?) -> Void) {
-        completionBlock(headers)
-    }
-}
