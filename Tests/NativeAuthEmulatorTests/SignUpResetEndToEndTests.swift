@@ -283,8 +283,3 @@ import Testing
         }
     }
 }
-
-struct EndToEndFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
