@@ -50,18 +50,21 @@ let package = Package(
         .executableTarget(name: "msal-cache-stress", dependencies: ["MSAL"]),
         // Test helper: keyring processes (several writers, a locked keyring, no Secret Service).
         .executableTarget(name: "msal-keyring-helper", dependencies: ["MSAL", "MSALSecretService"]),
+        // What several test targets share (the browser sign-in turn, the process's own sockets, the
+        // emulator harness). Under Tests/, a dependency of test targets only: never a product.
+        .target(name: "TestSupport", dependencies: ["NativeAuthEmulator", "NativeAuthTesting"], path: "Tests/TestSupport"),
         .testTarget(
             name: "MSALTests",
-            dependencies: ["MSAL", "NativeAuthTesting"],
+            dependencies: ["MSAL", "NativeAuthTesting", "TestSupport"],
             exclude: ["Golden", "Fixtures/make_msal_python_cache.py", "DocumentSnippets"],
             resources: [.copy("Fixtures/msal-python-cache.json")]
         ),
         .testTarget(
-            name: "NativeAuthEmulatorTests", dependencies: ["NativeAuthEmulator", "MSAL", "NativeAuthTesting"],
+            name: "NativeAuthEmulatorTests", dependencies: ["NativeAuthEmulator", "MSAL", "NativeAuthTesting", "TestSupport"],
             exclude: ["real_browser_sign_in.py"]),
         .testTarget(name: "NativeAuthCInterfaceTests", dependencies: ["NativeAuthCInterface"]),
         .testTarget(
-            name: "MultiAPIDemoTests", dependencies: ["MultiAPIDemoKit", "MSAL", "NativeAuthEmulator", "NativeAuthTesting"],
+            name: "MultiAPIDemoTests", dependencies: ["MultiAPIDemoKit", "MSAL", "NativeAuthEmulator", "NativeAuthTesting", "TestSupport"],
             exclude: ["Golden"]),
         // Client code written as MSAL's documentation, sample app and tests write it (plain
         // delegate spies, screens serving several delegates), built in the Swift 6 language mode;

@@ -1,5 +1,6 @@
 import Foundation
 import NativeAuthTesting
+import TestSupport
 import Testing
 
 @testable import NativeAuthEmulator

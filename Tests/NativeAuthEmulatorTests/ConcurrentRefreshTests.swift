@@ -2,6 +2,7 @@ import Foundation
 import MSAL
 import NativeAuthEmulator
 import Synchronization
+import TestSupport
 import Testing
 
 /// Two APIs asked for at once right after a sign-in: two refreshes of one account. With strict

@@ -1,6 +1,7 @@
 import Foundation
 import MSAL
 import NativeAuthTesting
+import TestSupport
 import Testing
 
 @testable import NativeAuthEmulator
@@ -62,11 +63,11 @@ import Testing
         // Stopped means its listening socket is closed. Checked on that very socket (by inode)
         // rather than by a refused request: a server of a test running meanwhile may be given
         // the port as soon as it is free.
-        let listening = OwnListeningSockets.on(port: server.port)
+        let listening = OwnSockets.tcp(localPorts: [server.port]).filter(\.isListening)
         #expect(!listening.isEmpty)
         server.stop()
         server.stop()
-        #expect(OwnListeningSockets.stillOpen(listening).isEmpty)
+        #expect(OwnSockets.stillOpen(listening).isEmpty)
     }
 
     @Test func sdkPasswordSignInEndToEnd() async throws {
@@ -202,45 +203,4 @@ import Testing
         #expect(output.contains("\"token_endpoint\""))
     }
 
-}
-
-/// The listening TCP sockets this process holds on a port, by inode, so that a test can tell
-/// whether those very sockets were closed even when another test is given the port next. Each
-/// socket is asked through its own descriptor; Tests/MSALTests/Interactive/LoopbackTestClient.swift
-/// has the fuller version (and why not /proc/net/tcp).
-enum OwnListeningSockets {
-    static func on(port: UInt16) -> Set<UInt64> {
-        Set(
-            ownSocketDescriptors().compactMap { descriptor, inode in
-                var storage = sockaddr_storage()
-                var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-                let named = withUnsafeMutablePointer(to: &storage) { pointer in
-                    pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) == 0 }
-                }
-                var listening: Int32 = 0
-                var size = socklen_t(MemoryLayout<Int32>.size)
-                guard named, getsockopt(descriptor, SOL_SOCKET, SO_ACCEPTCONN, &listening, &size) == 0, listening != 0 else { return nil }
-                let localPort: UInt16
-                switch Int32(storage.ss_family) {
-                case AF_INET: localPort = UInt16(bigEndian: withUnsafeBytes(of: storage) { $0.load(as: sockaddr_in.self) }.sin_port)
-                case AF_INET6: localPort = UInt16(bigEndian: withUnsafeBytes(of: storage) { $0.load(as: sockaddr_in6.self) }.sin6_port)
-                default: return nil
-                }
-                return localPort == port ? inode : nil
-            })
-    }
-
-    static func stillOpen(_ inodes: Set<UInt64>) -> Set<UInt64> {
-        inodes.intersection(ownSocketDescriptors().map(\.inode))
-    }
-
-    private static func ownSocketDescriptors() -> [(descriptor: Int32, inode: UInt64)] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-        return names.compactMap { name in
-            guard let descriptor = Int32(name) else { return nil }
-            var status = stat()
-            guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFSOCK else { return nil }
-            return (descriptor, UInt64(status.st_ino))
-        }
-    }
 }

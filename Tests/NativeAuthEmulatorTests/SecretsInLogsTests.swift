@@ -1,6 +1,7 @@
 import Foundation
 import NativeAuthTesting
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import MSAL

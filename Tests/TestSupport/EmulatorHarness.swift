@@ -1,46 +1,46 @@
 import Foundation
+import NativeAuthEmulator
 import Testing
 
-@testable import NativeAuthEmulator
+/// An in-process emulator with helpers to call it as a client would (the emulator's own tests and
+/// the end-to-end tests of the SDK against it).
+package struct EmulatorHarness {
+    package static let passwordApp = Seed.demo.apps[0].clientId
+    package static let codeApp = Seed.demo.apps[1].clientId
+    package static let ada = "ada@example.com"
+    package static let adaPassword = "Analytical-Engine-1843"
+    package static let grace = "grace@example.com"
+    package static let all = "oob password redirect"
 
-/// An in-process emulator with helpers to call it as a client would.
-struct EmulatorHarness {
-    static let passwordApp = Seed.demo.apps[0].clientId
-    static let codeApp = Seed.demo.apps[1].clientId
-    static let ada = "ada@example.com"
-    static let adaPassword = "Analytical-Engine-1843"
-    static let grace = "grace@example.com"
-    static let all = "oob password redirect"
-
-    let router: EmulatorRouter
-    let base = "http://127.0.0.1:9"
-    var tenant: String { "/\(router.seed.tenant.subdomain).onmicrosoft.com" }
+    package let router: EmulatorRouter
+    package let base = "http://127.0.0.1:9"
+    package var tenant: String { "/\(router.seed.tenant.subdomain).onmicrosoft.com" }
 
     /// `frozenAt`: the emulator's wall clock stands still there (default: the real clock), e.g. to
     /// issue several tokens in one second.
-    init(seed: Seed = .demo, frozenAt: Date? = nil, configure: (inout EmulatorConfiguration) -> Void = { _ in }) throws {
+    package init(seed: Seed = .demo, frozenAt: Date? = nil, configure: (inout EmulatorConfiguration) -> Void = { _ in }) throws {
         var configuration = EmulatorConfiguration()
         configuration.passwordHashIterations = 1000
         configure(&configuration)
         router = try EmulatorRouter(seed: seed, configuration: configuration, now: { frozenAt ?? Date() })
     }
 
-    struct Reply {
-        var status: Int
-        var headers: [String: String]
-        var body: Data
-        var json: [String: Any] { ((try? JSONSerialization.jsonObject(with: body)) as? [String: Any]) ?? [:] }
-        var list: [[String: Any]] { ((try? JSONSerialization.jsonObject(with: body)) as? [[String: Any]]) ?? [] }
-        var error: String? { json["error"] as? String }
-        var suberror: String? { json["suberror"] as? String }
-        var codes: [Int] { json["error_codes"] as? [Int] ?? [] }
-        var token: String? { json["continuation_token"] as? String }
-        subscript(key: String) -> Any? { json[key] }
+    package struct Reply {
+        package var status: Int
+        package var headers: [String: String]
+        package var body: Data
+        package var json: [String: Any] { ((try? JSONSerialization.jsonObject(with: body)) as? [String: Any]) ?? [:] }
+        package var list: [[String: Any]] { ((try? JSONSerialization.jsonObject(with: body)) as? [[String: Any]]) ?? [] }
+        package var error: String? { json["error"] as? String }
+        package var suberror: String? { json["suberror"] as? String }
+        package var codes: [Int] { json["error_codes"] as? [Int] ?? [] }
+        package var token: String? { json["continuation_token"] as? String }
+        package subscript(key: String) -> Any? { json[key] }
     }
 
     /// POSTs a form to a native-auth endpoint (path relative to the authority).
     @discardableResult
-    func post(_ endpoint: String, _ fields: [String: String?], clientId: String? = passwordApp, headers: [String: String] = [:]) -> Reply {
+    package func post(_ endpoint: String, _ fields: [String: String?], clientId: String? = passwordApp, headers: [String: String] = [:]) -> Reply {
         var all = fields
         if all["client_id"] == nil, let clientId { all["client_id"] = clientId }
         let body = all.compactMap { key, value in value.map { "\(escape(key))=\(escape($0))" } }.sorted().joined(separator: "&")
@@ -49,14 +49,14 @@ struct EmulatorHarness {
             headers: ["Content-Type": "application/x-www-form-urlencoded"].merging(headers) { _, new in new })
     }
 
-    func send(_ method: String, _ path: String, query: [String: String] = [:], body: Data = Data(), headers: [String: String] = [:])
+    package func send(_ method: String, _ path: String, query: [String: String] = [:], body: Data = Data(), headers: [String: String] = [:])
         -> Reply
     {
         let response = router.handle(EmulatorRequest(method: method, path: path, query: query, headers: headers, body: body, baseURL: base))
         return Reply(status: response.status, headers: response.headers, body: response.body)
     }
 
-    func hook(_ method: String, _ name: String, query: [String: String] = [:], json: Any? = nil) -> Reply {
+    package func hook(_ method: String, _ name: String, query: [String: String] = [:], json: Any? = nil) -> Reply {
         let body = json.map { (try? JSONSerialization.data(withJSONObject: $0)) ?? Data() } ?? Data()
         return send(method, "/_emulator/" + name, query: query, body: body, headers: ["Content-Type": "application/json"])
     }
@@ -68,33 +68,33 @@ struct EmulatorHarness {
     }
 
     /// The latest code mailed to `username`.
-    func lastCode(_ username: String) -> String? {
+    package func lastCode(_ username: String) -> String? {
         hook("GET", "mailbox", query: ["username": username]).list.last?["code"] as? String
     }
 
-    func advanceClock(_ seconds: Int) {
+    package func advanceClock(_ seconds: Int) {
         _ = hook("POST", "clock", json: ["advance_seconds": seconds])
     }
 
     // MARK: Flows
 
-    func initiate(_ username: String, clientId: String = passwordApp, types: String = all) -> Reply {
+    package func initiate(_ username: String, clientId: String = passwordApp, types: String = all) -> Reply {
         post("/oauth2/v2.0/initiate", ["username": username, "challenge_type": types], clientId: clientId)
     }
 
-    func challenge(_ token: String?, clientId: String = passwordApp, types: String = all) -> Reply {
+    package func challenge(_ token: String?, clientId: String = passwordApp, types: String = all) -> Reply {
         post("/oauth2/v2.0/challenge", ["continuation_token": token, "challenge_type": types], clientId: clientId)
     }
 
     /// initiate + challenge for a password user; returns the token for the password grant.
-    func passwordToken(_ username: String = ada) throws -> String {
+    package func passwordToken(_ username: String = ada) throws -> String {
         let initiated = initiate(username).token
         let first = try #require(initiated)
         let challenged = challenge(first).token
         return try #require(challenged)
     }
 
-    func passwordGrant(
+    package func passwordGrant(
         _ token: String, username: String = ada, password: String = adaPassword,
         scope: String = "openid profile offline_access"
     ) -> Reply {
@@ -107,7 +107,7 @@ struct EmulatorHarness {
     }
 
     /// A full password sign-in; returns the token response.
-    func signIn(scope: String = "openid profile offline_access") throws -> Reply {
+    package func signIn(scope: String = "openid profile offline_access") throws -> Reply {
         let reply = passwordGrant(try passwordToken(), scope: scope)
         try #require(reply.status == 200, "sign-in failed: \(reply.json)")
         return reply

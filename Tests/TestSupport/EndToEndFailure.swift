@@ -1,11 +1,5 @@
-import Foundation
-import Synchronization
-import Testing
-
-@testable import MSAL
-@testable import NativeAuthEmulator
-
-struct EndToEndFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+/// A flow through the SDK ended in another outcome than the test expected.
+package struct EndToEndFailure: Error, CustomStringConvertible {
+    package let description: String
+    package init(_ description: String) { self.description = description }
 }

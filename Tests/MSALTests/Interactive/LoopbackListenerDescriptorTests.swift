@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import MSAL
@@ -19,13 +20,13 @@ import Testing
         var ports = Set<UInt16>()
         // The listeners' own sockets, by inode, and the accepted ends of the silent connections
         // (local port, remote port): a test running meanwhile may be given one of these ports.
-        var listening: [LoopbackTestClient.OwnSocket] = []
+        var listening: [OwnSockets.Socket] = []
         var accepted: [(port: UInt16, peer: UInt16)] = []
         for round in 0..<rounds {
             let listener = try LoopbackRedirectListener(redirectURI: nil, expectedState: "s")
             let port = UInt16(try #require(try listener.start().port))
             ports.insert(port)
-            listening += LoopbackTestClient.ownTCPSockets(localPorts: [port]).filter(\.isListening)
+            listening += OwnSockets.tcp(localPorts: [port]).filter(\.isListening)
             switch round % 4 {
             case 0:
                 async let response = listener.waitForResponse(timeout: 10)
@@ -47,9 +48,9 @@ import Testing
         }
         // A dropped listener's thread closes its sockets a moment later; other tests running
         // meanwhile come and go too.
-        func leftOpen() -> [LoopbackTestClient.OwnSocket] {
-            LoopbackTestClient.stillOpen(listening)
-                + LoopbackTestClient.ownTCPSockets(localPorts: ports).filter { socket in
+        func leftOpen() -> [OwnSockets.Socket] {
+            OwnSockets.stillOpen(listening)
+                + OwnSockets.tcp(localPorts: ports).filter { socket in
                     !socket.isListening && accepted.contains { $0.port == socket.port && $0.peer == socket.remotePort }
                 }
         }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import MSAL
@@ -18,10 +19,10 @@ import Testing
 
     /// The listener's listening sockets, read from the kernel right after `start()`: while it holds
     /// its port on the loopback addresses no other socket can listen there. Kept by inode, so that
-    /// `LoopbackTestClient.stillOpen` tells whether these very sockets are closed even if a test
+    /// `OwnSockets.stillOpen` tells whether these very sockets are closed even if a test
     /// running meanwhile is given the port afterwards (which a refused connection could not tell).
-    private func listeningSockets(_ port: UInt16) -> [LoopbackTestClient.OwnSocket] {
-        LoopbackTestClient.ownTCPSockets(localPorts: [port]).filter(\.isListening)
+    private func listeningSockets(_ port: UInt16) -> [OwnSockets.Socket] {
+        OwnSockets.tcp(localPorts: [port]).filter(\.isListening)
     }
 
     private func status(_ answer: String) -> String {
@@ -204,7 +205,7 @@ import Testing
         // The cancel comes after 50 ms; the long timeout only has to outlast a loaded machine.
         await expectError(.cancelled(.cancelCalled)) { try await listener.waitForResponse(timeout: 300) }
         #expect(!sockets.isEmpty)
-        #expect(LoopbackTestClient.stillOpen(sockets) == [])
+        #expect(OwnSockets.stillOpen(sockets) == [])
     }
 
     @Test func anInfiniteTimeoutWaitsAndANaNTimeoutDoesNot() async throws {
@@ -234,7 +235,7 @@ import Testing
         waiter.cancel()
         await expectError(.cancelled(.taskCancelled)) { try await waiter.value }
         #expect(!sockets.isEmpty)
-        #expect(LoopbackTestClient.stillOpen(sockets) == [])
+        #expect(OwnSockets.stillOpen(sockets) == [])
     }
 
     @Test func cancelAndWaitReturnsWithThePortClosed() async throws {
@@ -243,7 +244,7 @@ import Testing
         #expect(sockets.count == listener.boundAddresses.count)
         await listener.cancelAndWait()
         #expect(!sockets.isEmpty)
-        #expect(LoopbackTestClient.stillOpen(sockets) == [])
+        #expect(OwnSockets.stillOpen(sockets) == [])
         // The wait was spent by cancelAndWait.
         await #expect(throws: InteractiveAuthorizationError.self) { try await listener.waitForResponse(timeout: 1) }
     }
