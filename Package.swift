@@ -59,8 +59,12 @@ let package = Package(
             exclude: ["Golden", "Fixtures/make_msal_python_cache.py", "DocumentSnippets"],
             resources: [.copy("Fixtures/msal-python-cache.json")]
         ),
+        // The emulator's own tests: its router, endpoints, server, command and in-process transport.
         .testTarget(
-            name: "NativeAuthEmulatorTests", dependencies: ["NativeAuthEmulator", "MSAL", "NativeAuthTesting", "TestSupport"],
+            name: "NativeAuthEmulatorTests", dependencies: ["NativeAuthEmulator", "MSAL", "NativeAuthTesting", "TestSupport"]),
+        // The SDK end to end against the emulator (in process and over loopback, a real browser too).
+        .testTarget(
+            name: "MSALEndToEndTests", dependencies: ["MSAL", "NativeAuthEmulator", "NativeAuthTesting", "TestSupport"],
             exclude: ["real_browser_sign_in.py"]),
         .testTarget(name: "NativeAuthCInterfaceTests", dependencies: ["NativeAuthCInterface"]),
         .testTarget(
