@@ -41,7 +41,7 @@ import Testing
         }
 
         func code(_ username: String) async throws -> String {
-            try await LiveServerTests.lastCode(server, username)
+            try await LiveEmulator.lastCode(server, username)
         }
 
         func mailCount(_ username: String) -> Int {

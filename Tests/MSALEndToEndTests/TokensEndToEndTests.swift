@@ -33,7 +33,7 @@ import Testing
     }
 
     private func tokenRequests(_ server: EmulatorServer) async throws -> [String] {
-        let (_, data) = try await LiveServerTests.get(server.baseURL + "/_emulator/requests")
+        let (_, data) = try await LiveEmulator.get(server.baseURL + "/_emulator/requests")
         let log = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
         return log.filter { $0["endpoint"] as? String == "/oauth2/v2.0/token" }.compactMap {
             ($0["fields"] as? [String: String])?["grant_type"]
@@ -48,7 +48,7 @@ import Testing
     }
 
     @Test func tokensForTwoAPIsSurviveARestartAndRefreshOnceEachAfterExpiry() async throws {
-        let server = try LiveServerTests.startServer()
+        let server = try LiveEmulator.start()
         defer { server.stop() }
         let cache = FileManager.default.temporaryDirectory.appendingPathComponent("msal-e2e-\(UUID().uuidString)/token_cache.json")
         defer { try? FileManager.default.removeItem(at: cache.deletingLastPathComponent()) }
@@ -80,7 +80,7 @@ import Testing
         #expect(try await tokenRequests(server).count == 3)
 
         // Expiry: one refresh each, then cached again.
-        #expect(try await LiveServerTests.post(server.baseURL + "/_emulator/clock", json: ["advance_seconds": 3600]) == 200)
+        #expect(try await LiveEmulator.post(server.baseURL + "/_emulator/clock", json: ["advance_seconds": 3600]) == 200)
         clock.advance(3600)
         #expect(try await callAPI(server, "/api/todolist", todo.accessToken) == 401, "the old token has expired at the API")
         let todo2 = try await restarted.getAccessToken(parameters: todoParameters)
@@ -102,7 +102,7 @@ import Testing
     }
 
     @Test func serverErrorsOnRefreshAreTyped() async throws {
-        let server = try LiveServerTests.startServer()
+        let server = try LiveEmulator.start()
         defer { server.stop() }
         let clock = MovableClock()
         let config = MSALNativeAuthPublicClientApplicationConfig(
