@@ -46,10 +46,10 @@ let package = Package(
         .executableTarget(
             name: "msal-fuzz", dependencies: ["MSAL", "NativeAuthEmulator"], path: "Fuzz/msal-fuzz",
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
-        // Test helper: several processes writing one cache file, one killed mid-write.
-        .executableTarget(name: "msal-cache-stress", dependencies: ["MSAL"]),
+        // Test helper: several processes writing one cache file, one killed mid-write (and scripts/bench's memory figure).
+        .executableTarget(name: "msal-cache-stress", dependencies: ["MSAL"], path: "Tests/Tools/msal-cache-stress"),
         // Test helper: keyring processes (several writers, a locked keyring, no Secret Service).
-        .executableTarget(name: "msal-keyring-helper", dependencies: ["MSAL", "MSALSecretService"]),
+        .executableTarget(name: "msal-keyring-helper", dependencies: ["MSAL", "MSALSecretService"], path: "Tests/Tools/msal-keyring-helper"),
         // What several test targets share (the browser sign-in turn, the process's own sockets, the
         // emulator harness). Under Tests/, a dependency of test targets only: never a product.
         .target(name: "TestSupport", dependencies: ["NativeAuthEmulator", "NativeAuthTesting"], path: "Tests/TestSupport"),
