@@ -51,8 +51,8 @@ let package = Package(
         // Test helper: keyring processes (several writers, a locked keyring, no Secret Service).
         .executableTarget(name: "msal-keyring-helper", dependencies: ["MSAL", "MSALSecretService"], path: "Tests/Tools/msal-keyring-helper"),
         // What several test targets share (the browser sign-in turn, the process's own sockets, the
-        // emulator harness). Under Tests/, a dependency of test targets only: never a product.
-        .target(name: "TestSupport", dependencies: ["NativeAuthEmulator", "NativeAuthTesting"], path: "Tests/TestSupport"),
+        // emulator harness, the keyring session). Under Tests/, for test targets only: never a product.
+        .target(name: "TestSupport", dependencies: ["MSAL", "NativeAuthEmulator", "NativeAuthTesting"], path: "Tests/TestSupport"),
         .testTarget(
             name: "MSALTests",
             dependencies: ["MSAL", "NativeAuthTesting", "TestSupport"],
@@ -68,7 +68,8 @@ let package = Package(
             exclude: ["real_browser_sign_in.py"]),
         .testTarget(name: "NativeAuthCInterfaceTests", dependencies: ["NativeAuthCInterface"]),
         .testTarget(
-            name: "MultiAPIDemoTests", dependencies: ["MultiAPIDemoKit", "MSAL", "NativeAuthEmulator", "NativeAuthTesting", "TestSupport"],
+            name: "MultiAPIDemoTests",
+            dependencies: ["MultiAPIDemoKit", "MSAL", "MSALSecretService", "NativeAuthEmulator", "NativeAuthTesting", "TestSupport"],
             exclude: ["Golden"]),
         // Client code written as MSAL's documentation, sample app and tests write it (plain
         // delegate spies, screens serving several delegates), built in the Swift 6 language mode;
@@ -77,9 +78,10 @@ let package = Package(
         .testTarget(
             name: "MSALCompatibilitySwift5Tests", dependencies: ["MSAL", "NativeAuthEmulator"],
             swiftSettings: [.swiftLanguageMode(.v5)]),
-        // Needs a Secret Service: scripts/test-keyring runs it in a private D-Bus session.
+        // Needs a Secret Service: scripts/test-keyring runs it (and MultiAPIDemoTests' DemoKeyringTests)
+        // in a private D-Bus session.
         .testTarget(
-            name: "MSALSecretServiceTests", dependencies: ["MSALSecretService", "MSAL", "NativeAuthEmulator", "MultiAPIDemoKit"],
+            name: "MSALSecretServiceTests", dependencies: ["MSALSecretService", "MSAL", "NativeAuthEmulator", "TestSupport"],
             exclude: ["msal_extensions_interop.py"]),
     ]
 )

@@ -1,21 +1,14 @@
 import Foundation
 import MSAL
 import MSALSecretService
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// Where the keyring tests run. Those that use the Secret Service run only inside the private
-/// session of `scripts/test-keyring` (a `dbus-run-session` with its own unlocked GNOME Keyring and
-/// a fresh HOME, which sets `MSAL_KEYRING_SESSION=1`): never against a developer's real login
-/// keyring. Outside it they are skipped with that reason; inside it nothing is skipped.
-enum KeyringSession {
-    static let environment = ProcessInfo.processInfo.environment
-    static let isPrivate = environment["MSAL_KEYRING_SESSION"] == "1"
-    static let reason: Comment = "needs the private Secret Service session of scripts/test-keyring (scripts/test runs it)"
-
+extension KeyringSession {
     /// The directory of the test binary and the helper tools.
     static var tools: URL { URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent() }
     static var helper: String { tools.appendingPathComponent("msal-keyring-helper").path }

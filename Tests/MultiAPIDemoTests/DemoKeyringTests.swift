@@ -3,6 +3,7 @@ import MSAL
 import MSALSecretService
 import MultiAPIDemoKit
 import NativeAuthEmulator
+import TestSupport
 import Testing
 
 /// The terminal demo's `"token_cache": "keyring"` end to end: its configuration, the application
