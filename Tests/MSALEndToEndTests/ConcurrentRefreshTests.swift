@@ -9,7 +9,7 @@ import Testing
 /// rotation the emulator honours each refresh token once (Entra keeps a redeemed one valid, but a
 /// stricter service may not), so the SDK must never send one twice at once (found through the C
 /// interface's tests).
-@Suite struct ConcurrentRefreshTests {
+@Suite(.tags(.concurrency)) struct ConcurrentRefreshTests {
     typealias H = EmulatorHarness
     static let todo = "api://emulator/todolist/ToDoList.Read"
     static let profile = "api://emulator/profile/Profile.Read"

@@ -9,7 +9,7 @@ import Testing
 /// Every SDK step against every fault the emulator can inject (issue 8's fault matrix): the step
 /// succeeds after its retry policy or fails with a typed error that keeps the underlying cause,
 /// never crashes or hangs, and the state that allows a retry still works once the fault is gone.
-@Suite struct FaultMatrixTests {
+@Suite(.tags(.concurrency)) struct FaultMatrixTests {
     typealias H = EmulatorHarness
 
     struct Fault: Sendable {

@@ -4,7 +4,7 @@ import Testing
 
 @testable import NativeAuthEmulator
 
-@Suite struct ConcurrencyAndMemoryTests {
+@Suite(.tags(.concurrency)) struct ConcurrencyAndMemoryTests {
     typealias H = EmulatorHarness
 
     @Test func manyConcurrentSignInsAllSucceed() async throws {

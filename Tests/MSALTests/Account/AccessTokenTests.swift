@@ -1,12 +1,13 @@
 import Foundation
 import MSAL
 import NativeAuthTesting
+import TestSupport
 import Testing
 
 @testable import MSAL
 
 /// getAccessToken: cache, refresh, single-flight, errors (issue 5).
-@Suite struct AccessTokenTests {
+@Suite(.tags(.concurrency)) struct AccessTokenTests {
     static let todo = "api://contoso/todolist/ToDoList.Read"
     static let todoWrite = "api://contoso/todolist/ToDoList.ReadWrite"
 

@@ -1,13 +1,14 @@
 import Foundation
 import MSAL
 import NativeAuthTesting
+import TestSupport
 import Testing
 
 @testable import MSAL
 
 /// Tokens refreshed before anyone waits (issue 13): a token past its `refresh_on` but still valid
 /// is returned at once and replaced by one background refresh.
-@Suite struct ProactiveRefreshTests {
+@Suite(.tags(.concurrency)) struct ProactiveRefreshTests {
     static let todo = "api://contoso/todolist/ToDoList.Read"
 
     /// An application whose refresh requests wait at a gate until the test opens it.

@@ -1,12 +1,13 @@
 import Foundation
 import NativeAuthTesting
+import TestSupport
 import Testing
 
 @testable import MSAL
 
 /// Issue 13: the cached look-up no longer `stat`s the file on every call, yet a refresh or a
 /// sign-out written by another process is seen by the very next call in this one.
-@Suite struct CacheVisibilityTests {
+@Suite(.tags(.concurrency)) struct CacheVisibilityTests {
     static let todo = "api://contoso/todolist/ToDoList.Read"
 
     private func signedIn(_ file: URL) async throws -> (Harness, MSALNativeAuthUserAccountResult) {

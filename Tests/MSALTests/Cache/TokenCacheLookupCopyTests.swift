@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import MSAL
@@ -9,7 +10,7 @@ import Testing
 
 /// The look-up copy (issue 13): a large cache is read with its access tokens' secrets left in the
 /// file. Every case compares it with the whole document, the reference.
-@Suite struct TokenCacheLookupCopyTests {
+@Suite(.tags(.concurrency)) struct TokenCacheLookupCopyTests {
     static let authority = URL(string: "https://contoso.ciamlogin.com/contoso.onmicrosoft.com")!
     static let clientId = "11111111-1111-4111-8111-111111111111"
 

@@ -1,6 +1,7 @@
 import Foundation
 import MSAL
 import NativeAuthTesting
+import TestSupport
 import Testing
 
 @testable import MSAL
@@ -10,7 +11,7 @@ import Testing
 #endif
 
 /// The persistent token cache: restart, sign-out, account policy, file safety, interop.
-@Suite struct TokenCacheTests {
+@Suite(.tags(.concurrency)) struct TokenCacheTests {
     static let todo = "api://contoso/todolist/ToDoList.Read"
 
     final class TemporaryDirectory {

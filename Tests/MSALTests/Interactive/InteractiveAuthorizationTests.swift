@@ -11,7 +11,7 @@ import Testing
 /// The whole browser sign-in up to the code, with a "browser" that follows the redirect itself
 /// over URLSession to the loopback listener. Nothing leaves 127.0.0.1 / ::1: the authority is
 /// never contacted.
-@Suite struct InteractiveAuthorizationTests {
+@Suite(.tags(.concurrency)) struct InteractiveAuthorizationTests {
     private static let authority = URL(string: "https://login.example/contoso.onmicrosoft.com")!
 
     /// The query of `url` as a dictionary (first value wins).

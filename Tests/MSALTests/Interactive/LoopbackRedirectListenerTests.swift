@@ -5,7 +5,7 @@ import Testing
 @testable import MSAL
 
 /// The loopback redirect listener over real sockets on 127.0.0.1 (and ::1 when present).
-@Suite struct LoopbackRedirectListenerTests {
+@Suite(.tags(.concurrency)) struct LoopbackRedirectListenerTests {
     private static let state = "expected-state_123"
 
     private func started(

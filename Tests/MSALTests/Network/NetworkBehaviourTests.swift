@@ -1,12 +1,13 @@
 import Foundation
 import MSAL
 import NativeAuthTesting
+import TestSupport
 import Testing
 
 @testable import MSAL
 
 /// Status handling, retries, malformed and hostile responses (spec §2.4, §3), seen through sign-in.
-@Suite struct NetworkBehaviourTests {
+@Suite(.tags(.concurrency)) struct NetworkBehaviourTests {
     private func startError(_ h: Harness) async throws -> SignInStartError {
         try await #require(throws: SignInStartError.self) { try await h.app.signIn(parameters: h.signInParameters()) }
     }

@@ -1,13 +1,14 @@
 import Foundation
 import MSAL
 import NativeAuthTesting
+import TestSupport
 import Testing
 
 @testable import MSAL
 
 /// The delegate form: one callback per call, on the main actor, with MSAL's fallback for optional
 /// methods the app did not implement.
-@Suite @MainActor struct DelegateTests {
+@Suite(.tags(.concurrency)) @MainActor struct DelegateTests {
     @Test func passwordSignInDeliversExactlyOneCompletion() async throws {
         let h = try Harness()
         h.expectStart(challenge: .json(200, Fixture.passwordChallenge))

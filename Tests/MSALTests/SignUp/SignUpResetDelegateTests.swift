@@ -1,12 +1,13 @@
 import Foundation
 import MSAL
 import NativeAuthTesting
+import TestSupport
 import Testing
 
 @testable import MSAL
 
 /// The delegate form of sign-up and password reset: one callback per call, MSAL's fallback.
-@Suite @MainActor struct SignUpResetDelegateTests {
+@Suite(.tags(.concurrency)) @MainActor struct SignUpResetDelegateTests {
     @MainActor
     final class Recorder: SignUpStartDelegate, SignUpVerifyCodeDelegate, SignUpAttributesRequiredDelegate,
         SignInAfterSignUpDelegate, ResetPasswordStartDelegate, ResetPasswordVerifyCodeDelegate, ResetPasswordRequiredDelegate,

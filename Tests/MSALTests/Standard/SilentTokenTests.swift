@@ -1,13 +1,14 @@
 import Foundation
 import MSAL
 import NativeAuthTesting
+import TestSupport
 import Testing
 
 @testable import MSAL
 
 /// `acquireTokenSilent` on the native application's inherited standard surface: the cache, the
 /// refresh, and every server answer of standard-api §3.6 as an `MSALErrorDomain` error.
-@Suite struct SilentTokenTests {
+@Suite(.tags(.concurrency)) struct SilentTokenTests {
     static let todo = "api://contoso/todolist/ToDoList.Read"
 
     /// A native sign-in whose token response grants `scope`; returns the cached account.

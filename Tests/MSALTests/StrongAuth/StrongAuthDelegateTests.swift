@@ -1,13 +1,14 @@
 import Foundation
 import MSAL
 import NativeAuthTesting
+import TestSupport
 import Testing
 
 @testable import MSAL
 
 /// The delegate form of every MFA and registration step, and MSAL's fallback for callbacks an app
 /// left out.
-@Suite @MainActor struct StrongAuthDelegateTests {
+@Suite(.tags(.concurrency)) @MainActor struct StrongAuthDelegateTests {
     @Test func mfaThroughDelegates() async throws {
         let h = try Harness()
         h.expectStart(challenge: .json(200, Fixture.passwordChallenge))
