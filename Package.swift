@@ -49,7 +49,8 @@ let package = Package(
         // Test helper: several processes writing one cache file, one killed mid-write (and scripts/bench's memory figure).
         .executableTarget(name: "msal-cache-stress", dependencies: ["MSAL"], path: "Tests/Tools/msal-cache-stress"),
         // Test helper: keyring processes (several writers, a locked keyring, no Secret Service).
-        .executableTarget(name: "msal-keyring-helper", dependencies: ["MSAL", "MSALSecretService"], path: "Tests/Tools/msal-keyring-helper"),
+        .executableTarget(
+            name: "msal-keyring-helper", dependencies: ["MSAL", "MSALSecretService"], path: "Tests/Tools/msal-keyring-helper"),
         // What several test targets share (the browser sign-in turn, the process's own sockets, the
         // emulator harness, the keyring session). Under Tests/, for test targets only: never a product.
         .target(name: "TestSupport", dependencies: ["MSAL", "NativeAuthEmulator", "NativeAuthTesting"], path: "Tests/TestSupport"),

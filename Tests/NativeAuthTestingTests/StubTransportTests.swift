@@ -23,7 +23,10 @@ import Testing
         #expect(first.status == 200)
         #expect(try JSONSerialization.jsonObject(with: first.body) as? [String: String] == ["continuation_token": "T0"])
         #expect(String(decoding: second.body, as: UTF8.self) == "plain")
-        #expect(stub.receivedRequests.map(\.url.path) == ["/contoso.onmicrosoft.com/oauth2/v2.0/initiate", "/contoso.onmicrosoft.com/oauth2/v2.0/challenge"])
+        #expect(
+            stub.receivedRequests.map(\.url.path) == [
+                "/contoso.onmicrosoft.com/oauth2/v2.0/initiate", "/contoso.onmicrosoft.com/oauth2/v2.0/challenge",
+            ])
         #expect(stub.unusedStubs.isEmpty)
         #expect(stub.mismatches.isEmpty)
     }
@@ -83,7 +86,10 @@ import Testing
         let answered = try await stub.send(post("/token", body: "grant_type=password"))
 
         #expect(answered.status == 200)
-        #expect(stub.mismatches == ["Request to /token (queued at NativeAuthTestingTests/StubTransportTests.swift:\(line)): grant_type is refresh_token"])
+        #expect(
+            stub.mismatches == [
+                "Request to /token (queued at NativeAuthTestingTests/StubTransportTests.swift:\(line)): grant_type is refresh_token"
+            ])
     }
 
     @Test func aQueuedFailureIsThrownAsItIs() async throws {

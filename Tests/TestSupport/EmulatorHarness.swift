@@ -40,7 +40,9 @@ package struct EmulatorHarness {
 
     /// POSTs a form to a native-auth endpoint (path relative to the authority).
     @discardableResult
-    package func post(_ endpoint: String, _ fields: [String: String?], clientId: String? = passwordApp, headers: [String: String] = [:]) -> Reply {
+    package func post(_ endpoint: String, _ fields: [String: String?], clientId: String? = passwordApp, headers: [String: String] = [:])
+        -> Reply
+    {
         var all = fields
         if all["client_id"] == nil, let clientId { all["client_id"] = clientId }
         let body = all.compactMap { key, value in value.map { "\(escape(key))=\(escape($0))" } }.sorted().joined(separator: "&")
