@@ -80,7 +80,7 @@ let package = Package(
             name: "MSALCompatibilitySwift5Tests", dependencies: ["MSAL", "NativeAuthEmulator"],
             swiftSettings: [.swiftLanguageMode(.v5)]),
         // NativeAuthTesting as an app's tests use it: the stub transport and the recording delegate.
-        .testTarget(name: "NativeAuthTestingTests", dependencies: ["NativeAuthTesting", "MSAL"]),
+        .testTarget(name: "NativeAuthTestingTests", dependencies: ["NativeAuthTesting", "MSAL", "TestSupport"]),
         // Needs a Secret Service: scripts/test-keyring runs it (and MultiAPIDemoTests' DemoKeyringTests)
         // in a private D-Bus session.
         .testTarget(

@@ -1,12 +1,13 @@
 import Foundation
 import MSAL
 import NativeAuthTesting
+import TestSupport
 import Testing
 
 /// `RecordingSignInDelegate` as an app's test relies on it: every callback recorded in order
 /// under its MSAL name, `waitForEvent()` handing them out one by one, whether they came before
 /// or after the call.
-@Suite @MainActor struct RecordingSignInDelegateTests {
+@Suite(.tags(.concurrency)) @MainActor struct RecordingSignInDelegateTests {
     @Test func aCompletedSignInIsOneEventNamedAsMSALNamesIt() async throws {
         let stub = StubTransport()
         let app = try StubbedApp.make(stub)
