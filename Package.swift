@@ -46,13 +46,12 @@ let package = Package(
         .executableTarget(
             name: "msal-fuzz", dependencies: ["MSAL", "NativeAuthEmulator"], path: "Fuzz/msal-fuzz",
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
-        // Test helper: several processes writing one cache file, one killed mid-write (and scripts/bench's memory figure).
+        // Test helper: processes writing one cache file, one killed mid-write (also scripts/bench's memory figure).
         .executableTarget(name: "msal-cache-stress", dependencies: ["MSAL"], path: "Tests/Tools/msal-cache-stress"),
         // Test helper: keyring processes (several writers, a locked keyring, no Secret Service).
         .executableTarget(
             name: "msal-keyring-helper", dependencies: ["MSAL", "MSALSecretService"], path: "Tests/Tools/msal-keyring-helper"),
-        // What several test targets share (the browser sign-in turn, the process's own sockets, the
-        // emulator harness, the keyring session). Under Tests/, for test targets only: never a product.
+        // Helpers the test targets share (browser sign-in turn, own sockets, emulator harness); never a product.
         .target(name: "TestSupport", dependencies: ["MSAL", "NativeAuthEmulator", "NativeAuthTesting"], path: "Tests/TestSupport"),
         .testTarget(
             name: "MSALTests",
@@ -81,8 +80,7 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v5)]),
         // NativeAuthTesting as an app's tests use it: the stub transport and the recording delegate.
         .testTarget(name: "NativeAuthTestingTests", dependencies: ["NativeAuthTesting", "MSAL", "TestSupport"]),
-        // Needs a Secret Service: scripts/test-keyring runs it (and MultiAPIDemoTests' DemoKeyringTests)
-        // in a private D-Bus session.
+        // Needs a Secret Service: scripts/test-keyring runs it (and DemoKeyringTests) in a private D-Bus session.
         .testTarget(
             name: "MSALSecretServiceTests", dependencies: ["MSALSecretService", "MSAL", "NativeAuthEmulator", "TestSupport"],
             exclude: ["msal_extensions_interop.py"]),
