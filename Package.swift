@@ -47,22 +47,30 @@ let package = Package(
         .executableTarget(
             name: "msal-fuzz", dependencies: ["MSAL", "NativeAuthEmulator"], path: "Fuzz/msal-fuzz",
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
-        // Test helper: several processes writing one cache file, one killed mid-write.
-        .executableTarget(name: "msal-cache-stress", dependencies: ["MSAL"]),
+        // Test helper: processes writing one cache file, one killed mid-write (also scripts/bench's memory figure).
+        .executableTarget(name: "msal-cache-stress", dependencies: ["MSAL"], path: "Tests/Tools/msal-cache-stress"),
         // Test helper: keyring processes (several writers, a locked keyring, no Secret Service).
-        .executableTarget(name: "msal-keyring-helper", dependencies: ["MSAL", "MSALSecretService"]),
+        .executableTarget(
+            name: "msal-keyring-helper", dependencies: ["MSAL", "MSALSecretService"], path: "Tests/Tools/msal-keyring-helper"),
+        // Helpers the test targets share (browser sign-in turn, own sockets, emulator harness); never a product.
+        .target(name: "TestSupport", dependencies: ["MSAL", "NativeAuthEmulator", "NativeAuthTesting"], path: "Tests/TestSupport"),
         .testTarget(
             name: "MSALTests",
-            dependencies: ["MSAL", "NativeAuthTesting"],
+            dependencies: ["MSAL", "NativeAuthTesting", "TestSupport"],
             exclude: ["Golden", "Fixtures/make_msal_python_cache.py", "DocumentSnippets"],
             resources: [.copy("Fixtures/msal-python-cache.json")]
         ),
+        // The emulator's own tests: its router, endpoints, server, command and in-process transport.
         .testTarget(
-            name: "NativeAuthEmulatorTests", dependencies: ["NativeAuthEmulator", "MSAL", "NativeAuthTesting"],
+            name: "NativeAuthEmulatorTests", dependencies: ["NativeAuthEmulator", "MSAL", "NativeAuthTesting", "TestSupport"]),
+        // The SDK end to end against the emulator (in process and over loopback, a real browser too).
+        .testTarget(
+            name: "MSALEndToEndTests", dependencies: ["MSAL", "NativeAuthEmulator", "NativeAuthTesting", "TestSupport"],
             exclude: ["real_browser_sign_in.py"]),
         .testTarget(name: "msalnativeauthTests", dependencies: ["msalnativeauth"], path: "Bindings/C/Tests/msalnativeauthTests"),
         .testTarget(
-            name: "MultiAPIDemoTests", dependencies: ["MultiAPIDemoKit", "MSAL", "NativeAuthEmulator", "NativeAuthTesting"],
+            name: "MultiAPIDemoTests",
+            dependencies: ["MultiAPIDemoKit", "MSAL", "MSALSecretService", "NativeAuthEmulator", "NativeAuthTesting", "TestSupport"],
             exclude: ["Golden"]),
         // Client code written as MSAL's documentation, sample app and tests write it (plain
         // delegate spies, screens serving several delegates), built in the Swift 6 language mode;
@@ -71,9 +79,11 @@ let package = Package(
         .testTarget(
             name: "MSALCompatibilitySwift5Tests", dependencies: ["MSAL", "NativeAuthEmulator"],
             swiftSettings: [.swiftLanguageMode(.v5)]),
-        // Needs a Secret Service: scripts/test-keyring runs it in a private D-Bus session.
+        // NativeAuthTesting as an app's tests use it: the stub transport and the recording delegate.
+        .testTarget(name: "NativeAuthTestingTests", dependencies: ["NativeAuthTesting", "MSAL", "TestSupport"]),
+        // Needs a Secret Service: scripts/test-keyring runs it (and DemoKeyringTests) in a private D-Bus session.
         .testTarget(
-            name: "MSALSecretServiceTests", dependencies: ["MSALSecretService", "MSAL", "NativeAuthEmulator", "MultiAPIDemoKit"],
+            name: "MSALSecretServiceTests", dependencies: ["MSALSecretService", "MSAL", "NativeAuthEmulator", "TestSupport"],
             exclude: ["msal_extensions_interop.py"]),
     ]
 )

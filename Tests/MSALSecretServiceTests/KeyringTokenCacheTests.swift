@@ -2,6 +2,7 @@ import Foundation
 import MSAL
 import MSALSecretService
 import NativeAuthEmulator
+import TestSupport
 import Testing
 
 /// The SDK with its token cache in the keyring: sign-in, restart, sign-out, several processes, a
@@ -173,10 +174,4 @@ import Testing
         #expect(result.output.contains("load \(unavailable)"), "\(result.output)")
         #expect(result.output.contains("org.freedesktop.secrets"), "the message names what is missing:\n\(result.output)")
     }
-}
-
-final class LogLines: Sendable {
-    private let lines = Locked<[String]>([])
-    func append(_ line: String) { lines.withLock { $0.append(line) } }
-    var all: [String] { lines.withLock { $0 } }
 }

@@ -2,6 +2,7 @@ import Foundation
 import MSAL
 import MSALSecretService
 import NativeAuthEmulator
+import TestSupport
 import Testing
 
 /// The same keyring item shared with MSAL for Python and msal-extensions (`LibsecretPersistence`

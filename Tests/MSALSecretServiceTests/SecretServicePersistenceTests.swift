@@ -1,6 +1,7 @@
 import Foundation
 import MSAL
 import MSALSecretService
+import TestSupport
 import Testing
 
 #if canImport(Glibc)

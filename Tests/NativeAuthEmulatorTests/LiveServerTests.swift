@@ -1,6 +1,7 @@
 import Foundation
 import MSAL
 import NativeAuthTesting
+import TestSupport
 import Testing
 
 @testable import NativeAuthEmulator
@@ -13,13 +14,6 @@ import Testing
 @Suite struct LiveServerTests {
     typealias H = EmulatorHarness
 
-    static func startServer(configure: (inout EmulatorConfiguration) -> Void = { _ in }) throws -> EmulatorServer {
-        var configuration = EmulatorConfiguration()
-        configuration.passwordHashIterations = 1000
-        configure(&configuration)
-        return try EmulatorServer(router: try EmulatorRouter(configuration: configuration), port: 0)
-    }
-
     static func app(_ server: EmulatorServer, clientId: String = H.passwordApp, types: MSALNativeAuthChallengeTypes = [.OOB, .password])
         throws -> MSALNativeAuthPublicClientApplication
     {
@@ -30,47 +24,27 @@ import Testing
         return try MSALNativeAuthPublicClientApplication(nativeAuthConfiguration: config)
     }
 
-    static func get(_ url: String) async throws -> (Int, Data) {
-        let (data, response) = try await URLSession.shared.data(from: URL(string: url)!)
-        return ((response as! HTTPURLResponse).statusCode, data)
-    }
-
-    static func post(_ url: String, json: Any) async throws -> Int {
-        var request = URLRequest(url: URL(string: url)!)
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = try JSONSerialization.data(withJSONObject: json)
-        let (_, response) = try await URLSession.shared.data(for: request)
-        return (response as! HTTPURLResponse).statusCode
-    }
-
-    static func lastCode(_ server: EmulatorServer, _ username: String) async throws -> String {
-        let (_, data) = try await get("\(server.baseURL)/_emulator/mailbox?username=\(username)")
-        let list = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
-        return try #require(list.last?["code"] as? String)
-    }
-
     @Test func serverListensOnAFreeLoopbackPortAndStops() async throws {
-        let server = try Self.startServer()
+        let server = try LiveEmulator.start()
         #expect(server.port != 0)
         #expect(server.baseURL == "http://127.0.0.1:\(server.port)")
         #expect(server.authority == "http://127.0.0.1:\(server.port)/emulator.onmicrosoft.com")
-        let (status, data) = try await Self.get(server.authority + "/v2.0/.well-known/openid-configuration")
+        let (status, data) = try await LiveEmulator.get(server.authority + "/v2.0/.well-known/openid-configuration")
         #expect(status == 200)
         let document = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         #expect((document["token_endpoint"] as? String)?.hasPrefix(server.baseURL) == true)
         // Stopped means its listening socket is closed. Checked on that very socket (by inode)
         // rather than by a refused request: a server of a test running meanwhile may be given
         // the port as soon as it is free.
-        let listening = OwnListeningSockets.on(port: server.port)
+        let listening = OwnSockets.tcp(localPorts: [server.port]).filter(\.isListening)
         #expect(!listening.isEmpty)
         server.stop()
         server.stop()
-        #expect(OwnListeningSockets.stillOpen(listening).isEmpty)
+        #expect(OwnSockets.stillOpen(listening).isEmpty)
     }
 
     @Test func sdkPasswordSignInEndToEnd() async throws {
-        let server = try Self.startServer()
+        let server = try LiveEmulator.start()
         defer { server.stop() }
         let parameters = MSALNativeAuthSignInParameters(username: H.ada)
         parameters.password = H.adaPassword
@@ -93,7 +67,7 @@ import Testing
     }
 
     @Test func sdkCodeSignInWithResendEndToEnd() async throws {
-        let server = try Self.startServer()
+        let server = try LiveEmulator.start()
         defer { server.stop() }
         let app = try Self.app(server, clientId: H.codeApp, types: [.OOB])
         guard
@@ -103,9 +77,9 @@ import Testing
             return
         }
         #expect(sentTo == "g***e@e*****e.com" && channel.isEmailType && length == 8)
-        let first = try await Self.lastCode(server, H.grace)
+        let first = try await LiveEmulator.lastCode(server, H.grace)
         guard case .codeRequired(let next, _, _, _) = try await state.resendCode() else { return }
-        let second = try await Self.lastCode(server, H.grace)
+        let second = try await LiveEmulator.lastCode(server, H.grace)
         #expect(first != second)
         let stale = try await #require(throws: VerifyCodeError.self) { try await next.submitCode(code: first) }
         #expect(stale.isInvalidCode)
@@ -114,7 +88,7 @@ import Testing
     }
 
     @Test func sdkErrorsEndToEnd() async throws {
-        let server = try Self.startServer()
+        let server = try LiveEmulator.start()
         defer { server.stop() }
         let app = try Self.app(server)
         let wrong = MSALNativeAuthSignInParameters(username: H.ada)
@@ -134,10 +108,10 @@ import Testing
     }
 
     @Test func sdkRecoversFromADroppedConnectionAndReportsRepeated5xx() async throws {
-        let server = try Self.startServer()
+        let server = try LiveEmulator.start()
         defer { server.stop() }
         #expect(
-            try await Self.post(
+            try await LiveEmulator.post(
                 server.baseURL + "/_emulator/faults", json: [["endpoint": "/oauth2/v2.0/initiate", "drop_connection": true]]) == 200)
         let app = try Self.app(server)
         let parameters = MSALNativeAuthSignInParameters(username: H.ada)
@@ -147,16 +121,16 @@ import Testing
             return
         }
 
-        _ = try await Self.post(
+        _ = try await LiveEmulator.post(
             server.baseURL + "/_emulator/faults", json: [["endpoint": "/oauth2/v2.0/challenge", "status": 500, "count": 2]])
         let error = try await #require(throws: SignInStartError.self) { try await app.signIn(parameters: parameters) }
         #expect((error.underlyingError as? MSALNativeAuthNetworkFailure)?.kind == .unexpectedStatus(500))
-        let (_, log) = try await Self.get(server.baseURL + "/_emulator/requests")
+        let (_, log) = try await LiveEmulator.get(server.baseURL + "/_emulator/requests")
         #expect(String(decoding: log, as: UTF8.self).contains("/oauth2/v2.0/token"))
     }
 
     @Test func oversizeRequestBodiesAreRefused() async throws {
-        let server = try Self.startServer()
+        let server = try LiveEmulator.start()
         defer { server.stop() }
         var request = URLRequest(url: URL(string: server.authority + "/oauth2/v2.0/initiate")!)
         request.httpMethod = "POST"
@@ -168,7 +142,7 @@ import Testing
     }
 
     @Test func concurrentSDKSignInsOverTheWire() async throws {
-        let server = try Self.startServer()
+        let server = try LiveEmulator.start()
         defer { server.stop() }
         let app = try Self.app(server)
         let completed = await withTaskGroup(of: Bool.self) { group in
@@ -202,45 +176,4 @@ import Testing
         #expect(output.contains("\"token_endpoint\""))
     }
 
-}
-
-/// The listening TCP sockets this process holds on a port, by inode, so that a test can tell
-/// whether those very sockets were closed even when another test is given the port next. Each
-/// socket is asked through its own descriptor; Tests/MSALTests/Interactive/LoopbackTestClient.swift
-/// has the fuller version (and why not /proc/net/tcp).
-enum OwnListeningSockets {
-    static func on(port: UInt16) -> Set<UInt64> {
-        Set(
-            ownSocketDescriptors().compactMap { descriptor, inode in
-                var storage = sockaddr_storage()
-                var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-                let named = withUnsafeMutablePointer(to: &storage) { pointer in
-                    pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) == 0 }
-                }
-                var listening: Int32 = 0
-                var size = socklen_t(MemoryLayout<Int32>.size)
-                guard named, getsockopt(descriptor, SOL_SOCKET, SO_ACCEPTCONN, &listening, &size) == 0, listening != 0 else { return nil }
-                let localPort: UInt16
-                switch Int32(storage.ss_family) {
-                case AF_INET: localPort = UInt16(bigEndian: withUnsafeBytes(of: storage) { $0.load(as: sockaddr_in.self) }.sin_port)
-                case AF_INET6: localPort = UInt16(bigEndian: withUnsafeBytes(of: storage) { $0.load(as: sockaddr_in6.self) }.sin6_port)
-                default: return nil
-                }
-                return localPort == port ? inode : nil
-            })
-    }
-
-    static func stillOpen(_ inodes: Set<UInt64>) -> Set<UInt64> {
-        inodes.intersection(ownSocketDescriptors().map(\.inode))
-    }
-
-    private static func ownSocketDescriptors() -> [(descriptor: Int32, inode: UInt64)] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-        return names.compactMap { name in
-            guard let descriptor = Int32(name) else { return nil }
-            var status = stat()
-            guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFSOCK else { return nil }
-            return (descriptor, UInt64(status.st_ino))
-        }
-    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import MSAL
@@ -10,7 +11,7 @@ import Testing
 /// The whole browser sign-in up to the code, with a "browser" that follows the redirect itself
 /// over URLSession to the loopback listener. Nothing leaves 127.0.0.1 / ::1: the authority is
 /// never contacted.
-@Suite struct InteractiveAuthorizationTests {
+@Suite(.tags(.concurrency)) struct InteractiveAuthorizationTests {
     private static let authority = URL(string: "https://login.example/contoso.onmicrosoft.com")!
 
     /// The query of `url` as a dictionary (first value wins).
@@ -122,13 +123,13 @@ import Testing
     @Test(.timeLimit(.minutes(1))) func withoutABrowserOrAHandlerItFailsAtOnceNamingTheHandler() async throws {
         let gate = InteractiveSessionGate()
         let seenURL = Locked<URL?>(nil)
-        // The listener's sockets while it listens, by inode (see LoopbackTestClient.stillOpen).
-        let listening = Locked<[LoopbackTestClient.OwnSocket]>([])
+        // The listener's sockets while it listens, by inode (see OwnSockets.stillOpen).
+        let listening = Locked<[OwnSockets.Socket]>([])
         var authorization = InteractiveAuthorization(launcher: Self.noBrowser, timeout: 600, gate: gate)
         authorization.onURL = { url in
             seenURL.withLock { $0 = url }
             let port = Self.query(url)["redirect_uri"].flatMap(URL.init(string:))?.port.flatMap(UInt16.init(exactly:))
-            let sockets = port.map { LoopbackTestClient.ownTCPSockets(localPorts: [$0]).filter(\.isListening) } ?? []
+            let sockets = port.map { OwnSockets.tcp(localPorts: [$0]).filter(\.isListening) } ?? []
             listening.withLock { $0 = sockets }
         }
         let request = InteractiveAuthorization.Request(clientId: "c", authority: Self.authority, scopes: [])
@@ -143,7 +144,7 @@ import Testing
         #expect(seenURL.withLock { $0 } != nil)
         let sockets = listening.withLock { $0 }
         #expect(!sockets.isEmpty)
-        #expect(LoopbackTestClient.stillOpen(sockets) == [])
+        #expect(OwnSockets.stillOpen(sockets) == [])
         #expect(!gate.isRunning)
     }
 

@@ -1,10 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import MSAL
 
 /// The loopback redirect listener over real sockets on 127.0.0.1 (and ::1 when present).
-@Suite struct LoopbackRedirectListenerTests {
+@Suite(.tags(.concurrency)) struct LoopbackRedirectListenerTests {
     private static let state = "expected-state_123"
 
     private func started(
@@ -18,10 +19,10 @@ import Testing
 
     /// The listener's listening sockets, read from the kernel right after `start()`: while it holds
     /// its port on the loopback addresses no other socket can listen there. Kept by inode, so that
-    /// `LoopbackTestClient.stillOpen` tells whether these very sockets are closed even if a test
+    /// `OwnSockets.stillOpen` tells whether these very sockets are closed even if a test
     /// running meanwhile is given the port afterwards (which a refused connection could not tell).
-    private func listeningSockets(_ port: UInt16) -> [LoopbackTestClient.OwnSocket] {
-        LoopbackTestClient.ownTCPSockets(localPorts: [port]).filter(\.isListening)
+    private func listeningSockets(_ port: UInt16) -> [OwnSockets.Socket] {
+        OwnSockets.tcp(localPorts: [port]).filter(\.isListening)
     }
 
     private func status(_ answer: String) -> String {
@@ -204,7 +205,7 @@ import Testing
         // The cancel comes after 50 ms; the long timeout only has to outlast a loaded machine.
         await expectError(.cancelled(.cancelCalled)) { try await listener.waitForResponse(timeout: 300) }
         #expect(!sockets.isEmpty)
-        #expect(LoopbackTestClient.stillOpen(sockets) == [])
+        #expect(OwnSockets.stillOpen(sockets) == [])
     }
 
     @Test func anInfiniteTimeoutWaitsAndANaNTimeoutDoesNot() async throws {
@@ -234,7 +235,7 @@ import Testing
         waiter.cancel()
         await expectError(.cancelled(.taskCancelled)) { try await waiter.value }
         #expect(!sockets.isEmpty)
-        #expect(LoopbackTestClient.stillOpen(sockets) == [])
+        #expect(OwnSockets.stillOpen(sockets) == [])
     }
 
     @Test func cancelAndWaitReturnsWithThePortClosed() async throws {
@@ -243,7 +244,7 @@ import Testing
         #expect(sockets.count == listener.boundAddresses.count)
         await listener.cancelAndWait()
         #expect(!sockets.isEmpty)
-        #expect(LoopbackTestClient.stillOpen(sockets) == [])
+        #expect(OwnSockets.stillOpen(sockets) == [])
         // The wait was spent by cancelAndWait.
         await #expect(throws: InteractiveAuthorizationError.self) { try await listener.waitForResponse(timeout: 1) }
     }
@@ -395,81 +396,5 @@ import Testing
         #expect(throws: InteractiveAuthorizationError.self) { try listener.start() }
         await expectError(.cancelled(.timedOut(seconds: 0))) { try await listener.waitForResponse(timeout: 0) }
         await #expect(throws: InteractiveAuthorizationError.self) { try await listener.waitForResponse(timeout: 1) }
-    }
-}
-
-/// Descriptors: every way a listener ends closes all of its sockets. Counted over many rounds so
-/// that descriptors other tests open meanwhile cannot pass for (or hide) a leak.
-@Suite(.serialized) struct LoopbackListenerDescriptorTests {
-    @Test func noDescriptorIsLeftOpen() async throws {
-        // Warm up: URLSession-free, but the first thread and the accept4 lookup happen here.
-        do {
-            let listener = try LoopbackRedirectListener(redirectURI: nil, expectedState: "s")
-            _ = try listener.start()
-            listener.cancel()
-            _ = try? await listener.waitForResponse(timeout: 1)
-        }
-        let before = LoopbackTestClient.openDescriptorCount()
-        let rounds = 40
-        var ports = Set<UInt16>()
-        // The listeners' own sockets, by inode, and the accepted ends of the silent connections
-        // (local port, remote port): a test running meanwhile may be given one of these ports.
-        var listening: [LoopbackTestClient.OwnSocket] = []
-        var accepted: [(port: UInt16, peer: UInt16)] = []
-        for round in 0..<rounds {
-            let listener = try LoopbackRedirectListener(redirectURI: nil, expectedState: "s")
-            let port = UInt16(try #require(try listener.start().port))
-            ports.insert(port)
-            listening += LoopbackTestClient.ownTCPSockets(localPorts: [port]).filter(\.isListening)
-            switch round % 4 {
-            case 0:
-                async let response = listener.waitForResponse(timeout: 10)
-                let silent = try LoopbackTestClient.connect(port: port)
-                accepted.append((port, silent.localPort))
-                _ = try await LoopbackTestClient.get("/favicon.ico", port: port)
-                _ = try await LoopbackTestClient.get("/?code=C&state=s", port: port)
-                #expect(try await response.code == "C")
-                silent.close()
-            case 1:
-                _ = try? await listener.waitForResponse(timeout: 0.01)
-            case 2:
-                listener.cancel()
-                _ = try? await listener.waitForResponse(timeout: 10)
-            default:
-                // Never waited for: dropping the listener stops its thread.
-                _ = try await LoopbackTestClient.get("/?code=C&state=wrong", port: port)
-            }
-        }
-        // A dropped listener's thread closes its sockets a moment later; other tests running
-        // meanwhile come and go too.
-        func leftOpen() -> [LoopbackTestClient.OwnSocket] {
-            LoopbackTestClient.stillOpen(listening)
-                + LoopbackTestClient.ownTCPSockets(localPorts: ports).filter { socket in
-                    !socket.isListening && accepted.contains { $0.port == socket.port && $0.peer == socket.remotePort }
-                }
-        }
-        var after = LoopbackTestClient.openDescriptorCount()
-        for _ in 0..<50 {
-            guard after > before + 8 || !leftOpen().isEmpty else { break }
-            try await Task.sleep(nanoseconds: 20_000_000)
-            after = LoopbackTestClient.openDescriptorCount()
-        }
-        // Every listener had its sockets, and none of them, nor any accepted socket, is still open…
-        #expect(listening.count >= rounds)
-        #expect(leftOpen() == [])
-        // …and, counting everything (the wake pair too): each round opens at least four
-        // descriptors, so a leak of any kind adds 40 or more.
-        #expect(after <= before + 8, "open descriptors: \(before) before, \(after) after \(rounds) rounds")
-    }
-
-    @Test func aFailedStartClosesWhatItOpened() throws {
-        let squatter = try LoopbackTestClient.squat()
-        defer { close(squatter.descriptor) }
-        let before = LoopbackTestClient.openDescriptorCount()
-        for _ in 0..<20 {
-            let listener = try LoopbackRedirectListener(redirectURI: URL(string: "http://localhost:\(squatter.port)")!, expectedState: "s")
-            #expect(throws: InteractiveAuthorizationError.self) { try listener.start() }
-        }
-        #expect(LoopbackTestClient.openDescriptorCount() <= before + 4)
     }
 }

@@ -1,0 +1,162 @@
+import Foundation
+import MSAL
+import NativeAuthTesting
+import TestSupport
+import Testing
+
+@testable import NativeAuthEmulator
+
+/// `acquireToken` end to end: the SDK's loopback listener, PKCE and code redemption against the
+/// emulator's authorize page over real HTTP, driven by `HeadlessSignInBrowser`; then the same
+/// account through `acquireTokenSilent`, the native `getNativeAuthUserAccount()` and the API.
+@Suite(.serialized, .browserSignInTurn) struct BrowserSignInEndToEndTests {
+    typealias H = EmulatorHarness
+    static let todo = "api://emulator/todolist/ToDoList.Read"
+    static let profile = "api://emulator/profile/Profile.Read"
+
+    final class Live: @unchecked Sendable {
+        let server: EmulatorServer
+        let router: EmulatorRouter
+        let app: MSALNativeAuthPublicClientApplication
+
+        init(seed: Seed = .demo) throws {
+            var configuration = EmulatorConfiguration()
+            configuration.passwordHashIterations = 1000
+            router = try EmulatorRouter(seed: seed, configuration: configuration)
+            server = try EmulatorServer(router: router, port: 0)
+            let config = MSALNativeAuthPublicClientApplicationConfig(
+                clientId: H.passwordApp, authority: try MSALCIAMAuthority(url: URL(string: server.authority)!),
+                challengeTypes: [.OOB, .password])
+            config.tokenCacheLocation = .inMemory
+            config.capabilities = [.mfaRequired, .registrationRequired]
+            app = try MSALNativeAuthPublicClientApplication(nativeAuthConfiguration: config)
+        }
+
+        deinit { server.stop() }
+
+        func parameters(_ scopes: [String], browser: HeadlessSignInBrowser, timeout: TimeInterval = 120) -> MSALInteractiveTokenParameters {
+            let webview = MSALWebviewParameters()
+            webview.browserLauncher = browser
+            webview.timeout = timeout
+            return MSALInteractiveTokenParameters(scopes: scopes, webviewParameters: webview)
+        }
+
+        /// The latest code the emulator mailed to `username`.
+        func lastCode(_ username: String) -> String {
+            let reply = router.handle(
+                EmulatorRequest(method: "GET", path: "/_emulator/mailbox", query: ["username": username], baseURL: ""))
+            let mails = (try? JSONSerialization.jsonObject(with: reply.body)) as? [[String: Any]] ?? []
+            return mails.last?["code"] as? String ?? ""
+        }
+    }
+
+    @Test func passwordOnThePageSignsInAndEverySurfaceSeesTheAccount() async throws {
+        let live = try Live()
+        let browser = HeadlessSignInBrowser(.password(username: H.ada, password: H.adaPassword))
+        let result = try await live.app.acquireToken(with: live.parameters([Self.todo], browser: browser))
+        #expect(result.account.username == H.ada && result.scopes == [Self.todo] && !result.accessToken.isEmpty)
+        #expect(result.idToken != nil && result.tenantProfile.tenantId == Seed.demo.tenant.id)
+        let redirect = try await browser.outcome().get()
+        #expect(redirect.host == "localhost" && redirect.query?.contains("code=") == true)
+
+        // One cache behind both surfaces: silent is a cache hit, the native account is the same.
+        let silent = try await live.app.acquireTokenSilent(with: MSALSilentTokenParameters(scopes: [Self.todo], account: result.account))
+        #expect(silent.accessToken == result.accessToken)
+        let native = try #require(live.app.getNativeAuthUserAccount())
+        #expect(native.account.identifier == result.account.identifier)
+        let parameters = MSALNativeAuthGetAccessTokenParameters()
+        parameters.scopes = [Self.profile]
+        let profileToken = try await native.getAccessToken(parameters: parameters) // the browser's refresh token works natively
+        #expect(!profileToken.accessToken.isEmpty)
+    }
+
+    @Test func anEmailCodeOnThePage() async throws {
+        let live = try Live()
+        let browser = HeadlessSignInBrowser(.emailCode(username: H.grace) { username in live.lastCode(username) })
+        let result = try await live.app.acquireToken(with: live.parameters([Self.todo], browser: browser))
+        #expect(result.account.username == H.grace)
+    }
+
+    @Test func cancelOnThePageIsUserCanceled() async throws {
+        let live = try Live()
+        do {
+            _ = try await live.app.acquireToken(with: live.parameters([Self.todo], browser: HeadlessSignInBrowser(.cancel)))
+            Issue.record("a cancelled sign-in returned tokens")
+        } catch {
+            let error = error as NSError
+            #expect(error.domain == MSALErrorDomain && error.code == MSALError.userCanceled.rawValue)
+        }
+        #expect(try live.app.allAccounts().isEmpty)
+    }
+
+    @Test func aDeclinedScopeIsServerDeclinedScopesWithTheTokensOfTheRest() async throws {
+        var seed = Seed.demo
+        seed.apps[0].requiresConsent = true
+        let live = try Live(seed: seed)
+        let write = "api://emulator/todolist/ToDoList.ReadWrite"
+        let browser = HeadlessSignInBrowser(.password(username: H.ada, password: H.adaPassword), consent: .decline([write]))
+        do {
+            _ = try await live.app.acquireToken(with: live.parameters([Self.todo, write], browser: browser))
+            Issue.record("a declined scope was not reported")
+        } catch {
+            let error = error as NSError
+            #expect(error.code == MSALError.serverDeclinedScopes.rawValue)
+            #expect(error.userInfo[MSALGrantedScopesKey] as? [String] == [Self.todo])
+            #expect(error.userInfo[MSALDeclinedScopesKey] as? [String] == [write])
+            #expect((error.userInfo[MSALInvalidResultKey] as? MSALResult)?.accessToken.isEmpty == false)
+        }
+    }
+
+    @Test func noBrowserAndNoHandlerFailsAtOnceNamingTheHandler() async throws {
+        let live = try Live()
+        let webview = MSALWebviewParameters()
+        webview.browserLauncher = RefusingLauncher()
+        do {
+            _ = try await live.app.acquireToken(with: MSALInteractiveTokenParameters(scopes: [Self.todo], webviewParameters: webview))
+            Issue.record("no browser, yet a result")
+        } catch {
+            let error = error as NSError
+            #expect(error.code == MSALError.internal.rawValue)
+            #expect(error.userInfo[MSALInternalErrorCodeKey] as? Int == MSALInternalError.internalErrorNoViewController.rawValue)
+            #expect(error.localizedDescription.contains("authorizationURLHandler"))
+        }
+    }
+
+    @Test func theURLHandlerGetsTheURLWhenNoBrowserStarts() async throws {
+        let live = try Live()
+        let webview = MSALWebviewParameters()
+        webview.browserLauncher = RefusingLauncher()
+        let browser = HeadlessSignInBrowser(.password(username: H.ada, password: H.adaPassword))
+        // As over SSH: the app shows the URL and the person opens it elsewhere.
+        webview.authorizationURLHandler = { url in Task { try? await browser.open(url) } }
+        webview.timeout = 120
+        let result = try await live.app.acquireToken(with: MSALInteractiveTokenParameters(scopes: [Self.todo], webviewParameters: webview))
+        #expect(result.account.username == H.ada)
+    }
+
+    @Test func theCompletionFormAndCancelCurrentWebAuthSession() async throws {
+        let live = try Live()
+        let webview = MSALWebviewParameters()
+        webview.browserLauncher = SilentLauncher() // "opens" the URL; nobody signs in
+        let error: NSError? = await withCheckedContinuation { continuation in
+            live.app.acquireToken(with: MSALInteractiveTokenParameters(scopes: [Self.todo], webviewParameters: webview)) { result, error in
+                continuation.resume(returning: result == nil ? error.map { $0 as NSError } : nil)
+            }
+            Task {
+                while !MSALPublicClientApplication.cancelCurrentWebAuthSession() { try await Task.sleep(nanoseconds: 20_000_000) }
+            }
+        }
+        #expect(error?.code == MSALError.userCanceled.rawValue)
+    }
+
+    /// A launcher that cannot start anything.
+    struct RefusingLauncher: MSALBrowserLauncher {
+        struct NoBrowser: Error {}
+        func open(_ url: URL) async throws { throw NoBrowser() }
+    }
+
+    /// A launcher that "opens" the page and leaves it.
+    struct SilentLauncher: MSALBrowserLauncher {
+        func open(_ url: URL) async throws {}
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import MSAL
+import NativeAuthTesting
+import TestSupport
+import Testing
+
+@testable import MSAL
+
+/// `acquireToken` over the stub transport: a launcher plays the browser by calling the SDK's
+/// loopback listener with the authorize URL's `state`, and the stub answers the code redemption.
+/// Checks the token request (§5.6), the nonce rule and the authorize URL's essentials (§5.3).
+@Suite(.serialized, .browserSignInTurn) struct InteractiveTokenTests {
+    /// A "browser" that records the authorize URL and lands on the redirect with a code.
+    final class RedirectingLauncher: MSALBrowserLauncher, @unchecked Sendable {
+        private let lock = NSLock()
+        private var seen: URL?
+        var url: URL? { lock.withLock { seen } }
+
+        func open(_ url: URL) async throws {
+            lock.withLock { seen = url }
+            let query = Dictionary(
+                (URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []).map { ($0.name, $0.value ?? "") },
+                uniquingKeysWith: { first, _ in first })
+            let redirect = try #require(query["redirect_uri"].flatMap(URLComponents.init(string:)))
+            let state = query["state"] ?? ""
+            Task { _ = try? await LoopbackTestClient.get("/?code=CODE-1&state=\(state)", port: UInt16(redirect.port ?? 0)) }
+        }
+
+        func query(_ name: String) -> String? {
+            url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == name }?.value }
+        }
+    }
+
+    private func parameters(_ launcher: RedirectingLauncher) -> MSALInteractiveTokenParameters {
+        let webview = MSALWebviewParameters()
+        webview.browserLauncher = launcher
+        webview.timeout = 120
+        let parameters = MSALInteractiveTokenParameters(scopes: ["api://todo/ToDoList.Read"], webviewParameters: webview)
+        parameters.loginHint = "ada@contoso.com"
+        parameters.promptType = .login
+        return parameters
+    }
+
+    @Test func theCodeIsRedeemedWithTheVerifierAndTheSameRedirectURI() async throws {
+        let h = try Harness()
+        let launcher = RedirectingLauncher()
+        h.stub.expect(path: "/oauth2/v2.0/token", reply: .json(200, Fixture.tokenBody(scope: "api://todo/ToDoList.Read"))) { request in
+            let form = request.formFields
+            guard form["grant_type"] == "authorization_code", form["code"] == "CODE-1" else { return "not the code grant: \(form)" }
+            guard form["redirect_uri"] == launcher.query("redirect_uri") else { return "another redirect_uri" }
+            guard let verifier = form["code_verifier"], PKCE.challenge(for: verifier) == launcher.query("code_challenge") else {
+                return "the verifier does not match the challenge"
+            }
+            guard form["scope"] == "api://todo/ToDoList.Read openid profile offline_access" else { return "scope \(form["scope"] ?? "")" }
+            return nil
+        }
+        let result = try await h.app.acquireToken(with: parameters(launcher))
+        #expect(result.account.username == Fixture.username && result.scopes == ["api://todo/ToDoList.Read"])
+        #expect(h.stub.mismatches.isEmpty)
+        #expect(launcher.query("code_challenge_method") == "S256" && launcher.query("prompt") == "login")
+        #expect(launcher.query("login_hint") == "ada@contoso.com" && launcher.query("client_info") == "1")
+        #expect(launcher.url?.path == "/contoso.onmicrosoft.com/oauth2/v2.0/authorize")
+        #expect(try h.app.allAccounts().count == 1)
+    }
+
+    @Test func anIdTokenWithAnotherNonceIsRefused() async throws {
+        let h = try Harness()
+        var body = Fixture.tokenBody()
+        body["id_token"] = Fixture.idToken(extra: ["nonce": "not-the-one-sent"])
+        h.stub.expect(path: "/oauth2/v2.0/token", reply: .json(200, body))
+        do {
+            _ = try await h.app.acquireToken(with: parameters(RedirectingLauncher()))
+            Issue.record("a foreign nonce was accepted")
+        } catch {
+            let error = error as NSError
+            #expect(error.code == MSALError.internal.rawValue)
+            #expect(error.userInfo[MSALInternalErrorCodeKey] as? Int == MSALInternalError.internalErrorInvalidResponse.rawValue)
+        }
+        #expect(try h.app.allAccounts().isEmpty, "nothing cached from a refused answer")
+    }
+
+    @Test func aRefusedCodeIsTheServersAnswerAsMSALMapsIt() async throws {
+        let h = try Harness()
+        h.stub.expect(path: "/oauth2/v2.0/token", reply: .json(400, Fixture.apiError("invalid_grant", codes: [54005])))
+        do {
+            _ = try await h.app.acquireToken(with: parameters(RedirectingLauncher()))
+            Issue.record("a refused code gave tokens")
+        } catch {
+            let error = error as NSError
+            #expect(error.userInfo[MSALInternalErrorCodeKey] as? Int == MSALInternalError.internalErrorInvalidGrant.rawValue)
+            #expect(error.userInfo[MSALSTSErrorCodesKey] as? [Int] == [54005])
+        }
+    }
+}

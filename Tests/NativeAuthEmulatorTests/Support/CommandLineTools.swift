@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+
+@testable import NativeAuthEmulator
+
+/// Runs a command-line tool (curl, openssl) to the end and returns its standard output; a failed
+/// exit fails the test.
+@discardableResult
+func runTool(_ tool: String, _ arguments: [String]) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: tool)
+    process.arguments = arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    try #require(process.terminationStatus == 0, "\(tool) failed")
+    return String(decoding: data, as: UTF8.self)
+}
+
+/// A throwaway self-signed certificate for 127.0.0.1 (also as its subjectAltName), made by openssl
+/// in a temporary directory that the caller removes: its path, and the two PEM files.
+func selfSignedCertificate() throws -> (directory: URL, certificate: String, key: String) {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("emulator-tls-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let certificate = directory.appendingPathComponent("cert.pem").path
+    let key = directory.appendingPathComponent("key.pem").path
+    try runTool(
+        "/usr/bin/openssl",
+        [
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "1", "-subj", "/CN=127.0.0.1",
+            "-addext", "subjectAltName=IP:127.0.0.1",
+        ])
+    return (directory, certificate, key)
+}
