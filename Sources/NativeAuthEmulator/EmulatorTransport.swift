@@ -11,7 +11,7 @@ public struct EmulatorTransport: HTTPTransport {
         self.router = router
     }
 
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    public func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
         var base = "\(request.url.scheme ?? "http")://\(request.url.host ?? "127.0.0.1")"
         if let port = request.url.port { base += ":\(port)" }
         let query = request.url.query.map { QueryString.parse(Substring($0)) } ?? [:]
@@ -32,6 +32,6 @@ public struct EmulatorTransport: HTTPTransport {
         if response.body.count > request.maxResponseBytes {
             throw HTTPTransportError(kind: .responseTooLarge, message: "The response body is larger than \(request.maxResponseBytes) bytes")
         }
-        return HTTPResponse(status: response.status, headers: response.headers, body: response.body)
+        return HTTPTransportResponse(status: response.status, headers: response.headers, body: response.body)
     }
 }

@@ -15,7 +15,7 @@ import MSAL
 public final class StubTransport: HTTPTransport, Sendable {
     /// What a stub answers: a response, or a transport error.
     public enum Reply: Sendable {
-        case response(HTTPResponse)
+        case response(HTTPTransportResponse)
         case failure(HTTPTransportError)
 
         /// A JSON body with the given status and `Content-Type: application/json`.
@@ -26,7 +26,7 @@ public final class StubTransport: HTTPTransport, Sendable {
 
         /// Any body, as given.
         public static func raw(_ status: Int, _ body: Data, headers: [String: String] = [:]) -> Reply {
-            .response(HTTPResponse(status: status, headers: headers, body: body))
+            .response(HTTPTransportResponse(status: status, headers: headers, body: body))
         }
     }
 
@@ -38,13 +38,13 @@ public final class StubTransport: HTTPTransport, Sendable {
     private struct Stub: Sendable {
         var path: String
         var reply: Reply
-        var check: (@Sendable (HTTPRequest) -> String?)?
+        var check: (@Sendable (HTTPTransportRequest) -> String?)?
         var label: String
     }
 
     private struct State: Sendable {
         var queue: [Stub] = []
-        var received: [HTTPRequest] = []
+        var received: [HTTPTransportRequest] = []
         var mismatches: [String] = []
     }
 
@@ -56,13 +56,13 @@ public final class StubTransport: HTTPTransport, Sendable {
     /// `path`. `check` may inspect the request further and return a complaint, or nil when it is fine.
     public func expect(
         path: String, reply: Reply, file: StaticString = #fileID, line: UInt = #line,
-        check: (@Sendable (HTTPRequest) -> String?)? = nil
+        check: (@Sendable (HTTPTransportRequest) -> String?)? = nil
     ) {
         state.withLock { $0.queue.append(Stub(path: path, reply: reply, check: check, label: "\(file):\(line)")) }
     }
 
     /// Every request received, in order.
-    public var receivedRequests: [HTTPRequest] { state.withLock { $0.received } }
+    public var receivedRequests: [HTTPTransportRequest] { state.withLock { $0.received } }
 
     /// Stubs queued but never used, described by where they were queued.
     public var unusedStubs: [String] { state.withLock { $0.queue.map { "\($0.path) (queued at \($0.label))" } } }
@@ -70,7 +70,7 @@ public final class StubTransport: HTTPTransport, Sendable {
     /// Requests that did not match their stub or came when none was queued.
     public var mismatches: [String] { state.withLock { $0.mismatches } }
 
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    public func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
         let outcome: Result<Reply, Mismatch> = state.withLock { state in
             state.received.append(request)
             guard !state.queue.isEmpty else {
@@ -102,7 +102,7 @@ public final class StubTransport: HTTPTransport, Sendable {
     }
 }
 
-extension HTTPRequest {
+extension HTTPTransportRequest {
     /// The form fields of the body, decoded (`+` and `%XX` undone). Later duplicates win.
     public var formFields: [String: String] {
         var fields: [String: String] = [:]

@@ -24,7 +24,7 @@ import Testing
 
         var refreshesSent: Int { forwarded.withLock { $0 } }
 
-        func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
             guard String(decoding: request.body, as: UTF8.self).contains("grant_type=refresh_token") else {
                 return try await inner.send(request)
             }

@@ -20,7 +20,7 @@ import Testing
 
         var secrets: Set<String> { found.withLock { $0 } }
 
-        func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
             let form = String(decoding: request.body, as: UTF8.self)
             for pair in form.split(separator: "&") {
                 let parts = pair.split(separator: "=", maxSplits: 1).map {

@@ -8,8 +8,8 @@ import Testing
 @Suite struct StubTransportTests {
     static let authority = "https://contoso.ciamlogin.com/contoso.onmicrosoft.com"
 
-    private func post(_ path: String, body: String = "") -> HTTPRequest {
-        HTTPRequest(method: "POST", url: URL(string: Self.authority + path)!, body: Data(body.utf8))
+    private func post(_ path: String, body: String = "") -> HTTPTransportRequest {
+        HTTPTransportRequest(method: "POST", url: URL(string: Self.authority + path)!, body: Data(body.utf8))
     }
 
     @Test func answersTheQueuedRepliesInOrderAndKeepsEveryRequest() async throws {

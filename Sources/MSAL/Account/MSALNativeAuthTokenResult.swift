@@ -47,7 +47,7 @@ public final class RetrieveAccessTokenError: MSALNativeAuthError, @unchecked Sen
     /// When the server granted fewer scopes than asked: the scopes it declined.
     public let declinedScopes: [String]?
 
-    package init(type: ErrorType, _ details: MSALNativeAuthErrorDetails, grantedScopes: [String]? = nil, declinedScopes: [String]? = nil) {
+    package init(type: ErrorType, _ details: NativeAuthErrorDetails, grantedScopes: [String]? = nil, declinedScopes: [String]? = nil) {
         self.grantedScopes = grantedScopes
         self.declinedScopes = declinedScopes
         super.init(type: type, details)

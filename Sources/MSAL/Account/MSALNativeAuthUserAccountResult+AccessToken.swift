@@ -39,7 +39,7 @@ extension MSALNativeAuthUserAccountResult {
         guard let client, let homeAccountId = account.identifier else {
             throw RetrieveAccessTokenError(
                 type: .generalError,
-                MSALNativeAuthErrorDetails(
+                NativeAuthErrorDetails(
                     message: "This account result is not connected to an application", correlationId: request.correlationId))
         }
         let environment = client.environment
@@ -187,7 +187,7 @@ extension MSALNativeAuthUserAccountResult {
             return .failure(
                 RetrieveAccessTokenError(
                     type: .refreshTokenExpired,
-                    MSALNativeAuthErrorDetails(
+                    NativeAuthErrorDetails(
                         message: "No refresh token is cached for this account; sign in again", correlationId: request.correlationId)))
         }
         environment.logger.info("Refreshing access token correlation \(request.correlationId.uuidString)")
@@ -203,11 +203,11 @@ extension MSALNativeAuthUserAccountResult {
             return store(response, request: request, generation: generation, correlationId: id, client: client)
         case .redirect(let reason):
             return .failure(
-                RetrieveAccessTokenError(type: .browserRequired, MSALNativeAuthErrorDetails(redirectReason: reason, correlationId: id)))
+                RetrieveAccessTokenError(type: .browserRequired, NativeAuthErrorDetails(redirectReason: reason, correlationId: id)))
         case .apiError(let error):
             return .failure(RetrieveAccessTokenError.fromRefresh(error, correlationId: id))
         case .failure(let failure):
-            return .failure(RetrieveAccessTokenError(type: .generalError, MSALNativeAuthErrorDetails(failure, correlationId: id)))
+            return .failure(RetrieveAccessTokenError(type: .generalError, NativeAuthErrorDetails(failure, correlationId: id)))
         }
     }
 
@@ -225,21 +225,21 @@ extension MSALNativeAuthUserAccountResult {
             return .failure(
                 RetrieveAccessTokenError(
                     type: .generalError,
-                    MSALNativeAuthErrorDetails(
+                    NativeAuthErrorDetails(
                         MSALNativeAuthNetworkFailure(kind: .invalidResponse, message: error.message), correlationId: correlationId)))
         }
         guard parsed.clientInfo.homeAccountId.lowercased() == (account.identifier ?? "").lowercased() else {
             return .failure(
                 RetrieveAccessTokenError(
                     type: .generalError,
-                    MSALNativeAuthErrorDetails(
+                    NativeAuthErrorDetails(
                         message: "The refreshed tokens belong to another account", correlationId: correlationId)))
         }
         guard let accessToken = response.accessToken else {
             return .failure(
                 RetrieveAccessTokenError(
                     type: .generalError,
-                    MSALNativeAuthErrorDetails(
+                    NativeAuthErrorDetails(
                         message: "The token response carries no access token", correlationId: correlationId)))
         }
         do {
@@ -250,7 +250,7 @@ extension MSALNativeAuthUserAccountResult {
                 return .failure(
                     RetrieveAccessTokenError(
                         type: .generalError,
-                        MSALNativeAuthErrorDetails(
+                        NativeAuthErrorDetails(
                             message: "The account was signed out while its token was being refreshed", correlationId: correlationId)))
             }
         } catch {
@@ -267,7 +267,7 @@ extension MSALNativeAuthUserAccountResult {
             return .failure(
                 RetrieveAccessTokenError(
                     type: .generalError,
-                    MSALNativeAuthErrorDetails(
+                    NativeAuthErrorDetails(
                         message:
                             "The server granted \(parsed.grantedScopes.joined(separator: " ")) but declined \(declined.joined(separator: " "))",
                         correlationId: correlationId),
@@ -286,7 +286,7 @@ extension RetrieveAccessTokenError {
     /// refresh tokens and consent needs get their own kinds; MFA and password-change needs keep
     /// MSAL's message prefixes.
     static func fromRefresh(_ error: NativeAuthAPIError, correlationId: UUID) -> RetrieveAccessTokenError {
-        var details = MSALNativeAuthErrorDetails(error, correlationId: correlationId, fallback: MSALNativeAuthErrorMessage.generalError)
+        var details = NativeAuthErrorDetails(error, correlationId: correlationId, fallback: NativeAuthErrorMessage.generalError)
         let codes = Set(error.errorCodes)
         if codes.contains(NativeAuthServerCode.mfaRequired) {
             details.message =

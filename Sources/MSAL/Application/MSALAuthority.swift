@@ -15,7 +15,7 @@ public class MSALAuthority: @unchecked Sendable {
     /// An authority from its URL: `https` (or `http` for a loopback host), no user information;
     /// query and fragment are dropped. Throws an `MSALErrorDomain` error (`internalErrorInvalidParameter`).
     public convenience init(url: URL) throws {
-        do throws(MSALSetupError) { self.init(validatedURL: try MSALAuthority.normalise(url)) } catch { throw error.nsError }
+        do throws(SetupError) { self.init(validatedURL: try MSALAuthority.normalise(url)) } catch { throw error.nsError }
     }
 
     /// `https://login.microsoftonline.com/common`, MSAL's default.
@@ -43,7 +43,7 @@ public final class MSALCIAMAuthority: MSALAuthority, @unchecked Sendable {
     /// `ciamlogin` one (`{tenant}.ciamlogin.com`) and the authority keeps only its first path
     /// segment, the tenant; with `false` a custom URL domain is accepted as it is.
     public init(url: URL, validateFormat: Bool) throws {
-        do throws(MSALSetupError) {
+        do throws(SetupError) {
             var normalised = try MSALAuthority.normalise(url)
             if validateFormat { normalised = try MSALCIAMAuthority.checkCIAMFormat(normalised) }
             super.init(validatedURL: normalised)
@@ -54,45 +54,45 @@ public final class MSALCIAMAuthority: MSALAuthority, @unchecked Sendable {
 
     /// MSAL's CIAM format: at least three host labels, the second `ciamlogin`, and a tenant in the
     /// path (`normalise` has added `/{tenant}.onmicrosoft.com` when there was none).
-    private static func checkCIAMFormat(_ url: URL) throws(MSALSetupError) -> URL {
+    private static func checkCIAMFormat(_ url: URL) throws(SetupError) -> URL {
         let labels = (url.host ?? "").lowercased().split(separator: ".", omittingEmptySubsequences: false)
         guard labels.count >= 3, labels[1] == "ciamlogin" else {
-            throw MSALSetupError(
+            throw SetupError(
                 .invalidAuthority,
                 "The authority '\(url.absoluteString)' is not a CIAM authority (https://{tenant}.ciamlogin.com); pass validateFormat: false for a custom URL domain"
             )
         }
         guard let tenant = url.pathComponents.dropFirst().first, var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         else {
-            throw MSALSetupError(.invalidAuthority, "The authority '\(url.absoluteString)' names no tenant")
+            throw SetupError(.invalidAuthority, "The authority '\(url.absoluteString)' names no tenant")
         }
         components.path = "/" + tenant
         guard let tenantURL = components.url else {
-            throw MSALSetupError(.invalidAuthority, "The authority '\(url.absoluteString)' is not a valid URL")
+            throw SetupError(.invalidAuthority, "The authority '\(url.absoluteString)' is not a valid URL")
         }
         return tenantURL
     }
 
-    private init(checked url: URL) throws(MSALSetupError) {
+    private init(checked url: URL) throws(SetupError) {
         super.init(validatedURL: try MSALAuthority.normalise(url))
     }
 
     /// Builds `https://{subdomain}.ciamlogin.com/{subdomain}.onmicrosoft.com`.
     public convenience init(tenantSubdomain: String) throws {
-        do throws(MSALSetupError) { try self.init(validatingTenantSubdomain: tenantSubdomain) } catch { throw error.nsError }
+        do throws(SetupError) { try self.init(validatingTenantSubdomain: tenantSubdomain) } catch { throw error.nsError }
     }
 
-    convenience init(validatingTenantSubdomain tenantSubdomain: String) throws(MSALSetupError) {
+    convenience init(validatingTenantSubdomain tenantSubdomain: String) throws(SetupError) {
         let label = tenantSubdomain.lowercased()
         let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789-")
         guard !label.isEmpty, label.count <= 63, label.allSatisfy(allowed.contains),
             label.first != "-", label.last != "-"
         else {
-            throw MSALSetupError(
+            throw SetupError(
                 .invalidParameter, "tenantSubdomain '\(tenantSubdomain)' is not a valid DNS label (letters, digits and '-')")
         }
         guard let url = URL(string: "https://\(label).ciamlogin.com") else {
-            throw MSALSetupError(.invalidParameter, "tenantSubdomain '\(tenantSubdomain)' does not form a URL")
+            throw SetupError(.invalidParameter, "tenantSubdomain '\(tenantSubdomain)' does not form a URL")
         }
         try self.init(checked: url)
     }
@@ -100,15 +100,15 @@ public final class MSALCIAMAuthority: MSALAuthority, @unchecked Sendable {
 
 extension MSALAuthority {
     /// Checks an authority URL and brings it to the form endpoint paths are appended to (spec §1.1).
-    static func normalise(_ url: URL) throws(MSALSetupError) -> URL {
+    static func normalise(_ url: URL) throws(SetupError) -> URL {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
-            throw MSALSetupError(.invalidAuthority, "The authority '\(url.absoluteString)' is not a valid URL")
+            throw SetupError(.invalidAuthority, "The authority '\(url.absoluteString)' is not a valid URL")
         }
         guard let scheme = components.scheme?.lowercased() else {
-            throw MSALSetupError(.invalidAuthority, "The authority '\(url.absoluteString)' has no scheme; use https")
+            throw SetupError(.invalidAuthority, "The authority '\(url.absoluteString)' has no scheme; use https")
         }
         guard let host = components.host, !host.isEmpty else {
-            throw MSALSetupError(.invalidAuthority, "The authority '\(url.absoluteString)' has no host")
+            throw SetupError(.invalidAuthority, "The authority '\(url.absoluteString)' has no host")
         }
         switch scheme {
         case "https":
@@ -116,12 +116,12 @@ extension MSALAuthority {
         case "http" where isLoopback(host):
             break
         case "http":
-            throw MSALSetupError(.invalidAuthority, "The authority must use https; http is allowed only for loopback hosts (got '\(host)')")
+            throw SetupError(.invalidAuthority, "The authority must use https; http is allowed only for loopback hosts (got '\(host)')")
         default:
-            throw MSALSetupError(.invalidAuthority, "The authority must use https (got '\(scheme)')")
+            throw SetupError(.invalidAuthority, "The authority must use https (got '\(scheme)')")
         }
         guard components.user == nil, components.password == nil else {
-            throw MSALSetupError(.invalidAuthority, "The authority must not carry user information")
+            throw SetupError(.invalidAuthority, "The authority must not carry user information")
         }
         components.scheme = scheme
         components.query = nil
@@ -134,7 +134,7 @@ extension MSALAuthority {
         }
         components.path = path
         guard let normalised = components.url else {
-            throw MSALSetupError(.invalidAuthority, "The authority '\(url.absoluteString)' is not a valid URL")
+            throw SetupError(.invalidAuthority, "The authority '\(url.absoluteString)' is not a valid URL")
         }
         return normalised
     }

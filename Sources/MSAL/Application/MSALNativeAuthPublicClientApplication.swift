@@ -32,14 +32,14 @@ public final class MSALNativeAuthPublicClientApplication: MSALPublicClientApplic
     /// `internalErrorInvalidParameter`) for an empty client id or an authority that is not usable
     /// (see `MSALCIAMAuthority`).
     public convenience init(nativeAuthConfiguration configuration: MSALNativeAuthPublicClientApplicationConfig) throws {
-        do throws(MSALSetupError) {
+        do throws(SetupError) {
             try self.init(configuration: configuration, clock: SystemClock(), uuid: { CorrelationID.next() })
         } catch { throw error.nsError }
     }
 
     package init(
         configuration: MSALNativeAuthPublicClientApplicationConfig, clock: any NativeAuthClock, uuid: @escaping @Sendable () -> UUID
-    ) throws(MSALSetupError) {
+    ) throws(SetupError) {
         let environment = try Self.makeEnvironment(configuration, clock: clock, uuid: uuid)
         let client = NativeAuthClient(environment: environment)
         signInController = SignInController(client: client)
@@ -124,7 +124,7 @@ public final class MSALNativeAuthPublicClientApplication: MSALPublicClientApplic
         SignUpController.StartRequest(
             username: parameters.username,
             password: parameters.password,
-            attributes: Result { () throws(MSALSetupError) in try SignUpAttributes.json(parameters.attributes) },
+            attributes: Result { () throws(SetupError) in try SignUpAttributes.json(parameters.attributes) },
             correlationId: parameters.correlationId ?? environment.uuid())
     }
 

@@ -39,7 +39,7 @@ public final class MSALNativeAuthPublicClientApplicationConfig: MSALPublicClient
     /// Throws an `MSALErrorDomain` error (`internalErrorInvalidParameter`) for a subdomain that is not a DNS label.
     public convenience init(clientId: String, tenantSubdomain: String, challengeTypes: MSALNativeAuthChallengeTypes) throws {
         let authority: MSALCIAMAuthority
-        do throws(MSALSetupError) { authority = try MSALCIAMAuthority(validatingTenantSubdomain: tenantSubdomain) } catch {
+        do throws(SetupError) { authority = try MSALCIAMAuthority(validatingTenantSubdomain: tenantSubdomain) } catch {
             throw error.nsError
         }
         self.init(clientId: clientId, authority: authority, challengeTypes: challengeTypes)

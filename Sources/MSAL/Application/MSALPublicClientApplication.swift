@@ -21,7 +21,7 @@ open class MSALPublicClientApplication: @unchecked Sendable {
     /// An application for `configuration`. Throws an `MSALErrorDomain` error (`.internal` with
     /// `internalErrorInvalidParameter`) for an empty client id or an authority that cannot be used.
     public init(configuration: MSALPublicClientApplicationConfig) throws {
-        do throws(MSALSetupError) {
+        do throws(SetupError) {
             environment = try Self.makeEnvironment(configuration, clock: SystemClock(), uuid: { CorrelationID.next() })
         } catch {
             throw error.nsError
@@ -43,15 +43,15 @@ open class MSALPublicClientApplication: @unchecked Sendable {
     /// native configuration.
     package static func makeEnvironment(
         _ configuration: MSALPublicClientApplicationConfig, clock: any NativeAuthClock, uuid: @escaping @Sendable () -> UUID
-    ) throws(MSALSetupError) -> NativeAuthEnvironment {
+    ) throws(SetupError) -> NativeAuthEnvironment {
         let clientId = configuration.clientId.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !clientId.isEmpty else {
-            throw MSALSetupError(.invalidParameter, "clientId is empty; set it to the application (client) id of the app registration")
+            throw SetupError(.invalidParameter, "clientId is empty; set it to the application (client) id of the app registration")
         }
         // Re-validate: the authority may have been built by a subclass or changed after creation.
         let authorityURL = try MSALAuthority.normalise(configuration.authority.url)
         guard configuration.requestTimeout > 0, configuration.maxResponseBodyBytes > 0 else {
-            throw MSALSetupError(.invalidParameter, "requestTimeout and maxResponseBodyBytes must be positive")
+            throw SetupError(.invalidParameter, "requestTimeout and maxResponseBodyBytes must be positive")
         }
         let logger = configuration.loggerConfig ?? MSALGlobalConfig.loggerConfig
         let storage: any TokenCacheStorage
@@ -106,7 +106,7 @@ open class MSALPublicClientApplication: @unchecked Sendable {
     public func account(forIdentifier identifier: String) throws -> MSALAccount {
         try checkCache()
         guard let found = environment.cache.accounts().first(where: { $0.homeAccountId.lowercased() == identifier.lowercased() }) else {
-            throw MSALSetupError(.accountNotFound, "No cached account has the identifier \(identifier)").nsError
+            throw SetupError(.accountNotFound, "No cached account has the identifier \(identifier)").nsError
         }
         return accountResult(for: found).account
     }
@@ -115,11 +115,11 @@ open class MSALPublicClientApplication: @unchecked Sendable {
     /// with `internalErrorInvalidParameter`; not found: `internalErrorAccountRequired`.
     public func account(forUsername username: String) throws -> MSALAccount {
         guard !username.trimmingCharacters(in: .whitespaces).isEmpty else {
-            throw MSALSetupError(.invalidParameter, "The username is empty").nsError
+            throw SetupError(.invalidParameter, "The username is empty").nsError
         }
         try checkCache()
         guard let found = environment.cache.accounts().first(where: { $0.username?.lowercased() == username.lowercased() }) else {
-            throw MSALSetupError(.accountNotFound, "No cached account has that username").nsError
+            throw SetupError(.accountNotFound, "No cached account has that username").nsError
         }
         return accountResult(for: found).account
     }
@@ -127,8 +127,8 @@ open class MSALPublicClientApplication: @unchecked Sendable {
     /// Removes the account's tokens for this client id from the cache; silent calls for it then
     /// answer `.interactionRequired`. Other apps, and the browser's session, are not touched.
     public func remove(_ account: MSALAccount) throws {
-        guard let identifier = account.identifier else { throw MSALSetupError(.invalidParameter, "The account has no identifier").nsError }
-        do throws(MSALSetupError) { try environment.cache.removeAccount(homeAccountId: identifier) } catch { throw error.nsError }
+        guard let identifier = account.identifier else { throw SetupError(.invalidParameter, "The account has no identifier").nsError }
+        do throws(SetupError) { try environment.cache.removeAccount(homeAccountId: identifier) } catch { throw error.nsError }
     }
 
     /// The last problem the token cache met (a corrupt file set aside, an unreadable file, a failed

@@ -134,9 +134,9 @@ package final class CacheFileWatch: Sendable {
     /// watch is asked first even without a stamp: it must predate the version about to be read.
     /// When the check or the read fails, the next call checks again.
     package func load(
-        ifChangedSince stamp: TokenCacheStamp?, current: () throws(MSALSetupError) -> TokenCacheStamp,
-        read: (TokenCacheStamp) throws(MSALSetupError) -> TokenCacheSnapshot
-    ) throws(MSALSetupError) -> TokenCacheSnapshot? {
+        ifChangedSince stamp: TokenCacheStamp?, current: () throws(SetupError) -> TokenCacheStamp,
+        read: (TokenCacheStamp) throws(SetupError) -> TokenCacheSnapshot
+    ) throws(SetupError) -> TokenCacheSnapshot? {
         let quiet = isUnchangedSinceLastCheck()
         if stamp != nil, quiet { return nil }
         do {

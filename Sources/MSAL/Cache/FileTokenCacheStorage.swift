@@ -66,11 +66,11 @@ package final class FileTokenCacheStorage: TokenCacheStorage {
     /// Without a change reported by the directory watch, costs one non-blocking `read` of an
     /// inotify descriptor; otherwise (or where the watch declines) a `stat` of the file, and a
     /// read and parse when that shows a new version.
-    package func load(ifChangedSince stamp: TokenCacheStamp?) throws(MSALSetupError) -> TokenCacheSnapshot? {
-        try watch.load(ifChangedSince: stamp, current: currentStamp) { (_) throws(MSALSetupError) in try read(forLookups: true) }
+    package func load(ifChangedSince stamp: TokenCacheStamp?) throws(SetupError) -> TokenCacheSnapshot? {
+        try watch.load(ifChangedSince: stamp, current: currentStamp) { (_) throws(SetupError) in try read(forLookups: true) }
     }
 
-    package func update(_ change: (inout TokenCacheDocument) -> Void) throws(MSALSetupError) -> TokenCacheSnapshot {
+    package func update(_ change: (inout TokenCacheDocument) -> Void) throws(SetupError) -> TokenCacheSnapshot {
         try ensureDirectory()
         let lock = open(lockPath, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
         guard lock >= 0 else { throw posixError("open the cache lock file", lockPath) }
@@ -95,7 +95,7 @@ package final class FileTokenCacheStorage: TokenCacheStorage {
 
     // MARK: Reading
 
-    private func currentStamp() throws(MSALSetupError) -> TokenCacheStamp {
+    private func currentStamp() throws(SetupError) -> TokenCacheStamp {
         try TokenCacheStamp.ofFile(path, what: "the token cache")
     }
 
@@ -103,7 +103,7 @@ package final class FileTokenCacheStorage: TokenCacheStorage {
     /// `secretsInFileFrom` bytes is read as a look-up copy, whose access tokens keep their metadata
     /// only and whose secrets stay in the file until served (`TokenCacheSecrets.swift`): a process
     /// holds a few megabytes for a cache of ten thousand tokens instead of the whole file.
-    private func read(forLookups: Bool = false) throws(MSALSetupError) -> TokenCacheSnapshot {
+    private func read(forLookups: Bool = false) throws(SetupError) -> TokenCacheSnapshot {
         let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
         if descriptor < 0 {
             if errno == ENOENT { return TokenCacheSnapshot(document: TokenCacheDocument(), stamp: TokenCacheStamp([-1])) }
@@ -115,7 +115,7 @@ package final class FileTokenCacheStorage: TokenCacheStorage {
         guard fstat(descriptor, &info) == 0 else { throw posixError("inspect the token cache", url.path) }
         let stamp = TokenCacheStamp(info)
         guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw MSALSetupError(.invalidParameter, "The token cache path \(url.path) is not a regular file")
+            throw SetupError(.invalidParameter, "The token cache path \(url.path) is not a regular file")
         }
         guard Int(info.st_size) <= maxBytes else {
             return setAside("is larger than \(maxBytes) bytes")
@@ -174,29 +174,29 @@ package final class FileTokenCacheStorage: TokenCacheStorage {
             ? "The token cache file \(url.path) \(reason); it was moved to \(backup) and the cache starts empty"
             : "The token cache file \(url.path) \(reason) and could not be moved aside"
         return TokenCacheSnapshot(
-            document: TokenCacheDocument(), stamp: TokenCacheStamp([-1]), problem: MSALSetupError(.invalidJSON, message))
+            document: TokenCacheDocument(), stamp: TokenCacheStamp([-1]), problem: SetupError(.invalidJSON, message))
     }
 
     // MARK: Writing
 
-    private func ensureDirectory() throws(MSALSetupError) {
+    private func ensureDirectory() throws(SetupError) {
         let directory = url.deletingLastPathComponent()
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else { throw MSALSetupError(.invalidParameter, "\(directory.path) is not a directory") }
+            guard isDirectory.boolValue else { throw SetupError(.invalidParameter, "\(directory.path) is not a directory") }
             return
         }
         do {
             try FileManager.default.createDirectory(
                 at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw MSALSetupError(
+            throw SetupError(
                 .invalidParameter, "Cannot create the token cache directory \(directory.path): \(error.localizedDescription)")
         }
         chmod(directory.path, 0o700)
     }
 
-    private func write(_ data: [UInt8]) throws(MSALSetupError) {
+    private func write(_ data: [UInt8]) throws(SetupError) {
         let directory = url.deletingLastPathComponent().path
         let temporary = url.path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let descriptor = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
@@ -235,5 +235,5 @@ package final class FileTokenCacheStorage: TokenCacheStorage {
     }
 
     /// With the system's error code, so that the app's `NSError` carries it (it said EIO before).
-    private func posixError(_ action: String, _ path: String) -> MSALSetupError { .posix(action, path) }
+    private func posixError(_ action: String, _ path: String) -> SetupError { .posix(action, path) }
 }

@@ -32,15 +32,15 @@ package final class PersistenceTokenCacheStorage: TokenCacheStorage {
 
     /// As the file store: the signal file's directory is watched with inotify, so a look-up with
     /// no change reported costs one non-blocking `read`, not a `stat` (nor a D-Bus round trip).
-    package func load(ifChangedSince stamp: TokenCacheStamp?) throws(MSALSetupError) -> TokenCacheSnapshot? {
-        try watch.load(ifChangedSince: stamp, current: currentStamp) { (current) throws(MSALSetupError) in
+    package func load(ifChangedSince stamp: TokenCacheStamp?) throws(SetupError) -> TokenCacheSnapshot? {
+        try watch.load(ifChangedSince: stamp, current: currentStamp) { (current) throws(SetupError) in
             try read(stamp: current, locked: false)
         }
     }
 
-    package func update(_ change: (inout TokenCacheDocument) -> Void) throws(MSALSetupError) -> TokenCacheSnapshot {
+    package func update(_ change: (inout TokenCacheDocument) -> Void) throws(SetupError) -> TokenCacheSnapshot {
         try ensureDirectory()
-        return try lock.withLock { () throws(MSALSetupError) -> TokenCacheSnapshot in
+        return try lock.withLock { () throws(SetupError) -> TokenCacheSnapshot in
             var snapshot = try read(stamp: currentStamp(), locked: true)
             change(&snapshot.document)
             let data = snapshot.document.serialized()
@@ -62,13 +62,13 @@ package final class PersistenceTokenCacheStorage: TokenCacheStorage {
 
     // MARK: Reading
 
-    private func currentStamp() throws(MSALSetupError) -> TokenCacheStamp {
+    private func currentStamp() throws(SetupError) -> TokenCacheStamp {
         try TokenCacheStamp.ofFile(signalPath, what: "the token cache signal file")
     }
 
     /// The stored document. The stamp is taken before the read: a save in between makes the next
     /// look-up read again rather than miss it.
-    private func read(stamp: TokenCacheStamp, locked: Bool) throws(MSALSetupError) -> TokenCacheSnapshot {
+    private func read(stamp: TokenCacheStamp, locked: Bool) throws(SetupError) -> TokenCacheSnapshot {
         let data: Data?
         do {
             data = try persistence.load()
@@ -89,7 +89,7 @@ package final class PersistenceTokenCacheStorage: TokenCacheStorage {
         guard locked else {
             // Set aside under the lock, after reading again: a writer may have replaced it meanwhile.
             try ensureDirectory()
-            return try lock.withLock { () throws(MSALSetupError) -> TokenCacheSnapshot in
+            return try lock.withLock { () throws(SetupError) -> TokenCacheSnapshot in
                 try read(stamp: currentStamp(), locked: true)
             }
         }
@@ -103,46 +103,46 @@ package final class PersistenceTokenCacheStorage: TokenCacheStorage {
         try replaceSignal()
         return TokenCacheSnapshot(
             document: TokenCacheDocument(), stamp: try currentStamp(),
-            problem: MSALSetupError(
+            problem: SetupError(
                 .invalidJSON,
                 "The token cache in \(persistence.storeDescription) \(reason); it was kept \(place) and the cache starts empty"))
     }
 
-    private func failure(_ action: String, _ error: any Error) -> MSALSetupError {
+    private func failure(_ action: String, _ error: any Error) -> SetupError {
         let underlying = error as NSError
-        return MSALSetupError(
+        return SetupError(
             .cacheUnavailable, "Cannot \(action) \(persistence.storeDescription): \(underlying.localizedDescription)",
             underlying: underlying)
     }
 
     // MARK: Writing
 
-    private func ensureDirectory() throws(MSALSetupError) {
+    private func ensureDirectory() throws(SetupError) {
         let directory = persistence.signalFile.deletingLastPathComponent().path
         var info = stat()
         if stat(directory, &info) == 0 {
-            guard (info.st_mode & S_IFMT) == S_IFDIR else { throw MSALSetupError(.invalidParameter, "\(directory) is not a directory") }
+            guard (info.st_mode & S_IFMT) == S_IFDIR else { throw SetupError(.invalidParameter, "\(directory) is not a directory") }
             return
         }
         do {
             try FileManager.default.createDirectory(
                 atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw MSALSetupError(.invalidParameter, "Cannot create the token cache directory \(directory): \(error.localizedDescription)")
+            throw SetupError(.invalidParameter, "Cannot create the token cache directory \(directory): \(error.localizedDescription)")
         }
     }
 
     /// Replaces the signal file by a new one (a new inode) naming this process and a random
     /// number: readers in other processes see the change even within one clock tick.
-    private func replaceSignal() throws(MSALSetupError) {
+    private func replaceSignal() throws(SetupError) {
         let temporary = signalPath + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let descriptor = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw MSALSetupError.posix("create the token cache signal file", temporary) }
+        guard descriptor >= 0 else { throw SetupError.posix("create the token cache signal file", temporary) }
         let text = "\(getpid()) \(UInt64.random(in: 0...UInt64.max))\n"
         _ = text.withCString { write(descriptor, $0, strlen($0)) }
         close(descriptor)
         guard rename(temporary, signalPath) == 0 else {
-            let error = MSALSetupError.posix("replace the token cache signal file", signalPath)
+            let error = SetupError.posix("replace the token cache signal file", signalPath)
             unlink(temporary)
             throw error
         }

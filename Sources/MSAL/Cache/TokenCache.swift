@@ -29,7 +29,7 @@ package final class TokenCache: Sendable {
         var accessTokens: [String: [CachedAccessToken]] = [:]
         /// The same tokens by account and exact scope set, for the common look-up in O(1).
         var exact: [ExactKey: CachedAccessToken] = [:]
-        var lastError: MSALSetupError?
+        var lastError: SetupError?
         /// Bumped when an account is removed, so a refresh that started earlier does not bring it back.
         var generations: [String: Int] = [:]
         /// Tokens served before, by the account and the scopes exactly as the app asked, with the
@@ -58,14 +58,14 @@ package final class TokenCache: Sendable {
     package var watchesStorage: Bool { (storage as? FileTokenCacheStorage)?.isWatched ?? false }
 
     /// The last problem the cache met (unreadable or corrupt file, failed write), if any.
-    package var lastError: MSALSetupError? { state.withLock { $0.lastError } }
+    package var lastError: SetupError? { state.withLock { $0.lastError } }
 
     // MARK: Reading
 
     /// Runs `body` on an up-to-date in-memory copy.
     private func withCurrent<R>(_ body: (inout State) -> R) -> R {
         state.withLock { state in
-            do throws(MSALSetupError) {
+            do throws(SetupError) {
                 if let snapshot = try storage.load(ifChangedSince: state.stamp) {
                     install(snapshot, into: &state)
                 }
@@ -158,7 +158,7 @@ package final class TokenCache: Sendable {
     }
 
     private func reload(_ state: inout State) {
-        do throws(MSALSetupError) {
+        do throws(SetupError) {
             if let snapshot = try storage.load(ifChangedSince: nil) { install(snapshot, into: &state) }
         } catch {
             state.lastError = error
@@ -260,7 +260,7 @@ package final class TokenCache: Sendable {
     package func save(
         _ response: TokenResponse, clientInfo: ClientInfo, idToken: IDToken?, scopes: [String], now: Date,
         condition: SaveCondition
-    ) throws(MSALSetupError) -> Bool {
+    ) throws(SetupError) -> Bool {
         let homeAccountId = clientInfo.homeAccountId
         if case .refresh(let generation) = condition, self.generation(of: homeAccountId) != generation { return false }
         var stillThere = true
@@ -298,7 +298,7 @@ package final class TokenCache: Sendable {
     /// holds credentials for it.
     /// Removes an account's credentials of this client (`everyClient`: of every client id, MSAL's
     /// `wipeAccount`), and its account record once no credential uses it.
-    package func removeAccount(homeAccountId: String, everyClient: Bool = false) throws(MSALSetupError) {
+    package func removeAccount(homeAccountId: String, everyClient: Bool = false) throws(SetupError) {
         state.withLock { $0.generations[homeAccountId.lowercased(), default: 0] += 1 }
         let snapshot: TokenCacheSnapshot
         do {

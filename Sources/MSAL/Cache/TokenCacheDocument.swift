@@ -31,16 +31,16 @@ package struct TokenCacheDocument: Sendable {
 
     /// Parses cache JSON. Empty text is an empty cache; anything that is not a JSON object whose
     /// sections are objects of objects is an error (the caller keeps the file as a backup).
-    package init(json data: Data) throws(MSALSetupError) {
+    package init(json data: Data) throws(SetupError) {
         try self.init(bytes: [UInt8](data))
     }
 
-    package init(bytes: [UInt8]) throws(MSALSetupError) {
+    package init(bytes: [UInt8]) throws(SetupError) {
         let parsed: TokenCacheText.Parsed
         do {
             parsed = try TokenCacheText.parse(bytes, sectionNames: Self.sectionNames)
         } catch {
-            throw MSALSetupError(.invalidJSON, "The token cache is not valid: \(error.message) at byte \(error.offset)")
+            throw SetupError(.invalidJSON, "The token cache is not valid: \(error.message) at byte \(error.offset)")
         }
         let text = parsed.text
         for (name, entries) in parsed.sections {

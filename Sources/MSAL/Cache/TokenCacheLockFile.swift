@@ -29,7 +29,7 @@ package struct TokenCacheLockFile: Sendable {
     }
 
     /// Runs `body` holding the lock.
-    package func withLock<R>(_ body: () throws(MSALSetupError) -> R) throws(MSALSetupError) -> R {
+    package func withLock<R>(_ body: () throws(SetupError) -> R) throws(SetupError) -> R {
         let descriptor = try acquire()
         defer {
             unlink(path)
@@ -38,7 +38,7 @@ package struct TokenCacheLockFile: Sendable {
         return try body()
     }
 
-    private func acquire() throws(MSALSetupError) -> Int32 {
+    private func acquire() throws(SetupError) -> Int32 {
         let deadline = Date().addingTimeInterval(timeout)
         var delay: useconds_t = 1000
         while true {
@@ -52,11 +52,11 @@ package struct TokenCacheLockFile: Sendable {
                 return descriptor
             }
             guard errno == EEXIST || errno == EINTR else {
-                throw MSALSetupError.posix("create the token cache lock file", path)
+                throw SetupError.posix("create the token cache lock file", path)
             }
             if breakIfStale() { continue }
             guard Date() < deadline else {
-                throw MSALSetupError(
+                throw SetupError(
                     .cacheUnavailable,
                     "The token cache lock file \(path) has been held for more than \(Int(timeout)) s (\(holder() ?? "holder unknown")); "
                         + "if no program using this token cache is running, remove it", posixCode: EBUSY)
@@ -128,11 +128,11 @@ package struct TokenCacheLockFile: Sendable {
     }
 }
 
-extension MSALSetupError {
+extension SetupError {
     /// `cacheUnavailable` for a failed system call, with `errno`.
-    package static func posix(_ action: String, _ path: String) -> MSALSetupError {
+    package static func posix(_ action: String, _ path: String) -> SetupError {
         let code = errno
-        return MSALSetupError(
+        return SetupError(
             .cacheUnavailable, "Cannot \(action) at \(path): \(String(cString: strerror(code))) (errno \(code))", posixCode: code)
     }
 }

@@ -9,10 +9,10 @@ import Foundation
 package protocol TokenCacheStorage: Sendable {
     /// The current document, unless it is unchanged since `stamp`. A document that cannot be
     /// parsed is set aside and reported in `problem`, with an empty document in its place.
-    func load(ifChangedSince stamp: TokenCacheStamp?) throws(MSALSetupError) -> TokenCacheSnapshot?
+    func load(ifChangedSince stamp: TokenCacheStamp?) throws(SetupError) -> TokenCacheSnapshot?
 
     /// Reads the latest document, applies `change`, writes the result back, and returns it.
-    func update(_ change: (inout TokenCacheDocument) -> Void) throws(MSALSetupError) -> TokenCacheSnapshot
+    func update(_ change: (inout TokenCacheDocument) -> Void) throws(SetupError) -> TokenCacheSnapshot
 
     /// Tries to take the lock that makes a token refresh single-flight across processes sharing
     /// this storage; returns a release function, or nil when another process holds it.
@@ -30,11 +30,11 @@ package struct TokenCacheStamp: Sendable, Equatable {
     }
 
     /// The version of the file at `path`, `[-1]` when there is none.
-    package static func ofFile(_ path: String, what: String) throws(MSALSetupError) -> TokenCacheStamp {
+    package static func ofFile(_ path: String, what: String) throws(SetupError) -> TokenCacheStamp {
         var info = stat()
         guard stat(path, &info) == 0 else {
             if errno == ENOENT { return TokenCacheStamp([-1]) }
-            throw MSALSetupError.posix("inspect \(what)", path)
+            throw SetupError.posix("inspect \(what)", path)
         }
         return TokenCacheStamp(info)
     }
@@ -44,13 +44,13 @@ package struct TokenCacheSnapshot: Sendable {
     package var document: TokenCacheDocument
     package var stamp: TokenCacheStamp
     /// A problem found while reading (a corrupt file set aside), to report but not to fail on.
-    package var problem: MSALSetupError?
+    package var problem: SetupError?
     /// For a copy read for look-ups only: the access tokens, whose secrets stay in the file (the
     /// document's `AccessToken` section is then empty).
     package var lookupAccessTokens: LookupAccessTokens?
 
     package init(
-        document: TokenCacheDocument, stamp: TokenCacheStamp, problem: MSALSetupError? = nil, lookupAccessTokens: LookupAccessTokens? = nil
+        document: TokenCacheDocument, stamp: TokenCacheStamp, problem: SetupError? = nil, lookupAccessTokens: LookupAccessTokens? = nil
     ) {
         self.document = document
         self.stamp = stamp
@@ -74,14 +74,14 @@ package final class InMemoryTokenCacheStorage: TokenCacheStorage {
         state.withLock { $0.document = document }
     }
 
-    package func load(ifChangedSince stamp: TokenCacheStamp?) throws(MSALSetupError) -> TokenCacheSnapshot? {
+    package func load(ifChangedSince stamp: TokenCacheStamp?) throws(SetupError) -> TokenCacheSnapshot? {
         state.withLock { state in
             let current = TokenCacheStamp([state.version])
             return current == stamp ? nil : TokenCacheSnapshot(document: state.document, stamp: current)
         }
     }
 
-    package func update(_ change: (inout TokenCacheDocument) -> Void) throws(MSALSetupError) -> TokenCacheSnapshot {
+    package func update(_ change: (inout TokenCacheDocument) -> Void) throws(SetupError) -> TokenCacheSnapshot {
         state.withLock { state in
             change(&state.document)
             state.version += 1

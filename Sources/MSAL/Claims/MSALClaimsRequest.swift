@@ -47,7 +47,7 @@ public final class MSALClaimsRequest: Sendable, CustomStringConvertible {
     /// `access_token`, `userinfo`) each holding an object of claims.
     public init(jsonString: String) throws {
         let parsed: [MSALClaimsRequestTarget: [String: JSONValue]]
-        do throws(MSALSetupError) { parsed = try Self.parse(jsonString) } catch { throw error.nsError }
+        do throws(SetupError) { parsed = try Self.parse(jsonString) } catch { throw error.nsError }
         claims.withLock { $0 = parsed }
     }
 
@@ -71,7 +71,7 @@ public final class MSALClaimsRequest: Sendable, CustomStringConvertible {
     /// which Swift 6.3 cannot compile around a typed-throws call (a compiler crash, measured here).
     public func requestClaim(_ request: MSALIndividualClaimRequest, for target: MSALClaimsRequestTarget) throws {
         let encoded: JSONValue
-        do throws(MSALSetupError) { encoded = try request.jsonValue() } catch { throw error.nsError }
+        do throws(SetupError) { encoded = try request.jsonValue() } catch { throw error.nsError }
         claims.withLock { $0[target, default: [:]][request.name] = encoded }
     }
 
@@ -115,22 +115,22 @@ public final class MSALClaimsRequest: Sendable, CustomStringConvertible {
         return object.isEmpty ? nil : JSONValue.object(object).serialized()
     }
 
-    private static func parse(_ text: String) throws(MSALSetupError) -> [MSALClaimsRequestTarget: [String: JSONValue]] {
+    private static func parse(_ text: String) throws(SetupError) -> [MSALClaimsRequestTarget: [String: JSONValue]] {
         guard let parsed = JSONValue.parse(Data(text.utf8)), case .object(let targets) = parsed else {
-            throw MSALSetupError(.invalidJSON, "The claims request is not a JSON object")
+            throw SetupError(.invalidJSON, "The claims request is not a JSON object")
         }
         var out: [MSALClaimsRequestTarget: [String: JSONValue]] = [:]
         for (key, value) in targets {
             guard let target = MSALClaimsRequestTarget(key: key) else {
-                throw MSALSetupError(.invalidJSON, "The claims request target '\(key)' is not one of id_token, access_token, userinfo")
+                throw SetupError(.invalidJSON, "The claims request target '\(key)' is not one of id_token, access_token, userinfo")
             }
             guard case .object(let entries) = value else {
-                throw MSALSetupError(.invalidJSON, "The claims of '\(key)' are not a JSON object")
+                throw SetupError(.invalidJSON, "The claims of '\(key)' are not a JSON object")
             }
             for (name, entry) in entries {
                 switch entry {
                 case .null, .object: continue
-                default: throw MSALSetupError(.invalidJSON, "The request for claim '\(name)' must be null or an object")
+                default: throw SetupError(.invalidJSON, "The request for claim '\(name)' must be null or an object")
                 }
             }
             out[target] = entries
@@ -169,23 +169,23 @@ public final class MSALIndividualClaimRequest {
         }
     }
 
-    fileprivate func jsonValue() throws(MSALSetupError) -> JSONValue {
-        guard !name.isEmpty else { throw MSALSetupError(.invalidParameter, "A claim request needs a name") }
+    fileprivate func jsonValue() throws(SetupError) -> JSONValue {
+        guard !name.isEmpty else { throw SetupError(.invalidParameter, "A claim request needs a name") }
         guard let info = additionalInfo else { return .null }
         var members: [String: JSONValue] = [:]
         if let essential = info.essential { members["essential"] = .bool(essential.boolValue) }
         if info.value != nil, info.values != nil {
-            throw MSALSetupError(.invalidParameter, "The claim '\(name)' sets both value and values; OpenID Connect allows one")
+            throw SetupError(.invalidParameter, "The claim '\(name)' sets both value and values; OpenID Connect allows one")
         }
         if let value = info.value {
             guard let encoded = JSONValue(foundation: value) else {
-                throw MSALSetupError(.invalidParameter, "The value of claim '\(name)' cannot be serialised to JSON")
+                throw SetupError(.invalidParameter, "The value of claim '\(name)' cannot be serialised to JSON")
             }
             members["value"] = encoded
         }
         if let values = info.values {
             guard let encoded = JSONValue(foundation: values) else {
-                throw MSALSetupError(.invalidParameter, "The values of claim '\(name)' cannot be serialised to JSON")
+                throw SetupError(.invalidParameter, "The values of claim '\(name)' cannot be serialised to JSON")
             }
             members["values"] = encoded
         }

@@ -147,8 +147,9 @@ public let MSALBrokerVersionKey = "MSALBrokerVersionKey"
 /// Not set on Linux.
 public let MSALThrottlingCacheHitKey = "MSALThrottlingCacheHitKey"
 
-/// Builds the `NSError`s of `MSALErrorDomain`: the one place their shape is decided.
-package enum MSALErrors {
+/// Builds the `NSError`s of `MSALErrorDomain`: the one place their shape is decided (the mapping of
+/// server answers to them is in Standard/StandardErrors.swift).
+extension StandardErrors {
     package static func make(
         _ code: MSALError, internal internalCode: MSALInternalError? = nil, description: String, correlationId: UUID? = nil,
         extra: [String: Any] = [:]

@@ -29,9 +29,9 @@ public class MSALNativeAuthError: Error, LocalizedError, CustomStringConvertible
     /// What kind of error it is; each subclass shows the kinds its step can produce as `isXxx` flags.
     package let type: ErrorType
 
-    package typealias ErrorType = MSALNativeAuthErrorKind
+    package typealias ErrorType = NativeAuthErrorKind
 
-    package init(type: ErrorType, _ details: MSALNativeAuthErrorDetails) {
+    package init(type: ErrorType, _ details: NativeAuthErrorDetails) {
         self.type = type
         errorDescription = details.message
         correlationId = details.correlationId
@@ -59,7 +59,7 @@ public class MSALNativeAuthError: Error, LocalizedError, CustomStringConvertible
 /// Every kind of native-auth error in one enum, the one shape the error classes share: MSAL gives
 /// each class its own `type` enum; here each class exposes, as its `isXxx` flags, the kinds its
 /// step can produce (the error mapping decides which, in one place per step).
-package enum MSALNativeAuthErrorKind: Sendable, Equatable {
+package enum NativeAuthErrorKind: Sendable, Equatable {
     case browserRequired
     case generalError
     case userNotFound
@@ -78,7 +78,7 @@ package enum MSALNativeAuthErrorKind: Sendable, Equatable {
 }
 
 /// What every native-auth error is built from, gathered in one place by the error mapping.
-package struct MSALNativeAuthErrorDetails: Sendable {
+package struct NativeAuthErrorDetails: Sendable {
     package var message: String?
     package var correlationId: UUID
     package var errorCodes: [Int] = []
@@ -109,7 +109,7 @@ package struct MSALNativeAuthErrorDetails: Sendable {
 
     /// From a redirect answer: the server's reason or MSAL's fixed browser-required text.
     package init(redirectReason: String?, correlationId: UUID) {
-        self.init(message: nonEmpty(redirectReason) ?? MSALNativeAuthErrorMessage.browserRequired, correlationId: correlationId)
+        self.init(message: nonEmpty(redirectReason) ?? NativeAuthErrorMessage.browserRequired, correlationId: correlationId)
     }
 }
 
@@ -119,7 +119,7 @@ private func nonEmpty(_ text: String?) -> String? {
 }
 
 /// MSAL's default texts for errors without a server description (public-api §7).
-package enum MSALNativeAuthErrorMessage {
+package enum NativeAuthErrorMessage {
     package static let browserRequired = "Browser required. Use acquireTokenInteractively instead"
     package static let generalError = "General error"
     package static let userNotFound = "User does not exist"

@@ -42,7 +42,7 @@ public final class MSALLoggerConfig: Sendable {
         state.withLock { $0.callback = callback }
     }
 
-    package func emit(_ level: MSALLogLevel, _ message: @autoclosure () -> MSALLogMessage) {
+    package func emit(_ level: MSALLogLevel, _ message: @autoclosure () -> LogMessage) {
         let (threshold, pii, callback) = state.withLock { ($0.level, $0.piiEnabled, $0.callback) }
         guard level != .nothing, level <= threshold, let callback else { return }
         let built = message()

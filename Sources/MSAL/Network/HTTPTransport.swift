@@ -1,7 +1,7 @@
 import Foundation
 
 /// One HTTP request as the SDK sends it.
-public struct HTTPRequest: Sendable, Equatable {
+public struct HTTPTransportRequest: Sendable, Equatable {
     /// The HTTP method, for example `POST`.
     public var method: String
     /// The full URL, query included.
@@ -31,7 +31,7 @@ public struct HTTPRequest: Sendable, Equatable {
 }
 
 /// One HTTP response as a transport hands it back.
-public struct HTTPResponse: Sendable, Equatable {
+public struct HTTPTransportResponse: Sendable, Equatable {
     /// The HTTP status code.
     public var status: Int
     /// Header fields as the server sent them; `header(_:)` finds one without regard to case.
@@ -60,5 +60,15 @@ public struct HTTPResponse: Sendable, Equatable {
 /// stub (see the `NativeAuthTesting` product) or the emulator's router called in-process.
 /// A transport throws `HTTPTransportError` for anything that prevented a complete response.
 public protocol HTTPTransport: Sendable {
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse
+    func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse
 }
+
+/// The former name of `HTTPTransportRequest`, which collided with swift-http-types' `HTTPRequest`
+/// in files that import both. Kept for one release.
+@available(*, deprecated, renamed: "HTTPTransportRequest")
+public typealias HTTPRequest = HTTPTransportRequest
+
+/// The former name of `HTTPTransportResponse`, which collided with swift-http-types' `HTTPResponse`
+/// in files that import both. Kept for one release.
+@available(*, deprecated, renamed: "HTTPTransportResponse")
+public typealias HTTPResponse = HTTPTransportResponse

@@ -79,7 +79,7 @@ package final class NativeAuthEnvironment: Sendable {
 /// and the correlation id the flow continues with (the server's echo when it sent one, §2.5).
 package struct NativeAuthExchange: Sendable {
     package var correlationId: UUID
-    package var result: Result<HTTPResponse, MSALNativeAuthNetworkFailure>
+    package var result: Result<HTTPTransportResponse, MSALNativeAuthNetworkFailure>
 }
 
 /// Sends native-auth requests: builds the URL, the form body and every header (spec §2), retries
@@ -104,7 +104,8 @@ package struct NativeAuthClient: Sendable {
         return components.url!
     }
 
-    package func makeRequest(_ endpoint: NativeAuthEndpoint, fields: [(String, String?)], correlationId: UUID) async -> HTTPRequest {
+    package func makeRequest(_ endpoint: NativeAuthEndpoint, fields: [(String, String?)], correlationId: UUID) async -> HTTPTransportRequest
+    {
         let url = url(for: endpoint)
         var headers: [String: String] = [
             "Content-Type": "application/x-www-form-urlencoded",
@@ -124,7 +125,7 @@ package struct NativeAuthClient: Sendable {
             let extra = await interceptor.headers(for: url, clock: environment.clock, logger: environment.logger)
             for (name, value) in extra { headers[name] = value }
         }
-        return HTTPRequest(
+        return HTTPTransportRequest(
             method: "POST", url: url, headers: headers, body: FormEncoding.encode(fields),
             timeout: environment.requestTimeout, maxResponseBytes: environment.maxResponseBodyBytes)
     }
@@ -142,7 +143,7 @@ package struct NativeAuthClient: Sendable {
         while true {
             attempt += 1
             let mayRetry = attempt == 1
-            let response: HTTPResponse
+            let response: HTTPTransportResponse
             do {
                 response = try await environment.transport.send(request)
             } catch {
@@ -200,7 +201,7 @@ package struct NativeAuthClient: Sendable {
         }
     }
 
-    private func exchange(_ id: UUID, _ result: Result<HTTPResponse, MSALNativeAuthNetworkFailure>) -> NativeAuthExchange {
+    private func exchange(_ id: UUID, _ result: Result<HTTPTransportResponse, MSALNativeAuthNetworkFailure>) -> NativeAuthExchange {
         NativeAuthExchange(correlationId: id, result: result)
     }
 
@@ -230,12 +231,12 @@ package struct NativeAuthClient: Sendable {
     }
 
     /// The server's `client-request-id` when it is a UUID (spec §2.5).
-    static func echoedCorrelationId(_ response: HTTPResponse) -> UUID? {
+    static func echoedCorrelationId(_ response: HTTPTransportResponse) -> UUID? {
         response.header("client-request-id").flatMap { UUID(uuidString: $0.trimmingCharacters(in: .whitespaces)) }
     }
 
     /// `Retry-After` as seconds from now: either delta-seconds or an HTTP date.
-    static func retryAfter(_ response: HTTPResponse, now: Date) -> TimeInterval? {
+    static func retryAfter(_ response: HTTPTransportResponse, now: Date) -> TimeInterval? {
         guard let raw = response.header("Retry-After")?.trimmingCharacters(in: .whitespaces), !raw.isEmpty else { return nil }
         if let seconds = Double(raw), seconds.isFinite, seconds >= 0 { return seconds }
         let formatter = DateFormatter()

@@ -361,7 +361,7 @@ extension NativeAuthClient {
     package func decode<Success: NativeAuthSuccessBody>(
         _ exchange: NativeAuthExchange, as type: Success.Type, honoursRedirect: Bool = true
     ) -> NativeAuthOutcome<Success> {
-        let response: HTTPResponse
+        let response: HTTPTransportResponse
         switch exchange.result {
         case .failure(let failure): return .failure(failure)
         case .success(let value): response = value

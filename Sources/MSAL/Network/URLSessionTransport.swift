@@ -47,7 +47,7 @@ public final class URLSessionTransport: HTTPTransport {
     /// Sends `request` and returns the complete response, whatever its status. Throws
     /// `HTTPTransportError` when no complete response arrived, `.responseTooLarge` when the body
     /// passes `request.maxResponseBytes`; cancelling the calling task cancels the request.
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    public func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
         var urlRequest = URLRequest(url: request.url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: request.timeout)
         urlRequest.httpMethod = request.method
         for (name, value) in request.headers {
@@ -73,7 +73,7 @@ public final class URLSessionTransport: HTTPTransport {
     private final class Receiver: NSObject, URLSessionDataDelegate, Sendable {
         private struct Pending {
             var limit: Int
-            var continuation: CheckedContinuation<HTTPResponse, any Error>
+            var continuation: CheckedContinuation<HTTPTransportResponse, any Error>
             var response: HTTPURLResponse?
             var body = Data()
             var tooLarge = false
@@ -81,7 +81,7 @@ public final class URLSessionTransport: HTTPTransport {
 
         private let pending = Locked<[Int: Pending]>([:])
 
-        func register(_ id: Int, limit: Int, continuation: CheckedContinuation<HTTPResponse, any Error>) {
+        func register(_ id: Int, limit: Int, continuation: CheckedContinuation<HTTPTransportResponse, any Error>) {
             pending.withLock { $0[id] = Pending(limit: limit, continuation: continuation) }
         }
 
@@ -127,7 +127,7 @@ public final class URLSessionTransport: HTTPTransport {
                 for (name, value) in response.allHeaderFields {
                     if let name = name as? String, let value = value as? String { headers[name] = value }
                 }
-                entry.continuation.resume(returning: HTTPResponse(status: response.statusCode, headers: headers, body: entry.body))
+                entry.continuation.resume(returning: HTTPTransportResponse(status: response.statusCode, headers: headers, body: entry.body))
             } else {
                 entry.continuation.resume(
                     throwing: HTTPTransportError(

@@ -92,11 +92,11 @@ package struct ResetPasswordMachine: Sendable {
             state = .sendingCode
             return .call(Challenge(continuationToken: body.continuationToken, correlationId: id))
         case .redirect(let reason):
-            return .fail(FlowFailure(.browserRequired, MSALNativeAuthErrorDetails(redirectReason: reason, correlationId: id)))
+            return .fail(FlowFailure(.browserRequired, NativeAuthErrorDetails(redirectReason: reason, correlationId: id)))
         case .apiError(let error):
             return .fail(Self.startRefused(error, correlationId: id))
         case .failure(let failure):
-            return .fail(FlowFailure(.generalError, MSALNativeAuthErrorDetails(failure, correlationId: id)))
+            return .fail(FlowFailure(.generalError, NativeAuthErrorDetails(failure, correlationId: id)))
         }
     }
 
@@ -119,17 +119,17 @@ package struct ResetPasswordMachine: Sendable {
         if error.error == .userNotFound {
             return FlowFailure(
                 .userNotFound,
-                MSALNativeAuthErrorDetails(error, correlationId: correlationId, fallback: MSALNativeAuthErrorMessage.userNotFound))
+                NativeAuthErrorDetails(error, correlationId: correlationId, fallback: NativeAuthErrorMessage.userNotFound))
         }
         if error.error == .invalidRequest, error.firstCode == NativeAuthServerCode.userDoesNotHavePassword {
             return FlowFailure(
                 .userDoesNotHavePassword,
-                MSALNativeAuthErrorDetails(
-                    error, correlationId: correlationId, fallback: MSALNativeAuthErrorMessage.userDoesNotHavePassword))
+                NativeAuthErrorDetails(
+                    error, correlationId: correlationId, fallback: NativeAuthErrorMessage.userDoesNotHavePassword))
         }
         return FlowFailure(
             .generalError,
-            MSALNativeAuthErrorDetails(error, correlationId: correlationId, fallback: MSALNativeAuthErrorMessage.generalError))
+            NativeAuthErrorDetails(error, correlationId: correlationId, fallback: NativeAuthErrorMessage.generalError))
     }
 
     // MARK: ResetPasswordCodeRequiredState
@@ -165,16 +165,16 @@ package struct ResetPasswordMachine: Sendable {
                         controller: controller, username: username, continuationToken: body.continuationToken, correlationId: id)))
         case .apiError(let error) where error.error == .invalidGrant && error.suberror == .invalidOOBValue:
             return .fail(
-                .retry(.invalidCode, MSALNativeAuthErrorDetails(error, correlationId: id, fallback: MSALNativeAuthErrorMessage.invalidCode))
+                .retry(.invalidCode, NativeAuthErrorDetails(error, correlationId: id, fallback: NativeAuthErrorMessage.invalidCode))
             )
         case .apiError(let error):
             return .fail(
                 .ending(
-                    .generalError, MSALNativeAuthErrorDetails(error, correlationId: id, fallback: MSALNativeAuthErrorMessage.generalError)))
+                    .generalError, NativeAuthErrorDetails(error, correlationId: id, fallback: NativeAuthErrorMessage.generalError)))
         case .redirect(let reason):
-            return .fail(.ending(.browserRequired, MSALNativeAuthErrorDetails(redirectReason: reason, correlationId: id)))
+            return .fail(.ending(.browserRequired, NativeAuthErrorDetails(redirectReason: reason, correlationId: id)))
         case .failure(let failure):
-            return .fail(.retry(.generalError, MSALNativeAuthErrorDetails(failure, correlationId: id)))
+            return .fail(.retry(.generalError, NativeAuthErrorDetails(failure, correlationId: id)))
         }
     }
 
@@ -195,16 +195,16 @@ package struct ResetPasswordMachine: Sendable {
             return .fail(
                 .retry(
                     .invalidPassword,
-                    MSALNativeAuthErrorDetails(error, correlationId: id, fallback: MSALNativeAuthErrorMessage.invalidPassword))
+                    NativeAuthErrorDetails(error, correlationId: id, fallback: NativeAuthErrorMessage.invalidPassword))
             )
         case .apiError(let error):
             return .fail(
                 .ending(
-                    .generalError, MSALNativeAuthErrorDetails(error, correlationId: id, fallback: MSALNativeAuthErrorMessage.generalError)))
+                    .generalError, NativeAuthErrorDetails(error, correlationId: id, fallback: NativeAuthErrorMessage.generalError)))
         case .redirect(let reason):
-            return .fail(.ending(.browserRequired, MSALNativeAuthErrorDetails(redirectReason: reason, correlationId: id)))
+            return .fail(.ending(.browserRequired, NativeAuthErrorDetails(redirectReason: reason, correlationId: id)))
         case .failure(let failure):
-            return .fail(.retry(.generalError, MSALNativeAuthErrorDetails(failure, correlationId: id)))
+            return .fail(.retry(.generalError, NativeAuthErrorDetails(failure, correlationId: id)))
         }
     }
 
@@ -227,13 +227,13 @@ package struct ResetPasswordMachine: Sendable {
                         controller: controller.signIn, username: username, continuationToken: body.continuationToken, correlationId: id)))
         case .success(let body) where body.status == .failed:
             return .fail(
-                .ending(.generalError, MSALNativeAuthErrorDetails(message: "The password reset failed on the server", correlationId: id)))
+                .ending(.generalError, NativeAuthErrorDetails(message: "The password reset failed on the server", correlationId: id)))
         case .success:
             guard retriesLeft > 0 else {
                 return .fail(
                     .ending(
                         .generalError,
-                        MSALNativeAuthErrorDetails(
+                        NativeAuthErrorDetails(
                             message: "The password reset did not complete after \(Self.maxPollRetries + 1) checks", correlationId: id)))
             }
             state = .waiting(retriesLeft: retriesLeft - 1)
@@ -241,18 +241,18 @@ package struct ResetPasswordMachine: Sendable {
         case .apiError(let error) where error.error == .invalidGrant && error.suberror?.isPasswordPolicyFailure == true:
             // The password was refused late: a new password goes to /submit with the poll token (as MSAL does).
             var failure = FlowFailure.retry(
-                .invalidPassword, MSALNativeAuthErrorDetails(error, correlationId: id, fallback: MSALNativeAuthErrorMessage.invalidPassword)
+                .invalidPassword, NativeAuthErrorDetails(error, correlationId: id, fallback: NativeAuthErrorMessage.invalidPassword)
             )
             failure.continuationToken = poll.token
             return .fail(failure)
         case .apiError(let error):
             return .fail(
                 .ending(
-                    .generalError, MSALNativeAuthErrorDetails(error, correlationId: id, fallback: MSALNativeAuthErrorMessage.generalError)))
+                    .generalError, NativeAuthErrorDetails(error, correlationId: id, fallback: NativeAuthErrorMessage.generalError)))
         case .redirect(let reason):
-            return .fail(.ending(.browserRequired, MSALNativeAuthErrorDetails(redirectReason: reason, correlationId: id)))
+            return .fail(.ending(.browserRequired, NativeAuthErrorDetails(redirectReason: reason, correlationId: id)))
         case .failure(let failure):
-            return .fail(.ending(.generalError, MSALNativeAuthErrorDetails(failure, correlationId: id)))
+            return .fail(.ending(.generalError, NativeAuthErrorDetails(failure, correlationId: id)))
         }
     }
 
@@ -268,7 +268,7 @@ package struct ResetPasswordMachine: Sendable {
         state = .done
         return .ending(
             .generalError,
-            MSALNativeAuthErrorDetails(
+            NativeAuthErrorDetails(
                 message: "The password reset was cancelled while waiting for the server", correlationId: correlationId))
     }
 
@@ -297,15 +297,15 @@ package struct ResetPasswordMachine: Sendable {
             return .refused(
                 FlowFailure(
                     .generalError,
-                    MSALNativeAuthErrorDetails(message: "The server asked for a password instead of sending a code", correlationId: id)))
+                    NativeAuthErrorDetails(message: "The server asked for a password instead of sending a code", correlationId: id)))
         case .redirect(let reason):
-            return .refused(FlowFailure(.browserRequired, MSALNativeAuthErrorDetails(redirectReason: reason, correlationId: id)))
+            return .refused(FlowFailure(.browserRequired, NativeAuthErrorDetails(redirectReason: reason, correlationId: id)))
         case .apiError(let error):
             return .refused(
                 FlowFailure(
-                    .generalError, MSALNativeAuthErrorDetails(error, correlationId: id, fallback: MSALNativeAuthErrorMessage.generalError)))
+                    .generalError, NativeAuthErrorDetails(error, correlationId: id, fallback: NativeAuthErrorMessage.generalError)))
         case .failure(let failure):
-            return .unanswered(FlowFailure(.generalError, MSALNativeAuthErrorDetails(failure, correlationId: id)))
+            return .unanswered(FlowFailure(.generalError, NativeAuthErrorDetails(failure, correlationId: id)))
         }
     }
 }

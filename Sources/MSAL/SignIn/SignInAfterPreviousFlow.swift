@@ -31,7 +31,7 @@ extension SignInController {
             return .failure(
                 GenericFailure(
                     type: .generalError,
-                    details: MSALNativeAuthErrorDetails(
+                    details: NativeAuthErrorDetails(
                         message: "Sign In is not available at this point, please use the standalone sign in methods",
                         correlationId: correlationId)))
         }
@@ -53,7 +53,7 @@ extension SignInController {
 /// A browser-required-or-general failure before it becomes one of the generic public errors.
 package struct GenericFailure: Error, Sendable {
     package var type: MSALNativeAuthGenericError.ErrorType
-    package var details: MSALNativeAuthErrorDetails
+    package var details: NativeAuthErrorDetails
     /// True when no server answer was heard (transport failure, 5xx): the state that sent the
     /// request stays usable.
     package var isNetworkFailure = false

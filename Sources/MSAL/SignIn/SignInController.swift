@@ -23,14 +23,14 @@ package struct SignInController: Sendable {
         guard !request.username.isEmpty else {
             throw SignInStartError(
                 type: .invalidUsername,
-                MSALNativeAuthErrorDetails(
-                    message: MSALNativeAuthErrorMessage.invalidUsername, correlationId: correlationId))
+                NativeAuthErrorDetails(
+                    message: NativeAuthErrorMessage.invalidUsername, correlationId: correlationId))
         }
         if let password = request.password, password.isEmpty {
             throw SignInStartError(
                 type: .invalidCredentials,
-                MSALNativeAuthErrorDetails(
-                    message: MSALNativeAuthErrorMessage.invalidCredentials, correlationId: correlationId))
+                NativeAuthErrorDetails(
+                    message: NativeAuthErrorMessage.invalidCredentials, correlationId: correlationId))
         }
 
         let environment = client.environment
@@ -94,8 +94,8 @@ package struct SignInController: Sendable {
         guard !code.isEmpty else {
             throw VerifyCodeError(
                 type: .invalidCode,
-                MSALNativeAuthErrorDetails(
-                    message: MSALNativeAuthErrorMessage.invalidCode, correlationId: state.correlationId))
+                NativeAuthErrorDetails(
+                    message: NativeAuthErrorMessage.invalidCode, correlationId: state.correlationId))
         }
         let grant = TokenGrant(
             kind: .oob(code: code), continuationToken: state.continuationToken, scopes: state.scopes, claims: state.claims)
@@ -124,15 +124,15 @@ package struct SignInController: Sendable {
         case .success(.password):
             state.lifecycle.end()
             throw .general(
-                MSALNativeAuthErrorDetails(
+                NativeAuthErrorDetails(
                     message: "The server asked for a password instead of sending a new code", correlationId: correlationId))
         case .redirect(let reason):
             throw .browserRequired(reason, correlationId: correlationId)
         case .apiError(let error):
             throw .general(
-                MSALNativeAuthErrorDetails(error, correlationId: correlationId, fallback: MSALNativeAuthErrorMessage.generalError))
+                NativeAuthErrorDetails(error, correlationId: correlationId, fallback: NativeAuthErrorMessage.generalError))
         case .failure(let failure):
-            throw .general(MSALNativeAuthErrorDetails(failure, correlationId: correlationId))
+            throw .general(NativeAuthErrorDetails(failure, correlationId: correlationId))
         }
     }
 
@@ -144,8 +144,8 @@ package struct SignInController: Sendable {
         guard !password.isEmpty else {
             throw PasswordRequiredError(
                 type: .invalidPassword,
-                MSALNativeAuthErrorDetails(
-                    message: MSALNativeAuthErrorMessage.invalidPassword, correlationId: state.correlationId))
+                NativeAuthErrorDetails(
+                    message: NativeAuthErrorMessage.invalidPassword, correlationId: state.correlationId))
         }
         let grant = TokenGrant(
             kind: .password(username: state.username, password: password), continuationToken: state.continuationToken,

@@ -96,9 +96,9 @@ extension SignInResendCodeDelegate {
     }
 }
 
-extension MSALNativeAuthErrorDetails {
+extension NativeAuthErrorDetails {
     /// The general error MSAL reports when a flow needs an optional delegate method the app left out.
     package static func notImplemented(_ method: String, _ correlationId: UUID) -> Self {
-        MSALNativeAuthErrorDetails(message: MSALNativeAuthErrorMessage.delegateNotImplemented(method), correlationId: correlationId)
+        NativeAuthErrorDetails(message: NativeAuthErrorMessage.delegateNotImplemented(method), correlationId: correlationId)
     }
 }

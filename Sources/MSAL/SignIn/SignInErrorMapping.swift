@@ -7,8 +7,8 @@ extension SignInStartError {
         if apiError.error == .userNotFound {
             return SignInStartError(
                 type: .userNotFound,
-                MSALNativeAuthErrorDetails(
-                    apiError, correlationId: correlationId, fallback: MSALNativeAuthErrorMessage.userNotFound))
+                NativeAuthErrorDetails(
+                    apiError, correlationId: correlationId, fallback: NativeAuthErrorMessage.userNotFound))
         }
         return general(apiError, correlationId: correlationId)
     }
@@ -16,16 +16,16 @@ extension SignInStartError {
     static func general(_ apiError: NativeAuthAPIError, correlationId: UUID) -> SignInStartError {
         SignInStartError(
             type: .generalError,
-            MSALNativeAuthErrorDetails(
-                apiError, correlationId: correlationId, fallback: MSALNativeAuthErrorMessage.generalError))
+            NativeAuthErrorDetails(
+                apiError, correlationId: correlationId, fallback: NativeAuthErrorMessage.generalError))
     }
 
     static func browserRequired(_ reason: String?, correlationId: UUID) -> SignInStartError {
-        SignInStartError(type: .browserRequired, MSALNativeAuthErrorDetails(redirectReason: reason, correlationId: correlationId))
+        SignInStartError(type: .browserRequired, NativeAuthErrorDetails(redirectReason: reason, correlationId: correlationId))
     }
 
     static func general(_ failure: MSALNativeAuthNetworkFailure, correlationId: UUID) -> SignInStartError {
-        SignInStartError(type: .generalError, MSALNativeAuthErrorDetails(failure, correlationId: correlationId))
+        SignInStartError(type: .generalError, NativeAuthErrorDetails(failure, correlationId: correlationId))
     }
 
     /// From the token step of a sign-in that started with a password.
@@ -48,7 +48,7 @@ extension PasswordRequiredError {
         case .browserRequired(let details):
             return PasswordRequiredError(type: .browserRequired, details)
         case .invalidCredentials(var details):
-            details.message = MSALNativeAuthErrorMessage.invalidPassword
+            details.message = NativeAuthErrorMessage.invalidPassword
             return PasswordRequiredError(type: .invalidPassword, details)
         case .userNotFound(let details), .invalidCode(let details), .mfaRequired(_, let details), .registrationRequired(_, let details),
             .general(let details):
@@ -64,7 +64,7 @@ extension VerifyCodeError {
         case .browserRequired(let details):
             return VerifyCodeError(type: .browserRequired, details)
         case .invalidCode(var details):
-            if details.message == MSALNativeAuthErrorMessage.generalError { details.message = MSALNativeAuthErrorMessage.invalidCode }
+            if details.message == NativeAuthErrorMessage.generalError { details.message = NativeAuthErrorMessage.invalidCode }
             return VerifyCodeError(type: .invalidCode, details)
         case .invalidCredentials(let details), .userNotFound(let details), .mfaRequired(_, let details),
             .registrationRequired(_, let details), .general(let details):
@@ -74,11 +74,11 @@ extension VerifyCodeError {
 }
 
 extension ResendCodeError {
-    static func general(_ details: MSALNativeAuthErrorDetails) -> ResendCodeError {
+    static func general(_ details: NativeAuthErrorDetails) -> ResendCodeError {
         ResendCodeError(type: .generalError, details)
     }
 
     static func browserRequired(_ reason: String?, correlationId: UUID) -> ResendCodeError {
-        ResendCodeError(type: .browserRequired, MSALNativeAuthErrorDetails(redirectReason: reason, correlationId: correlationId))
+        ResendCodeError(type: .browserRequired, NativeAuthErrorDetails(redirectReason: reason, correlationId: correlationId))
     }
 }

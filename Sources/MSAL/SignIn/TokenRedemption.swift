@@ -3,23 +3,23 @@ import Foundation
 /// Why a `/oauth2/v2.0/token` call did not yield tokens, classified once (spec §6.4) so that each
 /// flow step maps it to its own public error.
 package enum TokenRedemptionFailure: Error, Sendable {
-    case browserRequired(MSALNativeAuthErrorDetails)
+    case browserRequired(NativeAuthErrorDetails)
     /// `invalid_grant` with first code 50126.
-    case invalidCredentials(MSALNativeAuthErrorDetails)
+    case invalidCredentials(NativeAuthErrorDetails)
     /// `user_not_found`, or `invalid_grant` with first code 50034.
-    case userNotFound(MSALNativeAuthErrorDetails)
+    case userNotFound(NativeAuthErrorDetails)
     /// `invalid_grant` + `invalid_oob_value`.
-    case invalidCode(MSALNativeAuthErrorDetails)
+    case invalidCode(NativeAuthErrorDetails)
     /// `invalid_grant` + `mfa_required`: the first factor was right; the sign-in goes on at the
     /// MFA introspect endpoint with `continuationToken` (spec §10.7).
-    case mfaRequired(continuationToken: String, MSALNativeAuthErrorDetails)
+    case mfaRequired(continuationToken: String, NativeAuthErrorDetails)
     /// `invalid_grant` + `registration_required`: the user must register a strong-auth method; the
     /// sign-in goes on at `/register/v1.0/introspect` with `continuationToken` (spec §10.8).
-    case registrationRequired(continuationToken: String, MSALNativeAuthErrorDetails)
+    case registrationRequired(continuationToken: String, NativeAuthErrorDetails)
     /// Anything else, including answers that cannot be cached (no `client_info`, a broken id token).
-    case general(MSALNativeAuthErrorDetails)
+    case general(NativeAuthErrorDetails)
 
-    package var details: MSALNativeAuthErrorDetails {
+    package var details: NativeAuthErrorDetails {
         switch self {
         case .browserRequired(let d), .invalidCredentials(let d), .userNotFound(let d), .invalidCode(let d),
             .mfaRequired(_, let d), .registrationRequired(_, let d), .general(let d):
@@ -91,22 +91,22 @@ extension NativeAuthClient {
             } catch {
                 environment.logger.warning("Token response cannot be used: \(error.message)")
                 let failure = MSALNativeAuthNetworkFailure(kind: .invalidResponse, message: error.message)
-                return (.failure(.general(MSALNativeAuthErrorDetails(failure, correlationId: correlationId))), correlationId)
+                return (.failure(.general(NativeAuthErrorDetails(failure, correlationId: correlationId))), correlationId)
             }
         case .redirect(let reason):
             return (
-                .failure(.browserRequired(MSALNativeAuthErrorDetails(redirectReason: reason, correlationId: correlationId))), correlationId
+                .failure(.browserRequired(NativeAuthErrorDetails(redirectReason: reason, correlationId: correlationId))), correlationId
             )
         case .failure(let failure):
-            return (.failure(.general(MSALNativeAuthErrorDetails(failure, correlationId: correlationId))), correlationId)
+            return (.failure(.general(NativeAuthErrorDetails(failure, correlationId: correlationId))), correlationId)
         case .apiError(let apiError):
             return (.failure(Self.classify(apiError, correlationId: correlationId)), correlationId)
         }
     }
 
     static func classify(_ apiError: NativeAuthAPIError, correlationId: UUID) -> TokenRedemptionFailure {
-        let fallback = MSALNativeAuthErrorMessage.generalError
-        let details = MSALNativeAuthErrorDetails(apiError, correlationId: correlationId, fallback: fallback)
+        let fallback = NativeAuthErrorMessage.generalError
+        let details = NativeAuthErrorDetails(apiError, correlationId: correlationId, fallback: fallback)
         switch (apiError.error, apiError.suberror, apiError.firstCode) {
         case (.invalidGrant, .invalidOOBValue?, _):
             return .invalidCode(details)

@@ -38,10 +38,10 @@ public final class MSALNativeAuthSignInAfterSignUpParameters {
 /// The attributes of a sign-up as the wire carries them: one JSON object in a form value.
 enum SignUpAttributes {
     /// `nil` for no attributes; throws when the dictionary cannot be JSON.
-    static func json(_ attributes: [String: Any]?) throws(MSALSetupError) -> String? {
+    static func json(_ attributes: [String: Any]?) throws(SetupError) -> String? {
         guard let attributes, !attributes.isEmpty else { return nil }
         guard let value = JSONValue(foundation: attributes) else {
-            throw MSALSetupError(.invalidParameter, "The sign-up attributes are not JSON-serialisable")
+            throw SetupError(.invalidParameter, "The sign-up attributes are not JSON-serialisable")
         }
         return value.serialized()
     }

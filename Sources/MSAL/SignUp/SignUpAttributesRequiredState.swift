@@ -17,14 +17,14 @@ public final class SignUpAttributesRequiredState: Sendable {
 
     /// Submits attributes by programmatic name (values JSON-serialisable).
     public func submitAttributes(attributes: [String: Any]) async throws(AttributesRequiredError) -> SignUpAttributesRequiredResult {
-        let json = Result { () throws(MSALSetupError) in try SignUpAttributes.json(attributes) }
+        let json = Result { () throws(SetupError) in try SignUpAttributes.json(attributes) }
         return try await controller.submitAttributes(json, on: self)
     }
 
     /// Submits attributes and reports to `delegate` on the main actor. Values that cannot be JSON are
     /// reported to `onSignUpAttributesRequiredError(error:)` as a general error, without asking the server.
     public func submitAttributes(attributes: [String: Any], delegate: any SignUpAttributesRequiredDelegate) {
-        let json = Result { () throws(MSALSetupError) in try SignUpAttributes.json(attributes) }
+        let json = Result { () throws(SetupError) in try SignUpAttributes.json(attributes) }
         withDelegateOnMainActor(delegate) { [self] delegate in
             do throws(AttributesRequiredError) {
                 switch try await controller.submitAttributes(json, on: self) {

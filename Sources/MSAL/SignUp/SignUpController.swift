@@ -12,7 +12,7 @@ package struct SignUpController: Sendable {
         var username: String
         var password: String?
         /// The attributes as JSON, or why they could not be made JSON.
-        var attributes: Result<String?, MSALSetupError>
+        var attributes: Result<String?, SetupError>
         var correlationId: UUID
     }
 
@@ -84,7 +84,7 @@ package struct SignUpController: Sendable {
         }
     }
 
-    package func submitAttributes(_ attributes: Result<String?, MSALSetupError>, on state: SignUpAttributesRequiredState)
+    package func submitAttributes(_ attributes: Result<String?, SetupError>, on state: SignUpAttributesRequiredState)
         async throws(AttributesRequiredError) -> SignUpAttributesRequiredResult
     {
         let json: String

@@ -89,14 +89,14 @@ package struct SignUpMachine: Sendable {
             return .failure(failure)
         }
         return request.attributes.mapError {
-            FlowFailure(.generalError, MSALNativeAuthErrorDetails(message: $0.message, correlationId: request.correlationId))
+            FlowFailure(.generalError, NativeAuthErrorDetails(message: $0.message, correlationId: request.correlationId))
         }
     }
 
     /// `submitAttributes`: the attributes as JSON (`{}` for none), or why they cannot be sent.
-    package static func checkAttributes(_ attributes: Result<String?, MSALSetupError>, correlationId: UUID) -> Result<String, FlowFailure> {
+    package static func checkAttributes(_ attributes: Result<String?, SetupError>, correlationId: UUID) -> Result<String, FlowFailure> {
         attributes.map { $0 ?? "{}" }.mapError {
-            FlowFailure(.generalError, MSALNativeAuthErrorDetails(message: $0.message, correlationId: correlationId))
+            FlowFailure(.generalError, NativeAuthErrorDetails(message: $0.message, correlationId: correlationId))
         }
     }
 
@@ -113,14 +113,14 @@ package struct SignUpMachine: Sendable {
             state = .sendingCode
             return .call(.challenge(continuationToken: body.continuationToken, correlationId: id))
         case .redirect(let reason):
-            return .fail(FlowFailure(.browserRequired, MSALNativeAuthErrorDetails(redirectReason: reason, correlationId: id)))
+            return .fail(FlowFailure(.browserRequired, NativeAuthErrorDetails(redirectReason: reason, correlationId: id)))
         case .apiError(let error):
             if error.error == .invalidGrant, error.suberror == .attributeValidationFailed, !error.invalidAttributes.isEmpty {
                 return .succeed(.attributesInvalid(attributeNames: error.invalidAttributes))
             }
             return .fail(Self.startRefused(error, correlationId: id))
         case .failure(let failure):
-            return .fail(FlowFailure(.generalError, MSALNativeAuthErrorDetails(failure, correlationId: id)))
+            return .fail(FlowFailure(.generalError, NativeAuthErrorDetails(failure, correlationId: id)))
         }
     }
 
@@ -137,7 +137,7 @@ package struct SignUpMachine: Sendable {
             return .fail(
                 FlowFailure(
                     .generalError,
-                    MSALNativeAuthErrorDetails(message: "The server did not send a verification code", correlationId: correlationId)))
+                    NativeAuthErrorDetails(message: "The server did not send a verification code", correlationId: correlationId)))
         case .redirect(let details):
             return .fail(FlowFailure(.browserRequired, details))
         case .error(let details), .networkFailure(let details):
@@ -151,23 +151,23 @@ package struct SignUpMachine: Sendable {
         if error.error == .invalidGrant, error.suberror?.isPasswordPolicyFailure == true {
             return FlowFailure(
                 .invalidPassword,
-                MSALNativeAuthErrorDetails(error, correlationId: correlationId, fallback: MSALNativeAuthErrorMessage.invalidPassword))
+                NativeAuthErrorDetails(error, correlationId: correlationId, fallback: NativeAuthErrorMessage.invalidPassword))
         }
         if error.error == .userAlreadyExists {
             return FlowFailure(
                 .userAlreadyExists,
-                MSALNativeAuthErrorDetails(error, correlationId: correlationId, fallback: MSALNativeAuthErrorMessage.userAlreadyExists))
+                NativeAuthErrorDetails(error, correlationId: correlationId, fallback: NativeAuthErrorMessage.userAlreadyExists))
         }
         if error.error == .invalidRequest, error.firstCode == NativeAuthServerCode.invalidParameter,
             error.errorDescription?.contains("username parameter is empty or not valid") == true
         {
             return FlowFailure(
                 .invalidUsername,
-                MSALNativeAuthErrorDetails(error, correlationId: correlationId, fallback: MSALNativeAuthErrorMessage.invalidUsername))
+                NativeAuthErrorDetails(error, correlationId: correlationId, fallback: NativeAuthErrorMessage.invalidUsername))
         }
         return FlowFailure(
             .generalError,
-            MSALNativeAuthErrorDetails(error, correlationId: correlationId, fallback: MSALNativeAuthErrorMessage.generalError))
+            NativeAuthErrorDetails(error, correlationId: correlationId, fallback: NativeAuthErrorMessage.generalError))
     }
 
     // MARK: SignUpCodeRequiredState
@@ -188,7 +188,7 @@ package struct SignUpMachine: Sendable {
             state = .requestingPassword
             return .call(.challenge(continuationToken: token, correlationId: id))
         case .apiError(let error, let id):
-            let details = MSALNativeAuthErrorDetails(error, correlationId: id, fallback: MSALNativeAuthErrorMessage.invalidCode)
+            let details = NativeAuthErrorDetails(error, correlationId: id, fallback: NativeAuthErrorMessage.invalidCode)
             if error.error == .invalidGrant, let suberror = error.suberror, suberror == .invalidOOBValue || suberror.isPasswordPolicyFailure
             {
                 return .fail(.retry(.invalidCode, details))
@@ -196,7 +196,7 @@ package struct SignUpMachine: Sendable {
             return .fail(.ending(.generalError, details))
         case .failure(let failure, let id):
             // Nothing reached the server's decision: the code may be tried again.
-            return .fail(.retry(.generalError, MSALNativeAuthErrorDetails(failure, correlationId: id)))
+            return .fail(.retry(.generalError, NativeAuthErrorDetails(failure, correlationId: id)))
         }
     }
 
@@ -217,7 +217,7 @@ package struct SignUpMachine: Sendable {
             return .fail(
                 .ending(
                     .generalError,
-                    MSALNativeAuthErrorDetails(
+                    NativeAuthErrorDetails(
                         message: "The server asked for another code instead of a password", correlationId: next.correlationId)))
         }
     }
@@ -239,7 +239,7 @@ package struct SignUpMachine: Sendable {
             return .fail(
                 .ending(
                     .generalError,
-                    MSALNativeAuthErrorDetails(
+                    NativeAuthErrorDetails(
                         message: "The server asked for a password instead of sending a new code", correlationId: next.correlationId)))
         }
     }
@@ -258,7 +258,7 @@ package struct SignUpMachine: Sendable {
         case .attributesRequired(let attributes, let next):
             return .succeed(.attributesRequired(attributes: attributes, newState: next))
         case .apiError(let error, let id):
-            let details = MSALNativeAuthErrorDetails(error, correlationId: id, fallback: MSALNativeAuthErrorMessage.invalidPassword)
+            let details = NativeAuthErrorDetails(error, correlationId: id, fallback: NativeAuthErrorMessage.invalidPassword)
             if error.error == .invalidGrant, error.suberror?.isPasswordPolicyFailure == true {
                 return .fail(.retry(.invalidPassword, details))
             }
@@ -268,9 +268,9 @@ package struct SignUpMachine: Sendable {
             return .fail(.ending(.generalError, details))
         case .credentialRequired(_, let id):
             return .fail(
-                .ending(.generalError, MSALNativeAuthErrorDetails(message: "The server asked for a credential again", correlationId: id)))
+                .ending(.generalError, NativeAuthErrorDetails(message: "The server asked for a credential again", correlationId: id)))
         case .failure(let failure, let id):
-            return .fail(.retry(.generalError, MSALNativeAuthErrorDetails(failure, correlationId: id)))
+            return .fail(.retry(.generalError, NativeAuthErrorDetails(failure, correlationId: id)))
         }
     }
 
@@ -294,12 +294,12 @@ package struct SignUpMachine: Sendable {
             }
             return .fail(
                 .ending(
-                    .generalError, MSALNativeAuthErrorDetails(error, correlationId: id, fallback: MSALNativeAuthErrorMessage.generalError)))
+                    .generalError, NativeAuthErrorDetails(error, correlationId: id, fallback: NativeAuthErrorMessage.generalError)))
         case .credentialRequired(_, let id):
             return .fail(
-                .ending(.generalError, MSALNativeAuthErrorDetails(message: "The server asked for a credential again", correlationId: id)))
+                .ending(.generalError, NativeAuthErrorDetails(message: "The server asked for a credential again", correlationId: id)))
         case .failure(let failure, let id):
-            return .fail(.retry(.generalError, MSALNativeAuthErrorDetails(failure, correlationId: id)))
+            return .fail(.retry(.generalError, NativeAuthErrorDetails(failure, correlationId: id)))
         }
     }
 
@@ -314,12 +314,12 @@ package struct SignUpMachine: Sendable {
     private enum Challenged {
         case code(SignUpCodeRequiredState, sentTo: String, channel: MSALNativeAuthChannelType, codeLength: Int)
         case password(SignUpPasswordRequiredState)
-        case redirect(MSALNativeAuthErrorDetails)
+        case redirect(NativeAuthErrorDetails)
         /// A server error answer (the previous token still stands).
-        case error(MSALNativeAuthErrorDetails)
+        case error(NativeAuthErrorDetails)
         /// No usable answer (transport failure, unexpected status, undecodable body): the previous
         /// token still stands as far as the client knows.
-        case networkFailure(MSALNativeAuthErrorDetails)
+        case networkFailure(NativeAuthErrorDetails)
     }
 
     private func challenged(_ outcome: NativeAuthOutcome<ChallengeResponse>, correlationId id: UUID) -> Challenged {
@@ -332,11 +332,11 @@ package struct SignUpMachine: Sendable {
             return .password(
                 SignUpPasswordRequiredState(controller: controller, username: username, continuationToken: next, correlationId: id))
         case .redirect(let reason):
-            return .redirect(MSALNativeAuthErrorDetails(redirectReason: reason, correlationId: id))
+            return .redirect(NativeAuthErrorDetails(redirectReason: reason, correlationId: id))
         case .apiError(let error):
-            return .error(MSALNativeAuthErrorDetails(error, correlationId: id, fallback: MSALNativeAuthErrorMessage.generalError))
+            return .error(NativeAuthErrorDetails(error, correlationId: id, fallback: NativeAuthErrorMessage.generalError))
         case .failure(let failure):
-            return .networkFailure(MSALNativeAuthErrorDetails(failure, correlationId: id))
+            return .networkFailure(NativeAuthErrorDetails(failure, correlationId: id))
         }
     }
 

@@ -89,7 +89,7 @@ extension MSALPublicClientApplication {
             let accounts = try allAccounts()
             guard accounts.count <= 1 else {
                 return .failure(
-                    MSALErrors.make(
+                    StandardErrors.make(
                         .internal, internal: .internalErrorAmbiguousAccount,
                         description: "\(accounts.count) accounts are signed in; choose one with allAccounts()"))
             }
@@ -153,12 +153,12 @@ extension MSALPublicClientApplication {
     private func signout(_ request: SignoutRequest) async -> Result<Bool, NSError> {
         if request.missingWebview {
             return .failure(
-                MSALErrors.make(
+                StandardErrors.make(
                     .internal, internal: .internalErrorInvalidParameter,
                     description: "signoutFromBrowser needs MSALSignoutParameters(webviewParameters:)"))
         }
         for id in request.accountIds {
-            do throws(MSALSetupError) {
+            do throws(SetupError) {
                 try environment.cache.removeAccount(homeAccountId: id, everyClient: request.everyClient)
             } catch {
                 return .failure(error.nsError)

@@ -53,7 +53,7 @@ extension MSALPublicClientApplication {
         let webview = parameters.webviewParameters
         guard webview.webviewType == .default else {
             return .failure(
-                MSALErrors.make(
+                StandardErrors.make(
                     .internal, internal: .internalErrorInvalidParameter,
                     description: "Only the system browser (MSALWebviewType.default) is available on Linux", correlationId: correlationId))
         }
@@ -61,7 +61,7 @@ extension MSALPublicClientApplication {
         if let configured = environment.redirectUri {
             guard let url = URL(string: configured) else {
                 return .failure(
-                    MSALErrors.make(
+                    StandardErrors.make(
                         .internal, internal: .internalErrorInvalidRedirectURI,
                         description: "The redirect URI '\(configured)' is not a URL", correlationId: correlationId))
             }
@@ -115,7 +115,8 @@ extension MSALPublicClientApplication {
             return store(response, request: request, nonce: grant.nonce, correlationId: id)
         case .redirect(let reason):
             return .failure(
-                MSALErrors.make(.interactionRequired, description: reason ?? "The service asked for the browser again", correlationId: id))
+                StandardErrors.make(
+                    .interactionRequired, description: reason ?? "The service asked for the browser again", correlationId: id))
         case .apiError(let error):
             return .failure(
                 StandardErrors.fromServer(
@@ -144,12 +145,12 @@ extension MSALPublicClientApplication {
                 client: client)
         } catch {
             return .failure(
-                MSALErrors.make(
+                StandardErrors.make(
                     .internal, internal: .internalErrorInvalidResponse, description: error.message, correlationId: correlationId))
         }
         if let sent = parsed.idToken?.string("nonce"), sent != nonce {
             return .failure(
-                MSALErrors.make(
+                StandardErrors.make(
                     .internal, internal: .internalErrorInvalidResponse, description: "The id token's nonce is not the one sent",
                     correlationId: correlationId))
         }
@@ -170,7 +171,7 @@ extension MSALPublicClientApplication {
         }
         guard declined.isEmpty else {
             return .failure(
-                MSALErrors.make(
+                StandardErrors.make(
                     .serverDeclinedScopes, description: "The server declined \(declined.joined(separator: " "))",
                     correlationId: correlationId,
                     extra: [MSALGrantedScopesKey: result.scopes, MSALDeclinedScopesKey: declined, MSALInvalidResultKey: result]))
@@ -190,7 +191,7 @@ extension StandardErrors {
         }
         let code = MSALError(rawValue: error.msalErrorCode) ?? .internal
         let internalCode = error.internalErrorCode.flatMap(MSALInternalError.init(rawValue:))
-        return MSALErrors.make(code, internal: internalCode, description: error.description, correlationId: correlationId)
+        return StandardErrors.make(code, internal: internalCode, description: error.description, correlationId: correlationId)
     }
 }
 

@@ -33,7 +33,7 @@ extension MSALPublicClientApplication {
         let correlationId = parameters.correlationId ?? environment.uuid()
         guard let account = parameters.account, let identifier = account.identifier else {
             return .failure(
-                MSALErrors.make(
+                StandardErrors.make(
                     .interactionRequired, description: "No account was given; sign the user in first", correlationId: correlationId))
         }
         if let problem = checkScopesAndAuthority(parameters, correlationId: correlationId) { return .failure(problem) }
@@ -50,7 +50,7 @@ extension MSALPublicClientApplication {
     /// with `internalErrorInvalidParameter`.
     package func checkScopesAndAuthority(_ parameters: MSALTokenParameters, correlationId: UUID) -> NSError? {
         if let reserved = parameters.scopes.first(where: { Scopes.oidcDefaultsLowercased.contains($0.lowercased()) }) {
-            return MSALErrors.make(
+            return StandardErrors.make(
                 .internal, internal: .internalErrorInvalidParameter,
                 description: "'\(reserved)' is a reserved scope that the SDK adds itself; remove it from the scopes",
                 correlationId: correlationId)
@@ -59,7 +59,7 @@ extension MSALPublicClientApplication {
             (try? MSALAuthority.normalise(authority.url))?.absoluteString.lowercased()
                 != environment.authorityURL.absoluteString.lowercased()
         {
-            return MSALErrors.make(
+            return StandardErrors.make(
                 .internal, internal: .internalErrorInvalidParameter,
                 description: "Only the application's authority (\(environment.authorityURL.absoluteString)) can be used on Linux",
                 correlationId: correlationId)
@@ -71,7 +71,7 @@ extension MSALPublicClientApplication {
         let id = request.homeAccountId.lowercased()
         guard let cached = environment.cache.accounts().first(where: { $0.homeAccountId.lowercased() == id }) else {
             return .failure(
-                MSALErrors.make(
+                StandardErrors.make(
                     .interactionRequired, description: "The account is not in the token cache (signed out or removed); sign in again",
                     correlationId: request.correlationId))
         }

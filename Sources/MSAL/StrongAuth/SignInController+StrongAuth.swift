@@ -54,13 +54,13 @@ extension SignInController {
             }
             return .success(next(methods, body.continuationToken, correlationId))
         case .redirect(let reason):
-            return .failure(.browserRequired(MSALNativeAuthErrorDetails(redirectReason: reason, correlationId: correlationId)))
+            return .failure(.browserRequired(NativeAuthErrorDetails(redirectReason: reason, correlationId: correlationId)))
         case .apiError(let error):
             return .failure(
-                .general(MSALNativeAuthErrorDetails(error, correlationId: correlationId, fallback: MSALNativeAuthErrorMessage.generalError))
+                .general(NativeAuthErrorDetails(error, correlationId: correlationId, fallback: NativeAuthErrorMessage.generalError))
             )
         case .failure(let failure):
-            return .failure(.general(MSALNativeAuthErrorDetails(failure, correlationId: correlationId)))
+            return .failure(.general(NativeAuthErrorDetails(failure, correlationId: correlationId)))
         }
     }
 
@@ -85,16 +85,16 @@ extension SignInController {
             state.lifecycle.end()
             throw MFARequestChallengeError(
                 type: .generalError,
-                MSALNativeAuthErrorDetails(
+                NativeAuthErrorDetails(
                     message: "The server asked for a password instead of sending a code", correlationId: correlationId))
         case .redirect(let reason):
             throw MFARequestChallengeError(
-                type: .browserRequired, MSALNativeAuthErrorDetails(redirectReason: reason, correlationId: correlationId))
+                type: .browserRequired, NativeAuthErrorDetails(redirectReason: reason, correlationId: correlationId))
         case .apiError(let error):
-            let details = MSALNativeAuthErrorDetails(error, correlationId: correlationId, fallback: MSALNativeAuthErrorMessage.generalError)
+            let details = NativeAuthErrorDetails(error, correlationId: correlationId, fallback: NativeAuthErrorMessage.generalError)
             throw MFARequestChallengeError(type: error.isProviderBlocked ? .authMethodBlocked : .generalError, details)
         case .failure(let failure):
-            throw MFARequestChallengeError(type: .generalError, MSALNativeAuthErrorDetails(failure, correlationId: correlationId))
+            throw MFARequestChallengeError(type: .generalError, NativeAuthErrorDetails(failure, correlationId: correlationId))
         }
     }
 
@@ -104,7 +104,7 @@ extension SignInController {
         guard !code.isEmpty else {
             throw MFASubmitChallengeError(
                 type: .invalidChallenge,
-                MSALNativeAuthErrorDetails(message: MSALNativeAuthErrorMessage.invalidChallenge, correlationId: state.correlationId))
+                NativeAuthErrorDetails(message: NativeAuthErrorMessage.invalidChallenge, correlationId: state.correlationId))
         }
         let grant = TokenGrant(
             kind: .mfaOOB(code: code), continuationToken: state.continuationToken, scopes: state.context.scopes,
@@ -114,7 +114,7 @@ extension SignInController {
         case .success(let result):
             return .completed(result)
         case .failure(.invalidCode(var details)):
-            if details.message == MSALNativeAuthErrorMessage.generalError { details.message = MSALNativeAuthErrorMessage.invalidChallenge }
+            if details.message == NativeAuthErrorMessage.generalError { details.message = NativeAuthErrorMessage.invalidChallenge }
             throw MFASubmitChallengeError(type: .invalidChallenge, details)
         case .failure(.browserRequired(let details)):
             throw MFASubmitChallengeError(type: .browserRequired, details)
@@ -137,7 +137,7 @@ extension SignInController {
         guard !contact.isEmpty else {
             throw RegisterStrongAuthChallengeError(
                 type: .invalidInput,
-                MSALNativeAuthErrorDetails(message: MSALNativeAuthErrorMessage.invalidInput, correlationId: correlationId))
+                NativeAuthErrorDetails(message: NativeAuthErrorMessage.invalidInput, correlationId: correlationId))
         }
         logger.info("Registering a strong-auth method (\(parameters.authMethod.channelTargetType.value)) for \(pii: contact)")
         let (outcome, answeredId) = await client.call(
@@ -168,17 +168,17 @@ extension SignInController {
         case .redirect(let reason):
             state.lifecycle.end()
             throw RegisterStrongAuthChallengeError(
-                type: .browserRequired, MSALNativeAuthErrorDetails(redirectReason: reason, correlationId: answeredId))
+                type: .browserRequired, NativeAuthErrorDetails(redirectReason: reason, correlationId: answeredId))
         case .apiError(let error):
-            let details = MSALNativeAuthErrorDetails(error, correlationId: answeredId, fallback: MSALNativeAuthErrorMessage.generalError)
+            let details = NativeAuthErrorDetails(error, correlationId: answeredId, fallback: NativeAuthErrorMessage.generalError)
             if error.error == .invalidRequest, error.errorCodes.contains(NativeAuthServerCode.invalidVerificationContact) {
                 var invalid = details
-                if invalid.message == MSALNativeAuthErrorMessage.generalError { invalid.message = MSALNativeAuthErrorMessage.invalidInput }
+                if invalid.message == NativeAuthErrorMessage.generalError { invalid.message = NativeAuthErrorMessage.invalidInput }
                 throw RegisterStrongAuthChallengeError(type: .invalidInput, invalid)
             }
             throw RegisterStrongAuthChallengeError(type: error.isProviderBlocked ? .verificationContactBlocked : .generalError, details)
         case .failure(let failure):
-            throw RegisterStrongAuthChallengeError(type: .generalError, MSALNativeAuthErrorDetails(failure, correlationId: answeredId))
+            throw RegisterStrongAuthChallengeError(type: .generalError, NativeAuthErrorDetails(failure, correlationId: answeredId))
         }
     }
 
@@ -188,7 +188,7 @@ extension SignInController {
         guard !code.isEmpty else {
             throw RegisterStrongAuthSubmitChallengeError(
                 type: .invalidChallenge,
-                MSALNativeAuthErrorDetails(message: MSALNativeAuthErrorMessage.invalidChallenge, correlationId: state.correlationId))
+                NativeAuthErrorDetails(message: NativeAuthErrorMessage.invalidChallenge, correlationId: state.correlationId))
         }
         switch await completeRegistration(
             grant: [("grant_type", "oob"), ("oob", code)], state.continuationToken, context: state.context,
@@ -199,8 +199,8 @@ extension SignInController {
         case .failure(.continueRefused(let error, let details)):
             if error.error == .invalidGrant, error.suberror == .invalidOOBValue {
                 var invalid = details
-                if invalid.message == MSALNativeAuthErrorMessage.generalError {
-                    invalid.message = MSALNativeAuthErrorMessage.invalidChallenge
+                if invalid.message == NativeAuthErrorMessage.generalError {
+                    invalid.message = NativeAuthErrorMessage.invalidChallenge
                 }
                 throw RegisterStrongAuthSubmitChallengeError(type: .invalidChallenge, invalid)
             }
@@ -220,15 +220,15 @@ extension SignInController {
     /// Why finishing a registration did not sign the user in.
     package enum RegistrationFailure: Error {
         /// `/register/v1.0/continue` answered with an error; the state may retry.
-        case continueRefused(NativeAuthAPIError, MSALNativeAuthErrorDetails)
+        case continueRefused(NativeAuthAPIError, NativeAuthErrorDetails)
         /// `/register/v1.0/continue` got no usable answer; the state may retry.
-        case continueUnanswered(MSALNativeAuthErrorDetails)
+        case continueUnanswered(NativeAuthErrorDetails)
         /// `/register/v1.0/continue` redirected to the browser.
-        case continueRedirected(MSALNativeAuthErrorDetails)
+        case continueRedirected(NativeAuthErrorDetails)
         /// The method was registered, but the token call after it failed.
-        case signInFailed(MSALNativeAuthErrorDetails)
+        case signInFailed(NativeAuthErrorDetails)
 
-        var details: MSALNativeAuthErrorDetails {
+        var details: NativeAuthErrorDetails {
             switch self {
             case .continueRefused(_, let d), .continueUnanswered(let d), .continueRedirected(let d), .signInFailed(let d): d
             }
@@ -249,13 +249,13 @@ extension SignInController {
         switch outcome {
         case .success(let body): signInToken = body.continuationToken
         case .redirect(let reason):
-            return .failure(.continueRedirected(MSALNativeAuthErrorDetails(redirectReason: reason, correlationId: correlationId)))
+            return .failure(.continueRedirected(NativeAuthErrorDetails(redirectReason: reason, correlationId: correlationId)))
         case .apiError(let error):
             return .failure(
                 .continueRefused(
                     error,
-                    MSALNativeAuthErrorDetails(error, correlationId: correlationId, fallback: MSALNativeAuthErrorMessage.generalError)))
-        case .failure(let failure): return .failure(.continueUnanswered(MSALNativeAuthErrorDetails(failure, correlationId: correlationId)))
+                    NativeAuthErrorDetails(error, correlationId: correlationId, fallback: NativeAuthErrorMessage.generalError)))
+        case .failure(let failure): return .failure(.continueUnanswered(NativeAuthErrorDetails(failure, correlationId: correlationId)))
         }
         let tokenGrant = TokenGrant(
             kind: .continuationToken(username: nil), continuationToken: signInToken, scopes: context.scopes, claims: context.claims)

@@ -57,7 +57,7 @@ extension SignInStepResult {
     @MainActor
     package func deliver(
         to delegate: any SignInStrongAuthDelegate, completed: (MSALNativeAuthUserAccountResult) -> Void,
-        failed: (MSALNativeAuthErrorDetails) -> Void
+        failed: (NativeAuthErrorDetails) -> Void
     ) {
         let missing: String?
         let correlationId: UUID

@@ -18,15 +18,15 @@ package enum FlowAction<Result, Call> {
 /// error's kind and details, and whether the answer ended the flow of the state that sent the
 /// request (see `StateLifecycle`).
 package struct FlowFailure: Error, Sendable {
-    package var kind: MSALNativeAuthErrorKind
-    package var details: MSALNativeAuthErrorDetails
+    package var kind: NativeAuthErrorKind
+    package var details: NativeAuthErrorDetails
     package var endsFlow: Bool
     /// The token the state that sent the request goes on with, when the answer replaced it (a
     /// password the reset refuses while polling goes to `/submit` again with the poll token).
     package var continuationToken: String?
 
     package init(
-        _ kind: MSALNativeAuthErrorKind, _ details: MSALNativeAuthErrorDetails, endsFlow: Bool = false, continuationToken: String? = nil
+        _ kind: NativeAuthErrorKind, _ details: NativeAuthErrorDetails, endsFlow: Bool = false, continuationToken: String? = nil
     ) {
         self.kind = kind
         self.details = details
@@ -35,12 +35,12 @@ package struct FlowFailure: Error, Sendable {
     }
 
     /// The state's flow goes on: the user may try again on it.
-    package static func retry(_ kind: MSALNativeAuthErrorKind, _ details: MSALNativeAuthErrorDetails) -> FlowFailure {
+    package static func retry(_ kind: NativeAuthErrorKind, _ details: NativeAuthErrorDetails) -> FlowFailure {
         FlowFailure(kind, details, endsFlow: false)
     }
 
     /// The answer ended the state's flow.
-    package static func ending(_ kind: MSALNativeAuthErrorKind, _ details: MSALNativeAuthErrorDetails) -> FlowFailure {
+    package static func ending(_ kind: NativeAuthErrorKind, _ details: NativeAuthErrorDetails) -> FlowFailure {
         FlowFailure(kind, details, endsFlow: true)
     }
 
@@ -65,7 +65,7 @@ package enum LocalCheck {
     package static func code(_ code: String, correlationId: UUID) -> FlowFailure? {
         code.isEmpty
             ? .retry(
-                .invalidCode, MSALNativeAuthErrorDetails(message: MSALNativeAuthErrorMessage.invalidCode, correlationId: correlationId))
+                .invalidCode, NativeAuthErrorDetails(message: NativeAuthErrorMessage.invalidCode, correlationId: correlationId))
             : nil
     }
 
@@ -74,7 +74,7 @@ package enum LocalCheck {
         password.isEmpty
             ? .retry(
                 .invalidPassword,
-                MSALNativeAuthErrorDetails(message: MSALNativeAuthErrorMessage.invalidPassword, correlationId: correlationId))
+                NativeAuthErrorDetails(message: NativeAuthErrorMessage.invalidPassword, correlationId: correlationId))
             : nil
     }
 
@@ -83,7 +83,7 @@ package enum LocalCheck {
         username.isEmpty
             ? .retry(
                 .invalidUsername,
-                MSALNativeAuthErrorDetails(message: MSALNativeAuthErrorMessage.invalidUsername, correlationId: correlationId))
+                NativeAuthErrorDetails(message: NativeAuthErrorMessage.invalidUsername, correlationId: correlationId))
             : nil
     }
 }

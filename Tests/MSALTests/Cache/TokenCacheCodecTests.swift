@@ -134,7 +134,7 @@ import Testing
         (#"{"AccessToken":{"k":"v"}}"#, "an entry that is a string"),
     ])
     func jsonThatIsNotACacheIsRefused(_ text: String, _ why: String) {
-        #expect(throws: MSALSetupError.self, "\(why)") { try document(text) }
+        #expect(throws: SetupError.self, "\(why)") { try document(text) }
     }
 
     /// Not JSON by RFC 8259 (Foundation on Linux lets trailing commas through; the cache does not).
@@ -159,13 +159,13 @@ import Testing
         (#"{a:1}"#, "an unquoted key"),
     ])
     func malformedTextIsRefused(_ text: String, _ why: String) {
-        #expect(throws: MSALSetupError.self, "\(why)") { try document(text) }
+        #expect(throws: SetupError.self, "\(why)") { try document(text) }
     }
 
     @Test(arguments: [[0xFF], [0xC0, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82], [0x80]])
     func invalidUTF8IsRefused(_ bytes: [UInt8]) {
         let text = Array(#"{"Account":{"k":{"username":""#.utf8) + bytes + Array(#""}}}"#.utf8)
-        #expect(throws: MSALSetupError.self) { try TokenCacheDocument(bytes: text) }
+        #expect(throws: SetupError.self) { try TokenCacheDocument(bytes: text) }
     }
 
     @Test func validMultibyteUTF8IsAccepted() throws {
@@ -177,7 +177,7 @@ import Testing
 
     @Test func deepNestingIsRefusedNotACrash() throws {
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
-        #expect(throws: MSALSetupError.self) { try document(#"{"deep":\#(deep)}"#) }
+        #expect(throws: SetupError.self) { try document(#"{"deep":\#(deep)}"#) }
         let fine = String(repeating: "[", count: 100) + String(repeating: "]", count: 100)
         #expect(try document(#"{"fine":\#(fine)}"#).otherMembers["fine"] != nil)
     }

@@ -54,7 +54,7 @@ import Testing
     }
 
     @Test func piiInterpolationMasksNilAndValues() {
-        let message: MSALLogMessage = "user \(pii: "ada") none \(pii: nil)"
+        let message: LogMessage = "user \(pii: "ada") none \(pii: nil)"
         #expect(message.render(piiEnabled: false) == "user Masked(not-null) none Masked(null)")
         #expect(message.render(piiEnabled: true) == "user ada none (null)")
     }

@@ -7,8 +7,8 @@ import Testing
 /// The real URLSession transport against a loopback socket: what arrives on the wire, and how
 /// failures surface (codes as measured on Linux FoundationNetworking).
 @Suite struct URLSessionTransportTests {
-    private func request(_ url: URL, limit: Int = 1 << 20) -> HTTPRequest {
-        HTTPRequest(
+    private func request(_ url: URL, limit: Int = 1 << 20) -> HTTPTransportRequest {
+        HTTPTransportRequest(
             method: "POST", url: url, headers: ["Content-Type": "application/x-www-form-urlencoded", "client-request-id": "abc"],
             body: Data("a=b+c".utf8), timeout: 10, maxResponseBytes: limit)
     }

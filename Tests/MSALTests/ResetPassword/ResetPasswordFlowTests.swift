@@ -40,7 +40,7 @@ import Testing
                 request.formFields["new_password"] == Fixture.password && request.formFields["continuation_token"] == "T2"
                     ? nil : "submit fields"
             })
-        let pollCheck: @Sendable (HTTPRequest) -> String? = {
+        let pollCheck: @Sendable (HTTPTransportRequest) -> String? = {
             $0.formFields["continuation_token"] == "T3" ? nil : "poll must reuse the submit token"
         }
         h.stub.expect(path: Self.poll, reply: .json(200, ["status": "in_progress", "continuation_token": "T3"]), check: pollCheck)

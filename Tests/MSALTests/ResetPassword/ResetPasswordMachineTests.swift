@@ -42,7 +42,7 @@ import Testing
     }
 
     @Test func startErrorsMapToTheirKinds() throws {
-        func kind(_ outcome: NativeAuthOutcome<ContinuationTokenResponse>) throws -> MSALNativeAuthErrorKind {
+        func kind(_ outcome: NativeAuthOutcome<ContinuationTokenResponse>) throws -> NativeAuthErrorKind {
             var machine = starting
             return try failure(machine.startAnswered(outcome, correlationId: Answer.first)).kind
         }
@@ -55,7 +55,7 @@ import Testing
         var machine = starting
         let noDescription = try failure(
             machine.startAnswered(.apiError(Answer.error(.userNotFound, description: nil)), correlationId: Answer.first))
-        #expect(noDescription.details.message == MSALNativeAuthErrorMessage.userNotFound)
+        #expect(noDescription.details.message == NativeAuthErrorMessage.userNotFound)
     }
 
     @Test func theFirstChallengeMustSendACode() throws {
@@ -113,10 +113,10 @@ import Testing
             return try failure(machine.codeAnswered(outcome, correlationId: Answer.first))
         }
         let wrong = try decide(.apiError(Answer.error(.invalidGrant, .invalidOOBValue, description: nil)))
-        #expect(wrong.kind == .invalidCode && !wrong.endsFlow && wrong.details.message == MSALNativeAuthErrorMessage.invalidCode)
+        #expect(wrong.kind == .invalidCode && !wrong.endsFlow && wrong.details.message == NativeAuthErrorMessage.invalidCode)
         let otherGrant = try decide(.apiError(Answer.error(.invalidGrant, description: nil)))
         #expect(
-            otherGrant.kind == .generalError && otherGrant.endsFlow && otherGrant.details.message == MSALNativeAuthErrorMessage.generalError
+            otherGrant.kind == .generalError && otherGrant.endsFlow && otherGrant.details.message == NativeAuthErrorMessage.generalError
         )
         let redirect = try decide(.redirect(reason: nil))
         #expect(redirect.kind == .browserRequired && redirect.endsFlow)
@@ -149,7 +149,7 @@ import Testing
         }
         let weak = try decide(.apiError(Answer.error(.invalidGrant, .passwordTooWeak, description: nil)))
         #expect(weak.kind == .invalidPassword && !weak.endsFlow && weak.continuationToken == nil)
-        #expect(weak.details.message == MSALNativeAuthErrorMessage.invalidPassword)
+        #expect(weak.details.message == NativeAuthErrorMessage.invalidPassword)
         let refused = try decide(.apiError(Answer.error(.expiredToken)))
         #expect(refused.kind == .generalError && refused.endsFlow)
         let redirect = try decide(.redirect(reason: nil))

@@ -40,16 +40,16 @@ import Testing
     // MARK: Local checks
 
     @Test func theStartChecksRefuseAnEmptyUsernameAnEmptyPasswordAndUnencodableAttributes() throws {
-        func check(_ username: String, _ password: String?, _ attributes: Result<String?, MSALSetupError>) -> FlowFailure? {
+        func check(_ username: String, _ password: String?, _ attributes: Result<String?, SetupError>) -> FlowFailure? {
             let request = SignUpController.StartRequest(
                 username: username, password: password, attributes: attributes, correlationId: Fixture.correlation)
             guard case .failure(let failure) = SignUpMachine.checkStart(request) else { return nil }
             return failure
         }
         #expect(check("", nil, .success(nil))?.kind == .invalidUsername)
-        #expect(check("", nil, .success(nil))?.details.message == MSALNativeAuthErrorMessage.invalidUsername)
+        #expect(check("", nil, .success(nil))?.details.message == NativeAuthErrorMessage.invalidUsername)
         #expect(check(Fixture.username, "", .success(nil))?.kind == .invalidPassword)
-        let unencodable = check(Fixture.username, nil, .failure(MSALSetupError(.invalidJSON, "not JSON")))
+        let unencodable = check(Fixture.username, nil, .failure(SetupError(.invalidJSON, "not JSON")))
         #expect(unencodable?.kind == .generalError && unencodable?.details.message == "not JSON")
         #expect(check(Fixture.username, nil, .success(#"{"a":1}"#)) == nil)
         #expect(
@@ -62,7 +62,7 @@ import Testing
         #expect(try SignUpMachine.checkAttributes(.success(nil), correlationId: Fixture.correlation).get() == "{}")
         guard
             case .failure(let failure) = SignUpMachine.checkAttributes(
-                .failure(MSALSetupError(.invalidJSON, "bad")), correlationId: Fixture.correlation)
+                .failure(SetupError(.invalidJSON, "bad")), correlationId: Fixture.correlation)
         else { throw UnexpectedOutcome("expected a failure") }
         #expect(failure.kind == .generalError && failure.details.message == "bad" && !failure.endsFlow)
     }
@@ -78,7 +78,7 @@ import Testing
     }
 
     @Test func startErrorsMapToTheirKinds() throws {
-        func kind(_ error: NativeAuthAPIError) throws -> MSALNativeAuthErrorKind {
+        func kind(_ error: NativeAuthAPIError) throws -> NativeAuthErrorKind {
             var machine = starting
             let failure = try failure(machine.startAnswered(.apiError(error), correlationId: Answer.first))
             #expect(machine.state == .done && failure.details.correlationId == Answer.first)
@@ -99,7 +99,7 @@ import Testing
         var machine = starting
         let failure = try failure(
             machine.startAnswered(.apiError(Answer.error(.userAlreadyExists, description: nil)), correlationId: Answer.first))
-        #expect(failure.details.message == MSALNativeAuthErrorMessage.userAlreadyExists)
+        #expect(failure.details.message == NativeAuthErrorMessage.userAlreadyExists)
         #expect(failure.details.serverError == "user_already_exists")
     }
 
@@ -191,11 +191,11 @@ import Testing
             return try failure(machine.codeAnswered(outcome, correlationId: Answer.first))
         }
         let wrong = try decide(.apiError(Answer.error(.invalidGrant, .invalidOOBValue, description: nil)))
-        #expect(wrong.kind == .invalidCode && !wrong.endsFlow && wrong.details.message == MSALNativeAuthErrorMessage.invalidCode)
+        #expect(wrong.kind == .invalidCode && !wrong.endsFlow && wrong.details.message == NativeAuthErrorMessage.invalidCode)
         let policy = try decide(.apiError(Answer.error(.invalidGrant, .passwordTooShort)))
         #expect(policy.kind == .invalidCode && !policy.endsFlow)
         let expired = try decide(.apiError(Answer.error(.expiredToken, description: nil)))
-        #expect(expired.kind == .generalError && expired.endsFlow && expired.details.message == MSALNativeAuthErrorMessage.invalidCode)
+        #expect(expired.kind == .generalError && expired.endsFlow && expired.details.message == NativeAuthErrorMessage.invalidCode)
         let otherGrant = try decide(.apiError(Answer.error(.invalidGrant)))
         #expect(otherGrant.kind == .generalError && otherGrant.endsFlow)
         let unanswered = try decide(.failure(Answer.unreachable))
@@ -265,7 +265,7 @@ import Testing
             return try failure(machine.passwordAnswered(outcome, correlationId: Answer.first))
         }
         let weak = try decide(.apiError(Answer.error(.invalidGrant, .passwordTooWeak, description: nil)))
-        #expect(weak.kind == .invalidPassword && !weak.endsFlow && weak.details.message == MSALNativeAuthErrorMessage.invalidPassword)
+        #expect(weak.kind == .invalidPassword && !weak.endsFlow && weak.details.message == NativeAuthErrorMessage.invalidPassword)
         let oob = try decide(.apiError(Answer.error(.invalidGrant, .invalidOOBValue)))
         #expect(oob.kind == .generalError && !oob.endsFlow)
         let expired = try decide(.apiError(Answer.error(.expiredToken)))
@@ -305,7 +305,7 @@ import Testing
             return try failure(machine.attributesAnswered(outcome, correlationId: Answer.first))
         }
         let refused = try decide(.apiError(Answer.error(.expiredToken, description: nil)))
-        #expect(refused.kind == .generalError && refused.endsFlow && refused.details.message == MSALNativeAuthErrorMessage.generalError)
+        #expect(refused.kind == .generalError && refused.endsFlow && refused.details.message == NativeAuthErrorMessage.generalError)
         let noNames = try decide(.apiError(Answer.error(.invalidGrant, .attributeValidationFailed)))
         #expect(noNames.kind == .generalError && noNames.endsFlow)
         let again = try decide(.apiError(Answer.error(.credentialRequired, token: "T5")))

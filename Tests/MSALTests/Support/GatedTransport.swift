@@ -27,7 +27,7 @@ final class GatedTransport: HTTPTransport {
         for waiter in waiters { waiter.resume() }
     }
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
         if request.url.path.hasSuffix(gatedPath), request.formFields["grant_type"] == "refresh_token" {
             await withCheckedContinuation { continuation in
                 let go = state.withLock { state -> Bool in

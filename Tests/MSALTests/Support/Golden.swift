@@ -17,11 +17,11 @@ enum Golden {
         ("RT-secret-value", "<refresh_token>"), (StrongAuthFixture.phone, "<phone>"),
     ]
 
-    static func render(_ requests: [HTTPRequest]) -> String {
+    static func render(_ requests: [HTTPTransportRequest]) -> String {
         requests.map(render).joined(separator: "\n----\n")
     }
 
-    static func render(_ request: HTTPRequest) -> String {
+    static func render(_ request: HTTPTransportRequest) -> String {
         var lines = ["\(request.method) \(request.url.absoluteString)"]
         for (name, value) in request.headers.sorted(by: { $0.key.lowercased() < $1.key.lowercased() }) {
             var shown = value
@@ -42,7 +42,7 @@ enum Golden {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    static func check(_ requests: [HTTPRequest], named name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func check(_ requests: [HTTPTransportRequest], named name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let rendered = render(requests)
         for (secret, _) in secrets {
             #expect(!rendered.contains(secret), "golden \(name) would contain a secret", sourceLocation: sourceLocation)

@@ -9,7 +9,7 @@ import MSAL
 final class OfflineControllers: Sendable {
     final class RefusingTransport: HTTPTransport {
         let sent = Locked(0)
-        func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
             sent.withLock { $0 += 1 }
             throw HTTPTransportError(kind: .other, message: "a machine test sent a request")
         }

@@ -63,7 +63,7 @@ enum StrongAuthFixture {
     }
 
     /// A check that the request's form has exactly these values for these fields (nil: absent).
-    static func fields(_ expected: [String: String?]) -> @Sendable (HTTPRequest) -> String? {
+    static func fields(_ expected: [String: String?]) -> @Sendable (HTTPTransportRequest) -> String? {
         { request in
             let form = request.formFields
             for (name, value) in expected where form[name] != value {

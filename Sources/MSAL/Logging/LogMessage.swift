@@ -3,7 +3,7 @@
 /// ```swift
 /// logger.info("initiate for \(pii: username)")   // "initiate for Masked(not-null)" with PII off
 /// ```
-package struct MSALLogMessage: ExpressibleByStringInterpolation, Sendable {
+package struct LogMessage: ExpressibleByStringInterpolation, Sendable {
     fileprivate enum Part: Sendable {
         case plain(String)
         case pii(String?)
@@ -62,8 +62,8 @@ package struct MSALLogMessage: ExpressibleByStringInterpolation, Sendable {
 }
 
 extension MSALLoggerConfig {
-    package func error(_ message: @autoclosure () -> MSALLogMessage) { emit(.error, message()) }
-    package func warning(_ message: @autoclosure () -> MSALLogMessage) { emit(.warning, message()) }
-    package func info(_ message: @autoclosure () -> MSALLogMessage) { emit(.info, message()) }
-    package func verbose(_ message: @autoclosure () -> MSALLogMessage) { emit(.verbose, message()) }
+    package func error(_ message: @autoclosure () -> LogMessage) { emit(.error, message()) }
+    package func warning(_ message: @autoclosure () -> LogMessage) { emit(.warning, message()) }
+    package func info(_ message: @autoclosure () -> LogMessage) { emit(.info, message()) }
+    package func verbose(_ message: @autoclosure () -> LogMessage) { emit(.verbose, message()) }
 }

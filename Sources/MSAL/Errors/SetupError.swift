@@ -2,7 +2,7 @@ import Foundation
 
 /// A problem setting the SDK up or reading its cache, inside the SDK. At the public boundary it
 /// becomes an `NSError` in `MSALErrorDomain` (see `nsError`), as MSAL reports such problems.
-package struct MSALSetupError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct SetupError: Error, Sendable, Equatable, CustomStringConvertible {
     package enum Code: Sendable, Equatable {
         /// A configuration value or argument is missing or malformed.
         case invalidParameter
@@ -40,9 +40,9 @@ package struct MSALSetupError: Error, Sendable, Equatable, CustomStringConvertib
     package var nsError: NSError {
         switch code {
         case .invalidParameter, .invalidJSON, .invalidAuthority:
-            return MSALErrors.make(.internal, internal: .internalErrorInvalidParameter, description: message)
+            return StandardErrors.make(.internal, internal: .internalErrorInvalidParameter, description: message)
         case .accountNotFound:
-            return MSALErrors.make(.internal, internal: .internalErrorAccountRequired, description: message)
+            return StandardErrors.make(.internal, internal: .internalErrorAccountRequired, description: message)
         case .cacheUnavailable:
             if let underlying {
                 var userInfo = underlying.userInfo

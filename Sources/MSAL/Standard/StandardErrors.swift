@@ -28,7 +28,7 @@ package enum StandardErrors {
         if let description = answer.description { extra[MSALOAuthSubErrorDescriptionKey] = description }
         let text = answer.description ?? answer.error
         func make(_ code: MSALError, _ internalCode: MSALInternalError? = nil) -> NSError {
-            MSALErrors.make(code, internal: internalCode, description: text, correlationId: correlationId, extra: extra)
+            StandardErrors.make(code, internal: internalCode, description: text, correlationId: correlationId, extra: extra)
         }
         if answer.error == "invalid_request", answer.codes.contains(NativeAuthServerCode.passwordChangeRequired) {
             return make(.serverInvalidRequestResetPasswordRequired)
@@ -62,14 +62,14 @@ package enum StandardErrors {
         case .unexpectedStatus(let status):
             var extra: [String: Any] = [MSALHTTPResponseCodeKey: String(status)]
             if let wait = failure.retryAfter { extra[MSALHTTPHeadersKey] = ["Retry-After": String(Int(wait.rounded(.up)))] }
-            return MSALErrors.make(
+            return StandardErrors.make(
                 .internal, internal: .internalErrorUnhandledResponse, description: failure.message, correlationId: correlationId,
                 extra: extra)
         case .invalidResponse:
-            return MSALErrors.make(
+            return StandardErrors.make(
                 .internal, internal: .internalErrorInvalidResponse, description: failure.message, correlationId: correlationId)
         case .responseTooLarge:
-            return MSALErrors.make(
+            return StandardErrors.make(
                 .internal, internal: .internalErrorUnhandledResponse, description: failure.message, correlationId: correlationId)
         }
     }
@@ -124,7 +124,7 @@ package enum StandardErrors {
     package static func fromRefresh(_ error: RetrieveAccessTokenError) -> NSError {
         if let declined = error.declinedScopes, let granted = error.grantedScopes {
             let shown = granted.filter { !Scopes.oidcDefaultsLowercased.contains($0.lowercased()) }
-            return MSALErrors.make(
+            return StandardErrors.make(
                 .serverDeclinedScopes, description: error.errorDescription ?? "The server declined some scopes",
                 correlationId: error.correlationId,
                 extra: [MSALGrantedScopesKey: shown, MSALDeclinedScopesKey: declined])
@@ -139,10 +139,10 @@ package enum StandardErrors {
             return fromNetwork(failure, correlationId: error.correlationId)
         }
         if error.isRefreshTokenExpired || error.isBrowserRequired {
-            return MSALErrors.make(
+            return StandardErrors.make(
                 .interactionRequired, description: error.errorDescription ?? "Sign in again", correlationId: error.correlationId)
         }
-        return MSALErrors.make(
+        return StandardErrors.make(
             .internal, internal: .internalErrorUnexpected, description: error.errorDescription ?? "Unexpected error",
             correlationId: error.correlationId)
     }
