@@ -8,7 +8,7 @@ import NativeAuthEmulator
     import FoundationNetworking
 #endif
 
-// MARK: Emulator (issue 13): the server's own overhead, in a separate process
+// MARK: Emulator: the server's own overhead, in a separate process
 
 /// The `native-auth-emulator` command as a child process: spawned with posix_spawn, its banner
 /// read from a pipe, stopped with SIGTERM (SIGKILL if it does not exit within 3 s) and always

@@ -86,7 +86,7 @@ func roundTrips() async throws -> [Row] {
     }
     try await measure("sign-in after reset", minimum: 1) { if case .completed(let r) = try await resetAfter!.signIn() { signedIn = r } }
 
-    // Multifactor authentication and just-in-time strong-auth registration (spec §10.7-10.8).
+    // Multifactor authentication and just-in-time strong-auth registration (docs/protocol.md#multifactor-authentication).
     let strongAuthApp = try Demo.app(
         authority: authority, transport: transport, clock: clock, capabilities: [.mfaRequired, .registrationRequired])
     try await measure("MFA sign-in (password + code)", minimum: 6) {

@@ -375,7 +375,7 @@ func demoScenarioPeakRSS(_ demo: String) -> Double? {
     return peak
 }
 
-// MARK: Load (issue 8): 10,000 sign-ins at concurrency 64
+// MARK: Load: 10,000 sign-ins at concurrency 64
 
 func load(signIns: Int) async throws -> [Row] {
     // A refresh-token limit below the run's size, so the bound is exercised, not just configured.

@@ -3,7 +3,7 @@ import MSAL
 import NativeAuthEmulator
 import Synchronization
 
-// MARK: 9. Proactive refresh (issue 13)
+// MARK: 9. Proactive refresh
 
 /// A clock that moves only when told: one simulated hour in steps, the SDK and the emulator on it.
 final class SteppedClock: NativeAuthClock {

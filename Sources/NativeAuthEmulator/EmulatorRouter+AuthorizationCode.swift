@@ -1,9 +1,10 @@
 import Foundation
 
-/// `POST /{tenant}/oauth2/v2.0/token` with `grant_type=authorization_code` (standard-api.md §6),
+/// `POST /{tenant}/oauth2/v2.0/token` with `grant_type=authorization_code` (docs/emulator.md#browser-sign-in-authorization-code-with-pkce),
 /// and the authentication-context (`acrs`) claims challenge of the sample APIs.
 extension EmulatorRouter {
-    /// Redeems a code. The checks run in the order of §6's table; the first failing one answers.
+    /// Redeems a code. The checks run in the order of docs/emulator.md#browser-sign-in-authorization-code-with-pkce; the first failing
+    /// one answers.
     /// A failed check leaves the code redeemable (a wrong verifier must not let an attacker burn
     /// the real client's code).
     func authorizationCodeGrant(_ form: FormBody, _ context: RequestContext) throws(Failure) -> EmulatorResponse {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Browser sign-in (standard-api.md §6): `GET|POST /{tenant}/oauth2/v2.0/authorize` with its
+/// Browser sign-in (docs/emulator.md#browser-sign-in-authorization-code-with-pkce): `GET|POST /{tenant}/oauth2/v2.0/authorize` with its
 /// sign-in, code and consent pages, the SSO cookie, and `/{tenant}/oauth2/v2.0/logout`.
 extension EmulatorRouter {
     /// The SSO cookie's name.
@@ -36,7 +36,8 @@ extension EmulatorRouter {
 
     private func startAuthorization(_ params: [String: String], _ context: RequestContext) -> EmulatorResponse {
         func value(_ name: String) -> String? { params[name].flatMap { $0.isEmpty ? nil : $0 } }
-        // (1) and (2) of §6 answer with a page: redirecting to an unchecked URI would be an open redirector.
+        // (1) and (2) of docs/emulator.md#browser-sign-in-authorization-code-with-pkce answer with a page: redirecting to an unchecked
+        // URI would be an open redirector.
         guard let clientId = value("client_id") else {
             return AuthorizePage.error(
                 status: 400, code: 900144, description: "The request body must contain the following parameter: 'client_id'.")
@@ -105,7 +106,8 @@ extension EmulatorRouter {
         return proceed(authorizeRequest, app: app, context)
     }
 
-    /// Step (4) of §6: the SSO session answers at once unless `prompt` or the request asks for more.
+    /// Step (4) of docs/emulator.md#browser-sign-in-authorization-code-with-pkce: the SSO session answers at once unless `prompt` or
+    /// the request asks for more.
     private func proceed(_ request: AuthorizeRequest, app: Seed.App, _ context: RequestContext) -> EmulatorResponse {
         let cookie = BrowserRules.cookie(Self.ssoCookie, in: context.request.headers["cookie"])
         return world.withLock { world -> EmulatorResponse in
@@ -321,7 +323,7 @@ extension EmulatorRouter {
             notice: notice)
     }
 
-    /// Success (§6): `302 {redirect_uri}?code=…&state=…&client_info=…`.
+    /// Success (docs/emulator.md#browser-sign-in-authorization-code-with-pkce): `302 {redirect_uri}?code=…&state=…&client_info=…`.
     private func issueCode(
         _ request: AuthorizeRequest, username: String, authTime: Date, satisfied: Set<String>, granted: Set<String>,
         world: inout EmulatorWorld, _ context: RequestContext

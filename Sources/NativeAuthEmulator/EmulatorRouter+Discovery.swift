@@ -1,6 +1,6 @@
 import Foundation
 
-/// OpenID discovery (spec §7.6) and the sample protected APIs.
+/// OpenID discovery (docs/protocol.md#refresh) and the sample protected APIs.
 extension EmulatorRouter {
     func openIDConfiguration(_ context: RequestContext) -> EmulatorResponse {
         let tenantBase = "\(context.request.baseURL)/\(seed.tenant.id)"

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The error bodies of the native-auth API (spec §3.2), complete with `AADSTS` descriptions.
+/// The error bodies of the native-auth API (docs/protocol.md#error-envelope), complete with `AADSTS` descriptions.
 extension EmulatorRouter {
     struct Failure: Error {
         var response: EmulatorResponse

@@ -1,8 +1,9 @@
 import Foundation
 
-/// Multifactor authentication (spec §5.1 `/oauth2/v2.0/introspect` and `/challenge` with `id`,
-/// §6 `mfa_oob`, §10.7), the client's `capabilities` (§4.2), and the decision, once a first factor
-/// has passed, whether the user is signed in, must pass MFA or must first register a method (JIT).
+/// Multifactor authentication: `/oauth2/v2.0/introspect`, `/challenge` with `id` and the `mfa_oob` grant
+/// (docs/protocol.md#sign-in-endpoints, #token-requests, #multifactor-authentication), the client's
+/// `capabilities` (#capabilities), and the decision, once a first factor has passed, whether the user is
+/// signed in, must pass MFA or must first register a method (JIT).
 extension EmulatorRouter {
     static let knownCapabilities: Set<String> = ["mfa_required", "registration_required"]
 
@@ -89,7 +90,7 @@ extension EmulatorRouter {
 
     /// `POST /oauth2/v2.0/challenge` with `id`: sends a new code to that method (the previous MFA
     /// code stops working). Takes the introspect token or the token of an earlier MFA challenge
-    /// (resend, or another method). `challenge_type` is optional here (the docs send none, spec §12)
+    /// (resend, or another method). `challenge_type` is optional here (the docs send none, docs/protocol.md#docs-versus-msal)
     /// and need not contain `oob`: the `mfa_required` capability already says the client can do it.
     func mfaChallenge(_ r: NativeRequest, id: String) throws(Failure) -> EmulatorResponse {
         let context = r.context

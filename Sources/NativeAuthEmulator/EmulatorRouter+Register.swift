@@ -1,7 +1,8 @@
 import Foundation
 
 /// Just-in-time strong-auth method registration: `/register/v1.0/introspect`, `/challenge` and
-/// `/continue` (spec §5.4, §10.8). An expired token on these endpoints answers `expired_token`
+/// `/continue` (docs/protocol.md#registration-endpoints, #strong-auth-registration). An expired token on these endpoints answers
+/// `expired_token`
 /// with error code 55112, as the service does.
 extension EmulatorRouter {
     static let registerExpiredCode = 55112

@@ -1,6 +1,6 @@
 import Foundation
 
-/// `/resetpassword/v1.0/*` (spec §5.3, §10.9).
+/// `/resetpassword/v1.0/*` (docs/protocol.md#password-reset-endpoints, #password-reset).
 extension EmulatorRouter {
     func resetPasswordStart(_ r: NativeRequest) throws(Failure) -> EmulatorResponse {
         let context = r.context

@@ -1,6 +1,6 @@
 import Foundation
 
-/// `/oauth2/v2.0/initiate` and `/oauth2/v2.0/challenge` (spec §5.1).
+/// `/oauth2/v2.0/initiate` and `/oauth2/v2.0/challenge` (docs/protocol.md#sign-in-endpoints).
 extension EmulatorRouter {
     func signInInitiate(_ r: NativeRequest) throws(Failure) -> EmulatorResponse {
         let context = r.context
@@ -72,7 +72,7 @@ extension EmulatorRouter {
         return mask(parts[0]) + "@" + maskedDomain
     }
 
-    /// Checks a submitted code against the flow's, counting attempts (spec §8.3). On the last
+    /// Checks a submitted code against the flow's, counting attempts (docs/protocol.md#one-time-codes). On the last
     /// allowed failure the flow ends, so its token stops working.
     func checkCode(_ submitted: String?, flow: inout Flow, world: inout EmulatorWorld, context: RequestContext) throws(Failure) {
         guard let submitted else { throw missingParameter("oob", context) }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// `/signup/v1.0/start`, `/challenge` and `/continue` (spec §5.2, §10.3–§10.5).
+/// `/signup/v1.0/start`, `/challenge` and `/continue` (docs/protocol.md#sign-up-endpoints, #sign-up).
 extension EmulatorRouter {
     func signUpStart(_ r: NativeRequest) throws(Failure) -> EmulatorResponse {
         let context = r.context
@@ -98,7 +98,7 @@ extension EmulatorRouter {
                 var flow = try flow(
                     for: r.form["continuation_token"], accepting: [StepKey(.signUpAttributesRequired)],
                     clientId: r.app.clientId, world: &world, context: context)
-                // Optional attributes are accepted only before the email is verified (spec §5.2).
+                // Optional attributes are accepted only before the email is verified (docs/protocol.md#sign-up-endpoints).
                 let required = Set(r.app.attributes.filter(\.required).map(\.name))
                 for (name, value) in attributes where required.contains(name) || !flow.emailVerified {
                     flow.pendingAttributes[name] = value
@@ -182,7 +182,7 @@ extension EmulatorRouter {
         }
     }
 
-    /// Entra's password rules (spec §8.4): 8–256 characters, at least three of lower case, upper
+    /// Entra's password rules (docs/protocol.md#passwords): 8–256 characters, at least three of lower case, upper
     /// case, digits and symbols, not the user's own name, not the current password.
     func checkPasswordPolicy(_ password: String, username: String, current: PasswordHash?, context: RequestContext) throws(Failure) {
         func fail(_ suberror: String, _ message: String) -> Failure {

@@ -1,7 +1,7 @@
 import Foundation
 
-/// `/oauth2/v2.0/token` (spec §6) with the grants `password`, `oob`, `mfa_oob`, `continuation_token`
-/// and `refresh_token`, and the tokens it issues (spec §7). After a first factor,
+/// `/oauth2/v2.0/token` (docs/protocol.md#token-endpoint) with the grants `password`, `oob`, `mfa_oob`, `continuation_token`
+/// and `refresh_token`, and the tokens it issues (docs/protocol.md#tokens-and-accounts). After a first factor,
 /// `requireSecondFactor` (EmulatorRouter+MFA.swift) decides whether MFA or registration comes next.
 extension EmulatorRouter {
     func token(_ r: NativeRequest) throws(Failure) -> EmulatorResponse {
@@ -14,7 +14,7 @@ extension EmulatorRouter {
         case "password":
             return try passwordGrant(r, scopes: scopes, acrs: acrs)
         case "oob":
-            // The docs complete MFA with `oob` too (spec §12), so the MFA step is accepted here as well.
+            // The docs complete MFA with `oob` too (docs/protocol.md#docs-versus-msal), so the MFA step is accepted here as well.
             return try codeGrant(r, scopes: scopes, acrs: acrs, steps: [StepKey(.signInOOBChallenge), StepKey(.mfaCodeSent)])
         case "mfa_oob":
             return try codeGrant(r, scopes: scopes, acrs: acrs, steps: [StepKey(.mfaCodeSent)])
@@ -236,7 +236,7 @@ extension EmulatorRouter {
 
     /// Splits the requested scopes into OIDC scopes and the scopes of at most one resource.
     ///
-    /// The rule, as Entra answers (spec §6.3, §6.4, §9):
+    /// The rule, as Entra answers (docs/protocol.md#scopes, #token-errors, #error-codes):
     /// - `openid`, `profile`, `offline_access` and `email` are always granted.
     /// - A scope that is not a scope-token (RFC 6749 §3.3), has an empty name, or is written under
     ///   a URI that is no resource of the tenant (`api://elsewhere/Read`) is malformed or unknown:
@@ -311,7 +311,7 @@ extension EmulatorRouter {
         Base64URLCoding.encode(Secrets.randomBytes(16))
     }
 
-    /// The token response of spec §6.2: RS256 access and id tokens, an opaque refresh token, and
+    /// The token response of docs/protocol.md#token-response: RS256 access and id tokens, an opaque refresh token, and
     /// `client_info`.
     func issueTokens(
         for user: UserRecord, app: Seed.App, scopes: ResolvedScopes, clientInfo: String?, context: RequestContext,
@@ -329,7 +329,7 @@ extension EmulatorRouter {
         if !extras.acrs.isEmpty { accessClaims["acrs"] = extras.acrs }
         var body: [String: Any] = ["token_type": "Bearer", "expires_in": lifetime, "ext_expires_in": lifetime]
         if let api = scopes.api, api.appId == Self.graphAppId {
-            // Graph's scopes as the client wrote them, then the OIDC scopes (spec §6.2's sample).
+            // Graph's scopes as the client wrote them, then the OIDC scopes (docs/protocol.md#token-response's sample).
             let graphScopes = scopes.apiScopeNames.map { scopes.graphNamesWithURI.contains($0) ? api.scopeString($0) : $0 }
             body["scope"] = (graphScopes + scopes.oidc).joined(separator: " ")
         } else {

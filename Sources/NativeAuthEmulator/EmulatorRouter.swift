@@ -189,7 +189,7 @@ public final class EmulatorRouter: Sendable {
         var context: RequestContext
     }
 
-    /// The handler of each native-auth endpoint (spec §1.4).
+    /// The handler of each native-auth endpoint (docs/protocol.md#endpoint-list).
     private func nativeHandler(_ endpoint: String) -> ((NativeRequest) throws(Failure) -> EmulatorResponse)? {
         switch endpoint {
         case "/oauth2/v2.0/initiate": return signInInitiate
@@ -211,7 +211,7 @@ public final class EmulatorRouter: Sendable {
         }
     }
 
-    /// Validation order of spec §11.2, first part: the client.
+    /// Validation order of docs/protocol.md#validation-order, first part: the client.
     private func validateClient(_ form: FormBody, _ context: RequestContext) throws(Failure) -> Seed.App {
         guard let clientId = form["client_id"] else {
             throw apiError("invalid_request", 90100, "client_id parameter is empty or not valid.", context: context)
@@ -229,7 +229,7 @@ public final class EmulatorRouter: Sendable {
         return app
     }
 
-    /// The client's `challenge_type` list (spec §4.1): must contain `redirect` and only known values.
+    /// The client's `challenge_type` list (docs/protocol.md#challenge-types): must contain `redirect` and only known values.
     func challengeTypes(_ form: FormBody, _ context: RequestContext) throws(Failure) -> Set<String> {
         guard let raw = form["challenge_type"] else { throw missingParameter("challenge_type", context) }
         let values = Set(raw.split(separator: " ").map(String.init))
@@ -366,7 +366,7 @@ public final class EmulatorRouter: Sendable {
         return issueToken(flowId: flow.id, step: step, generation: flow.generation, world: &world, now: now)
     }
 
-    /// Looks up the flow behind a continuation token and checks it may be used here (spec §8.1).
+    /// Looks up the flow behind a continuation token and checks it may be used here (docs/protocol.md#continuation-tokens).
     /// `expiredCode` is the error code of an expired token (`/register/v1.0/*` answers 55112).
     func flow(
         for token: String?, accepting steps: Set<StepKey>, clientId: String, world: inout EmulatorWorld, context: RequestContext,

@@ -6,7 +6,7 @@ import Testing
 @testable import MSAL
 @testable import NativeAuthEmulator
 
-/// Every SDK step against every fault the emulator can inject (issue 8's fault matrix): the step
+/// Every SDK step against every fault the emulator can inject: the step
 /// succeeds after its retry policy or fails with a typed error that keeps the underlying cause,
 /// never crashes or hangs, and the state that allows a retry still works once the fault is gone.
 @Suite(.tags(.concurrency)) struct FaultMatrixTests {
@@ -44,7 +44,7 @@ import Testing
     struct Step: Sendable {
         var name: String
         var endpoint: String
-        /// `/signup/v1.0/continue`: MSAL treats any 200 as completion (spec §5.2), so a mangled 200
+        /// `/signup/v1.0/continue`: MSAL treats any 200 as completion (docs/protocol.md#sign-up-endpoints), so a mangled 200
         /// completes the sign-up (without a sign-in token) instead of failing.
         var anyOKCompletes = false
         /// A failure while polling a reset ends the flow (the submitted token is spent): the
@@ -222,7 +222,7 @@ import Testing
                 parameters.forceRefresh = true
                 _ = try await (handle.value as! MSALNativeAuthUserAccountResult).getAccessToken(parameters: parameters)
             }),
-        // MFA (spec §10.7): reached through the token step, whose answer spends the password
+        // MFA (docs/protocol.md#multifactor-authentication): reached through the token step, whose answer spends the password
         // state's token, so a failed introspect ends that sign-in (a new one is the retry).
         Step(
             name: "MFA introspect", endpoint: "/oauth2/v2.0/introspect", failureEndsFlow: true,
@@ -248,7 +248,7 @@ import Testing
                 return Handle(next)
             },
             run: { world, handle in _ = try await (handle.value as! MFARequiredState).submitChallenge(challenge: world.code(H.alan)) }),
-        // Registration (spec §10.8), each step with a new user who has no method yet.
+        // Registration (docs/protocol.md#strong-auth-registration), each step with a new user who has no method yet.
         Step(
             name: "register introspect", endpoint: "/register/v1.0/introspect", failureEndsFlow: true,
             prepare: { world in Handle(try await passwordState(world.strongAuthApp, try world.jitUser())) },

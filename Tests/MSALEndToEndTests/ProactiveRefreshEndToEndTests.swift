@@ -6,7 +6,7 @@ import Testing
 @testable import MSAL
 @testable import NativeAuthEmulator
 
-/// Proactive refresh (issue 13) against the emulator in-process: its token responses carry no
+/// Proactive refresh against the emulator in-process: its token responses carry no
 /// `refresh_in`, so the rule without it applies (half-life for a short token).
 @Suite struct ProactiveRefreshEndToEndTests {
     typealias H = EmulatorHarness

@@ -7,7 +7,7 @@ import Testing
 @testable import NativeAuthEmulator
 
 /// Multifactor authentication and just-in-time strong-auth registration through the SDK against the
-/// emulator (public-api §8.3-8.6, spec §10.7-10.8): every path in the async form and in the delegate
+/// emulator (docs/error-mapping.md, docs/protocol.md#multifactor-authentication): every path in the async form and in the delegate
 /// form, in-process and over loopback, with the round trips counted in the emulator's request log.
 @Suite @MainActor struct StrongAuthEndToEndTests {
     typealias H = EmulatorHarness
@@ -62,7 +62,8 @@ import Testing
         func mails(_ username: String) -> [[String: Any]] { harness.hook("GET", "mailbox", query: ["username": username]).list }
         func code(_ username: String) -> String { harness.lastCode(username) ?? "" }
 
-        /// A new user who must pass MFA, with these methods (none: registers one first); without a password, one who signs in with email codes.
+        /// A new user who must pass MFA, with these methods (none: registers one first); without a password, one who signs in with
+        /// email codes.
         func addUser(_ prefix: String, password: Bool = true, methods: [[String: Any]] = []) throws -> String {
             counter += 1
             let username = "\(prefix).\(counter)@example.com"
@@ -682,7 +683,7 @@ import Testing
         try await expectSignedIn(await run.submitRegistration(first.state, world.code(jit)), as: jit, app: app)
     }
 
-    /// public-api §8.6: an empty contact gives `invalidInput` with `newState` the same state from a
+    /// docs/error-mapping.md#registration-states: an empty contact gives `invalidInput` with `newState` the same state from a
     /// `RegisterStrongAuthState`, and nil from the verification state.
     @Test func anEmptyContactFromTheCodeStateHandsNoStateToTheDelegate() async throws {
         let world = try World()

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The Swift fragments of the product documents (shared/docs, standard-api §7) compile against
+/// The Swift fragments of the product documents (shared/docs, docs/error-mapping.md#documented-fragments) compile against
 /// `MSAL` as written: the migration guides (000/001), the error-handling guide (002) and the
 /// custom-claims guide (003). They live in `DocumentSnippets/` verbatim (formatting and unused
 /// values included, which the test targets' warnings-as-errors would refuse), each wrapped in a

@@ -6,7 +6,7 @@ import Testing
 @testable import NativeAuthEmulator
 
 /// Browser sign-in through the router in-process: the authorize page driven as a form, the
-/// redirect, and `grant_type=authorization_code` with every check of standard-api.md §6.
+/// redirect, and `grant_type=authorization_code` with every check of docs/emulator.md#browser-sign-in-authorization-code-with-pkce.
 @Suite struct AuthorizeEndpointTests {
     typealias H = EmulatorHarness
     typealias B = BrowserDriver

@@ -4,7 +4,8 @@ import Testing
 
 @testable import NativeAuthEmulator
 
-/// Just-in-time strong-auth registration: `/register/v1.0/*` and the sign-in that follows (spec §5.4, §10.8).
+/// Just-in-time strong-auth registration: `/register/v1.0/*` and the sign-in that follows (docs/protocol.md#registration-endpoints,
+/// #strong-auth-registration).
 @Suite struct RegistrationEndpointTests {
     typealias H = EmulatorHarness
 

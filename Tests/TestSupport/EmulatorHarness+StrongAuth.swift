@@ -2,7 +2,7 @@ import Foundation
 import NativeAuthEmulator
 import Testing
 
-/// Helpers for the MFA and strong-auth registration flows (spec §10.7, §10.8).
+/// Helpers for the MFA and strong-auth registration flows (docs/protocol.md#multifactor-authentication, #strong-auth-registration).
 extension EmulatorHarness {
     package static let alan = "alan@example.com"
     package static let alanPassword = "Turing-Machine-1936"

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The token response's `client_info`: base64url JSON `{"uid", "utid"}` (spec §7.1).
+/// The token response's `client_info`: base64url JSON `{"uid", "utid"}` (docs/protocol.md#client_info).
 package struct ClientInfo: Sendable, Equatable {
     package var uid: String
     package var utid: String

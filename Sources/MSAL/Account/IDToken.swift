@@ -1,6 +1,6 @@
 import Foundation
 
-/// The claims of an id token (spec §7.2). The SDK does not check the signature, issuer or audience
+/// The claims of an id token (docs/protocol.md#id-token). The SDK does not check the signature, issuer or audience
 /// (the token came straight from the authority over TLS, as in MSAL); it only reads the claims.
 package struct IDToken: Sendable, Equatable {
     package var raw: String

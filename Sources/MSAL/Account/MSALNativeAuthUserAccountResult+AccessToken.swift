@@ -34,7 +34,7 @@ package struct AccessTokenRequest: Sendable {
 }
 
 extension MSALNativeAuthUserAccountResult {
-    /// Cache first, then one shared refresh per (account, scopes, claims) (spec §7.6).
+    /// Cache first, then one shared refresh per (account, scopes, claims) (docs/protocol.md#refresh).
     func accessToken(_ request: AccessTokenRequest) async throws(RetrieveAccessTokenError) -> MSALNativeAuthTokenResult {
         guard let client, let homeAccountId = account.identifier else {
             throw RetrieveAccessTokenError(
@@ -76,7 +76,7 @@ extension MSALNativeAuthUserAccountResult {
         return try result.get()
     }
 
-    /// The steady state (issue 13): the same account and scopes as a call already served from this
+    /// The steady state: the same account and scopes as a call already served from this
     /// copy of the cache, the token still valid and not yet due for refresh. Anything else
     /// (forced refresh, claims, a refresh token wanted, a changed cache, a due token) takes the
     /// full path, which gives the same answer and remembers it.
@@ -109,7 +109,7 @@ extension MSALNativeAuthUserAccountResult {
     /// How long a background refresh that failed keeps the next one of the same key from starting.
     static let backgroundRetryDelay: TimeInterval = 30
 
-    /// Proactive refresh (issue 13): `cached` is still valid but due, so the caller already has it;
+    /// Proactive refresh: `cached` is still valid but due, so the caller already has it;
     /// one refresh of its scopes starts in the background unless one is in flight (the in-flight
     /// table, then the cross-process lock in `refresh`). Its failure is only logged: the account
     /// stays signed in, the cached token serves until the expiry buffer, then callers refresh
@@ -155,7 +155,7 @@ extension MSALNativeAuthUserAccountResult {
         }
     }
 
-    /// Redeems the refresh token at the token endpoint (the Linux route of spec §7.6) and stores
+    /// Redeems the refresh token at the token endpoint (the Linux route of docs/protocol.md#refresh) and stores
     /// the answer, unless the account was signed out meanwhile. `proactive`: a background refresh
     /// of a token that is still valid, which only a token not yet due makes unnecessary.
     private func refresh(_ request: AccessTokenRequest, homeAccountId: String, client: NativeAuthClient, proactive: Bool = false) async
@@ -282,7 +282,7 @@ extension MSALNativeAuthUserAccountResult {
 }
 
 extension RetrieveAccessTokenError {
-    /// Refresh errors (public-api §8.8, issue-level refinements): scope problems, expired or revoked
+    /// Refresh errors (docs/error-mapping.md#access-tokens, with the refinements below): scope problems, expired or revoked
     /// refresh tokens and consent needs get their own kinds; MFA and password-change needs keep
     /// MSAL's message prefixes.
     static func fromRefresh(_ error: NativeAuthAPIError, correlationId: UUID) -> RetrieveAccessTokenError {

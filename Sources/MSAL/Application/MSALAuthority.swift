@@ -27,7 +27,7 @@ public class MSALAuthority: @unchecked Sendable {
 
 /// The authority of a Microsoft Entra External ID (CIAM) tenant.
 ///
-/// Accepted forms (spec §1.1): `https://contoso.ciamlogin.com` (normalised to
+/// Accepted forms (docs/protocol.md#authority-forms): `https://contoso.ciamlogin.com` (normalised to
 /// `https://contoso.ciamlogin.com/contoso.onmicrosoft.com`), the long form, the tenant-id form
 /// `https://contoso.ciamlogin.com/{tenant-guid}`, and a custom URL domain. Query and fragment are
 /// dropped, as is a trailing `/`. The scheme must be `https`; `http` is accepted only for loopback
@@ -99,7 +99,7 @@ public final class MSALCIAMAuthority: MSALAuthority, @unchecked Sendable {
 }
 
 extension MSALAuthority {
-    /// Checks an authority URL and brings it to the form endpoint paths are appended to (spec §1.1).
+    /// Checks an authority URL and brings it to the form endpoint paths are appended to (docs/protocol.md#authority-forms).
     static func normalise(_ url: URL) throws(SetupError) -> URL {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
             throw SetupError(.invalidAuthority, "The authority '\(url.absoluteString)' is not a valid URL")

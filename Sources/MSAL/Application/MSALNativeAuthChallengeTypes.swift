@@ -11,7 +11,7 @@ public struct MSALNativeAuthChallengeTypes: OptionSet, Sendable, Hashable {
     /// A password.
     public static let password = MSALNativeAuthChallengeTypes(rawValue: 1 << 1)
 
-    /// The wire value, in the fixed order `oob password redirect` (spec §4.1).
+    /// The wire value, in the fixed order `oob password redirect` (docs/protocol.md#challenge-types).
     package var wireValue: String {
         var parts: [String] = []
         if contains(.OOB) { parts.append("oob") }
@@ -22,7 +22,7 @@ public struct MSALNativeAuthChallengeTypes: OptionSet, Sendable, Hashable {
 }
 
 /// Extra abilities the app declares to the server. Mirrors MSAL's `MSALNativeAuthCapabilities`.
-/// Sent as `capabilities` only when not empty (spec §4.2).
+/// Sent as `capabilities` only when not empty (docs/protocol.md#capabilities).
 public struct MSALNativeAuthCapabilities: OptionSet, Sendable, Hashable {
     /// The set as bits, one per capability.
     public let rawValue: Int

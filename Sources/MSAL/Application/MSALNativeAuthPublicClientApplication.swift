@@ -51,7 +51,7 @@ public final class MSALNativeAuthPublicClientApplication: MSALPublicClientApplic
 
     // MARK: Sign-in
 
-    /// Starts a sign-in (spec §10.1, §10.2).
+    /// Starts a sign-in (docs/protocol.md#password-sign-in, #code-sign-in).
     ///
     /// Without a password the server chooses: a password prompt (`.passwordRequired`) or an emailed
     /// code (`.codeRequired`). With a password, a password account completes in one call; a
@@ -96,7 +96,7 @@ public final class MSALNativeAuthPublicClientApplication: MSALPublicClientApplic
 
     // MARK: Sign-up
 
-    /// Starts a sign-up (spec §10.3–§10.5): the server sends a code to verify the address.
+    /// Starts a sign-up (docs/protocol.md#sign-up): the server sends a code to verify the address.
     public func signUp(parameters: MSALNativeAuthSignUpParameters) async throws(SignUpStartError) -> SignUpStartResult {
         try await signUpController.start(signUpRequest(parameters))
     }
@@ -130,7 +130,7 @@ public final class MSALNativeAuthPublicClientApplication: MSALPublicClientApplic
 
     // MARK: Password reset
 
-    /// Starts a self-service password reset (spec §10.9): the server sends a code to the address.
+    /// Starts a self-service password reset (docs/protocol.md#password-reset): the server sends a code to the address.
     public func resetPassword(parameters: MSALNativeAuthResetPasswordParameters) async throws(ResetPasswordStartError)
         -> ResetPasswordStartResult
     {

@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// Tells a reader, for the price of one non-blocking `read`, whether the cache file may have
-/// changed since it last asked (issue 13): an inotify watch on the file's directory, which sees
+/// changed since it last asked: an inotify watch on the file's directory, which sees
 /// every way the file is replaced or written (rename over it, in-place write, delete), by this
 /// process or any other.
 ///

@@ -17,7 +17,7 @@ package final class TokenCache: Sendable {
     package let inFlight = Locked<[String: Task<Result<MSALNativeAuthTokenResult, RetrieveAccessTokenError>, Never>]>([:])
     /// How many callers have gone to the refresh path (shared or not); lets tests wait for a crowd.
     package let refreshCallers = Locked(0)
-    /// Background refreshes started (issue 13); lets tests and benchmarks count them.
+    /// Background refreshes started; lets tests and benchmarks count them.
     package let backgroundRefreshes = Locked(0)
     /// When a background refresh of a key last failed: the next waits `backgroundRetryDelay`.
     package let backgroundFailures = Locked<[String: Date]>([:])

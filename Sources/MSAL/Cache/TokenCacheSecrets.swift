@@ -4,7 +4,7 @@ import Foundation
     import Glibc
 #endif
 
-/// Access tokens' secrets left in the file rather than in memory (issue 13).
+/// Access tokens' secrets left in the file rather than in memory.
 ///
 /// The copy of the cache a process keeps for look-ups needs every access token's metadata but only
 /// the secrets of the tokens it serves, and the secrets are most of the file (1–2 KB each). So the

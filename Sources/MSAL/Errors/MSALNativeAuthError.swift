@@ -118,7 +118,7 @@ private func nonEmpty(_ text: String?) -> String? {
     return text
 }
 
-/// MSAL's default texts for errors without a server description (public-api §7).
+/// MSAL's default texts for errors without a server description (docs/error-mapping.md#native-auth-errors).
 package enum NativeAuthErrorMessage {
     package static let browserRequired = "Browser required. Use acquireTokenInteractively instead"
     package static let generalError = "General error"

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The `GET {authority}/oauth2/v2.0/authorize` request of a browser sign-in (spec §5.3), as a value
+/// The `GET {authority}/oauth2/v2.0/authorize` request of a browser sign-in (docs/error-mapping.md#authorize-request), as a value
 /// that renders one URL. Pure: the secrets and the correlation id are inputs, so the same input
 /// always gives the same URL.
 ///

@@ -4,7 +4,7 @@ import Foundation
     import Glibc
 #endif
 
-/// Opens the authorize URL in the user's browser (spec §5.4), trying in order:
+/// Opens the authorize URL in the user's browser (docs/error-mapping.md#launching-the-browser), trying in order:
 ///
 /// 1. the app's own launcher closure, if any;
 /// 2. each command of `$BROWSER` (`:`-separated; arguments split on spaces; `%s` replaced by the

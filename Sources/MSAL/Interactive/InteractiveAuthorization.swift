@@ -1,9 +1,9 @@
 import Foundation
 
-/// One browser sign-in up to the authorization code (spec §5.1–5.5): takes the process's session
+/// One browser sign-in up to the authorization code (docs/error-mapping.md#loopback-redirect): takes the process's session
 /// gate, opens the loopback listener, builds the authorize URL, starts the browser (or hands the
 /// URL to the app), waits for the redirect and returns what the token request needs. The token
-/// request itself (§5.6) is the caller's.
+/// request itself (docs/error-mapping.md#code-redemption) is the caller's.
 ///
 /// ```swift
 /// let authorization = InteractiveAuthorization(launcher: BrowserLauncher())

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Why a browser sign-in (or one of its parts: the URL, the loopback listener, the launcher)
-/// failed. Each case knows the MSAL code it becomes at the public boundary (spec §3.2, §3.3):
+/// failed. Each case knows the MSAL code it becomes at the public boundary (docs/error-mapping.md#msalerror-codes, #internal-codes):
 /// `msalErrorCode` is `MSALError`'s raw value and `internalErrorCode` the value for
 /// `MSALInternalErrorCodeKey` when that is `.internal` (-50000).
 package enum InteractiveAuthorizationError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Admits one browser sign-in at a time (spec §5.5: one session per process; a second fails with
+/// Admits one browser sign-in at a time (docs/error-mapping.md#one-session-at-a-time: one session per process; a second fails with
 /// `internalErrorInteractiveSessionAlreadyRunning`) and cancels the running one on request
 /// (`cancelCurrentWebAuthSession()`).
 ///

@@ -7,7 +7,7 @@ import Foundation
 /// Which redirect URIs the loopback listener takes: `http://localhost`, `http://127.0.0.1` or
 /// `http://[::1]`, with an optional port and path, and nothing else.
 extension LoopbackRedirectListener {
-    /// Validates a redirect URI for the loopback listener (spec §5.1).
+    /// Validates a redirect URI for the loopback listener (docs/error-mapping.md#loopback-redirect).
     package static func endpoint(for redirectURI: URL?) throws(InteractiveAuthorizationError) -> Endpoint {
         guard let redirectURI else { return Endpoint(host: "localhost", port: 0, path: "") }
         let text = redirectURI.absoluteString

@@ -4,7 +4,7 @@ import Foundation
     import Glibc
 #endif
 
-/// The loopback HTTP listener that receives the browser's redirect (RFC 8252 §7.3, spec §5.1).
+/// The loopback HTTP listener that receives the browser's redirect (RFC 8252 §7.3, docs/error-mapping.md#loopback-redirect).
 ///
 /// Foundation on Linux has no server API, so this file speaks just enough HTTP/1.1 over Glibc
 /// sockets: it binds `127.0.0.1` and, on the same port, `::1` when the machine has it; accepts

@@ -1,6 +1,6 @@
 import Foundation
 
-/// `application/x-www-form-urlencoded` bodies as the native-auth API expects them (spec §2.1):
+/// `application/x-www-form-urlencoded` bodies as the native-auth API expects them (docs/protocol.md#request-body):
 /// UTF-8, unreserved characters kept, space as `+`, everything else percent-encoded, absent values
 /// omitted rather than sent empty.
 package enum FormEncoding {

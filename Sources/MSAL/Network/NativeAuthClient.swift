@@ -76,13 +76,13 @@ package final class NativeAuthEnvironment: Sendable {
 }
 
 /// The answer to one native-auth request after retries: the raw response or why there is none,
-/// and the correlation id the flow continues with (the server's echo when it sent one, §2.5).
+/// and the correlation id the flow continues with (the server's echo when it sent one, docs/protocol.md#correlation-ids).
 package struct NativeAuthExchange: Sendable {
     package var correlationId: UUID
     package var result: Result<HTTPTransportResponse, MSALNativeAuthNetworkFailure>
 }
 
-/// Sends native-auth requests: builds the URL, the form body and every header (spec §2), retries
+/// Sends native-auth requests: builds the URL, the form body and every header (docs/protocol.md#transport), retries
 /// as MSAL does, enforces the body cap, adopts the echoed correlation id, and logs without secrets.
 package struct NativeAuthClient: Sendable {
     package let environment: NativeAuthEnvironment
@@ -95,7 +95,8 @@ package struct NativeAuthClient: Sendable {
     package static let sku = "MSAL.Swift.Linux"
 
     package func url(for endpoint: NativeAuthEndpoint) -> URL {
-        // Appended to the authority path as a string (§1.2); `dc` is the only query parameter (§1.3).
+        // Appended to the authority path as a string (docs/protocol.md#endpoint-urls); `dc` is the only query parameter
+        // (docs/protocol.md#endpoint-urls).
         var components = URLComponents(url: environment.authorityURL, resolvingAgainstBaseURL: false)!
         components.path += endpoint.path
         if let dc = environment.dc {
@@ -230,7 +231,7 @@ package struct NativeAuthClient: Sendable {
         }
     }
 
-    /// The server's `client-request-id` when it is a UUID (spec §2.5).
+    /// The server's `client-request-id` when it is a UUID (docs/protocol.md#correlation-ids).
     static func echoedCorrelationId(_ response: HTTPTransportResponse) -> UUID? {
         response.header("client-request-id").flatMap { UUID(uuidString: $0.trimmingCharacters(in: .whitespaces)) }
     }

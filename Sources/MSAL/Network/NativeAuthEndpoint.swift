@@ -1,4 +1,5 @@
-/// The native-auth endpoints (spec §1.4) with the server-telemetry ids the SDK reports for each (§2.3).
+/// The native-auth endpoints (docs/protocol.md#endpoint-list) with the server-telemetry ids the SDK reports for each
+/// (docs/protocol.md#request-headers).
 package enum NativeAuthEndpoint: String, Sendable, CaseIterable {
     case signInInitiate = "/oauth2/v2.0/initiate"
     case signInChallenge = "/oauth2/v2.0/challenge"

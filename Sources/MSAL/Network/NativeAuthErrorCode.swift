@@ -5,7 +5,7 @@ package struct NativeAuthErrorCode: RawRepresentable, Hashable, Sendable, Custom
     package init(rawValue: String) { self.rawValue = rawValue }
     package var description: String { rawValue }
 
-    // `error` values (spec §3.2, §5, §6.4)
+    // `error` values (docs/protocol.md#error-envelope, #endpoints, #token-errors)
     package static let invalidRequest = Self(rawValue: "invalid_request")
     package static let invalidClient = Self(rawValue: "invalid_client")
     package static let unauthorizedClient = Self(rawValue: "unauthorized_client")
@@ -21,7 +21,7 @@ package struct NativeAuthErrorCode: RawRepresentable, Hashable, Sendable, Custom
     package static let invalidScope = Self(rawValue: "invalid_scope")
     package static let expiredRefreshToken = Self(rawValue: "expired_refresh_token")
 
-    // `suberror` values (spec §9)
+    // `suberror` values (docs/protocol.md#error-codes)
     package static let invalidOOBValue = Self(rawValue: "invalid_oob_value")
     package static let mfaRequired = Self(rawValue: "mfa_required")
     package static let registrationRequired = Self(rawValue: "registration_required")
@@ -41,7 +41,7 @@ package struct NativeAuthErrorCode: RawRepresentable, Hashable, Sendable, Custom
     }
 }
 
-/// `error_codes` values the SDK acts on (spec §9).
+/// `error_codes` values the SDK acts on (docs/protocol.md#error-codes).
 package enum NativeAuthServerCode {
     package static let userNotFound = 50034
     package static let invalidCredentials = 50126

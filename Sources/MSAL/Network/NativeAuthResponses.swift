@@ -1,10 +1,10 @@
 import Foundation
 
-/// The decoded answer to a native-auth request (spec §2.4, §3).
+/// The decoded answer to a native-auth request (docs/protocol.md#response-handling-by-status, #response-bodies).
 package enum NativeAuthOutcome<Success: Sendable>: Sendable {
     /// HTTP 200 with the endpoint's success body.
     case success(Success)
-    /// HTTP 200 `{"challenge_type":"redirect"}`: the flow needs a browser (§3.3).
+    /// HTTP 200 `{"challenge_type":"redirect"}`: the flow needs a browser (docs/protocol.md#redirect-answer).
     case redirect(reason: String?)
     /// HTTP 400/401 with the error envelope.
     case apiError(NativeAuthAPIError)
@@ -23,7 +23,7 @@ package struct NativeAuthDecodingError: Error, Sendable {
     package init(_ message: String) { self.message = message }
 }
 
-/// The error envelope of an HTTP 400/401 answer (§3.2).
+/// The error envelope of an HTTP 400/401 answer (docs/protocol.md#error-envelope).
 package struct NativeAuthAPIError: Sendable, Equatable {
     package var error: NativeAuthErrorCode
     package var errorDescription: String?
@@ -99,7 +99,7 @@ package struct NativeAuthAPIError: Sendable, Equatable {
     }
 }
 
-/// `challenge_type` in a response; anything else makes the body undecodable (§3.1).
+/// `challenge_type` in a response; anything else makes the body undecodable (docs/protocol.md#success-bodies).
 package enum NativeAuthChallengeType: String, Sendable {
     case oob
     case password
@@ -120,7 +120,7 @@ package struct ContinuationTokenResponse: NativeAuthSuccessBody, Equatable {
     }
 }
 
-/// A challenge answer (§5.1 challenge): a password is wanted, or a code was sent.
+/// A challenge answer (docs/protocol.md#sign-in-endpoints challenge): a password is wanted, or a code was sent.
 package enum ChallengeResponse: NativeAuthSuccessBody, Equatable {
     case password(continuationToken: String)
     case oob(continuationToken: String, targetLabel: String, channel: String, codeLength: Int, interval: Int?)
@@ -158,7 +158,7 @@ package enum ChallengeResponse: NativeAuthSuccessBody, Equatable {
     }
 }
 
-/// `/signup/v1.0/continue` 200: the user exists; the token, when present, signs them in (§5.2).
+/// `/signup/v1.0/continue` 200: the user exists; the token, when present, signs them in (docs/protocol.md#sign-up-endpoints).
 package struct SignUpCompletedResponse: NativeAuthSuccessBody, Equatable {
     package var continuationToken: String?
 
@@ -171,7 +171,7 @@ package struct SignUpCompletedResponse: NativeAuthSuccessBody, Equatable {
     }
 }
 
-/// `/resetpassword/v1.0/submit` 200: the token to poll with and how often (§5.3).
+/// `/resetpassword/v1.0/submit` 200: the token to poll with and how often (docs/protocol.md#password-reset-endpoints).
 package struct ResetPasswordSubmitResponse: NativeAuthSuccessBody, Equatable {
     package var continuationToken: String
     package var pollInterval: Int
@@ -191,7 +191,7 @@ package struct ResetPasswordSubmitResponse: NativeAuthSuccessBody, Equatable {
     }
 }
 
-/// `/resetpassword/v1.0/poll_completion` 200 (§5.3).
+/// `/resetpassword/v1.0/poll_completion` 200 (docs/protocol.md#password-reset-endpoints).
 package struct ResetPasswordPollResponse: NativeAuthSuccessBody, Equatable {
     package enum Status: String, Sendable {
         case succeeded
@@ -219,7 +219,7 @@ package struct ResetPasswordPollResponse: NativeAuthSuccessBody, Equatable {
     }
 }
 
-/// A successful `/oauth2/v2.0/token` answer (§6.2), checked as IdentityCore checks it.
+/// A successful `/oauth2/v2.0/token` answer (docs/protocol.md#token-response), checked as IdentityCore checks it.
 package struct TokenResponse: NativeAuthSuccessBody, Equatable {
     package var tokenType: String?
     package var scope: String?
@@ -273,7 +273,7 @@ package struct TokenResponse: NativeAuthSuccessBody, Equatable {
     }
 }
 
-/// A number sent either as a JSON number or as a numeric string (token lifetimes, §6.2).
+/// A number sent either as a JSON number or as a numeric string (token lifetimes, docs/protocol.md#token-response).
 private struct FlexibleNumber: Decodable {
     var value: Double
 
@@ -354,10 +354,10 @@ private func snake(_ key: String) -> String {
 }
 
 extension NativeAuthClient {
-    /// Decodes an exchange by status (§2.4): 200 → redirect or success body, 400/401 → error
+    /// Decodes an exchange by status (docs/protocol.md#response-handling-by-status): 200 → redirect or success body, 400/401 → error
     /// envelope, anything else → failure. Every decoding problem is a failure with a message.
     /// `honoursRedirect: false` is for `/signup/v1.0/continue`, where MSAL treats any 200 as
-    /// completion, a redirect body included (spec §3.3).
+    /// completion, a redirect body included (docs/protocol.md#redirect-answer).
     package func decode<Success: NativeAuthSuccessBody>(
         _ exchange: NativeAuthExchange, as type: Success.Type, honoursRedirect: Bool = true
     ) -> NativeAuthOutcome<Success> {

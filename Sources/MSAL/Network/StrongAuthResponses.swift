@@ -1,6 +1,7 @@
 import Foundation
 
-/// `/oauth2/v2.0/introspect` and `/register/v1.0/introspect` 200 (spec §5.1, §5.4): the methods the
+/// `/oauth2/v2.0/introspect` and `/register/v1.0/introspect` 200 (docs/protocol.md#sign-in-endpoints, #registration-endpoints): the
+/// methods the
 /// user has (MFA) or may register (registration), and the token to continue with.
 package struct IntrospectResponse: NativeAuthSuccessBody, Equatable {
     package struct Method: Sendable, Equatable {
@@ -43,7 +44,7 @@ package struct IntrospectResponse: NativeAuthSuccessBody, Equatable {
     }
 }
 
-/// `/register/v1.0/challenge` 200 (spec §5.4): a code was sent to the contact, or the contact is
+/// `/register/v1.0/challenge` 200 (docs/protocol.md#registration-endpoints): a code was sent to the contact, or the contact is
 /// already verified and the client continues at once.
 package enum RegisterChallengeResponse: NativeAuthSuccessBody, Equatable {
     case oob(continuationToken: String, target: String, channel: String, codeLength: Int)

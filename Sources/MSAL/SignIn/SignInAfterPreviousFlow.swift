@@ -1,7 +1,7 @@
 import Foundation
 
 /// What `SignInAfterSignUpState` and `SignInAfterResetPasswordState` share: the token that ends
-/// the previous flow, and the one sign-in it allows (spec §10.6).
+/// the previous flow, and the one sign-in it allows (docs/protocol.md#sign-in-after-sign-up-or-reset).
 package struct SignInAfterPreviousFlow: Sendable {
     package let controller: SignInController
     package let username: String
@@ -23,7 +23,7 @@ package struct SignInAfterPreviousFlow: Sendable {
 }
 
 extension SignInController {
-    /// Signs in with the continuation token that ends a sign-up or a password reset (spec §10.6).
+    /// Signs in with the continuation token that ends a sign-up or a password reset (docs/protocol.md#sign-in-after-sign-up-or-reset).
     package func signInAfterPreviousFlow(
         username: String, continuationToken: String?, parameters scopes: [String]?, claims: String?, correlationId: UUID
     ) async -> Result<SignInStepResult, GenericFailure> {

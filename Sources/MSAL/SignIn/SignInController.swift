@@ -1,6 +1,6 @@
 import Foundation
 
-/// Drives the sign-in flow (spec §10.1, §10.2): each public step is one `async` function here that
+/// Drives the sign-in flow (docs/protocol.md#password-sign-in, #code-sign-in): each public step is one `async` function here that
 /// returns its result or throws its typed error. The delegate API is an adapter over these.
 package struct SignInController: Sendable {
     package let client: NativeAuthClient
@@ -59,7 +59,7 @@ package struct SignInController: Sendable {
         correlationId = challenge.correlationId
         switch challenge.outcome {
         case .success(.oob(let token, let label, let channel, let codeLength, _)):
-            // A code-only account gets a code even when the app supplied a password (§5.1).
+            // A code-only account gets a code even when the app supplied a password (docs/protocol.md#sign-in-endpoints).
             let state = SignInCodeRequiredState(
                 controller: self, continuationToken: token, correlationId: correlationId,
                 scopes: request.scopes, claims: request.claims)
@@ -101,7 +101,7 @@ package struct SignInController: Sendable {
             kind: .oob(code: code), continuationToken: state.continuationToken, scopes: state.scopes, claims: state.claims)
         switch await finish(grant, correlationId: state.correlationId, lifecycle: state.lifecycle) {
         case .success(let step): return step
-        // A refused credential keeps the state usable (public-api §8.4); `finish` has used it up
+        // A refused credential keeps the state usable (docs/error-mapping.md#sign-in-states); `finish` has used it up
         // when the server moved on to a second factor whose methods could not be read.
         case .failure(let failure): throw .fromSignInToken(failure)
         }
@@ -152,7 +152,7 @@ package struct SignInController: Sendable {
             scopes: state.scopes, claims: state.claims)
         switch await finish(grant, correlationId: state.correlationId, lifecycle: state.lifecycle) {
         case .success(let step): return step
-        // A refused credential keeps the state usable (public-api §8.4); `finish` has used it up
+        // A refused credential keeps the state usable (docs/error-mapping.md#sign-in-states); `finish` has used it up
         // when the server moved on to a second factor whose methods could not be read.
         case .failure(let failure): throw .fromSignInToken(failure)
         }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Every mapping from a sign-in server answer to a public sign-in error (public-api §8.3, §8.4).
+/// Every mapping from a sign-in server answer to a public sign-in error (docs/error-mapping.md#sign-in-start, #sign-in-states).
 extension SignInStartError {
     /// From the `initiate` answer: `user_not_found` is its own kind; anything else is general.
     static func fromInitiate(_ apiError: NativeAuthAPIError, correlationId: UUID) -> SignInStartError {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Why a `/oauth2/v2.0/token` call did not yield tokens, classified once (spec §6.4) so that each
+/// Why a `/oauth2/v2.0/token` call did not yield tokens, classified once (docs/protocol.md#token-errors) so that each
 /// flow step maps it to its own public error.
 package enum TokenRedemptionFailure: Error, Sendable {
     case browserRequired(NativeAuthErrorDetails)
@@ -11,10 +11,10 @@ package enum TokenRedemptionFailure: Error, Sendable {
     /// `invalid_grant` + `invalid_oob_value`.
     case invalidCode(NativeAuthErrorDetails)
     /// `invalid_grant` + `mfa_required`: the first factor was right; the sign-in goes on at the
-    /// MFA introspect endpoint with `continuationToken` (spec §10.7).
+    /// MFA introspect endpoint with `continuationToken` (docs/protocol.md#multifactor-authentication).
     case mfaRequired(continuationToken: String, NativeAuthErrorDetails)
     /// `invalid_grant` + `registration_required`: the user must register a strong-auth method; the
-    /// sign-in goes on at `/register/v1.0/introspect` with `continuationToken` (spec §10.8).
+    /// sign-in goes on at `/register/v1.0/introspect` with `continuationToken` (docs/protocol.md#strong-auth-registration).
     case registrationRequired(continuationToken: String, NativeAuthErrorDetails)
     /// Anything else, including answers that cannot be cached (no `client_info`, a broken id token).
     case general(NativeAuthErrorDetails)
@@ -33,7 +33,7 @@ package struct TokenGrant: Sendable {
     package enum Kind: Sendable {
         case password(username: String, password: String)
         case oob(code: String)
-        /// The second factor (spec §6.1: grant `mfa_oob`, no `challenge_type`).
+        /// The second factor (docs/protocol.md#token-requests: grant `mfa_oob`, no `challenge_type`).
         case mfaOOB(code: String)
         case continuationToken(username: String?)
     }
@@ -46,7 +46,8 @@ package struct TokenGrant: Sendable {
 }
 
 extension NativeAuthClient {
-    /// Redeems a grant at the token endpoint and builds the account result (spec §6, §10.1, §10.2, §10.6).
+    /// Redeems a grant at the token endpoint and builds the account result (docs/protocol.md#token-endpoint, #password-sign-in,
+    /// #code-sign-in, #sign-in-after-sign-up-or-reset).
     package func redeem(_ grant: TokenGrant, correlationId: UUID) async
         -> (result: Result<MSALNativeAuthUserAccountResult, TokenRedemptionFailure>, correlationId: UUID)
     {
@@ -111,7 +112,7 @@ extension NativeAuthClient {
         case (.invalidGrant, .invalidOOBValue?, _):
             return .invalidCode(details)
         case (.invalidGrant, .mfaRequired?, _), (.invalidGrant, .registrationRequired?, _):
-            // The token is what the next step needs; without it the answer is of no use (§6.4).
+            // The token is what the next step needs; without it the answer is of no use (docs/protocol.md#token-errors).
             guard let token = apiError.continuationToken, !token.isEmpty else { return .general(details) }
             return apiError.suberror == .mfaRequired
                 ? .mfaRequired(continuationToken: token, details) : .registrationRequired(continuationToken: token, details)

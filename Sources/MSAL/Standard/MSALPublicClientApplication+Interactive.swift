@@ -11,7 +11,7 @@ struct InteractiveTokenRequest: Sendable {
 }
 
 extension MSALPublicClientApplication {
-    /// Signs the user in through the system browser (standard-api §5): a loopback redirect on
+    /// Signs the user in through the system browser (docs/error-mapping.md#browser-sign-in): a loopback redirect on
     /// 127.0.0.1, PKCE, the authorization code redeemed at the token endpoint, the tokens written to
     /// the shared cache. This is MSAL's answer to `isBrowserRequired` and `.interactionRequired`.
     ///
@@ -101,7 +101,7 @@ extension MSALPublicClientApplication {
             return .failure(StandardErrors.fromInteractive(error, correlationId: correlationId))
         }
 
-        // Code redemption (§5.6): the same redirect URI, the verifier, the requested scopes.
+        // Code redemption (docs/error-mapping.md#code-redemption): the same redirect URI, the verifier, the requested scopes.
         let answer = await client.call(
             .token,
             [
@@ -182,7 +182,7 @@ extension MSALPublicClientApplication {
 }
 
 extension StandardErrors {
-    /// A browser sign-in that ended before the code: MSAL's code for each reason (§3.3, §3.6).
+    /// A browser sign-in that ended before the code: MSAL's code for each reason (docs/error-mapping.md#internal-codes, #server-answers).
     static func fromInteractive(_ error: InteractiveAuthorizationError, correlationId: UUID) -> NSError {
         if case .authorizationFailed(let code, let description, let subcode) = error {
             var answer = ServerAnswer(error: code, suberror: subcode, codes: [], description: description)

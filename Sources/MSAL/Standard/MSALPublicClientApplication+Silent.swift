@@ -13,7 +13,7 @@ package struct SilentTokenRequest: Sendable {
 }
 
 extension MSALPublicClientApplication {
-    /// A token without the user (standard-api §4): the cached access token when it covers the
+    /// A token without the user (docs/error-mapping.md#silent-token-rules): the cached access token when it covers the
     /// scopes and is not about to expire, else one refresh with the account's refresh token, shared
     /// with concurrent callers and with the native `getAccessToken` (one pipeline, one cache).
     ///
@@ -28,7 +28,7 @@ extension MSALPublicClientApplication {
         try await silentToken(silentRequest(parameters).get()).get()
     }
 
-    /// Checks and copies the parameters (standard-api §4 steps 1-2).
+    /// Checks and copies the parameters (docs/error-mapping.md#silent-token-rules steps 1-2).
     package func silentRequest(_ parameters: MSALTokenParameters, forceRefresh: Bool? = nil) -> Result<SilentTokenRequest, NSError> {
         let correlationId = parameters.correlationId ?? environment.uuid()
         guard let account = parameters.account, let identifier = account.identifier else {

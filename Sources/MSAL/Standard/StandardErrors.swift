@@ -4,7 +4,7 @@ import Foundation
     import Glibc
 #endif
 
-/// Server answers and failures as `MSALErrorDomain` errors (standard-api §3.5-§3.6), in one place
+/// Server answers and failures as `MSALErrorDomain` errors (docs/error-mapping.md#classification), in one place
 /// for the silent flow, the browser redirect and the code redemption.
 package enum StandardErrors {
     package enum Flow {
@@ -21,7 +21,7 @@ package enum StandardErrors {
         var description: String?
     }
 
-    /// A server's OAuth error (§3.6).
+    /// A server's OAuth error (docs/error-mapping.md#server-answers).
     package static func fromServer(_ answer: ServerAnswer, flow: Flow, correlationId: UUID?) -> NSError {
         var extra: [String: Any] = [MSALOAuthErrorKey: answer.error, MSALSTSErrorCodesKey: answer.codes]
         if let suberror = answer.suberror { extra[MSALOAuthSubErrorKey] = suberror }
@@ -53,7 +53,7 @@ package enum StandardErrors {
         }
     }
 
-    /// A request with no usable answer: the system's own error for the network (§3.6), an HTTP
+    /// A request with no usable answer: the system's own error for the network (docs/error-mapping.md#server-answers), an HTTP
     /// status the protocol does not use, or a body that cannot be read.
     package static func fromNetwork(_ failure: MSALNativeAuthNetworkFailure, correlationId: UUID?) -> NSError {
         switch failure.kind {

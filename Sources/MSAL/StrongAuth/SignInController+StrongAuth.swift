@@ -1,7 +1,8 @@
 import Foundation
 
 /// The second half of a sign-in: redeeming a credential and, when the tenant asks for it, the
-/// second factor (spec §10.7) or the registration of a strong-auth method (spec §10.8). Every step
+/// second factor (docs/protocol.md#multifactor-authentication) or the registration of a strong-auth method
+/// (docs/protocol.md#strong-auth-registration). Every step
 /// that can end a sign-in goes through `finish`, so MFA and registration work the same after a
 /// password, a code, a sign-up or a password reset.
 extension SignInController {
@@ -64,7 +65,7 @@ extension SignInController {
         }
     }
 
-    // MARK: MFA (public-api §8.5)
+    // MARK: MFA (docs/error-mapping.md#mfa-states)
 
     package func requestMFAChallenge(_ authMethod: MSALAuthMethod, on state: MFABaseState) async throws(MFARequestChallengeError)
         -> MFARequestChallengeResult
@@ -119,7 +120,7 @@ extension SignInController {
         case .failure(.browserRequired(let details)):
             throw MFASubmitChallengeError(type: .browserRequired, details)
         case .failure(.mfaRequired(_, let details)), .failure(.registrationRequired(_, let details)):
-            // A second factor after the second factor: nothing a client can do (public-api §8.5).
+            // A second factor after the second factor: nothing a client can do (docs/error-mapping.md#mfa-states).
             state.lifecycle.end()
             throw MFASubmitChallengeError(type: .generalError, details)
         case .failure(let failure):
@@ -127,7 +128,7 @@ extension SignInController {
         }
     }
 
-    // MARK: Strong-auth registration (public-api §8.6)
+    // MARK: Strong-auth registration (docs/error-mapping.md#registration-states)
 
     package func challengeAuthMethod(_ parameters: MSALNativeAuthChallengeAuthMethodParameters, on state: RegisterStrongAuthBaseState)
         async throws(RegisterStrongAuthChallengeError) -> RegisterStrongAuthChallengeResult
@@ -211,7 +212,7 @@ extension SignInController {
             state.lifecycle.end()
             throw RegisterStrongAuthSubmitChallengeError(type: .browserRequired, details)
         case .failure(.signInFailed(let details)):
-            // The method is registered but the token call failed: the flow is over (public-api §8.6).
+            // The method is registered but the token call failed: the flow is over (docs/error-mapping.md#registration-states).
             state.lifecycle.end()
             throw RegisterStrongAuthSubmitChallengeError(type: .generalError, details)
         }
@@ -236,7 +237,7 @@ extension SignInController {
     }
 
     /// `/register/v1.0/continue` with `grant`, then the continuation-token grant that signs the user
-    /// in (spec §10.8 steps 4-5). The token call sends no username, and the scopes the sign-in asked
+    /// in (docs/protocol.md#strong-auth-registration steps 4-5). The token call sends no username, and the scopes the sign-in asked
     /// for (MSAL sends only the OIDC defaults here; asking for the app's scopes saves the refresh an
     /// API call would otherwise need).
     private func completeRegistration(

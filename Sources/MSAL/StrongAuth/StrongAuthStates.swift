@@ -129,7 +129,7 @@ public class RegisterStrongAuthBaseState: MSALNativeAuthBaseState, @unchecked Se
                 case .completed(let result): delegate.onSignInCompleted(result: result)
                 }
             } catch {
-                // MSAL hands no state for an empty contact typed on the code state (public-api §8.6);
+                // MSAL hands no state for an empty contact typed on the code state (docs/error-mapping.md#registration-states);
                 // that state itself still takes the code.
                 let emptyContact = error.isInvalidInput && error.serverError == nil
                 delegate.onRegisterStrongAuthChallengeError(

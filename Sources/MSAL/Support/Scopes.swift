@@ -1,6 +1,6 @@
 import Foundation
 
-/// Scope lists as the token endpoint wants them (spec §6.3).
+/// Scope lists as the token endpoint wants them (docs/protocol.md#scopes).
 package enum Scopes {
     /// The OpenID Connect scopes MSAL always asks for.
     package static let oidcDefaults = ["openid", "profile", "offline_access"]

@@ -6,7 +6,7 @@ import Testing
 
 @testable import MSAL
 
-/// getAccessToken: cache, refresh, single-flight, errors (issue 5).
+/// getAccessToken: cache, refresh, single-flight, errors.
 @Suite(.tags(.concurrency)) struct AccessTokenTests {
     static let todo = "api://contoso/todolist/ToDoList.Read"
     static let todoWrite = "api://contoso/todolist/ToDoList.ReadWrite"

@@ -6,7 +6,7 @@ import Testing
 
 @testable import MSAL
 
-/// Tokens refreshed before anyone waits (issue 13): a token past its `refresh_on` but still valid
+/// Tokens refreshed before anyone waits: a token past its `refresh_on` but still valid
 /// is returned at once and replaced by one background refresh.
 @Suite(.tags(.concurrency)) struct ProactiveRefreshTests {
     static let todo = "api://contoso/todolist/ToDoList.Read"

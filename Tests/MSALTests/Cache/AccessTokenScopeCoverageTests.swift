@@ -5,7 +5,7 @@ import Testing
 
 @testable import MSAL
 
-/// The cache serves a token only when its scopes cover every requested scope (issue 13, guard).
+/// The cache serves a token only when its scopes cover every requested scope.
 @Suite struct AccessTokenScopeCoverageTests {
     static let read = "api://contoso/todolist/ToDoList.Read"
     static let readWrite = "api://contoso/todolist/ToDoList.ReadWrite"

@@ -3,7 +3,7 @@ import Testing
 
 @testable import MSAL
 
-/// The cache codec (issue 13): one pass over the bytes, entries kept as text until changed.
+/// The cache codec: one pass over the bytes, entries kept as text until changed.
 /// Every case compares with Foundation's own JSON reading, the reference for what the text means.
 @Suite struct TokenCacheCodecTests {
     private func document(_ text: String) throws -> TokenCacheDocument {

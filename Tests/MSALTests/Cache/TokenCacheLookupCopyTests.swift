@@ -8,7 +8,7 @@ import Testing
     import Glibc
 #endif
 
-/// The look-up copy (issue 13): a large cache is read with its access tokens' secrets left in the
+/// The look-up copy: a large cache is read with its access tokens' secrets left in the
 /// file. Every case compares it with the whole document, the reference.
 @Suite(.tags(.concurrency)) struct TokenCacheLookupCopyTests {
     static let authority = URL(string: "https://contoso.ciamlogin.com/contoso.onmicrosoft.com")!

@@ -3,7 +3,7 @@ import Testing
 
 @testable import MSAL
 
-/// The authorize URL (spec §5.3): exact text for a fixed input, encoding, scopes and refusals.
+/// The authorize URL (docs/error-mapping.md#authorize-request): exact text for a fixed input, encoding, scopes and refusals.
 @Suite struct AuthorizationRequestTests {
     private static let secrets = AuthorizationSecrets(
         pkce: PKCE(verifier: "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"), state: "c3RhdGUtZml4ZWQ", nonce: "bm9uY2UtZml4ZWQ")

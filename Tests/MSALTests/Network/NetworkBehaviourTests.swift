@@ -6,7 +6,8 @@ import Testing
 
 @testable import MSAL
 
-/// Status handling, retries, malformed and hostile responses (spec §2.4, §3), seen through sign-in.
+/// Status handling, retries, malformed and hostile responses (docs/protocol.md#response-handling-by-status, #response-bodies), seen
+/// through sign-in.
 @Suite(.tags(.concurrency)) struct NetworkBehaviourTests {
     private func startError(_ h: Harness) async throws -> SignInStartError {
         try await #require(throws: SignInStartError.self) { try await h.app.signIn(parameters: h.signInParameters()) }

@@ -5,7 +5,7 @@ import Testing
 
 @testable import MSAL
 
-/// public-api §8.7 (password reset) over the strict stub.
+/// docs/error-mapping.md#password-reset (password reset) over the strict stub.
 @Suite struct ResetPasswordFlowTests {
     static let start = "/resetpassword/v1.0/start"
     static let challenge = "/resetpassword/v1.0/challenge"

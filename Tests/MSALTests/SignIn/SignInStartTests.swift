@@ -5,7 +5,7 @@ import Testing
 
 @testable import MSAL
 
-/// Every row of public-api §8.3 (sign-in start) over the strict stub transport.
+/// Every row of docs/error-mapping.md#sign-in-start (sign-in start) over the strict stub transport.
 @Suite struct SignInStartTests {
     @Test func passwordSignInCompletesInThreeRequests() async throws {
         let h = try Harness()
@@ -174,7 +174,7 @@ import Testing
         h.expectStart(challenge: .json(200, Fixture.passwordChallenge))
         h.stub.expect(
             path: "/oauth2/v2.0/token",
-            // A second-factor answer without its continuation token is of no use: general (§6.4).
+            // A second-factor answer without its continuation token is of no use: general (docs/protocol.md#token-errors).
             reply: .json(
                 400, Fixture.apiError(code, suberror: suberror, codes: codes, extra: suberror == nil ? ["continuation_token": "Tm"] : [:])))
         let error = try await #require(throws: SignInStartError.self) {

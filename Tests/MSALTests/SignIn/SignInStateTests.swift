@@ -5,7 +5,7 @@ import Testing
 
 @testable import MSAL
 
-/// Every row of public-api §8.4 (sign-in states).
+/// Every row of docs/error-mapping.md#sign-in-states (sign-in states).
 @Suite struct SignInStateTests {
     private func codeState(_ h: Harness) async throws -> SignInCodeRequiredState {
         h.expectStart(challenge: .json(200, Fixture.oobChallenge))

@@ -5,7 +5,7 @@ import Testing
 
 @testable import MSAL
 
-/// public-api §8.1 (sign-up start) and §8.2 (sign-up states) over the strict stub.
+/// docs/error-mapping.md#sign-up-start (sign-up start) and docs/error-mapping.md#sign-up-states (sign-up states) over the strict stub.
 @Suite struct SignUpFlowTests {
     static let start = "/signup/v1.0/start"
     static let challenge = "/signup/v1.0/challenge"

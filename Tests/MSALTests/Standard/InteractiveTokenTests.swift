@@ -8,7 +8,8 @@ import Testing
 
 /// `acquireToken` over the stub transport: a launcher plays the browser by calling the SDK's
 /// loopback listener with the authorize URL's `state`, and the stub answers the code redemption.
-/// Checks the token request (§5.6), the nonce rule and the authorize URL's essentials (§5.3).
+/// Checks the token request (docs/error-mapping.md#code-redemption), the nonce rule and the authorize URL's essentials
+/// (docs/error-mapping.md#authorize-request).
 @Suite(.serialized, .browserSignInTurn) struct InteractiveTokenTests {
     /// A "browser" that records the authorize URL and lands on the redirect with a code.
     final class RedirectingLauncher: MSALBrowserLauncher, @unchecked Sendable {

@@ -7,7 +7,7 @@ import Testing
 @testable import MSAL
 
 /// `acquireTokenSilent` on the native application's inherited standard surface: the cache, the
-/// refresh, and every server answer of standard-api §3.6 as an `MSALErrorDomain` error.
+/// refresh, and every server answer of docs/error-mapping.md#server-answers as an `MSALErrorDomain` error.
 @Suite(.tags(.concurrency)) struct SilentTokenTests {
     static let todo = "api://contoso/todolist/ToDoList.Read"
 

@@ -3,8 +3,8 @@ import Testing
 
 @testable import MSAL
 
-/// Every server-answer row of standard-api §3.6 for the browser flow (the redirect's `error`, the
-/// code redemption's answer) and the ways a browser sign-in ends without a code (§3.3).
+/// Every server-answer row of docs/error-mapping.md#server-answers for the browser flow (the redirect's `error`, the
+/// code redemption's answer) and the ways a browser sign-in ends without a code (docs/error-mapping.md#internal-codes).
 @Suite struct StandardErrorMappingTests {
     static let correlation = UUID(uuidString: "11111111-2222-3333-4444-555555555555")!
 

@@ -5,7 +5,8 @@ import Testing
 
 @testable import MSAL
 
-/// Stub answers of the MFA and strong-auth registration endpoints (spec §5.1, §5.4, §10.7, §10.8).
+/// Stub answers of the MFA and strong-auth registration endpoints (docs/protocol.md#sign-in-endpoints, #registration-endpoints,
+/// #multifactor-authentication, #strong-auth-registration).
 enum StrongAuthFixture {
     static let phone = "+15550100"
     static let backupEmail = "ada.backup@contoso.org"

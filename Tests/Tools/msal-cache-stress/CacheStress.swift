@@ -90,7 +90,7 @@ struct CacheStress {
         }
     }
 
-    /// A process holding the cache as an app does, linking the SDK and nothing else (issue 13).
+    /// A process holding the cache as an app does, linking the SDK and nothing else.
     static func hold(_ arguments: [String]) async -> Int32 {
         let start = residentMegabytes("VmRSS:")
         do {
