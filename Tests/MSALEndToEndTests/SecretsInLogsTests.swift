@@ -1,6 +1,5 @@
 import Foundation
 import NativeAuthTesting
-import Synchronization
 import TestSupport
 import Testing
 

@@ -2,7 +2,6 @@ import Foundation
 import MSAL
 import MSALSecretService
 import NativeAuthEmulator
-import Synchronization
 
 /// What the screen talks to: the SDK application, the two APIs, and (for the embedded
 /// emulator) its mailbox.

@@ -1,7 +1,6 @@
 import Foundation
 import MSAL
 import NativeAuthTesting
-import Synchronization
 
 /// Wraps a stub so that requests to one path wait until the test opens the gate: async tests
 /// control interleavings without sleeping.
