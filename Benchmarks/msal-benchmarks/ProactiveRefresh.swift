@@ -43,7 +43,7 @@ func proactiveRefresh(callsPerStep: Int = 5) async throws -> [Row] {
     let cache = app.environment.cache
 
     func settle() async {
-        while !cache.inFlight.withLock({ $0.isEmpty }) { await Task.yield() }
+        while !cache.refreshes.isIdle { await Task.yield() }
     }
     func steps(_ count: Int, advancing seconds: TimeInterval) async throws -> [UInt64] {
         var samples: [UInt64] = []
@@ -68,12 +68,12 @@ func proactiveRefresh(callsPerStep: Int = 5) async throws -> [Row] {
     // The simulated hour: from a fresh token, one-second steps.
     _ = try await account.getAccessToken(parameters: MSALNativeAuthGetAccessTokenParameters.forced(parameters))
     log.clear()
-    let waitedBefore = cache.refreshCallers.withLock { $0 }
+    let waitedBefore = cache.refreshes.callers.withLock { $0 }
     let samples = try await steps(hour, advancing: 1)
     let simulated = Stats(samples)
     let worst = Double(samples.max() ?? 0) / 1000
     let refreshes = log.refreshGrants
-    let waited = cache.refreshCallers.withLock { $0 } - waitedBefore
+    let waited = cache.refreshes.callers.withLock { $0 } - waitedBefore
     let cachedAfter = Stats(try await steps(hour, advancing: 0))
     let cached = cachedBefore.p99 <= cachedAfter.p99 ? cachedBefore : cachedAfter
     // A token is the current one from its issue to its refresh point (half-life without

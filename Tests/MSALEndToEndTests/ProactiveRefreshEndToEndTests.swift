@@ -68,7 +68,7 @@ import Testing
         /// Waits (yielding, bounded) until no refresh is in flight: the background task removes itself when done.
         func settle() async -> Bool {
             for _ in 0..<20_000 {
-                if app.environment.cache.inFlight.withLock({ $0.isEmpty }) { return true }
+                if app.environment.cache.refreshes.isIdle { return true }
                 await Task.yield()
             }
             return false
@@ -117,7 +117,7 @@ import Testing
             #expect(await s.settle())
         }
         #expect(s.grants().count - before == 4)
-        #expect(s.app.environment.cache.backgroundRefreshes.withLock { $0 } == 5)
-        #expect(s.app.environment.cache.refreshCallers.withLock { $0 } == 1, "only the first token for the API waited")
+        #expect(s.app.environment.cache.refreshes.backgroundRefreshes.withLock { $0 } == 5)
+        #expect(s.app.environment.cache.refreshes.callers.withLock { $0 } == 1, "only the first token for the API waited")
     }
 }

@@ -60,18 +60,9 @@ extension MSALNativeAuthUserAccountResult {
                 correlationId: request.correlationId)
         }
 
-        let key = Self.inFlightKey(request, homeAccountId: homeAccountId)
-        cache.refreshCallers.withLock { $0 += 1 }
-        let task: Task<Result<MSALNativeAuthTokenResult, RetrieveAccessTokenError>, Never> = cache.inFlight.withLock { table in
-            if let running = table[key] { return running }
-            let started = Task { await self.refresh(request, homeAccountId: homeAccountId, client: client) }
-            table[key] = started
-            return started
-        }
-        let result = await task.value
-        cache.inFlight.withLock { table in
-            // Only the caller that finds its own task removes it.
-            if let running = table[key], running == task { table.removeValue(forKey: key) }
+        let key = Self.refreshKey(request, homeAccountId: homeAccountId)
+        let result = await cache.refreshes.refresh(key) {
+            Task { await self.refresh(request, homeAccountId: homeAccountId, client: client) }
         }
         return try result.get()
     }
@@ -97,8 +88,8 @@ extension MSALNativeAuthUserAccountResult {
             correlationId: parameters.correlationId ?? newCorrelationId())
     }
 
-    /// The in-flight table's key: concurrent refreshes of one (account, scopes, claims) share a task.
-    private static func inFlightKey(_ request: AccessTokenRequest, homeAccountId: String) -> String {
+    /// The key of a refresh: concurrent refreshes of one (account, scopes, claims) share a task.
+    private static func refreshKey(_ request: AccessTokenRequest, homeAccountId: String) -> String {
         let resourceScopes = request.scopes.filter { !Scopes.oidcDefaultsLowercased.contains($0.lowercased()) }
         return [
             homeAccountId.lowercased(), resourceScopes.map { $0.lowercased() }.sorted().joined(separator: " "),
@@ -106,12 +97,9 @@ extension MSALNativeAuthUserAccountResult {
         ].joined(separator: "|")
     }
 
-    /// How long a background refresh that failed keeps the next one of the same key from starting.
-    static let backgroundRetryDelay: TimeInterval = 30
-
     /// Proactive refresh: `cached` is still valid but due, so the caller already has it;
-    /// one refresh of its scopes starts in the background unless one is in flight (the in-flight
-    /// table, then the cross-process lock in `refresh`). Its failure is only logged: the account
+    /// one refresh of its scopes starts in the background unless one is in flight (the cache's
+    /// `RefreshCoordinator`, then the cross-process lock in `refresh`). Its failure is only logged: the account
     /// stays signed in, the cached token serves until the expiry buffer, then callers refresh
     /// (and see any error) as before.
     private func refreshInBackground(
@@ -123,35 +111,15 @@ extension MSALNativeAuthUserAccountResult {
         let request = AccessTokenRequest(
             scopes: Scopes.withDefaults(cached.scopes), forceRefresh: false, returnRefreshToken: caller.returnRefreshToken, claims: nil,
             wireClaims: caller.wireClaims, correlationId: caller.correlationId) // the client's capabilities (xms_cc) still go
-        let key = Self.inFlightKey(request, homeAccountId: homeAccountId)
-        let now = environment.clock.now()
-        if let failed = cache.backgroundFailures.withLock({ $0[key] }), now < failed.addingTimeInterval(Self.backgroundRetryDelay) {
-            return
-        }
-        let started: Task<Result<MSALNativeAuthTokenResult, RetrieveAccessTokenError>, Never>? = cache.inFlight.withLock { table in
-            if table[key] != nil { return nil }
-            let task = Task { await self.refresh(request, homeAccountId: homeAccountId, client: client, proactive: true) }
-            table[key] = task
-            return task
-        }
-        guard let started else { return }
-        cache.backgroundRefreshes.withLock { $0 += 1 }
-        environment.logger.info(
-            "Access token due for refresh; refreshing in the background correlation \(request.correlationId.uuidString)")
-        Task {
-            let result = await started.value
-            switch result {
-            case .success:
-                cache.backgroundFailures.withLock { _ = $0.removeValue(forKey: key) }
-            case .failure(let error):
-                cache.backgroundFailures.withLock { $0[key] = environment.clock.now() }
-                environment.logger.warning(
-                    "Background token refresh failed; the cached token serves until it expires: \(error.errorDescription ?? "\(error.type)")"
-                )
-            }
-            cache.inFlight.withLock { table in
-                if let running = table[key], running == started { table.removeValue(forKey: key) }
-            }
+        let key = Self.refreshKey(request, homeAccountId: homeAccountId)
+        let logger = environment.logger
+        cache.refreshes.refreshInBackground(key, clock: environment.clock) {
+            Task { await self.refresh(request, homeAccountId: homeAccountId, client: client, proactive: true) }
+        } began: {
+            logger.info("Access token due for refresh; refreshing in the background correlation \(request.correlationId.uuidString)")
+        } failed: { error in
+            logger.warning(
+                "Background token refresh failed; the cached token serves until it expires: \(error.errorDescription ?? "\(error.type)")")
         }
     }
 

@@ -13,14 +13,8 @@ package final class TokenCache: Sendable {
     private let storage: any TokenCacheStorage
     private let logger: MSALLoggerConfig
     private let state = Locked(State())
-    /// Refreshes in flight, by account and scopes: concurrent callers share one request.
-    package let inFlight = Locked<[String: Task<Result<MSALNativeAuthTokenResult, RetrieveAccessTokenError>, Never>]>([:])
-    /// How many callers have gone to the refresh path (shared or not); lets tests wait for a crowd.
-    package let refreshCallers = Locked(0)
-    /// Background refreshes started; lets tests and benchmarks count them.
-    package let backgroundRefreshes = Locked(0)
-    /// When a background refresh of a key last failed: the next waits `backgroundRetryDelay`.
-    package let backgroundFailures = Locked<[String: Date]>([:])
+    /// The refreshes under way in this process, and background refreshes held back after a failure.
+    package let refreshes = RefreshCoordinator()
 
     private struct State {
         var stamp: TokenCacheStamp?

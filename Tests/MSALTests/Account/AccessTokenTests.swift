@@ -147,12 +147,12 @@ import Testing
         let account = try await signedIn(HarnessView(h, stub: stub))
         try await h.clock.sleep(seconds: 3600)
         stub.expect(path: "/oauth2/v2.0/token", reply: refreshReply(scope: Self.todo))
-        let callersBefore = h.app.environment.cache.refreshCallers.withLock { $0 }
+        let callersBefore = h.app.environment.cache.refreshes.callers.withLock { $0 }
         let tokens = try await withThrowingTaskGroup(of: String.self) { group in
             for _ in 0..<100 {
                 group.addTask { try await account.getAccessToken(parameters: self.parameters([Self.todo])).accessToken }
             }
-            let crowd = await eventually { h.app.environment.cache.refreshCallers.withLock { $0 } - callersBefore == 100 }
+            let crowd = await eventually { h.app.environment.cache.refreshes.callers.withLock { $0 } - callersBefore == 100 }
             #expect(crowd)
             gate.open()
             var all: [String] = []

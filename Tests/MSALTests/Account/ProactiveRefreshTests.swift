@@ -55,7 +55,7 @@ import Testing
         var refreshRequests: Int { gate.arrived }
 
         /// Waits until no refresh is in flight (the background task removes itself when done).
-        func settled() async -> Bool { await eventually { cache.inFlight.withLock { $0.isEmpty } } }
+        func settled() async -> Bool { await eventually { cache.refreshes.isIdle } }
     }
 
     /// Runs `body`, which must finish while the gate holds the refresh. If it waits instead, the
@@ -108,7 +108,7 @@ import Testing
         g.gate.open()
         #expect(await g.settled())
         #expect(g.refreshRequests == 1, "exactly one refresh request")
-        #expect(g.cache.backgroundRefreshes.withLock { $0 } == 1)
+        #expect(g.cache.refreshes.backgroundRefreshes.withLock { $0 } == 1)
 
         // The next call gets the new token from the cache, with the new refresh_on.
         #expect(try await account.getAccessToken(parameters: Self.parameters()).accessToken == "AT-2")
@@ -209,7 +209,7 @@ import Testing
         #expect(g.refreshRequests == 2)
 
         // Then the refresh token is refused.
-        try await g.h.clock.sleep(seconds: MSALNativeAuthUserAccountResult.backgroundRetryDelay)
+        try await g.h.clock.sleep(seconds: RefreshCoordinator.backgroundRetryDelay)
         g.stub.expect(path: "/oauth2/v2.0/token", reply: .json(400, Fixture.apiError("invalid_grant", codes: [700082])))
         #expect(try await account.getAccessToken(parameters: Self.parameters()).accessToken == "AT-secret-value")
         #expect(await g.settled())
@@ -217,7 +217,7 @@ import Testing
         #expect(g.h.log.text.contains("Background token refresh failed"))
 
         // Until the token enters the expiry buffer, the cached token; the account stays.
-        try await g.h.clock.sleep(seconds: 3599 - 300 - 601 - MSALNativeAuthUserAccountResult.backgroundRetryDelay - 2)
+        try await g.h.clock.sleep(seconds: 3599 - 300 - 601 - RefreshCoordinator.backgroundRetryDelay - 2)
         g.stub.expect(path: "/oauth2/v2.0/token", reply: .json(400, Fixture.apiError("invalid_grant", codes: [700082])))
         #expect(try await account.getAccessToken(parameters: Self.parameters()).accessToken == "AT-secret-value")
         #expect(await g.settled())
