@@ -9,6 +9,7 @@ extension MSALNativeAuthTokenCacheLocation {
     /// `logger`; the application logs the store it then uses when it is created.
     ///
     /// ```swift
+    /// // given: config: MSALNativeAuthPublicClientApplicationConfig
     /// config.tokenCacheLocation = .secretService(
     ///     schemaName: "com.contoso.todo.tokens", attributes: ["app": "contoso-todo"],
     ///     signalFile: URL(fileURLWithPath: NSHomeDirectory() + "/.local/share/contoso-todo/token_cache.signal"))

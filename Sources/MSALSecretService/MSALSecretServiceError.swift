@@ -7,6 +7,7 @@ public let MSALSecretServiceErrorDomain = "MSALSecretServiceErrorDomain"
 /// Why the Secret Service (the desktop keyring) could not keep the token cache.
 ///
 /// ```swift
+/// // given: app: MSALNativeAuthPublicClientApplication
 /// if let error = app.lastTokenCacheError, error.domain == MSALSecretServiceErrorDomain,
 ///     error.code == MSALSecretServiceError.Code.keyringLocked.rawValue {
 ///     // ask the user to unlock the keyring, or use a file

@@ -11,6 +11,7 @@ import MSAL
 /// file (`<signal file>.lockfile`).
 ///
 /// ```swift
+/// // given: config: MSALNativeAuthPublicClientApplicationConfig
 /// let keyring = try MSALSecretServicePersistence(
 ///     schemaName: "com.contoso.todo.tokens", attributes: ["app": "contoso-todo"],
 ///     signalFile: URL(fileURLWithPath: NSHomeDirectory() + "/.local/share/contoso-todo/token_cache.signal"))

@@ -7,6 +7,7 @@ import MSAL
 /// scoping trait around each suite.
 ///
 /// ```swift
+/// // given: app: MSALPublicClientApplication, parameters: MSALInteractiveTokenParameters
 /// try await BrowserSignInTurns.take { try await app.acquireToken(with: parameters) }
 /// ```
 public enum BrowserSignInTurns {

@@ -11,6 +11,7 @@ import MSAL
 /// and follows the final redirect to the SDK's loopback listener, which then finishes the sign-in.
 ///
 /// ```swift
+/// // given: app: MSALPublicClientApplication, scopes: [String]
 /// let webview = MSALWebviewParameters()
 /// webview.browserLauncher = HeadlessSignInBrowser(.password(username: "ada@example.com", password: "…"))
 /// let result = try await app.acquireToken(with: MSALInteractiveTokenParameters(scopes: scopes, webviewParameters: webview))

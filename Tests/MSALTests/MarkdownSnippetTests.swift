@@ -110,9 +110,14 @@ extension MarkdownSnippetTests {
 enum SnippetCompiler {
     /// `typecheck` on a thread of its own: waiting for the compiler must not hold one of the few
     /// threads of Swift's cooperative pool (two on this machine), which other tests' tasks need.
-    static func typecheckOffThePool(_ code: String, modules: URL, swiftVersion: String = "6") async -> String? {
+    static func typecheckOffThePool(_ code: String, modules: URL, swiftVersion: String = "6", extraArguments: [String] = []) async
+        -> String?
+    {
         await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: typecheck(code, modules: modules, swiftVersion: swiftVersion)) }.start()
+            Thread {
+                continuation.resume(
+                    returning: typecheck(code, modules: modules, swiftVersion: swiftVersion, extraArguments: extraArguments))
+            }.start()
         }
     }
 
@@ -120,10 +125,13 @@ enum SnippetCompiler {
     /// of its C shim and libsecret's headers (as `pkg-config` names them).
     static let cModuleArguments: [String] = {
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        var arguments = ["-I", repository.appendingPathComponent("Sources/CSecretService").path]
+        var arguments: [String] = []
+        for shim in ["CSecretService", "CMicroHTTPD", "CCrypto"] {
+            arguments += ["-I", repository.appendingPathComponent("Sources/\(shim)").path]
+        }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["pkg-config", "--cflags-only-I", "libsecret-1"]
+        process.arguments = ["pkg-config", "--cflags-only-I", "libsecret-1", "libmicrohttpd", "libcrypto"]
         let output = Pipe()
         process.standardOutput = output
         guard (try? process.run()) != nil else { return arguments }
@@ -135,8 +143,26 @@ enum SnippetCompiler {
         return arguments
     }()
 
+    /// `-package-name` as this build passed it (SwiftPM names the package after its folder), read
+    /// from the build's manifest beside `modules`, so that a snippet may use `package` declarations.
+    static func packageNameArguments(modules: URL) -> [String] {
+        var directory = modules
+        for _ in 0..<6 {
+            directory.deleteLastPathComponent()
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { continue }
+            for name in names where name.hasSuffix(".yaml") {
+                guard let text = try? String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8),
+                    let range = text.range(of: #""-package-name","[^"]+""#, options: .regularExpression)
+                else { continue }
+                let value = text[range].dropFirst(#""-package-name",""#.count).dropLast()
+                return ["-package-name", String(value)]
+            }
+        }
+        return []
+    }
+
     /// Nil when `code` type-checks; else the compiler's output.
-    static func typecheck(_ code: String, modules: URL, swiftVersion: String = "6") -> String? {
+    static func typecheck(_ code: String, modules: URL, swiftVersion: String = "6", extraArguments: [String] = []) -> String? {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("readme-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         do {
@@ -146,7 +172,8 @@ enum SnippetCompiler {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             process.arguments =
-                ["swiftc", "-typecheck", "-swift-version", swiftVersion, "-I", modules.path] + cModuleArguments + [file.path]
+                ["swiftc", "-typecheck", "-swift-version", swiftVersion, "-I", modules.path] + cModuleArguments + extraArguments
+                + [file.path]
             let output = Pipe()
             process.standardOutput = output
             process.standardError = output

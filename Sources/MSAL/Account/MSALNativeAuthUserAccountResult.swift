@@ -3,6 +3,7 @@ import Foundation
 /// A signed-in account with its tokens. Mirrors MSAL's `MSALNativeAuthUserAccountResult`.
 ///
 /// ```swift
+/// // given: result: MSALNativeAuthUserAccountResult, request: inout URLRequest
 /// let parameters = MSALNativeAuthGetAccessTokenParameters()
 /// parameters.scopes = ["api://contoso/todolist/ToDoList.Read"]
 /// let token = try await result.getAccessToken(parameters: parameters)

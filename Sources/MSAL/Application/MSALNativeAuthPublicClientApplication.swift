@@ -8,13 +8,15 @@ import Foundation
 /// - delegate: returns at once and calls the delegate on the main actor, exactly once.
 ///
 /// ```swift
+/// // given: config: MSALNativeAuthPublicClientApplicationConfig
 /// let app = try MSALNativeAuthPublicClientApplication(nativeAuthConfiguration: config)
 /// let parameters = MSALNativeAuthSignInParameters(username: "ada@contoso.com")
 /// parameters.password = "…"
 /// switch try await app.signIn(parameters: parameters) {
 /// case .completed(let result): print("Signed in as", result.account.username ?? "")
-/// case .codeRequired(let state, let sentTo, _, _): … // ask for the code sent to `sentTo`
-/// case .passwordRequired(let state): …
+/// case .codeRequired(_, let sentTo, _, _): print("Enter the code sent to", sentTo)  // then state.submitCode(code:)
+/// case .passwordRequired: print("Enter your password")  // then state.submitPassword(password:)
+/// case .awaitingMFA, .strongAuthMethodRegistration: print("A second factor is needed")
 /// }
 /// ```
 ///

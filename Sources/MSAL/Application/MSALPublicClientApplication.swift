@@ -6,6 +6,7 @@ import Foundation
 /// derives from it, so one native application also has every member here, over the same cache.
 ///
 /// ```swift
+/// // given: clientId: String
 /// let application = try MSALPublicClientApplication(configuration: MSALPublicClientApplicationConfig(clientId: clientId))
 /// let parameters = MSALSilentTokenParameters(scopes: ["api://contoso/todolist/.default"], account: try application.allAccounts()[0])
 /// let result = try await application.acquireTokenSilent(with: parameters)

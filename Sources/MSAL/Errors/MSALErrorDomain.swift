@@ -4,10 +4,12 @@ import Foundation
 /// `MSALError` raw value. Errors of the system (network, files) keep their own domain.
 ///
 /// ```swift
-/// if let error = error as NSError?, error.domain == MSALErrorDomain, let code = MSALError(rawValue: error.code) {
+/// // given: error: any Error
+/// let error = error as NSError
+/// if error.domain == MSALErrorDomain, let code = MSALError(rawValue: error.code) {
 ///     switch code {
-///     case .interactionRequired: … // acquireToken(with:)
-///     default: …
+///     case .interactionRequired: print("Sign in with acquireToken(with:)")
+///     default: print(error.localizedDescription)
 ///     }
 /// }
 /// ```

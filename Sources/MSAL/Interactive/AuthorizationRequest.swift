@@ -5,6 +5,7 @@ import Foundation
 /// always gives the same URL.
 ///
 /// ```swift
+/// // given: authority: URL, clientId: String, listenerURI: String
 /// let secrets = AuthorizationSecrets.generate()
 /// var request = AuthorizationRequest(
 ///     authorizeEndpoint: AuthorizationRequest.authorizeEndpoint(authority: authority),

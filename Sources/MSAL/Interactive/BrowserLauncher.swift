@@ -23,6 +23,7 @@ import Foundation
 /// The environment is a parameter (default: the process's), so tests never open a real browser.
 ///
 /// ```swift
+/// // given: authorizeURL: URL
 /// let launcher = BrowserLauncher()
 /// let report = await launcher.open(authorizeURL)
 /// if !report.launched { /* hand the URL to the app, or fail */ }

@@ -6,6 +6,7 @@ import Foundation
 /// request itself (docs/error-mapping.md#code-redemption) is the caller's.
 ///
 /// ```swift
+/// // given: clientId: String, authority: URL
 /// let authorization = InteractiveAuthorization(launcher: BrowserLauncher())
 /// let grant = try await authorization.run(
 ///     InteractiveAuthorization.Request(clientId: clientId, authority: authority, scopes: ["User.Read"]))

@@ -21,6 +21,7 @@ import Foundation
 /// is then reported as `.stateMismatch`.
 ///
 /// ```swift
+/// // given: secrets: AuthorizationSecrets
 /// let listener = try LoopbackRedirectListener(redirectURI: nil, expectedState: secrets.state)
 /// let redirectURI = try listener.start()          // http://localhost:43123
 /// // … open the authorize URL with redirect_uri = redirectURI …

@@ -1,6 +1,7 @@
 /// A log line whose personal parts are marked at the call site and masked when rendered.
 ///
 /// ```swift
+/// // given: logger: MSALLoggerConfig, username: String
 /// logger.info("initiate for \(pii: username)")   // "initiate for Masked(not-null)" with PII off
 /// ```
 package struct LogMessage: ExpressibleByStringInterpolation, Sendable {

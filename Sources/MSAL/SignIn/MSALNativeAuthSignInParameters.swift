@@ -3,6 +3,7 @@ import Foundation
 /// What `signIn(parameters:delegate:)` needs. Mirrors MSAL's `MSALNativeAuthSignInParameters`.
 ///
 /// ```swift
+/// // given: password: String?
 /// let parameters = MSALNativeAuthSignInParameters(username: "ada@contoso.com")
 /// parameters.password = password      // nil: the server asks for a password or sends a code
 /// parameters.scopes = ["api://todo/ToDoList.Read"]

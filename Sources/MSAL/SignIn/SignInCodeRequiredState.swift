@@ -3,8 +3,11 @@ import Foundation
 /// The sign-in is waiting for the one-time code the server sent. Mirrors MSAL's `SignInCodeRequiredState`.
 ///
 /// ```swift
+/// // given: state: SignInCodeRequiredState
 /// do {
-///     case .completed(let result) = try await state.submitCode(code: "12345678")
+///     if case .completed(let result) = try await state.submitCode(code: "12345678") {
+///         print("Signed in as", result.account.username ?? "")
+///     }
 /// } catch where error.isInvalidCode {
 ///     // ask again; `state` still accepts a code
 /// }

@@ -3,6 +3,7 @@ import Foundation
 /// What `signUp(parameters:delegate:)` needs. Mirrors MSAL's `MSALNativeAuthSignUpParameters`.
 ///
 /// ```swift
+/// // given: password: String?
 /// let parameters = MSALNativeAuthSignUpParameters(username: "ada@contoso.com")
 /// parameters.password = password            // nil: asked for after the email is verified, if needed
 /// parameters.attributes = ["displayName": "Ada", "city": "London"]

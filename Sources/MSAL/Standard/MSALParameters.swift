@@ -67,6 +67,7 @@ public enum MSALPromptType: UInt, Sendable {
 /// The parameters of `acquireToken(with:)`, the browser sign-in. Mirrors MSAL's `MSALInteractiveTokenParameters`.
 ///
 /// ```swift
+/// // given: application: MSALPublicClientApplication
 /// let parameters = MSALInteractiveTokenParameters(scopes: ["user.read"], webviewParameters: MSALWebviewParameters())
 /// let result = try await application.acquireToken(with: parameters)
 /// ```

@@ -178,6 +178,7 @@ extension MSALClaimsRequest {
     /// carries no usable challenge.
     ///
     /// ```swift
+    /// // given: response: HTTPURLResponse, parameters: MSALInteractiveTokenParameters
     /// if response.statusCode == 401, let header = response.value(forHTTPHeaderField: "WWW-Authenticate"),
     ///    let claims = MSALClaimsRequest.fromClaimsChallenge(header) {
     ///     parameters.claimsRequest = claims  // then acquireToken: the user satisfies the policy in the browser

@@ -8,10 +8,11 @@ import Foundation
 /// registration once, whichever step led there:
 ///
 /// ```swift
+/// // given: state: SignInPasswordRequiredState, password: String
 /// switch try await state.submitPassword(password: password) {
-/// case .completed(let result): …
-/// case .awaitingMFA(let methods, let mfaState): … // pick a method, then mfaState.requestChallenge(authMethod:)
-/// case .strongAuthMethodRegistration(let methods, let registerState): … // ask for a contact to register
+/// case .completed(let result): print("Signed in as", result.account.username ?? "")
+/// case .awaitingMFA(let methods, let mfaState): print(methods.count, mfaState)  // pick a method, then mfaState.requestChallenge(authMethod:)
+/// case .strongAuthMethodRegistration(let methods, let registerState): print(methods.count, registerState)  // ask for a contact to register
 /// }
 /// ```
 public enum SignInStepResult: Sendable {
