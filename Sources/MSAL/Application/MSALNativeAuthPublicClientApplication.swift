@@ -114,7 +114,11 @@ public final class MSALNativeAuthPublicClientApplication: MSALPublicClientApplic
                     delegate.onSignUpCodeRequired(
                         newState: newState, sentTo: sentTo, channelTargetType: channel, codeLength: codeLength)
                 case .attributesInvalid(let names):
-                    delegate.onSignUpAttributesInvalid(attributeNames: names)
+                    // The default names the missing callback; the error carries this flow's correlation id.
+                    if let missing = UnimplementedCallback.detect({ delegate.onSignUpAttributesInvalid(attributeNames: names) }) {
+                        delegate.onSignUpStartError(
+                            error: SignUpStartError(type: .generalError, .notImplemented(missing, request.correlationId)))
+                    }
                 }
             } catch {
                 delegate.onSignUpStartError(error: error)

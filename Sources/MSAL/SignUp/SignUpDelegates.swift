@@ -24,9 +24,9 @@ extension SignUpStartDelegate {
     /// Called on the main actor when the server refused the values of the attributes in
     /// `attributeNames`. There is no state to go on with: start the sign-up again with corrected values.
     /// Without an implementation of its own, `onSignUpStartError(error:)` gets a general error naming
-    /// this method, with a new correlation id (there is no flow to take one from).
+    /// this method, with the sign-up's correlation id.
     public func onSignUpAttributesInvalid(attributeNames: [String]) {
-        onSignUpStartError(error: SignUpStartError(type: .generalError, .notImplemented("onSignUpAttributesInvalid", UUID())))
+        UnimplementedCallback.reached("onSignUpAttributesInvalid")
     }
 }
 

@@ -184,12 +184,16 @@ import Testing
                     "invalid_grant", suberror: "attribute_validation_failed",
                     extra: ["invalid_attributes": [["name": "city"]]])))
         let delegate = StartErrorOnly()
+        let parameters = MSALNativeAuthSignUpParameters(username: Fixture.username)
+        let correlationId = UUID()
+        parameters.correlationId = correlationId
         await withCheckedContinuation { continuation in
             delegate.waiter = continuation
-            h.app.signUp(parameters: MSALNativeAuthSignUpParameters(username: Fixture.username), delegate: delegate)
+            h.app.signUp(parameters: parameters, delegate: delegate)
         }
         #expect(
             delegate.error?.errorDescription
                 == "MSALNativeAuth has called the delegate method onSignUpAttributesInvalid that has not been implemented")
+        #expect(delegate.error?.correlationId == correlationId, "the sign-up's correlation id, not a new one")
     }
 }
