@@ -98,7 +98,8 @@ package struct SignInMachine: Sendable {
     /// `submitCode` on `state`, and the grant to redeem first.
     package static func submitCode(_ code: String, on state: SignInCodeRequiredState) -> (SignInMachine, Call) {
         let machine = SignInMachine(.redeeming, step: .submitCode, controller: state.controller, scopes: state.scopes, claims: state.claims)
-        let grant = TokenGrant(kind: .oob(code: code), continuationToken: state.continuationToken, scopes: state.scopes, claims: state.claims)
+        let grant = TokenGrant(
+            kind: .oob(code: code), continuationToken: state.continuationToken, scopes: state.scopes, claims: state.claims)
         return (machine, .redeem(grant, correlationId: state.correlationId))
     }
 
@@ -163,7 +164,8 @@ package struct SignInMachine: Sendable {
         case .apiError(let error):
             if error.error == .userNotFound {
                 return .fail(
-                    FlowFailure(.userNotFound, NativeAuthErrorDetails(error, correlationId: id, fallback: NativeAuthErrorMessage.userNotFound)))
+                    FlowFailure(
+                        .userNotFound, NativeAuthErrorDetails(error, correlationId: id, fallback: NativeAuthErrorMessage.userNotFound)))
             }
             return .fail(
                 FlowFailure(.generalError, NativeAuthErrorDetails(error, correlationId: id, fallback: NativeAuthErrorMessage.generalError)))
@@ -181,9 +183,11 @@ package struct SignInMachine: Sendable {
         switch outcome {
         case .success(.oob(let token, let label, let channel, let codeLength, _)):
             // A code-only account gets a code even when the app supplied a password (docs/protocol.md#sign-in-endpoints).
-            let next = SignInCodeRequiredState(controller: controller, continuationToken: token, correlationId: id, scopes: scopes, claims: claims)
+            let next = SignInCodeRequiredState(
+                controller: controller, continuationToken: token, correlationId: id, scopes: scopes, claims: claims)
             return .succeed(
-                .codeRequired(newState: next, sentTo: label, channelTargetType: MSALNativeAuthChannelType(value: channel), codeLength: codeLength))
+                .codeRequired(
+                    newState: next, sentTo: label, channelTargetType: MSALNativeAuthChannelType(value: channel), codeLength: codeLength))
         case .success(.password(let token)):
             guard let password else {
                 return .succeed(
@@ -216,9 +220,11 @@ package struct SignInMachine: Sendable {
         expect(.resendingCode)
         switch outcome {
         case .success(.oob(let token, let label, let channel, let codeLength, _)):
-            let next = SignInCodeRequiredState(controller: controller, continuationToken: token, correlationId: id, scopes: scopes, claims: claims)
+            let next = SignInCodeRequiredState(
+                controller: controller, continuationToken: token, correlationId: id, scopes: scopes, claims: claims)
             return .succeed(
-                .codeRequired(newState: next, sentTo: label, channelTargetType: MSALNativeAuthChannelType(value: channel), codeLength: codeLength))
+                .codeRequired(
+                    newState: next, sentTo: label, channelTargetType: MSALNativeAuthChannelType(value: channel), codeLength: codeLength))
         case .success(.password):
             return .fail(
                 .ending(
@@ -227,7 +233,8 @@ package struct SignInMachine: Sendable {
         case .redirect(let reason):
             return .fail(.retry(.browserRequired, NativeAuthErrorDetails(redirectReason: reason, correlationId: id)))
         case .apiError(let error):
-            return .fail(.retry(.generalError, NativeAuthErrorDetails(error, correlationId: id, fallback: NativeAuthErrorMessage.generalError)))
+            return .fail(
+                .retry(.generalError, NativeAuthErrorDetails(error, correlationId: id, fallback: NativeAuthErrorMessage.generalError)))
         case .failure(let failure):
             return .fail(.retry(.generalError, NativeAuthErrorDetails(failure, correlationId: id)))
         }
@@ -275,7 +282,8 @@ package struct SignInMachine: Sendable {
             if introspectingMFA {
                 return .succeed(
                     .awaitingMFA(
-                        authMethods: methods, newState: AwaitingMFAState(context: context, continuationToken: body.continuationToken, correlationId: id)))
+                        authMethods: methods,
+                        newState: AwaitingMFAState(context: context, continuationToken: body.continuationToken, correlationId: id)))
             }
             return .succeed(
                 .strongAuthMethodRegistration(
@@ -284,7 +292,8 @@ package struct SignInMachine: Sendable {
         case .redirect(let reason):
             return .fail(.ending(.browserRequired, NativeAuthErrorDetails(redirectReason: reason, correlationId: id)))
         case .apiError(let error):
-            return .fail(.ending(.generalError, NativeAuthErrorDetails(error, correlationId: id, fallback: NativeAuthErrorMessage.generalError)))
+            return .fail(
+                .ending(.generalError, NativeAuthErrorDetails(error, correlationId: id, fallback: NativeAuthErrorMessage.generalError)))
         case .failure(let failure):
             return .fail(.ending(.generalError, NativeAuthErrorDetails(failure, correlationId: id)))
         }

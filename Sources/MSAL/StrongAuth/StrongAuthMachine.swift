@@ -103,7 +103,8 @@ package struct StrongAuthMachine: Sendable {
         let trimmed = contact.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else {
             return .failure(
-                FlowFailure(.invalidInput, NativeAuthErrorDetails(message: NativeAuthErrorMessage.invalidInput, correlationId: correlationId)))
+                FlowFailure(
+                    .invalidInput, NativeAuthErrorDetails(message: NativeAuthErrorMessage.invalidInput, correlationId: correlationId)))
         }
         return .success(trimmed)
     }
@@ -125,7 +126,8 @@ package struct StrongAuthMachine: Sendable {
         case .success(.password):
             return .fail(
                 .ending(
-                    .generalError, NativeAuthErrorDetails(message: "The server asked for a password instead of sending a code", correlationId: id)))
+                    .generalError,
+                    NativeAuthErrorDetails(message: "The server asked for a password instead of sending a code", correlationId: id)))
         case .redirect(let reason):
             return .fail(.retry(.browserRequired, NativeAuthErrorDetails(redirectReason: reason, correlationId: id)))
         case .apiError(let error):
@@ -173,7 +175,8 @@ package struct StrongAuthMachine: Sendable {
             return .succeed(
                 .verificationRequired(
                     MSALNativeAuthRegisterStrongAuthVerificationRequiredResult(
-                        newState: next, sentTo: target, channelTargetType: MSALNativeAuthChannelType(value: channel), codeLength: codeLength)))
+                        newState: next, sentTo: target, channelTargetType: MSALNativeAuthChannelType(value: channel), codeLength: codeLength
+                    )))
         case .success(.preverified(let token)):
             // No code: the contact is known as verified; register it and sign in at once.
             state = .continuingRegistration
@@ -211,7 +214,8 @@ package struct StrongAuthMachine: Sendable {
                 claims: context.claims)
             return .call(.redeem(grant, correlationId: id))
         case .redirect(let reason):
-            return .fail(.ending(preverified ? .generalError : .browserRequired, NativeAuthErrorDetails(redirectReason: reason, correlationId: id)))
+            return .fail(
+                .ending(preverified ? .generalError : .browserRequired, NativeAuthErrorDetails(redirectReason: reason, correlationId: id)))
         case .apiError(let error):
             let details = NativeAuthErrorDetails(error, correlationId: id, fallback: NativeAuthErrorMessage.generalError)
             if preverified { return .fail(.ending(.generalError, details)) }
