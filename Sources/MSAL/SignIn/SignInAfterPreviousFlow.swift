@@ -28,16 +28,16 @@ extension SignInController {
         username: String, continuationToken: String?, parameters scopes: [String]?, claims: String?, correlationId: UUID
     ) async -> Result<SignInStepResult, GenericFailure> {
         var machine: SignInMachine
-        let first: SignInMachine.Call
+        let grant: TokenGrant
         switch SignInMachine.afterPreviousFlow(
             username: username, continuationToken: continuationToken, scopes: scopes, claims: claims, correlationId: correlationId,
             controller: self)
         {
-        case .success(let started): (machine, first) = started
+        case .success(let started): (machine, grant) = started
         case .failure(let failure): return .failure(GenericFailure(failure))
         }
         // The token is single-use; a second call sends it again and the service answers, as in MSAL.
-        return await finish(&machine, first).mapError(GenericFailure.init)
+        return await finish(&machine, redeeming: grant, correlationId: correlationId).mapError(GenericFailure.init)
     }
 }
 

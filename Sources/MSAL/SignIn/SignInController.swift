@@ -51,8 +51,8 @@ package struct SignInController: Sendable {
 
     package func submitCode(_ code: String, on state: SignInCodeRequiredState) async throws(VerifyCodeError) -> SignInVerifyCodeResult {
         if let failure = LocalCheck.code(code, correlationId: state.correlationId) { throw VerifyCodeError(failure) }
-        var (machine, first) = SignInMachine.submitCode(code, on: state)
-        switch await finish(&machine, first) {
+        var (machine, grant) = SignInMachine.submitCode(code, on: state)
+        switch await finish(&machine, redeeming: grant, correlationId: state.correlationId) {
         case .success(let step): return step
         case .failure(let failure): throw VerifyCodeError(failure.recorded(on: state.lifecycle))
         }
@@ -73,8 +73,8 @@ package struct SignInController: Sendable {
         -> SignInPasswordRequiredResult
     {
         if let failure = LocalCheck.password(password, correlationId: state.correlationId) { throw PasswordRequiredError(failure) }
-        var (machine, first) = SignInMachine.submitPassword(password, on: state)
-        switch await finish(&machine, first) {
+        var (machine, grant) = SignInMachine.submitPassword(password, on: state)
+        switch await finish(&machine, redeeming: grant, correlationId: state.correlationId) {
         case .success(let step): return step
         case .failure(let failure): throw PasswordRequiredError(failure.recorded(on: state.lifecycle))
         }
@@ -82,16 +82,9 @@ package struct SignInController: Sendable {
 
     // MARK: Redeeming, and what follows it
 
-    /// Sends `first` (a redemption) and, when the tenant wants a second factor, the introspect
-    /// request the machine asks for (docs/protocol.md#multifactor-authentication, #strong-auth-registration).
-    func finish(_ machine: inout SignInMachine, _ first: SignInMachine.Call) async -> Result<SignInStepResult, FlowFailure> {
-        guard case .redeem(let grant, let correlationId) = first else {
-            preconditionFailure("a sign-in step finishes with a redemption, not \(first)")
-        }
-        return await finish(&machine, redeeming: grant, correlationId: correlationId)
-    }
-
-    private func finish(_ machine: inout SignInMachine, redeeming grant: TokenGrant, correlationId: UUID) async
+    /// Redeems `grant` and, when the tenant wants a second factor, sends the introspect request the
+    /// machine asks for (docs/protocol.md#multifactor-authentication, #strong-auth-registration).
+    func finish(_ machine: inout SignInMachine, redeeming grant: TokenGrant, correlationId: UUID) async
         -> Result<SignInStepResult, FlowFailure>
     {
         let redeemed = await client.redeem(grant, correlationId: correlationId)

@@ -95,30 +95,30 @@ package struct SignInMachine: Sendable {
         SignInMachine(.resendingCode, step: .submitCode, controller: state.controller, scopes: state.scopes, claims: state.claims)
     }
 
-    /// `submitCode` on `state`, and the grant to redeem first.
-    package static func submitCode(_ code: String, on state: SignInCodeRequiredState) -> (SignInMachine, Call) {
+    /// `submitCode` on `state`, and the grant to redeem (with the state's correlation id).
+    package static func submitCode(_ code: String, on state: SignInCodeRequiredState) -> (SignInMachine, TokenGrant) {
         let machine = SignInMachine(.redeeming, step: .submitCode, controller: state.controller, scopes: state.scopes, claims: state.claims)
         let grant = TokenGrant(
             kind: .oob(code: code), continuationToken: state.continuationToken, scopes: state.scopes, claims: state.claims)
-        return (machine, .redeem(grant, correlationId: state.correlationId))
+        return (machine, grant)
     }
 
-    /// `submitPassword` on `state`, and the grant to redeem first.
-    package static func submitPassword(_ password: String, on state: SignInPasswordRequiredState) -> (SignInMachine, Call) {
+    /// `submitPassword` on `state`, and the grant to redeem (with the state's correlation id).
+    package static func submitPassword(_ password: String, on state: SignInPasswordRequiredState) -> (SignInMachine, TokenGrant) {
         let machine = SignInMachine(
             .redeeming, step: .submitPassword, controller: state.controller, username: state.username, scopes: state.scopes,
             claims: state.claims)
         let grant = TokenGrant(
             kind: .password(username: state.username, password: password), continuationToken: state.continuationToken,
             scopes: state.scopes, claims: state.claims)
-        return (machine, .redeem(grant, correlationId: state.correlationId))
+        return (machine, grant)
     }
 
     /// The sign-in with the token that ended a sign-up or a password reset, and the grant to redeem
     /// first; without a token there is nothing to redeem (docs/protocol.md#sign-in-after-sign-up-or-reset).
     package static func afterPreviousFlow(
         username: String, continuationToken: String?, scopes: [String]?, claims: String?, correlationId: UUID, controller: SignInController
-    ) -> Result<(SignInMachine, Call), FlowFailure> {
+    ) -> Result<(SignInMachine, TokenGrant), FlowFailure> {
         guard let continuationToken else {
             return .failure(
                 FlowFailure(
@@ -132,7 +132,7 @@ package struct SignInMachine: Sendable {
             .redeeming, step: .afterPreviousFlow, controller: controller, username: username, scopes: scopes, claims: claims)
         let grant = TokenGrant(
             kind: .continuationToken(username: username), continuationToken: continuationToken, scopes: scopes, claims: claims)
-        return .success((machine, .redeem(grant, correlationId: correlationId)))
+        return .success((machine, grant))
     }
 
     // MARK: Checks before anything is sent

@@ -167,22 +167,19 @@ import Testing
     // MARK: Redeeming
 
     @Test func eachStepRedeemsItsGrant() throws {
-        guard case .redeem(let code, let codeId) = SignInMachine.submitCode("1234", on: codeState).1, case .oob("1234") = code.kind
-        else { throw UnexpectedOutcome("expected an oob grant") }
-        #expect(code.continuationToken == "T0" && codeId == Fixture.correlation)
-        guard
-            case .redeem(let password, _) = SignInMachine.submitPassword("pw", on: passwordState).1,
-            case .password(Fixture.username, "pw") = password.kind
-        else { throw UnexpectedOutcome("expected a password grant") }
+        let code = SignInMachine.submitCode("1234", on: codeState).1
+        guard case .oob("1234") = code.kind else { throw UnexpectedOutcome("expected an oob grant") }
+        #expect(code.continuationToken == "T0" && code.scopes == scopes)
+        let password = SignInMachine.submitPassword("pw", on: passwordState).1
+        guard case .password(Fixture.username, "pw") = password.kind else { throw UnexpectedOutcome("expected a password grant") }
         let after = try SignInMachine.afterPreviousFlow(
             username: Fixture.username, continuationToken: "T-after", scopes: ["User.Read"], claims: nil,
-            correlationId: Fixture.correlation,
-            controller: offline.signIn
+            correlationId: Fixture.correlation, controller: offline.signIn
         ).get().1
-        guard case .redeem(let grant, _) = after, case .continuationToken(Fixture.username) = grant.kind else {
+        guard case .continuationToken(Fixture.username) = after.kind else {
             throw UnexpectedOutcome("expected a continuation-token grant")
         }
-        #expect(grant.continuationToken == "T-after" && grant.scopes == Scopes.withDefaults(["User.Read"]))
+        #expect(after.continuationToken == "T-after" && after.scopes == Scopes.withDefaults(["User.Read"]))
     }
 
     @Test func aSignInAfterAPreviousFlowWithoutATokenFailsBeforeSending() throws {
