@@ -27,26 +27,17 @@ extension SignInController {
     package func signInAfterPreviousFlow(
         username: String, continuationToken: String?, parameters scopes: [String]?, claims: String?, correlationId: UUID
     ) async -> Result<SignInStepResult, GenericFailure> {
-        guard let continuationToken else {
-            return .failure(
-                GenericFailure(
-                    type: .generalError,
-                    details: NativeAuthErrorDetails(
-                        message: "Sign In is not available at this point, please use the standalone sign in methods",
-                        correlationId: correlationId)))
+        var machine: SignInMachine
+        let grant: TokenGrant
+        switch SignInMachine.afterPreviousFlow(
+            username: username, continuationToken: continuationToken, scopes: scopes, claims: claims, correlationId: correlationId,
+            controller: self)
+        {
+        case .success(let started): (machine, grant) = started
+        case .failure(let failure): return .failure(GenericFailure(failure))
         }
-        let grant = TokenGrant(
-            kind: .continuationToken(username: username), continuationToken: continuationToken,
-            scopes: Scopes.withDefaults(scopes), claims: claims)
         // The token is single-use; a second call sends it again and the service answers, as in MSAL.
-        switch await finish(grant, correlationId: correlationId, lifecycle: nil) {
-        case .success(let step):
-            return .success(step)
-        case .failure(.browserRequired(let details)):
-            return .failure(GenericFailure(type: .browserRequired, details: details))
-        case .failure(let failure):
-            return .failure(GenericFailure(type: .generalError, details: failure.details))
-        }
+        return await finish(&machine, redeeming: grant, correlationId: correlationId).mapError(GenericFailure.init)
     }
 }
 
@@ -57,4 +48,11 @@ package struct GenericFailure: Error, Sendable {
     /// True when no server answer was heard (transport failure, 5xx): the state that sent the
     /// request stays usable.
     package var isNetworkFailure = false
+}
+
+extension GenericFailure {
+    /// The generic error for `failure`: browser-required or general, as the machine decided.
+    package init(_ failure: FlowFailure) {
+        self.init(type: failure.kind, details: failure.details)
+    }
 }

@@ -1,7 +1,8 @@
 import Foundation
 
-/// Drives the sign-in flow (docs/protocol.md#password-sign-in, #code-sign-in): each public step is one `async` function here that
-/// returns its result or throws its typed error. The delegate API is an adapter over these.
+/// Runs the sign-in flow (docs/protocol.md#password-sign-in, #code-sign-in): one `async` function
+/// per public step, each sending the requests its `SignInMachine` asks for and doing what the
+/// machine decides (SignInMachine.swift has the rules). The delegate API is an adapter over these.
 package struct SignInController: Sendable {
     package let client: NativeAuthClient
 
@@ -18,21 +19,9 @@ package struct SignInController: Sendable {
     }
 
     package func start(_ request: StartRequest) async throws(SignInStartError) -> SignInStartResult {
-        var correlationId = request.correlationId
-        logger.info("Sign-in started for \(pii: request.username) correlation \(correlationId.uuidString)")
-        guard !request.username.isEmpty else {
-            throw SignInStartError(
-                type: .invalidUsername,
-                NativeAuthErrorDetails(
-                    message: NativeAuthErrorMessage.invalidUsername, correlationId: correlationId))
-        }
-        if let password = request.password, password.isEmpty {
-            throw SignInStartError(
-                type: .invalidCredentials,
-                NativeAuthErrorDetails(
-                    message: NativeAuthErrorMessage.invalidCredentials, correlationId: correlationId))
-        }
-
+        logger.info("Sign-in started for \(pii: request.username) correlation \(request.correlationId.uuidString)")
+        if let failure = SignInMachine.checkStart(request) { throw SignInStartError(failure) }
+        var machine = SignInMachine.start(request, controller: self)
         let environment = client.environment
         let initiate = await client.call(
             .signInInitiate,
@@ -40,99 +29,41 @@ package struct SignInController: Sendable {
                 ("username", request.username),
                 ("challenge_type", environment.challengeTypes.wireValue),
                 ("capabilities", environment.capabilities.wireValue),
-            ], correlationId: correlationId, expecting: ContinuationTokenResponse.self)
-        correlationId = initiate.correlationId
-        let initiateToken: String
-        switch initiate.outcome {
-        case .success(let body): initiateToken = body.continuationToken
-        case .redirect(let reason): throw .browserRequired(reason, correlationId: correlationId)
-        case .apiError(let error): throw .fromInitiate(error, correlationId: correlationId)
-        case .failure(let failure): throw .general(failure, correlationId: correlationId)
-        }
-
-        let challenge = await client.call(
-            .signInChallenge,
-            [
-                ("continuation_token", initiateToken),
-                ("challenge_type", environment.challengeTypes.wireValue),
-            ], correlationId: correlationId, expecting: ChallengeResponse.self)
-        correlationId = challenge.correlationId
-        switch challenge.outcome {
-        case .success(.oob(let token, let label, let channel, let codeLength, _)):
-            // A code-only account gets a code even when the app supplied a password (docs/protocol.md#sign-in-endpoints).
-            let state = SignInCodeRequiredState(
-                controller: self, continuationToken: token, correlationId: correlationId,
-                scopes: request.scopes, claims: request.claims)
-            return .codeRequired(
-                newState: state, sentTo: label, channelTargetType: MSALNativeAuthChannelType(value: channel), codeLength: codeLength)
-        case .success(.password(let token)):
-            guard let password = request.password else {
-                return .passwordRequired(
-                    newState: SignInPasswordRequiredState(
-                        controller: self, continuationToken: token, correlationId: correlationId,
-                        username: request.username, scopes: request.scopes, claims: request.claims))
+            ], correlationId: request.correlationId, expecting: ContinuationTokenResponse.self)
+        var action = machine.initiateAnswered(initiate.outcome, correlationId: initiate.correlationId)
+        while true {
+            switch action {
+            case .succeed(let result): return result
+            case .fail(let failure): throw SignInStartError(failure)
+            case .call(.challenge(let token, let correlationId)):
+                let answer = await challenge(token, correlationId: correlationId)
+                action = machine.startChallengeAnswered(answer.outcome, correlationId: answer.correlationId)
+            case .call(.redeem(let grant, let correlationId)):
+                switch await finish(&machine, redeeming: grant, correlationId: correlationId) {
+                case .success(let step): return SignInStartResult(step)
+                case .failure(let failure): throw SignInStartError(failure)
+                }
             }
-            let grant = TokenGrant(
-                kind: .password(username: request.username, password: password), continuationToken: token,
-                scopes: request.scopes, claims: request.claims)
-            switch await finish(grant, correlationId: correlationId, lifecycle: nil) {
-            case .success(let step): return SignInStartResult(step)
-            case .failure(let failure): throw .fromToken(failure)
-            }
-        case .redirect(let reason):
-            throw .browserRequired(reason, correlationId: correlationId)
-        case .apiError(let error):
-            throw .general(error, correlationId: correlationId)
-        case .failure(let failure):
-            throw .general(failure, correlationId: correlationId)
         }
     }
 
     // MARK: Code
 
     package func submitCode(_ code: String, on state: SignInCodeRequiredState) async throws(VerifyCodeError) -> SignInVerifyCodeResult {
-        guard !code.isEmpty else {
-            throw VerifyCodeError(
-                type: .invalidCode,
-                NativeAuthErrorDetails(
-                    message: NativeAuthErrorMessage.invalidCode, correlationId: state.correlationId))
-        }
-        let grant = TokenGrant(
-            kind: .oob(code: code), continuationToken: state.continuationToken, scopes: state.scopes, claims: state.claims)
-        switch await finish(grant, correlationId: state.correlationId, lifecycle: state.lifecycle) {
+        if let failure = LocalCheck.code(code, correlationId: state.correlationId) { throw VerifyCodeError(failure) }
+        var (machine, grant) = SignInMachine.submitCode(code, on: state)
+        switch await finish(&machine, redeeming: grant, correlationId: state.correlationId) {
         case .success(let step): return step
-        // A refused credential keeps the state usable (docs/error-mapping.md#sign-in-states); `finish` has used it up
-        // when the server moved on to a second factor whose methods could not be read.
-        case .failure(let failure): throw .fromSignInToken(failure)
+        case .failure(let failure): throw VerifyCodeError(failure.recorded(on: state.lifecycle))
         }
     }
 
     package func resendCode(on state: SignInCodeRequiredState) async throws(ResendCodeError) -> SignInResendCodeResult {
-        let challenge = await client.call(
-            .signInChallenge,
-            [
-                ("continuation_token", state.continuationToken),
-                ("challenge_type", client.environment.challengeTypes.wireValue),
-            ], correlationId: state.correlationId, expecting: ChallengeResponse.self)
-        let correlationId = challenge.correlationId
-        switch challenge.outcome {
-        case .success(.oob(let token, let label, let channel, let codeLength, _)):
-            let next = SignInCodeRequiredState(
-                controller: self, continuationToken: token, correlationId: correlationId, scopes: state.scopes, claims: state.claims)
-            return .codeRequired(
-                newState: next, sentTo: label, channelTargetType: MSALNativeAuthChannelType(value: channel), codeLength: codeLength)
-        case .success(.password):
-            state.lifecycle.end()
-            throw .general(
-                NativeAuthErrorDetails(
-                    message: "The server asked for a password instead of sending a new code", correlationId: correlationId))
-        case .redirect(let reason):
-            throw .browserRequired(reason, correlationId: correlationId)
-        case .apiError(let error):
-            throw .general(
-                NativeAuthErrorDetails(error, correlationId: correlationId, fallback: NativeAuthErrorMessage.generalError))
-        case .failure(let failure):
-            throw .general(NativeAuthErrorDetails(failure, correlationId: correlationId))
+        var machine = SignInMachine.resendCode(on: state)
+        let answer = await challenge(state.continuationToken, correlationId: state.correlationId)
+        switch machine.resendAnswered(answer.outcome, correlationId: answer.correlationId) {
+        case .succeed(let result): return result
+        case .fail(let failure): throw ResendCodeError(failure.recorded(on: state.lifecycle))
         }
     }
 
@@ -141,20 +72,51 @@ package struct SignInController: Sendable {
     package func submitPassword(_ password: String, on state: SignInPasswordRequiredState) async throws(PasswordRequiredError)
         -> SignInPasswordRequiredResult
     {
-        guard !password.isEmpty else {
-            throw PasswordRequiredError(
-                type: .invalidPassword,
-                NativeAuthErrorDetails(
-                    message: NativeAuthErrorMessage.invalidPassword, correlationId: state.correlationId))
-        }
-        let grant = TokenGrant(
-            kind: .password(username: state.username, password: password), continuationToken: state.continuationToken,
-            scopes: state.scopes, claims: state.claims)
-        switch await finish(grant, correlationId: state.correlationId, lifecycle: state.lifecycle) {
+        if let failure = LocalCheck.password(password, correlationId: state.correlationId) { throw PasswordRequiredError(failure) }
+        var (machine, grant) = SignInMachine.submitPassword(password, on: state)
+        switch await finish(&machine, redeeming: grant, correlationId: state.correlationId) {
         case .success(let step): return step
-        // A refused credential keeps the state usable (docs/error-mapping.md#sign-in-states); `finish` has used it up
-        // when the server moved on to a second factor whose methods could not be read.
-        case .failure(let failure): throw .fromSignInToken(failure)
+        case .failure(let failure): throw PasswordRequiredError(failure.recorded(on: state.lifecycle))
         }
+    }
+
+    // MARK: Redeeming, and what follows it
+
+    /// Redeems `grant` and, when the tenant wants a second factor, sends the introspect request the
+    /// machine asks for (docs/protocol.md#multifactor-authentication, #strong-auth-registration).
+    func finish(_ machine: inout SignInMachine, redeeming grant: TokenGrant, correlationId: UUID) async
+        -> Result<SignInStepResult, FlowFailure>
+    {
+        let redeemed = await client.redeem(grant, correlationId: correlationId)
+        let answer: (outcome: NativeAuthOutcome<IntrospectResponse>, correlationId: UUID)
+        switch machine.redeemed(redeemed.result, correlationId: redeemed.correlationId) {
+        case .succeed(let step): return .success(step)
+        case .fail(let failure): return .failure(failure)
+        case .call(.mfa(let token, let id)):
+            logger.info("The sign-in needs a second factor; asking for the user's methods")
+            answer = await client.call(
+                .signInIntrospect, [("continuation_token", token)], correlationId: id, expecting: IntrospectResponse.self)
+        case .call(.registration(let token, let id)):
+            logger.info("The sign-in needs a strong-auth method registered; asking which kinds")
+            answer = await client.call(
+                .registerIntrospect, [("continuation_token", token)], correlationId: id, expecting: IntrospectResponse.self)
+        }
+        switch machine.introspected(answer.outcome, correlationId: answer.correlationId) {
+        case .succeed(let step): return .success(step)
+        case .fail(let failure): return .failure(failure)
+        }
+    }
+
+    // MARK: Requests
+
+    private func challenge(_ token: String, correlationId: UUID) async -> (
+        outcome: NativeAuthOutcome<ChallengeResponse>, correlationId: UUID
+    ) {
+        await client.call(
+            .signInChallenge,
+            [
+                ("continuation_token", token),
+                ("challenge_type", client.environment.challengeTypes.wireValue),
+            ], correlationId: correlationId, expecting: ChallengeResponse.self)
     }
 }
