@@ -45,9 +45,6 @@ extension SignInController {
 package struct GenericFailure: Error, Sendable {
     package var type: MSALNativeAuthGenericError.ErrorType
     package var details: NativeAuthErrorDetails
-    /// True when no server answer was heard (transport failure, 5xx): the state that sent the
-    /// request stays usable.
-    package var isNetworkFailure = false
 }
 
 extension GenericFailure {
