@@ -63,27 +63,21 @@ extension MSALNativeAuthError {
 package enum LocalCheck {
     /// An empty one-time code: `invalidCode`, before anything is sent.
     package static func code(_ code: String, correlationId: UUID) -> FlowFailure? {
-        code.isEmpty
-            ? .retry(
-                .invalidCode, NativeAuthErrorDetails(message: NativeAuthErrorMessage.invalidCode, correlationId: correlationId))
-            : nil
+        empty(code, .invalidCode, NativeAuthErrorMessage.invalidCode, correlationId)
     }
 
     /// An empty password: `invalidPassword`, before anything is sent.
     package static func password(_ password: String, correlationId: UUID) -> FlowFailure? {
-        password.isEmpty
-            ? .retry(
-                .invalidPassword,
-                NativeAuthErrorDetails(message: NativeAuthErrorMessage.invalidPassword, correlationId: correlationId))
-            : nil
+        empty(password, .invalidPassword, NativeAuthErrorMessage.invalidPassword, correlationId)
     }
 
     /// An empty username: `invalidUsername`, before anything is sent.
     package static func username(_ username: String, correlationId: UUID) -> FlowFailure? {
-        username.isEmpty
-            ? .retry(
-                .invalidUsername,
-                NativeAuthErrorDetails(message: NativeAuthErrorMessage.invalidUsername, correlationId: correlationId))
-            : nil
+        empty(username, .invalidUsername, NativeAuthErrorMessage.invalidUsername, correlationId)
+    }
+
+    /// `kind` with MSAL's fixed `message` when `input` is empty; the state stays usable.
+    private static func empty(_ input: String, _ kind: NativeAuthErrorKind, _ message: String, _ correlationId: UUID) -> FlowFailure? {
+        input.isEmpty ? .retry(kind, NativeAuthErrorDetails(message: message, correlationId: correlationId)) : nil
     }
 }
