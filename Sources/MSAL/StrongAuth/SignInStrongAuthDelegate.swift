@@ -33,24 +33,6 @@ extension SignInStrongAuthDelegate {
     }
 }
 
-/// How the SDK learns that a delegate left out an optional callback whose default lives in a
-/// shared parent protocol: the default says so here while the SDK's call is under way.
-@MainActor
-enum UnimplementedCallback {
-    private static var missing: String?
-
-    static func reached(_ name: String) { missing = name }
-
-    /// Runs `call`; returns the name of the callback when `call` ended in its default implementation.
-    static func detect(_ call: () -> Void) -> String? {
-        let outer = missing
-        missing = nil
-        call()
-        defer { missing = outer }
-        return missing
-    }
-}
-
 extension SignInStepResult {
     /// Hands the result to `delegate`'s callback for its case, or to `failed` with MSAL's general
     /// error naming the callback when the delegate does not implement it.
