@@ -35,12 +35,7 @@ import Testing
         let app = try StubbedApp.make(stub)
         stub.expect(
             path: "/oauth2/v2.0/initiate",
-            reply: .json(
-                400,
-                [
-                    "error": "user_not_found", "error_description": "AADSTS50034: no such user", "error_codes": [50034],
-                    "timestamp": "2026-11-30 10:00:00Z", "trace_id": "trace", "correlation_id": "corr",
-                ]))
+            reply: .json(400, StubbedApp.userNotFound))
 
         let error = try await #require(throws: SignInStartError.self) {
             try await app.signIn(parameters: MSALNativeAuthSignInParameters(username: StubbedApp.username))

@@ -62,12 +62,7 @@ import Testing
         for _ in 0..<2 {
             stub.expect(
                 path: "/oauth2/v2.0/initiate",
-                reply: .json(
-                    400,
-                    [
-                        "error": "user_not_found", "error_description": "AADSTS50034: no such user", "error_codes": [50034],
-                        "timestamp": "2026-11-30 10:00:00Z", "trace_id": "t", "correlation_id": "c",
-                    ]))
+                reply: .json(400, StubbedApp.userNotFound))
         }
         let delegate = RecordingSignInDelegate()
         let parameters = MSALNativeAuthSignInParameters(username: StubbedApp.username)

@@ -23,6 +23,14 @@ enum StubbedApp {
             .replacingOccurrences(of: "=", with: "")
     }
 
+    /// The service's answer to an unknown username.
+    static var userNotFound: [String: Any] {
+        [
+            "error": "user_not_found", "error_description": "AADSTS50034: no such user", "error_codes": [50034],
+            "timestamp": "2026-11-30 10:00:00Z", "trace_id": "trace", "correlation_id": "corr",
+        ]
+    }
+
     static var tokenBody: [String: Any] {
         let uid = "aaaaaaaa-0000-1111-2222-333333333333"
         let utid = "bbbbbbbb-4444-5555-6666-777777777777"
