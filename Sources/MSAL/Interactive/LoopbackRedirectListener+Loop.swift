@@ -53,6 +53,7 @@ extension LoopbackRedirectListener {
         func run() {
             var connections: [Connection] = []
             let result = serve(&connections)
+            // Before anything closes or the outcome is delivered: the short address is over.
             core.end()
             for connection in connections { close(connection.descriptor) }
             for listener in listeners { close(listener) }
@@ -194,7 +195,6 @@ extension LoopbackRedirectListener {
             case .foreignHost:
                 finish(&connection, Self.page(status: 403, reason: "Forbidden", text: "Open this address as localhost"))
             case .response(let response):
-                core.end()
                 send(connection.descriptor, Self.resultPage(for: response))
                 shutdown(connection.descriptor, Int32(SHUT_WR))
                 return response
