@@ -149,7 +149,11 @@ import Testing
         let shown = Locked<(address: MSALSignInAddress?, url: URL?)>((nil, nil))
         webview.signInAddressHandler = { address in
             shown.withLock { $0.address = address }
-            Task { try? await browser.open(address.shortURL) }
+            Task {
+                try? await browser.open(address.shortURL)
+                // A page that went wrong ends the sign-in now rather than at its timeout.
+                if case .failure = await browser.outcome() { MSALPublicClientApplication.cancelCurrentWebAuthSession() }
+            }
         }
         webview.authorizationURLHandler = { url in shown.withLock { $0.url = url } }
         webview.timeout = 120
