@@ -175,10 +175,10 @@ import Testing
         // Someone opens the short address in a browser: it leads to the sign-in page (the
         // challenge's claims and the login hint on its request), and the demo goes on as with a
         // started browser.
-        let session = URLSession(configuration: .ephemeral, delegate: NoRedirects(), delegateQueue: nil)
+        let session = URLSession(configuration: .ephemeral)
         defer { session.finishTasksAndInvalidate() }
-        let (_, response) = try await session.data(from: url)
-        let location = try #require((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Location"))
+        let (_, response) = try await session.data(from: url) // follows the redirect to the page
+        let location = try #require(response.url?.absoluteString)
         #expect(location.contains("/oauth2/v2.0/authorize?") && location.contains("login_hint=ada%40example.com"))
         #expect(location.contains("claims="), "the challenge's claims go to the authorize request")
         let browser = HeadlessSignInBrowser(.password(username: Self.ada, password: Self.adaPassword))
@@ -229,16 +229,6 @@ import Testing
         try await until(controller, "the answer") { !$0.busy }
         #expect(controller.model.result.hasPrefix("Error while signing in with the browser: "), "\(controller.model.result)")
         #expect(controller.model.browserOffered && controller.model.signedInAs == Self.ada)
-    }
-
-    /// Hands a redirect back instead of following it.
-    final class NoRedirects: NSObject, URLSessionTaskDelegate, Sendable {
-        func urlSession(
-            _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-            newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
-        ) {
-            completionHandler(nil)
-        }
     }
 
     /// A launcher that cannot start anything.

@@ -63,12 +63,6 @@ public struct SignInAddress: Equatable, Sendable {
     public var sshCommand: String
     /// Whether `sshCommand` ends with the `user@host` placeholder (not signed in over SSH).
     public var placeholderHost: Bool
-
-    public init(shortURL: String, sshCommand: String, placeholderHost: Bool) {
-        self.shortURL = shortURL
-        self.sshCommand = sshCommand
-        self.placeholderHost = placeholderHost
-    }
 }
 
 public enum Focus: Hashable, Sendable {
