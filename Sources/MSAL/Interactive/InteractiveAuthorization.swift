@@ -72,7 +72,7 @@ package struct InteractiveAuthorization: Sendable {
     package var launcher: BrowserLauncher
     /// The app's `signInAddressHandler` and `authorizationURLHandler`: shows the address when no
     /// browser could be started.
-    package var urlHandler: (@Sendable (MSALSignInAddress) async -> Void)?
+    package var addressHandler: (@Sendable (MSALSignInAddress) async -> Void)?
     /// How long to wait for the redirect once the browser is open.
     package var timeout: Double
     /// Secrets' source.
@@ -85,11 +85,11 @@ package struct InteractiveAuthorization: Sendable {
 
     /// A coordinator; tests inject their own gate, randomness and launcher.
     package init(
-        launcher: BrowserLauncher, urlHandler: (@Sendable (MSALSignInAddress) async -> Void)? = nil, timeout: Double = 300,
+        launcher: BrowserLauncher, addressHandler: (@Sendable (MSALSignInAddress) async -> Void)? = nil, timeout: Double = 300,
         random: RandomBytes = .system, gate: InteractiveSessionGate = .shared
     ) {
         self.launcher = launcher
-        self.urlHandler = urlHandler
+        self.addressHandler = addressHandler
         self.timeout = timeout
         self.random = random
         self.gate = gate
@@ -155,12 +155,12 @@ package struct InteractiveAuthorization: Sendable {
         onURL?(url)
         let report = await launcher.open(url)
         guard !report.launched else { return }
-        guard let urlHandler, let shortURL = listener.shortAddress else {
+        guard let addressHandler, let shortURL = listener.shortAddress else {
             throw .noBrowser(
                 "no browser could be started (\(report.summary)) and neither signInAddressHandler nor authorizationURLHandler "
                     + "is set; set one to show the sign-in address yourself, or set $BROWSER")
         }
-        await urlHandler(
+        await addressHandler(
             MSALSignInAddress(authorizationURL: url, shortURL: shortURL, authority: request.authority, environment: launcher.environment))
     }
 }

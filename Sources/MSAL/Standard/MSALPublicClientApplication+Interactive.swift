@@ -6,7 +6,7 @@ struct InteractiveTokenRequest: Sendable {
     /// App scopes with the OIDC defaults appended (the token request's `scope`).
     var scopes: [String]
     var launcher: BrowserLauncher
-    var urlHandler: (@Sendable (MSALSignInAddress) async -> Void)?
+    var addressHandler: (@Sendable (MSALSignInAddress) async -> Void)?
     var timeout: Double
 }
 
@@ -93,13 +93,13 @@ extension MSALPublicClientApplication {
         return .success(
             InteractiveTokenRequest(
                 authorization: authorization, scopes: Scopes.withDefaults(parameters.scopes), launcher: launcher ?? BrowserLauncher(),
-                urlHandler: handler, timeout: webview.timeout ?? .infinity))
+                addressHandler: handler, timeout: webview.timeout ?? .infinity))
     }
 
     func interactiveToken(_ request: InteractiveTokenRequest) async -> Result<MSALResult, NSError> {
         let correlationId = request.authorization.correlationId
         let logger = environment.logger
-        var flow = InteractiveAuthorization(launcher: request.launcher, urlHandler: request.urlHandler, timeout: request.timeout)
+        var flow = InteractiveAuthorization(launcher: request.launcher, addressHandler: request.addressHandler, timeout: request.timeout)
         flow.onURL = { url in logger.info("Browser sign-in opens \(url.scheme ?? "")://\(url.host ?? "")\(url.path)") }
         let grant: InteractiveAuthorization.Grant
         do throws(InteractiveAuthorizationError) {

@@ -152,7 +152,7 @@ import Testing
         let handled = Locked<[MSALSignInAddress]>([])
         let authorization = InteractiveAuthorization(
             launcher: Self.noBrowser,
-            urlHandler: { address in
+            addressHandler: { address in
                 handled.withLock { $0.append(address) }
                 Task { _ = await Self.redirect(address.authorizationURL, answer: "code=FROM-HANDLER") }
             }, gate: InteractiveSessionGate())
@@ -171,7 +171,7 @@ import Testing
         let seen = Locked<MSALSignInAddress?>(nil)
         let authorization = InteractiveAuthorization(
             launcher: launcher,
-            urlHandler: { address in
+            addressHandler: { address in
                 seen.withLock { $0 = address }
                 Task {
                     // A person's browser: the short address first, then the page, then the redirect.
