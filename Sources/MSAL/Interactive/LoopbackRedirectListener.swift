@@ -13,12 +13,14 @@ import Foundation
 /// no Swift concurrency thread ever blocks. Every descriptor is `O_CLOEXEC` (a browser started
 /// meanwhile must not inherit the port) and all are closed before `waitForResponse` returns.
 ///
-/// Requests: only `GET` on the redirect path (`/` when the redirect URI has none); anything else is
-/// a 404 and the listener keeps going (browsers ask for `/favicon.ico`). A query with `code` or
-/// `error` is a response. With the expected `state` it gets the result page and ends the wait;
-/// with a missing or different `state` it gets 400 "State mismatch" and the listener keeps
-/// listening (a forged request must not abort the real sign-in), remembering it so that a timeout
-/// is then reported as `.stateMismatch`.
+/// Requests: only `GET` on the redirect path (`/` when the redirect URI has none) and on `/`;
+/// anything else is a 404 and the listener keeps going (browsers ask for `/favicon.ico`). A query
+/// with `code` or `error` on the redirect path is a response. With the expected `state` it gets the
+/// result page and ends the wait; with a missing or different `state` it gets 400 "State mismatch"
+/// and the listener keeps listening (a forged request must not abort the real sign-in),
+/// remembering it so that a timeout is then reported as `.stateMismatch`. `GET /` with none of
+/// `code`, `error` and `state` in its query is the short address: a 302 to the authorize URL once
+/// offered, while the wait lasts, when `Host` names this machine (docs/usage.md#signing-in-over-ssh).
 ///
 /// ```swift
 /// // given: secrets: AuthorizationSecrets
@@ -99,12 +101,36 @@ package final class LoopbackRedirectListener: Sendable {
             core: core, listeners: sockets.descriptors, wakeRead: pipe.read, requestPath: endpoint.requestPath,
             expectedState: expectedState, readTimeout: readTimeout, headerLimit: headerLimit)
         let addresses = sockets.descriptors.map(Self.localAddress(of:))
-        core.withState { $0.boundAddresses = addresses }
+        core.withState {
+            $0.boundAddresses = addresses
+            $0.port = sockets.port
+        }
         let thread = Thread { loop.run() }
         thread.name = "MSAL loopback listener"
         thread.start()
         return URL(string: "http://\(endpoint.host):\(sockets.port)\(endpoint.path)")!
     }
+
+    /// The short address, `http://localhost:PORT/` (the redirect URI's host, the bound port, path
+    /// `/`), once started: while the sign-in waits, `GET` on it without an authorization response
+    /// is redirected to the URL given to `offerShortAddress(redirectingTo:)`
+    /// (docs/usage.md#signing-in-over-ssh).
+    package var shortAddress: URL? {
+        let port = core.withState { $0.port }
+        guard port != 0 else { return nil }
+        return URL(string: "http://\(endpoint.host):\(port)\(Self.shortAddressPath)")
+    }
+
+    /// Makes the short address redirect to `authorizeURL` until the wait ends. Nothing (false)
+    /// before `start()` or once the wait is over or cancelled.
+    @discardableResult
+    package func offerShortAddress(redirectingTo authorizeURL: URL) -> Bool {
+        core.offerShortAddress(authorizeURL)
+    }
+
+    /// Where the short address sends the browser now: nil before it is offered and once the wait is
+    /// over (a response accepted, a timeout, a cancel).
+    package var shortAddressTarget: URL? { core.withState { $0.shortAddressTarget } }
 
     /// The addresses bound after `start()`, as the sockets themselves report them
     /// (`getsockname(2)`): `127.0.0.1`, and `::1` when the machine has it.
