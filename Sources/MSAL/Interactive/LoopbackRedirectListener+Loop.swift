@@ -29,6 +29,7 @@ extension LoopbackRedirectListener {
         let listeners: [Int32]
         let wakeRead: Int32
         let requestPath: String
+        let shortAddressPath: String
         let expectedState: String
         let readTimeout: Double
         let headerLimit: Int
@@ -38,13 +39,14 @@ extension LoopbackRedirectListener {
         static let drainTime = 1.0
 
         init(
-            core: Core, listeners: [Int32], wakeRead: Int32, requestPath: String, expectedState: String,
+            core: Core, listeners: [Int32], wakeRead: Int32, requestPath: String, shortAddressPath: String, expectedState: String,
             readTimeout: Double, headerLimit: Int
         ) {
             self.core = core
             self.listeners = listeners
             self.wakeRead = wakeRead
             self.requestPath = requestPath
+            self.shortAddressPath = shortAddressPath
             self.expectedState = expectedState
             self.readTimeout = readTimeout
             self.headerLimit = headerLimit
@@ -177,7 +179,9 @@ extension LoopbackRedirectListener {
         }
 
         private func answer(_ head: String, on connection: inout Connection) -> AuthorizationResponse? {
-            switch LoopbackRedirectListener.route(head, requestPath: requestPath, expectedState: expectedState) {
+            switch LoopbackRedirectListener.route(
+                head, requestPath: requestPath, shortAddressPath: shortAddressPath, expectedState: expectedState)
+            {
             case .notFound:
                 finish(&connection, Self.page(status: 404, reason: "Not Found", text: "Not found"))
             case .badRequest:

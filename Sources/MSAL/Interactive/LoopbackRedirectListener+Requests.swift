@@ -8,7 +8,7 @@ import Foundation
 extension LoopbackRedirectListener {
     /// What a request head asks for.
     package enum Route: Sendable, Equatable {
-        /// Not `GET` on the redirect path or `/`, or no `code`/`error` in the query.
+        /// Not `GET` on the redirect path or the short address's, or no `code`/`error` in the query.
         case notFound
         /// A malformed request line or query.
         case badRequest
@@ -16,23 +16,20 @@ extension LoopbackRedirectListener {
         case stateMismatch
         /// The authorization response for this request.
         case response(AuthorizationResponse)
-        /// `GET /` without an authorization response in its query, from a browser that names this
-        /// machine in `Host`: the short address, answered with a redirect to the authorize URL.
+        /// `GET` on the short address's path without an authorization response in its query, from a
+        /// browser that names this machine in `Host`: answered with a redirect to the authorize URL.
         case shortAddress
-        /// `GET /` without an authorization response, but `Host` names another machine (a page
+        /// The short address without an authorization response, but `Host` names another machine (a page
         /// that rebound its DNS name to 127.0.0.1, say): refused, so that it cannot read the URL.
         case foreignHost
     }
 
-    /// The short address's path (docs/usage.md#signing-in-over-ssh).
-    package static let shortAddressPath = "/"
-
     /// The query names of an authorization response (RFC 6749 §4.1.2): a request carrying any of
-    /// them is never taken for the short address, even on the redirect path `/`.
+    /// them is never taken for the short address.
     private static let responseNames: Set<String> = ["code", "error", "state"]
 
     /// Classifies a request head (request line and headers, without the blank line).
-    package static func route(_ head: String, requestPath: String, expectedState: String) -> Route {
+    package static func route(_ head: String, requestPath: String, shortAddressPath: String, expectedState: String) -> Route {
         // By Unicode scalar: "\r\n" is one Character in Swift.
         let requestLine = String(String.UnicodeScalarView(head.unicodeScalars.prefix { $0 != "\r" && $0 != "\n" }))
         let parts = requestLine.split(separator: " ", omittingEmptySubsequences: false)

@@ -48,6 +48,10 @@ package final class LoopbackRedirectListener: Sendable {
 
     private let endpoint: Endpoint
     private let expectedState: String
+    /// The short address's path: `/` and eight random characters, so that only who is shown the
+    /// address (not another user of the machine, who can see the port) can read the authorize URL
+    /// through it (docs/decisions.md, "Short sign-in address").
+    package let shortAddressPath: String
     private let readTimeout: Double
     private let headerLimit: Int
     private let core = Core()
@@ -60,11 +64,12 @@ package final class LoopbackRedirectListener: Sendable {
     ///   - headerLimit: the largest request head accepted, in bytes (8 KiB).
     /// - Throws: `.invalidRedirectURI` unless the URI is `http://localhost[:port][/path]`,
     ///   `http://127.0.0.1…` or `http://[::1]…` without query, fragment or user.
-    package init(redirectURI: URL?, expectedState: String, readTimeout: Double = 10, headerLimit: Int = 8 * 1024)
-        throws(InteractiveAuthorizationError)
-    {
+    package init(
+        redirectURI: URL?, expectedState: String, readTimeout: Double = 10, headerLimit: Int = 8 * 1024, random: RandomBytes = .system
+    ) throws(InteractiveAuthorizationError) {
         self.endpoint = try Self.endpoint(for: redirectURI)
         self.expectedState = expectedState
+        shortAddressPath = "/" + Base64URL.encode(Data(random.bytes(6)))
         self.readTimeout = readTimeout
         self.headerLimit = headerLimit
     }
@@ -99,6 +104,7 @@ package final class LoopbackRedirectListener: Sendable {
         }
         let loop = Loop(
             core: core, listeners: sockets.descriptors, wakeRead: pipe.read, requestPath: endpoint.requestPath,
+            shortAddressPath: shortAddressPath,
             expectedState: expectedState, readTimeout: readTimeout, headerLimit: headerLimit)
         let addresses = sockets.descriptors.map(Self.localAddress(of:))
         core.withState {
@@ -111,14 +117,14 @@ package final class LoopbackRedirectListener: Sendable {
         return URL(string: "http://\(endpoint.host):\(sockets.port)\(endpoint.path)")!
     }
 
-    /// The short address, `http://localhost:PORT/` (the redirect URI's host, the bound port, path
-    /// `/`), once started: while the sign-in waits, `GET` on it without an authorization response
+    /// The short address, `http://localhost:PORT/` and eight random characters (the redirect URI's
+    /// host, the bound port, `shortAddressPath`), once started: while the sign-in waits, `GET` on it without an authorization response
     /// is redirected to the URL given to `offerShortAddress(redirectingTo:)`
     /// (docs/usage.md#signing-in-over-ssh).
     package var shortAddress: URL? {
         let port = core.withState { $0.port }
         guard port != 0 else { return nil }
-        return URL(string: "http://\(endpoint.host):\(port)\(Self.shortAddressPath)")
+        return URL(string: "http://\(endpoint.host):\(port)\(shortAddressPath)")
     }
 
     /// Makes the short address redirect to `authorizeURL` until the wait ends. Nothing (false)

@@ -127,8 +127,8 @@ public final class MSALWebviewParameters: @unchecked Sendable {
     /// `signInAddressHandler`), that case fails at once with `internalErrorNoViewController`.
     public var authorizationURLHandler: (@Sendable (URL) -> Void)?
     /// Receives the short form of the sign-in address when no browser could be started: the SDK
-    /// listener's `http://localhost:PORT/`, which redirects to the authorization URL while the
-    /// sign-in waits, and the `ssh -L` line that forwards it (docs/usage.md#signing-in-over-ssh).
+    /// listener's `http://localhost:PORT/` plus a random path, which redirects to the authorization
+    /// URL while the sign-in waits, and the `ssh -L` line that forwards it (docs/usage.md#signing-in-over-ssh).
     /// Called as well as `authorizationURLHandler` when both are set.
     public var signInAddressHandler: (@Sendable (MSALSignInAddress) -> Void)?
     /// How long to wait for the user; nil: until cancelled.

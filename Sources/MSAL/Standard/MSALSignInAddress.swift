@@ -8,8 +8,8 @@ import Foundation
 /// (docs/usage.md#signing-in-over-ssh). `MSALWebviewParameters.signInAddressHandler` receives it.
 ///
 /// Besides the full authorization URL (about 850 characters) it carries the short address of the
-/// SDK's loopback listener, `http://localhost:PORT/`, which redirects to that URL while the sign-in
-/// waits, and the `ssh -L` line that brings the listener's port (and, when the authority is itself
+/// SDK's loopback listener, `http://localhost:PORT/` plus a random path, which redirects to that URL
+/// while the sign-in waits, and the `ssh -L` line that brings the listener's port (and, when the authority is itself
 /// on this machine's loopback, as the emulator is, the authority's port too) to the person's own
 /// machine, where the browser is.
 ///
@@ -26,8 +26,9 @@ import Foundation
 public struct MSALSignInAddress: Sendable, Equatable {
     /// The full authorization URL, as `authorizationURLHandler` receives it.
     public let authorizationURL: URL
-    /// The listener's short address, `http://localhost:PORT/` (the redirect URI's host): opening it
-    /// while the sign-in waits leads to `authorizationURL`; afterwards it answers nothing.
+    /// The listener's short address, `http://localhost:PORT/` and eight random characters (the
+    /// redirect URI's host): opening it while the sign-in waits leads to `authorizationURL`;
+    /// afterwards it answers nothing.
     public let shortURL: URL
     /// The listener's port, the one in `shortURL` and in the redirect URI.
     public let port: Int

@@ -5,10 +5,13 @@ import Testing
 @testable import MSAL
 
 /// The loopback listener's short address (docs/usage.md#signing-in-over-ssh) over real sockets:
-/// `GET /` without an authorization response is redirected to the authorize URL while the sign-in
+/// `GET` on its path without an authorization response is redirected to the authorize URL while the sign-in
 /// waits, and never otherwise.
 @Suite(.tags(.concurrency)) struct LoopbackShortAddressTests {
     private static let state = "expected-state_123"
+    /// Six 0xAB bytes, the listeners' randomness here: the short address's path is then this.
+    private static let random = RandomBytes { Array(repeating: 0xAB, count: $0) }
+    private static let path = "/q6urq6ur"
 
     /// An authorize URL like the SDK's, with `&` to escape on the page; unique per test, so that an
     /// answer from another test's listener given the same port later can never carry it.
@@ -19,7 +22,8 @@ import Testing
     }
 
     private func started(_ redirectURI: String? = nil) throws -> (listener: LoopbackRedirectListener, port: UInt16, target: URL) {
-        let listener = try LoopbackRedirectListener(redirectURI: redirectURI.map { URL(string: $0)! }, expectedState: Self.state)
+        let listener = try LoopbackRedirectListener(
+            redirectURI: redirectURI.map { URL(string: $0)! }, expectedState: Self.state, random: Self.random)
         let url = try listener.start()
         let port = UInt16(try #require(url.port))
         let target = Self.authorizeURL(port: port)
@@ -41,10 +45,10 @@ import Testing
 
     @Test func theShortAddressRedirectsToExactlyTheAuthorizeURLAndTheSignInGoesOn() async throws {
         let (listener, port, target) = try started()
-        #expect(listener.shortAddress?.absoluteString == "http://localhost:\(port)/")
+        #expect(listener.shortAddress?.absoluteString == "http://localhost:\(port)\(Self.path)")
         async let response = listener.waitForResponse(timeout: 10)
 
-        let answer = try await LoopbackTestClient.get("/", port: port)
+        let answer = try await LoopbackTestClient.get(Self.path, port: port)
         #expect(status(answer) == "HTTP/1.1 302 Found")
         #expect(header("Location", answer) == target.absoluteString)
         #expect(header("Cache-Control", answer) == "no-store" && header("Referrer-Policy", answer) == "no-referrer")
@@ -53,7 +57,7 @@ import Testing
         let escaped = target.absoluteString.replacingOccurrences(of: "&", with: "&amp;")
         #expect(answer.contains(#"<a href="\#(escaped)">"#), "\(answer)")
         // Asked again (a reload, a second tab): the same answer while the sign-in waits.
-        #expect(header("Location", try await LoopbackTestClient.get("/?from=bookmark", port: port)) == target.absoluteString)
+        #expect(header("Location", try await LoopbackTestClient.get(Self.path + "?from=bookmark", port: port)) == target.absoluteString)
 
         let real = try await LoopbackTestClient.get("/?code=REAL&state=\(Self.state)", port: port)
         #expect(status(real) == "HTTP/1.1 200 OK")
@@ -89,9 +93,9 @@ import Testing
     /// other's requests: `/` never ends the wait, the redirect path never redirects.
     @Test func aRedirectURIWithAPathKeepsBothApart() async throws {
         let (listener, port, target) = try started("http://localhost/callback")
-        #expect(listener.shortAddress?.absoluteString == "http://localhost:\(port)/")
+        #expect(listener.shortAddress?.absoluteString == "http://localhost:\(port)\(Self.path)")
         async let response = listener.waitForResponse(timeout: 10)
-        #expect(header("Location", try await LoopbackTestClient.get("/", port: port)) == target.absoluteString)
+        #expect(header("Location", try await LoopbackTestClient.get(Self.path, port: port)) == target.absoluteString)
         for (path, expected) in [
             ("/callback", "HTTP/1.1 404 Not Found"), ("/callback/", "HTTP/1.1 404 Not Found"),
             ("/?code=C&state=\(Self.state)", "HTTP/1.1 404 Not Found"), ("/index.html", "HTTP/1.1 404 Not Found"),
@@ -104,12 +108,12 @@ import Testing
     }
 
     @Test func beforeTheURLIsOfferedTheShortAddressAnswersNotFound() async throws {
-        let listener = try LoopbackRedirectListener(redirectURI: nil, expectedState: Self.state)
+        let listener = try LoopbackRedirectListener(redirectURI: nil, expectedState: Self.state, random: Self.random)
         #expect(listener.shortAddress == nil)
         #expect(!listener.offerShortAddress(redirectingTo: Self.authorizeURL(port: 1)), "not started")
         let port = UInt16(try #require(try listener.start().port))
         defer { listener.cancel() }
-        let answer = try await LoopbackTestClient.get("/", port: port)
+        let answer = try await LoopbackTestClient.get(Self.path, port: port)
         #expect(status(answer) == "HTTP/1.1 404 Not Found")
         #expect(header("Location", answer) == nil)
     }
@@ -121,7 +125,7 @@ import Testing
         defer { listener.cancel() }
         func ask(_ host: String?) async throws -> String {
             let line = host.map { "Host: \($0)\r\n" } ?? ""
-            return try await LoopbackTestClient.exchange("GET / HTTP/1.1\r\n\(line)Accept: text/html\r\n\r\n", port: port)
+            return try await LoopbackTestClient.exchange("GET \(Self.path) HTTP/1.1\r\n\(line)Accept: text/html\r\n\r\n", port: port)
         }
         for host in ["localhost:\(port)", "127.0.0.1:\(port)", "[::1]:\(port)", "LOCALHOST", "127.0.0.1"] {
             #expect(header("Location", try await ask(host)) == target.absoluteString, "Host: \(host)")
@@ -132,7 +136,8 @@ import Testing
             #expect(header("Location", answer) == nil && !answer.contains("login.example"), "Host: \(host ?? "(none)")")
         }
         // A second Host naming another machine spoils the first.
-        let two = try await LoopbackTestClient.exchange("GET / HTTP/1.1\r\nHost: localhost\r\nHost: evil.example\r\n\r\n", port: port)
+        let two = try await LoopbackTestClient.exchange(
+            "GET \(Self.path) HTTP/1.1\r\nHost: localhost\r\nHost: evil.example\r\n\r\n", port: port)
         #expect(status(two) == "HTTP/1.1 403 Forbidden")
     }
 
@@ -176,7 +181,7 @@ import Testing
     /// without this test's URL, which is unique.
     private func expectNoRedirect(to target: URL, port: UInt16, sourceLocation: SourceLocation = #_sourceLocation) async {
         do {
-            let answer = try await LoopbackTestClient.get("/", port: port)
+            let answer = try await LoopbackTestClient.get(Self.path, port: port)
             #expect(!answer.contains(target.absoluteString), sourceLocation: sourceLocation)
         } catch let error as LoopbackTestClient.ConnectFailed {
             #expect(error.errno == ECONNREFUSED, sourceLocation: sourceLocation)
@@ -187,18 +192,41 @@ import Testing
 
     @Test func routeTellsTheShortAddressFromAResponse() {
         func route(_ head: String, path: String = "/") -> LoopbackRedirectListener.Route {
-            LoopbackRedirectListener.route(head, requestPath: path, expectedState: "S")
+            LoopbackRedirectListener.route(head, requestPath: path, shortAddressPath: "/s", expectedState: "S")
         }
-        #expect(route("GET / HTTP/1.1\r\nHost: localhost:1") == .shortAddress)
-        #expect(route("GET /?a=b HTTP/1.1\r\nhost:127.0.0.1") == .shortAddress)
-        #expect(route("GET / HTTP/1.1\r\nHost: localhost", path: "/cb") == .shortAddress)
-        #expect(route("GET /?state=S HTTP/1.1\r\nHost: localhost") == .notFound)
+        #expect(route("GET /s HTTP/1.1\r\nHost: localhost:1") == .shortAddress)
+        #expect(route("GET /s?a=b HTTP/1.1\r\nhost:127.0.0.1") == .shortAddress)
+        #expect(route("GET /s HTTP/1.1\r\nHost: localhost", path: "/cb") == .shortAddress)
+        #expect(route("GET /s?state=S HTTP/1.1\r\nHost: localhost") == .notFound)
+        #expect(route("GET / HTTP/1.1\r\nHost: localhost") == .notFound)
+        #expect(route("GET /s/ HTTP/1.1\r\nHost: localhost") == .notFound)
         #expect(route("GET /?code=a&state=S HTTP/1.1\r\nHost: localhost") == .response(AuthorizationResponse(code: "a", state: "S")))
         #expect(route("GET /?code=a&state=S HTTP/1.1\r\nHost: localhost", path: "/cb") == .notFound)
         #expect(route("GET /cb HTTP/1.1\r\nHost: localhost", path: "/cb") == .notFound)
-        #expect(route("GET / HTTP/1.1\r\nHost: example.com") == .foreignHost)
-        #expect(route("GET / HTTP/1.1") == .foreignHost)
-        #expect(route("HEAD / HTTP/1.1\r\nHost: localhost") == .notFound)
-        #expect(route("GET /?%ZZ HTTP/1.1\r\nHost: localhost") == .badRequest)
+        #expect(route("GET /s HTTP/1.1\r\nHost: example.com") == .foreignHost)
+        #expect(route("GET /s HTTP/1.1") == .foreignHost)
+        #expect(route("HEAD /s HTTP/1.1\r\nHost: localhost") == .notFound)
+        #expect(route("GET /s?%ZZ HTTP/1.1\r\nHost: localhost") == .badRequest)
+    }
+
+    /// Another user of the machine can see the listener's port, not the path: `/` and a wrong
+    /// path hand out nothing, and each listener draws its own path.
+    @Test func onlyTheRandomPathIsTheShortAddress() async throws {
+        let listener = try LoopbackRedirectListener(redirectURI: nil, expectedState: Self.state)
+        let port = UInt16(try #require(try listener.start().port))
+        defer { listener.cancel() }
+        let target = Self.authorizeURL(port: port)
+        #expect(listener.offerShortAddress(redirectingTo: target))
+        let path = listener.shortAddressPath
+        #expect(
+            path.count == 9 && path.hasPrefix("/") && path.dropFirst().allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
+        let other = try LoopbackRedirectListener(redirectURI: nil, expectedState: Self.state)
+        #expect(other.shortAddressPath != path)
+        for guess in ["/", "/?x=1", Self.path, path + "x", String(path.dropLast())] {
+            let answer = try await LoopbackTestClient.get(guess, port: port)
+            #expect(status(answer) == "HTTP/1.1 404 Not Found", "\(guess)")
+            #expect(!answer.contains("login.example"), "\(guess)")
+        }
+        #expect(header("Location", try await LoopbackTestClient.get(path, port: port)) == target.absoluteString)
     }
 }
