@@ -28,6 +28,7 @@ enum ErrorCode: Int32, CaseIterable, Sendable {
     case verificationContactBlocked = 26
     case noAccount = 27
     case cache = 28
+    case bufferTooSmall = 29
     case `internal` = 99
 
     /// The name as in the header, without the `MSAL_NA_` prefix (`msal_na_error_name`).
@@ -57,6 +58,7 @@ enum ErrorCode: Int32, CaseIterable, Sendable {
         case .verificationContactBlocked: "ERR_VERIFICATION_CONTACT_BLOCKED"
         case .noAccount: "ERR_NO_ACCOUNT"
         case .cache: "ERR_CACHE"
+        case .bufferTooSmall: "ERR_BUFFER_TOO_SMALL"
         case .internal: "ERR_INTERNAL"
         }
     }
