@@ -68,6 +68,7 @@ InvalidInputError = _kind("InvalidInputError", 25, doc="Registration: the contac
 VerificationContactBlockedError = _kind("VerificationContactBlockedError", 26, doc="Registration: the contact is blocked.")
 NoAccountError = _kind("NoAccountError", 27, doc="Nobody is signed in.")
 CacheError = _kind("CacheError", 28, doc="The token cache could not be read or written.")
+BufferTooSmallError = _kind("BufferTooSmallError", 29, doc="A token did not fit the buffer (handled inside the package).")
 InternalError = _kind("InternalError", 99, doc="A bug in the library.")
 
 ERROR_CLASSES: Dict[int, Type[NativeAuthError]] = {
@@ -77,7 +78,7 @@ ERROR_CLASSES: Dict[int, Type[NativeAuthError]] = {
         BrowserRequiredError, UserNotFoundError, InvalidCredentialsError, InvalidUsernameError, UserAlreadyExistsError,
         InvalidPasswordError, UserDoesNotHavePasswordError, InvalidCodeError, MFARequiredError, RegistrationRequiredError,
         RefreshTokenExpiredError, InvalidScopeError, AuthMethodBlockedError, InvalidInputError,
-        VerificationContactBlockedError, NoAccountError, CacheError, InternalError,
+        VerificationContactBlockedError, NoAccountError, CacheError, BufferTooSmallError, InternalError,
     )
 }
 
