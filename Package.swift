@@ -52,6 +52,8 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
         // Test helper: processes writing one cache file, one killed mid-write (also scripts/bench's memory figure).
         .executableTarget(name: "msal-cache-stress", dependencies: ["MSAL"], path: "Tests/Tools/msal-cache-stress"),
+        // Test helper: the second process of the saved-state tests (restores a state from stdin, takes one step).
+        .executableTarget(name: "msal-flow-step", dependencies: ["MSAL"], path: "Tests/Tools/msal-flow-step"),
         // Test helper: keyring processes (several writers, a locked keyring, no Secret Service).
         .executableTarget(
             name: "msal-keyring-helper", dependencies: ["MSAL", "MSALSecretService"], path: "Tests/Tools/msal-keyring-helper"),

@@ -26,9 +26,9 @@ import Foundation
 /// `main.swift` with `dispatchMain()` (or a `RunLoop.main.run()` loop, as an ncurses program
 /// polling for keys does).
 public final class MSALNativeAuthPublicClientApplication: MSALPublicClientApplication, @unchecked Sendable {
-    private let signInController: SignInController
-    private let signUpController: SignUpController
-    private let resetPasswordController: ResetPasswordController
+    let signInController: SignInController
+    let signUpController: SignUpController
+    let resetPasswordController: ResetPasswordController
 
     /// Creates the application. Throws an `MSALErrorDomain` error (`.internal` with
     /// `internalErrorInvalidParameter`) for an empty client id or an authority that is not usable

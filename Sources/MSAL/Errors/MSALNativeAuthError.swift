@@ -75,6 +75,12 @@ package enum NativeAuthErrorKind: Sendable, Equatable {
     case invalidChallenge
     case invalidInput
     case verificationContactBlocked
+    // A saved flow state that cannot be restored (RestoreStateError).
+    case stateMalformed
+    case stateUnsupportedVersion
+    case stateExpired
+    case stateWrongApplication
+    case stateWrongKind
 }
 
 /// What every native-auth error is built from, gathered in one place by the error mapping.

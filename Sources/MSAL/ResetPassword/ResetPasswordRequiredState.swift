@@ -10,10 +10,13 @@ public final class ResetPasswordRequiredState: Sendable {
     package let controller: ResetPasswordController
     package let username: String
     package let correlationId: UUID
-    package let lifecycle = StateLifecycle()
+    package let lifecycle: StateLifecycle
     private let token: Locked<String>
 
-    package init(controller: ResetPasswordController, username: String, continuationToken: String, correlationId: UUID) {
+    package init(
+        controller: ResetPasswordController, username: String, continuationToken: String, correlationId: UUID, issuedAt: Date? = nil
+    ) {
+        lifecycle = StateLifecycle(controller.client, restoredIssuedAt: issuedAt)
         self.controller = controller
         self.username = username
         self.correlationId = correlationId

@@ -7,12 +7,15 @@ package struct SignInAfterPreviousFlow: Sendable {
     package let username: String
     package let continuationToken: String?
     package let correlationId: UUID
+    /// When the token was issued (docs/saved-states.md#expiry).
+    package let issuedAt: Date
 
-    package init(controller: SignInController, username: String, continuationToken: String?, correlationId: UUID) {
+    package init(controller: SignInController, username: String, continuationToken: String?, correlationId: UUID, issuedAt: Date) {
         self.controller = controller
         self.username = username
         self.continuationToken = continuationToken
         self.correlationId = correlationId
+        self.issuedAt = issuedAt
     }
 
     package func signIn(scopes: [String]?, claims: MSALClaimsRequest?) async -> Result<SignInStepResult, GenericFailure> {

@@ -18,9 +18,13 @@ public final class SignInCodeRequiredState: Sendable {
     package let correlationId: UUID
     package let scopes: [String]
     package let claims: String?
-    package let lifecycle = StateLifecycle()
+    package let lifecycle: StateLifecycle
 
-    package init(controller: SignInController, continuationToken: String, correlationId: UUID, scopes: [String], claims: String?) {
+    package init(
+        controller: SignInController, continuationToken: String, correlationId: UUID, scopes: [String], claims: String?,
+        issuedAt: Date? = nil
+    ) {
+        lifecycle = StateLifecycle(controller.client, restoredIssuedAt: issuedAt)
         self.controller = controller
         self.continuationToken = continuationToken
         self.correlationId = correlationId

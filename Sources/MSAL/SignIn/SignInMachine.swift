@@ -279,6 +279,8 @@ package struct SignInMachine: Sendable {
                     id: $0.id, challengeType: $0.challengeType, channelTargetType: MSALNativeAuthChannelType(value: $0.channel),
                     loginHint: $0.loginHint)
             }
+            var context = context
+            context.authMethods = methods
             if introspectingMFA {
                 return .succeed(
                     .awaitingMFA(

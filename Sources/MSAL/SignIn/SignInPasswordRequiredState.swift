@@ -8,11 +8,13 @@ public final class SignInPasswordRequiredState: Sendable {
     package let username: String
     package let scopes: [String]
     package let claims: String?
-    package let lifecycle = StateLifecycle()
+    package let lifecycle: StateLifecycle
 
     package init(
-        controller: SignInController, continuationToken: String, correlationId: UUID, username: String, scopes: [String], claims: String?
+        controller: SignInController, continuationToken: String, correlationId: UUID, username: String, scopes: [String], claims: String?,
+        issuedAt: Date? = nil
     ) {
+        lifecycle = StateLifecycle(controller.client, restoredIssuedAt: issuedAt)
         self.controller = controller
         self.continuationToken = continuationToken
         self.correlationId = correlationId

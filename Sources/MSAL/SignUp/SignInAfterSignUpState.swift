@@ -5,9 +5,12 @@ import Foundation
 public final class SignInAfterSignUpState: Sendable {
     package let core: SignInAfterPreviousFlow
 
-    package init(controller: SignInController, username: String, continuationToken: String?, correlationId: UUID) {
+    package init(
+        controller: SignInController, username: String, continuationToken: String?, correlationId: UUID, issuedAt: Date? = nil
+    ) {
         core = SignInAfterPreviousFlow(
-            controller: controller, username: username, continuationToken: continuationToken, correlationId: correlationId)
+            controller: controller, username: username, continuationToken: continuationToken, correlationId: correlationId,
+            issuedAt: issuedAt ?? controller.client.environment.clock.now())
     }
 
     package var correlationId: UUID { core.correlationId }

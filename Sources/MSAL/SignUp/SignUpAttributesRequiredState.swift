@@ -6,9 +6,10 @@ public final class SignUpAttributesRequiredState: Sendable {
     package let username: String
     package let continuationToken: String
     package let correlationId: UUID
-    package let lifecycle = StateLifecycle()
+    package let lifecycle: StateLifecycle
 
-    package init(controller: SignUpController, username: String, continuationToken: String, correlationId: UUID) {
+    package init(controller: SignUpController, username: String, continuationToken: String, correlationId: UUID, issuedAt: Date? = nil) {
+        lifecycle = StateLifecycle(controller.client, restoredIssuedAt: issuedAt)
         self.controller = controller
         self.username = username
         self.continuationToken = continuationToken

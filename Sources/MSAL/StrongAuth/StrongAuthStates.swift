@@ -11,7 +11,7 @@ public class MSALNativeAuthBaseState: @unchecked Sendable {
     /// one a failed delegate call hands back in MSAL's type is the same state in another shape).
     package let lifecycle: StateLifecycle
 
-    package init(continuationToken: String, correlationId: UUID, lifecycle: StateLifecycle = StateLifecycle()) {
+    package init(continuationToken: String, correlationId: UUID, lifecycle: StateLifecycle) {
         self.continuationToken = continuationToken
         self.correlationId = correlationId
         self.lifecycle = lifecycle
@@ -21,12 +21,13 @@ public class MSALNativeAuthBaseState: @unchecked Sendable {
     package var ifUsable: Self? { lifecycle.hasEnded ? nil : self }
 }
 
-/// What a second-factor state needs to finish the sign-in it interrupted: the controller and the
-/// scopes and claims the sign-in asked for.
+/// What a second-factor state needs to finish the sign-in it interrupted: the controller, the
+/// scopes and claims the sign-in asked for, and the methods the service offered.
 package struct SignInContinuationContext: Sendable {
     package let controller: SignInController
     package let scopes: [String]
     package let claims: String?
+    package var authMethods: [MSALAuthMethod] = []
 }
 
 /// The base of the MFA states. Mirrors MSAL's `MFABaseState` (no public members).
@@ -34,11 +35,18 @@ public class MFABaseState: MSALNativeAuthBaseState, @unchecked Sendable {
     package let context: SignInContinuationContext
 
     package init(
-        context: SignInContinuationContext, continuationToken: String, correlationId: UUID, lifecycle: StateLifecycle = StateLifecycle()
+        context: SignInContinuationContext, continuationToken: String, correlationId: UUID, lifecycle: StateLifecycle? = nil
     ) {
         self.context = context
-        super.init(continuationToken: continuationToken, correlationId: correlationId, lifecycle: lifecycle)
+        super.init(
+            continuationToken: continuationToken, correlationId: correlationId,
+            lifecycle: lifecycle ?? StateLifecycle(context.controller.client))
     }
+
+    /// The methods the service offered when the sign-in asked for a second factor. A Linux
+    /// addition (MSAL hands them to the delegate only): a state restored from
+    /// `serialized()` in another process still knows them.
+    public var authMethods: [MSALAuthMethod] { context.authMethods }
 
     /// Asks the server to send a code to `authMethod`.
     public func requestChallenge(authMethod: MSALAuthMethod) async throws(MFARequestChallengeError) -> MFARequestChallengeResult {
@@ -103,11 +111,18 @@ public class RegisterStrongAuthBaseState: MSALNativeAuthBaseState, @unchecked Se
     package let context: SignInContinuationContext
 
     package init(
-        context: SignInContinuationContext, continuationToken: String, correlationId: UUID, lifecycle: StateLifecycle = StateLifecycle()
+        context: SignInContinuationContext, continuationToken: String, correlationId: UUID, lifecycle: StateLifecycle? = nil
     ) {
         self.context = context
-        super.init(continuationToken: continuationToken, correlationId: correlationId, lifecycle: lifecycle)
+        super.init(
+            continuationToken: continuationToken, correlationId: correlationId,
+            lifecycle: lifecycle ?? StateLifecycle(context.controller.client))
     }
+
+    /// The methods the service offered when the sign-in asked for a second factor. A Linux
+    /// addition (MSAL hands them to the delegate only): a state restored from
+    /// `serialized()` in another process still knows them.
+    public var authMethods: [MSALAuthMethod] { context.authMethods }
 
     /// Sends a verification code to the contact the user typed for `parameters.authMethod`, or, when
     /// the service already knows the contact as verified, registers it and signs the user in.
