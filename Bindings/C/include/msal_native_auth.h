@@ -113,6 +113,12 @@ typedef enum msal_na_error {
     MSAL_NA_ERR_NO_ACCOUNT = 27,       /* msal_na_app_current_account: nobody signed in */
     MSAL_NA_ERR_CACHE = 28,            /* reserved: the token cache could not be read or written */
     MSAL_NA_ERR_BUFFER_TOO_SMALL = 29, /* msal_na_account_get_access_token_into: *out_size says how much is needed */
+    /* msal_na_app_restore_state: the saved state cannot be restored; nothing was sent (start the flow again). */
+    MSAL_NA_ERR_STATE_MALFORMED = 30,  /* not a saved state: not JSON, cut short, over 64 KiB, a member missing or wrong */
+    MSAL_NA_ERR_STATE_UNSUPPORTED_VERSION = 31, /* saved by a newer library, in a format version this one cannot read */
+    MSAL_NA_ERR_STATE_EXPIRED = 32,    /* its continuation token is older than the service keeps one (10 minutes) */
+    MSAL_NA_ERR_STATE_WRONG_APPLICATION = 33, /* saved by an application with another client id or authority */
+    MSAL_NA_ERR_STATE_WRONG_KIND = 34, /* not of the expected_kind asked for */
     MSAL_NA_ERR_INTERNAL = 99
 } msal_na_error;
 
@@ -249,6 +255,27 @@ msal_na_error msal_na_state_register_method_wait(msal_na_state *state, const cha
 /* On SIGN_IN_AFTER_SIGN_UP and SIGN_IN_AFTER_RESET_PASSWORD: signs in without the password. */
 msal_na_error msal_na_state_sign_in(msal_na_state *state, const char *scopes, msal_na_callback callback, void *user_data);
 msal_na_error msal_na_state_sign_in_wait(msal_na_state *state, const char *scopes, msal_na_result **out);
+
+/* ---- Saved states ---------------------------------------------------------------------------- */
+/* A flow can continue later, in this process or another (docs/saved-states.md in the repository).
+ * The saved string holds the flow's continuation token: a secret for the minutes the service
+ * accepts it. Keep it where a password could go, never in a log. */
+
+/* The state as a string (UTF-8 JSON, at most 64 KiB), yours to free with msal_na_string_free; the
+ * state stays usable. NULL for a handle that is not a live state (msal_na_last_error_message). */
+char *msal_na_state_save(msal_na_state *state);
+
+/* Restores a saved state for `app` (no network): *out_state receives a state handle of the saved
+ * kind (msal_na_state_kind says which), which takes the same calls as the original. expected_kind:
+ * 0 for any kind, or an msal_na_state_type, refused with MSAL_NA_ERR_STATE_WRONG_KIND when the
+ * saved state is another. Errors MSAL_NA_ERR_STATE_* (the message says why); NULL `saved` or
+ * invalid UTF-8: MSAL_NA_ERR_INVALID_ARGUMENT. */
+msal_na_error msal_na_app_restore_state(msal_na_app *app, const char *saved, int expected_kind, msal_na_state **out_state);
+
+/* The auth methods an MFA or registration state carries (a restored one too; 0 for other kinds):
+ * the ids msal_na_state_request_challenge and msal_na_state_register_method take. */
+size_t msal_na_state_auth_method_count(msal_na_state *state);
+char *msal_na_state_auth_method(msal_na_state *state, size_t index, int field); /* msal_na_auth_method_field */
 
 /* ---- Accounts and tokens --------------------------------------------------------------------- */
 
