@@ -378,6 +378,28 @@ class FlowState(_Handle):
         """``sign_in`` as a coroutine."""
         return await _start(lib.msal_na_state_sign_in, self._handle, _scopes(scopes))
 
+    # Saved states (docs/saved-states.md): dumps() here, PublicClientApplication.restore_state().
+
+    def dumps(self) -> str:
+        """The state as a string (JSON) that ``PublicClientApplication.restore_state`` turns back
+        into a state, in this process or another, for up to 10 minutes after the step. It holds the
+        flow's continuation token: keep it where a password could go, never in a log."""
+        saved = _native.take_string(lib.msal_na_state_save(self._handle))
+        if saved is None:
+            raise error_for(2 if self._handle else 1, _native.last_error_message())
+        return saved
+
+    @property
+    def auth_methods(self) -> List[AuthMethod]:
+        """The methods an MFA or registration state was offered (a restored one too); [] for the others."""
+        methods = []
+        for index in range(lib.msal_na_state_auth_method_count(self._handle)):
+            method_id, challenge_type, channel, login_hint = (
+                _native.take_string(lib.msal_na_state_auth_method(self._handle, index, field)) for field in range(4)
+            )
+            methods.append(AuthMethod(method_id or "", challenge_type or "", channel or "", login_hint))
+        return methods
+
 
 class Account(_Handle):
     """A signed-in account: its tokens and sign-out."""
@@ -479,6 +501,16 @@ class PublicClientApplication(_Handle):
     def reset_password(self, username: Text) -> Step:
         """Starts a password reset: CodeRequired, then PasswordRequired for the new password."""
         return _wait(lib.msal_na_reset_password_wait, self._handle, _bytes(username, "username"))
+
+    def restore_state(self, saved: Text, kind: Optional[StateKind] = None) -> FlowState:
+        """A state saved with ``FlowState.dumps()`` (by this application, or another process's
+        with the same client id and authority), ready to continue: its ``kind`` is the saved one.
+        With ``kind``, a state of another kind raises StateWrongKindError. Nothing is sent to the
+        service. Raises a RestoreStateError subclass: StateMalformedError, StateUnsupportedVersionError,
+        StateExpiredError, StateWrongApplicationError, StateWrongKindError."""
+        out = ctypes.c_void_p()
+        _check(lib.msal_na_app_restore_state(self._handle, _bytes(saved, "saved"), int(kind or 0), ctypes.byref(out)))
+        return FlowState(out.value or 0)
 
     # The same flows as coroutines, over the C interface's callback form.
 
