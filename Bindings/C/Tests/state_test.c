@@ -8,7 +8,6 @@
  * Usage: state_test AUTHORITY CLIENT_ID   (a running emulator)
  */
 #include <msal_native_auth.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -218,24 +217,24 @@ static void bad_input(msal_na_app *app) {
     CHECK_CODE(msal_na_string_free(saved), MSAL_NA_ERR_INVALID_HANDLE);
 }
 
-/* Four threads restore one saved state and save it again at once. */
-struct restorer {
+/* Four threads restore one saved state and save it again at once: the same document each time. */
+struct shared_state {
     msal_na_app *app;
     const char *saved;
-    int failures;
 };
 
-static void *restore_many(void *argument) {
-    struct restorer *restorer = argument;
+static int restore_many(void *argument) {
+    struct shared_state *shared = argument;
+    int failures = 0;
     for (int i = 0; i < 50; i++) {
         msal_na_state *state = NULL;
-        if (msal_na_app_restore_state(restorer->app, restorer->saved, 0, &state) != MSAL_NA_OK) restorer->failures++;
+        if (msal_na_app_restore_state(shared->app, shared->saved, 0, &state) != MSAL_NA_OK) failures++;
         char *again = msal_na_state_save(state);
-        if (!again || strcmp(again, restorer->saved) != 0) restorer->failures++;
+        if (!again || strcmp(again, shared->saved) != 0) failures++;
         msal_na_string_free(again);
         msal_na_state_free(state);
     }
-    return NULL;
+    return failures;
 }
 
 static void threads(msal_na_app *app) {
@@ -243,18 +242,8 @@ static void threads(msal_na_app *app) {
     msal_na_sign_in_wait(app, "alan@example.com", "Turing-Machine-1936", NULL, &result);
     msal_na_state *state = state_of(result, MSAL_NA_OUTCOME_MFA_REQUIRED);
     char *saved = msal_na_state_save(state);
-    struct restorer restorers[4];
-    pthread_t ids[4];
-    for (int i = 0; i < 4; i++) {
-        restorers[i] = (struct restorer){app, saved, 0};
-        pthread_create(&ids[i], NULL, restore_many, &restorers[i]);
-    }
-    int failed = 0;
-    for (int i = 0; i < 4; i++) {
-        pthread_join(ids[i], NULL);
-        failed += restorers[i].failures;
-    }
-    CHECK(failed == 0); /* restored and saved again: the same document */
+    struct shared_state shared = {app, saved};
+    CHECK(sum_on_threads(4, restore_many, &shared) == 0);
     msal_na_string_free(saved);
     msal_na_state_free(state);
 }
@@ -274,7 +263,5 @@ int main(int argc, char **argv) {
     threads(app);
     msal_na_app_free(second);
     msal_na_app_free(app);
-    CHECK(msal_na_live_handles() == 0);
-    CHECK(msal_na_live_strings() == 0);
     return report("state test");
 }

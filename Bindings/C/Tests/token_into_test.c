@@ -7,7 +7,6 @@
  * Usage: token_into_test AUTHORITY CLIENT_ID   (a running emulator)
  */
 #include <msal_native_auth.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -154,37 +153,27 @@ static void refresh_and_sign_out(msal_na_account *account) {
 }
 
 /* Eight threads, one account, each its own buffer: every call gives the same token. */
-struct worker {
+struct shared_account {
     msal_na_account *account;
     const char *expected;
-    int mismatches;
 };
 
-static void *hammer(void *argument) {
-    struct worker *worker = argument;
+static int hammer(void *argument) {
+    struct shared_account *shared = argument;
     char buffer[4096];
+    int mismatches = 0;
     for (int i = 0; i < 500; i++) {
-        int code = msal_na_account_get_access_token_into(worker->account, i % 2 ? TODOLIST : PROFILE, 0, buffer, sizeof buffer, NULL,
+        int code = msal_na_account_get_access_token_into(shared->account, i % 2 ? TODOLIST : PROFILE, 0, buffer, sizeof buffer, NULL,
                                                          NULL, NULL);
-        if (code != MSAL_NA_OK || (i % 2 && strcmp(buffer, worker->expected) != 0)) worker->mismatches++;
+        if (code != MSAL_NA_OK || (i % 2 && strcmp(buffer, shared->expected) != 0)) mismatches++;
     }
-    return NULL;
+    return mismatches;
 }
 
 static void threads(msal_na_account *account) {
     char *expected = token_by_wait(account, TODOLIST);
-    struct worker workers[8];
-    pthread_t ids[8];
-    for (int i = 0; i < 8; i++) {
-        workers[i] = (struct worker){account, expected, 0};
-        pthread_create(&ids[i], NULL, hammer, &workers[i]);
-    }
-    int mismatches = 0;
-    for (int i = 0; i < 8; i++) {
-        pthread_join(ids[i], NULL);
-        mismatches += workers[i].mismatches;
-    }
-    CHECK(mismatches == 0);
+    struct shared_account shared = {account, expected};
+    CHECK(sum_on_threads(8, hammer, &shared) == 0);
     free(expected);
 }
 
@@ -212,7 +201,5 @@ int main(int argc, char **argv) {
         msal_na_account_free(account);
     }
     msal_na_app_free(app);
-    CHECK(msal_na_live_handles() == 0);
-    CHECK(msal_na_live_strings() == 0);
     return report("token into test");
 }

@@ -7,6 +7,7 @@ import os
 import pydoc
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Iterator, List, Tuple
 
@@ -83,6 +84,8 @@ def test_module_entry_with_an_email_code_shown_from_the_emulators_mailbox() -> N
         stderr=subprocess.STDOUT, text=True,
     )
     assert process.stdin is not None and process.stdout is not None
+    watchdog = threading.Timer(60, process.kill)  # a prompt that never gets its answer ends here
+    watchdog.start()
     process.stdin.write("\n")  # no password: a code
     process.stdin.flush()
     seen = []
@@ -94,6 +97,7 @@ def test_module_entry_with_an_email_code_shown_from_the_emulators_mailbox() -> N
             process.stdin.flush()
             break
     rest, _ = process.communicate(timeout=60)
+    watchdog.cancel()
     output = "".join(seen) + rest
     assert process.returncode == 0, output
     assert "code sent to:" in output and "signed in as: grace@example.com" in output and output.count("HTTP 200") == 2
