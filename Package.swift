@@ -40,6 +40,9 @@ let package = Package(
             name: "MultiAPIDemoKit", dependencies: ["MSAL", "MSALSecretService", "NativeAuthEmulator"], path: "Examples/MultiAPIDemo/Kit"),
         // `@_cdecl` functions over MSAL's public API only, for C, Python (ctypes) and other languages.
         .target(name: "msalnativeauth", dependencies: ["MSAL"], path: "Bindings/C/Sources"),
+        // The Swift reference of the bindings' cached-token benchmark (scripts/bench-bindings).
+        .executableTarget(
+            name: "bench-cached-token-swift", dependencies: ["MSAL"], path: "Bindings/Benchmarks/bench-cached-token-swift"),
         .executableTarget(name: "multi-api-demo", dependencies: ["MultiAPIDemoKit", "CNCurses"], path: "Examples/MultiAPIDemo/App"),
         // The benchmark program (run with scripts/bench, release build).
         .executableTarget(name: "msal-benchmarks", dependencies: ["MSAL", "NativeAuthEmulator"], path: "Benchmarks/msal-benchmarks"),
