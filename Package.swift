@@ -38,7 +38,8 @@ let package = Package(
         // controller) apart from the terminal, so that it is tested without one.
         .target(
             name: "MultiAPIDemoKit", dependencies: ["MSAL", "MSALSecretService", "NativeAuthEmulator"], path: "Examples/MultiAPIDemo/Kit"),
-        // `@_cdecl` functions over MSAL's public API only, for C, Python (ctypes) and other languages.
+        // `@_cdecl` functions over MSAL's public API, for C, Python (ctypes) and other languages; one `package`
+        // entry besides (`freshCachedAccessToken`, the cached-token fast path without a task).
         .target(name: "msalnativeauth", dependencies: ["MSAL"], path: "Bindings/C/Sources"),
         // The Swift reference of the bindings' cached-token benchmark (scripts/bench-bindings).
         .executableTarget(
