@@ -105,8 +105,9 @@ func freshToken(selfPath: String, python: String?, options: FreshTokenOptions) t
     let probeArguments = [file.path, CacheFixture.clientId, CacheFixture.authority, CacheFixture.scope(scopeSet)]
 
     var commands: [(command: TimedCommand, expectsFixtureToken: Bool)] = []
-    if let tokenCommand = options.tokenCommand {
-        commands.append((TimedCommand(tokenCommand.joined(separator: " "), tokenCommand), false))
+    let tokenLabel = options.tokenCommand.map(shortLabel)
+    if let tokenCommand = options.tokenCommand, let tokenLabel {
+        commands.append((TimedCommand(tokenLabel, tokenCommand), false))
     }
     if let staticBuild = options.staticBuild {
         commands.append((TimedCommand("msal-fresh-token, fast start", ["\(staticBuild)/msal-fresh-token"] + probeArguments), true))
@@ -148,10 +149,10 @@ func freshToken(selfPath: String, python: String?, options: FreshTokenOptions) t
     let peerText = peer.map { "  (MSAL for Python \($0.summary))" } ?? ""
     var rows: [Row] = []
     let target = "median ≤ 15 ms"
-    if let tokenCommand = options.tokenCommand, let timed = command(tokenCommand.joined(separator: " ")) {
+    if let tokenLabel, let timed = command(tokenLabel) {
         rows.append(
             Row(
-                figure: "fresh process, cached token: \(tokenCommand.joined(separator: " ")) (median / p90)",
+                figure: "fresh process, cached token: \(tokenLabel) (median / p90)",
                 measured: timed.summary + peerText, target: target, met: timed.median(timed.wall) <= 15))
     }
     if let fast = command("msal-fresh-token, fast start"), let staticBuild = options.staticBuild {
@@ -175,6 +176,12 @@ func freshToken(selfPath: String, python: String?, options: FreshTokenOptions) t
     rows.append(
         Row(figure: "fresh process: saved state, 1 account, 10 access tokens", measured: "\(size) bytes", target: "(reported)", met: nil))
     return rows
+}
+
+/// A command as the table shows it: paths by their last component, at most 60 characters.
+private func shortLabel(_ command: [String]) -> String {
+    let text = command.map { $0.hasPrefix("/") ? URL(fileURLWithPath: $0).lastPathComponent : $0 }.joined(separator: " ")
+    return text.count <= 60 ? text : text.prefix(59) + "…"
 }
 
 /// How many shared objects the dynamic loader maps for `path` at start, and whether libcurl is one.
