@@ -98,6 +98,20 @@ import Testing
         #expect(try await token(account) == "through-the-link")
     }
 
+    /// A cache on `file` (one account, two scope sets written there), and a look-up of one of its
+    /// tokens' secrets.
+    private func lookUps(_ file: URL, storage: FileTokenCacheStorage) throws -> () -> String? {
+        try TokenCacheLookupCopyTests.cacheText(accounts: 1, scopes: 2).write(to: file)
+        let cache = TokenCache(
+            storage: storage, clientId: TokenCacheLookupCopyTests.clientId, authority: TokenCacheLookupCopyTests.authority,
+            logger: MSALLoggerConfig())
+        let valid = Date(timeIntervalSince1970: 1_800_000_000)
+        return {
+            cache.accessToken(homeAccountId: "uid0.utid", scopes: ["api://contoso/api1/Data.Read"], validAt: valid, requestedScopes: [])?
+                .secret
+        }
+    }
+
     /// The same with and without the watch (the `stat` fallback), on a large cache (its look-up
     /// copy leaves the secrets in the file) and a small one.
     @Test(arguments: [true, false], [0, 1 << 30])
@@ -105,16 +119,8 @@ import Testing
         let folder = try directory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("token_cache.json")
-        try TokenCacheLookupCopyTests.cacheText(accounts: 1, scopes: 2).write(to: file)
         let storage = FileTokenCacheStorage(url: file, secretsInFileFrom: copyFrom, watchDirectory: watch)
-        let cache = TokenCache(
-            storage: storage, clientId: TokenCacheLookupCopyTests.clientId, authority: TokenCacheLookupCopyTests.authority,
-            logger: MSALLoggerConfig())
-        let valid = Date(timeIntervalSince1970: 1_800_000_000)
-        func secret() -> String? {
-            cache.accessToken(homeAccountId: "uid0.utid", scopes: ["api://contoso/api1/Data.Read"], validAt: valid, requestedScopes: [])?
-                .secret
-        }
+        let secret = try lookUps(file, storage: storage)
         for _ in 0...CacheFileWatch.checksBeforeWatching { #expect(secret()?.hasPrefix("secret/0/1") == true) }
         #expect(storage.isWatched == watch)
         try await stress(["set-secrets", file.path, "refreshed-elsewhere"])
@@ -130,16 +136,8 @@ import Testing
         let folder = try directory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("token_cache.json")
-        try TokenCacheLookupCopyTests.cacheText(accounts: 1, scopes: 2).write(to: file)
         let storage = FileTokenCacheStorage(url: file)
-        let cache = TokenCache(
-            storage: storage, clientId: TokenCacheLookupCopyTests.clientId, authority: TokenCacheLookupCopyTests.authority,
-            logger: MSALLoggerConfig())
-        let valid = Date(timeIntervalSince1970: 1_800_000_000)
-        func secret() -> String? {
-            cache.accessToken(homeAccountId: "uid0.utid", scopes: ["api://contoso/api1/Data.Read"], validAt: valid, requestedScopes: [])?
-                .secret
-        }
+        let secret = try lookUps(file, storage: storage)
         #expect(secret()?.hasPrefix("secret/0/1") == true)
         try await stress(["set-secrets", file.path, "refreshed-before-the-watch"])
         #expect(secret() == "refreshed-before-the-watch", "seen through stat")
