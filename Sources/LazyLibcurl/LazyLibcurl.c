@@ -2,13 +2,13 @@
 // a cached token): the 23 libcurl functions FoundationNetworking calls, each loading libcurl.so.4
 // with dlopen at the first call of any of them and then passing every call on unchanged.
 //
-// Linked into an executable built with `-static-stdlib` and the linker script in link/ (see
-// Package.swift), these definitions satisfy FoundationNetworking's references, so libcurl and the
-// thirty libraries it needs (TLS, Kerberos, LDAP, SSH, IDN…) are no longer loaded and relocated
-// when the process starts: 3 to 4 ms of a fresh process's time on the benchmark machine
-// (BENCHMARKS.md, "fresh process"). In a build that loads FoundationNetworking as a shared
-// library, libcurl is loaded at start anyway and these forwarders, which the executable then
-// exports, pass calls to it.
+// Linked into an executable built with `--static-swift-stdlib` and the linker script in link/
+// (Package.swift's lazyLibcurlLinkerSettings), these definitions satisfy FoundationNetworking's
+// references, so libcurl and the thirty libraries it needs (TLS, Kerberos, LDAP, SSH, IDN…) are no
+// longer loaded and relocated when the process starts: 3 to 4 ms of a fresh process's CPU on the
+// benchmark machine (BENCHMARKS.md, "A cached token from a fresh process"). In an ordinary build
+// the shared libFoundationNetworking loads libcurl itself and calls it directly; these definitions
+// are then neither exported nor called.
 //
 // A libcurl.so.4 that cannot be loaded ends the process at the first request with a message on
 // standard error, as the dynamic loader would have at start.
@@ -35,7 +35,6 @@ _Static_assert(sizeof(long) == sizeof(void *) && sizeof(long long) == sizeof(voi
 
 static void *library;
 static pthread_once_t loadOnce = PTHREAD_ONCE_INIT;
-static atomic_bool loaded;
 
 static void load(void) {
     library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
@@ -43,7 +42,6 @@ static void load(void) {
         fprintf(stderr, "LazyLibcurl: cannot load libcurl.so.4: %s\n", dlerror());
         abort();
     }
-    atomic_store(&loaded, true);
 }
 
 static void *resolve(const char *name) {
@@ -55,8 +53,6 @@ static void *resolve(const char *name) {
     }
     return function;
 }
-
-bool lazy_libcurl_is_loaded(void) { return atomic_load(&loaded); }
 
 // The real function's address, looked up at the first call and kept in `slot`.
 static void *resolveOnce(_Atomic(void *) *slot, const char *name) {

@@ -1,10 +1,8 @@
 #ifndef LAZY_LIBCURL_H
 #define LAZY_LIBCURL_H
 
-#include <stdbool.h>
-
-/// Whether libcurl has been loaded by the forwarders of this target (the first libcurl call of
-/// the process loads it). See Sources/LazyLibcurl/LazyLibcurl.c.
-bool lazy_libcurl_is_loaded(void);
+// LazyLibcurl declares nothing to call: linking it into an executable built with
+// --static-swift-stdlib is what it takes (Sources/LazyLibcurl/LazyLibcurl.c, Package.swift's
+// lazyLibcurlLinkerSettings).
 
 #endif
