@@ -81,6 +81,7 @@ struct BenchmarkMain {
                 fresh.runs = quick ? 10 : 30
                 section("fresh process", try freshToken(selfPath: selfPath, python: python, options: fresh))
             }
+            if wanted("saved-state") { section("saved state", try await savedStateSize(iterations: quick ? 200 : 2_000)) }
             if wanted("load") { section("load", try await load(signIns: signIns ?? (quick ? 1_000 : 10_000))) }
 
             let width = rows.map(\.figure.count).max() ?? 40
