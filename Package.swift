@@ -37,7 +37,11 @@ let package = Package(
         // The demo's screen logic (model, pure update, render into a canvas, the tutorial's
         // controller) apart from the terminal, so that it is tested without one.
         .target(
-            name: "MultiAPIDemoKit", dependencies: ["MSAL", "MSALSecretService", "NativeAuthEmulator"], path: "Examples/MultiAPIDemo/Kit"),
+            name: "MultiAPIDemoKit", dependencies: ["MSAL", "MSALSecretService", "NativeAuthEmulator", "NativeAuthAppConfig"],
+            path: "Examples/MultiAPIDemo/Kit"),
+        // The configuration file format the demo and the command-line tool share (parsing, and the
+        // SDK configuration it describes).
+        .target(name: "NativeAuthAppConfig", dependencies: ["MSAL"]),
         // `@_cdecl` functions over MSAL's public API only, for C, Python (ctypes) and other languages.
         .target(name: "msalnativeauth", dependencies: ["MSAL"], path: "Bindings/C/Sources"),
         .executableTarget(name: "multi-api-demo", dependencies: ["MultiAPIDemoKit", "CNCurses"], path: "Examples/MultiAPIDemo/App"),
