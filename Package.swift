@@ -102,6 +102,7 @@ let package = Package(
         // The command-line tool: its parser and exit codes in process, and the built native-auth
         // against the emulator as a subprocess.
         .testTarget(
-            name: "NativeAuthCLITests", dependencies: ["NativeAuthCLI", "NativeAuthAppConfig", "MSAL", "NativeAuthEmulator", "TestSupport"]),
+            name: "NativeAuthCLITests",
+            dependencies: ["NativeAuthCLI", "NativeAuthAppConfig", "MSAL", "NativeAuthEmulator", "NativeAuthTesting", "TestSupport"]),
     ]
 )

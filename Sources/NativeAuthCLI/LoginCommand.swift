@@ -16,27 +16,27 @@ struct LoginCommand {
         let store = FlowStore(path: session.flowFile, app: app)
         let answers = Answers(given: try givenAnswers(), prompting: prompting, terminal: terminal)
         let scopes = line.values("scope")
-        var username: String
-        var outcome: LoginOutcome
-        if isContinuation {
-            let saved = try store.load()
-            username = saved.username
-            if let wanted = line.value("username"), wanted.lowercased() != username.lowercased() {
-                throw CLIError(.noSavedFlow, "the saved sign-in is for \(username), not \(wanted)")
-            }
-            outcome = .pending(saved.step)
-        } else {
-            store.clear()
-            guard let typed = line.value("username") ?? (prompting ? terminal.readLine(prompt: "Email: ") : nil),
-                !typed.trimmingCharacters(in: .whitespaces).isEmpty
-            else {
-                throw CLIError(.needsInput, "the sign-in needs a username: \(PendingStep.Needs.username.nextCommand)")
-            }
-            username = typed.trimmingCharacters(in: .whitespaces)
-            outcome = try await start(app, username: username, scopes: scopes, answers: answers)
-        }
-        let flow = LoginDriver(username: username, answers: answers, reporter: reporter, terminal: terminal)
+        var username = line.value("username") ?? ""
         do throws(CLIError) {
+            var outcome: LoginOutcome
+            if isContinuation {
+                let saved = try store.load()
+                if !username.isEmpty, username.lowercased() != saved.username.lowercased() {
+                    throw CLIError(.noSavedFlow, "the saved sign-in is for \(saved.username), not \(username)")
+                }
+                username = saved.username
+                outcome = .pending(saved.step)
+            } else {
+                store.clear()
+                guard let typed = line.value("username") ?? (prompting ? terminal.readLine(prompt: "Email: ") : nil),
+                    !typed.trimmingCharacters(in: .whitespaces).isEmpty
+                else {
+                    throw CLIError(.needsInput, "the sign-in needs a username: \(PendingStep.Needs.username.nextCommand)")
+                }
+                username = typed.trimmingCharacters(in: .whitespaces)
+                outcome = try await start(app, username: username, scopes: scopes, answers: answers)
+            }
+            let flow = LoginDriver(username: username, answers: answers, reporter: reporter, terminal: terminal)
             while case .pending(let step) = outcome {
                 do throws(CLIError) {
                     outcome = try await flow.advance(step)
@@ -45,19 +45,21 @@ struct LoginCommand {
                     throw error
                 }
             }
+            store.clear()
+            guard case .signedIn(let result) = outcome else { return }
+            try Session.checkSaved(app)
+            report(account: result.account)
         } catch  where error.code == .browserRequired && prompting {
+            // Whichever step said so: the browser takes over, with the username as login hint.
             store.clear()
             reporter.note("The service requires a browser sign-in: \(error.message)")
-            let result = try await BrowserSignIn.run(app, scopes: scopes, loginHint: username, terminal: terminal)
-            report(account: result.account, scopes: result.scopes)
-            return
+            let result = try await BrowserSignIn.run(app, scopes: scopes, loginHint: username.isEmpty ? nil : username, terminal: terminal)
+            try Session.checkSaved(app)
+            report(account: result.account)
         } catch {
             if error.code != .needsInput, !error.keepsSavedFlow { store.clear() }
             throw error
         }
-        store.clear()
-        guard case .signedIn(let result) = outcome else { return }
-        report(account: result.account, scopes: scopes)
     }
 
     /// `--code`, `--method`, `--contact`, or `--password` without `--username`: continue the saved sign-in.
@@ -94,7 +96,7 @@ struct LoginCommand {
         }
     }
 
-    private func report(account: MSALAccount, scopes: [String]) {
+    private func report(account: MSALAccount) {
         reporter.note("Signed in as \(account.username ?? account.identifier ?? "the account").")
         reporter.result(account.username ?? account.identifier ?? "", ["status": "signed_in", "account": AccountJSON.object(account)])
     }

@@ -108,10 +108,26 @@ struct Session {
         } else {
             config.tokenCacheLocation = .file(URL(fileURLWithPath: cacheFile))
         }
+        let app: MSALNativeAuthPublicClientApplication
         do {
-            return try MSALNativeAuthPublicClientApplication(nativeAuthConfiguration: config)
+            app = try MSALNativeAuthPublicClientApplication(nativeAuthConfiguration: config)
         } catch {
             throw CLIError(.configuration, "configuration \(source): \(Self.describe(error))")
+        }
+        if usesKeyring {
+            // Read it now: a keyring that cannot be used is a setup problem, not an empty cache
+            // (the SDK would carry on in memory, and a sign-in's tokens would be lost).
+            do { _ = try app.allAccounts() } catch {
+                throw CLIError(.configuration, "the keyring cannot be used: \(Self.describe(error))")
+            }
+        }
+        return app
+    }
+
+    /// After a sign-in: the tokens must have reached the store.
+    static func checkSaved(_ app: MSALNativeAuthPublicClientApplication) throws(CLIError) {
+        if let problem = app.lastTokenCacheError {
+            throw CLIError(.failure, "signed in, but the tokens could not be saved: \(problem.localizedDescription)")
         }
     }
 

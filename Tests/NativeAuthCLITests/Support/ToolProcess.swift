@@ -13,6 +13,8 @@ final class ToolHome: @unchecked Sendable {
         .path
 
     let root: String
+    /// Variables added to the tool's environment.
+    var extraEnvironment: [String: String] = [:]
     var configHome: String { root + "/config" }
     var stateHome: String { root + "/state" }
     var runtimeDir: String { root + "/run" }
@@ -34,7 +36,7 @@ final class ToolHome: @unchecked Sendable {
             "HOME": root, "XDG_CONFIG_HOME": configHome, "XDG_STATE_HOME": stateHome, "XDG_RUNTIME_DIR": runtimeDir,
             "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "LANG": "C.UTF-8",
             "BROWSER": "", "DISPLAY": "", "WAYLAND_DISPLAY": "",
-        ]
+        ].merging(extraEnvironment) { _, extra in extra }
     }
 
     /// Writes `object` as a configuration file and returns its path.
