@@ -45,8 +45,5 @@ import Testing
 
 /// Whether `pid` runs: not gone, and not a zombie (a container's init may be slow to reap it).
 private func isLive(_ pid: Int32) -> Bool {
-    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else {
-        return false
-    }
-    return stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).first != "Z"
+    FileManager.default.fileExists(atPath: "/proc/\(pid)/stat") && !isZombie(pid)
 }

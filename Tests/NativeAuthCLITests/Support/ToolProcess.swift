@@ -135,8 +135,19 @@ final class RunningTool: @unchecked Sendable {
         throw ToolTimeout()
     }
 
+    /// Waits for the end of the tool. Foundation's `Process` sees the end only once every holder of
+    /// its status pipe has closed it: a descriptor the tool leaked to a process it started (the
+    /// background emulator) would make `waitUntilExit` hang, so the wait watches for that instead.
     func wait() -> ToolResult {
-        process.waitUntilExit()
+        var endedFor = 0
+        while process.isRunning {
+            endedFor = isZombie(process.processIdentifier) ? endedFor + 1 : 0
+            if endedFor > 500 {
+                Issue.record("the tool has ended but its status pipe is still open: it leaked a descriptor to a process it started")
+                return ToolResult(status: -1, stdout: stdout, stderr: stderr)
+            }
+            usleep(10_000)
+        }
         for _ in 0..<500 where !lock.withLock({ stdoutClosed && stderrClosed }) { usleep(10_000) }
         return lock.withLock {
             ToolResult(
@@ -153,4 +164,12 @@ func mode(_ path: String) -> Int {
     var info = stat()
     guard lstat(path, &info) == 0 else { return -1 }
     return Int(info.st_mode & 0o777)
+}
+
+/// Whether `pid` has ended and waits to be reaped.
+func isZombie(_ pid: Int32) -> Bool {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else {
+        return false
+    }
+    return stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).first == "Z"
 }
