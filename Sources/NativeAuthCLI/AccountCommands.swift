@@ -8,12 +8,9 @@ struct AccountCommands {
     let reporter: Reporter
 
     func status() async throws(CLIError) {
-        let session: Session
-        do {
-            session = try Session.resolve(line, context, startEmulator: false)
-        } catch  where error.code == .notSignedIn {
+        guard let session = try sessionIfAny() else {
             reporter.result("not signed in (the emulator is not running)", ["signed_in": false])
-            throw error
+            throw CLIError(.notSignedIn, "no account is signed in: the emulator is not running")
         }
         let app = try session.application(context)
         let account = app.getNativeAuthUserAccount()?.account
@@ -35,10 +32,7 @@ struct AccountCommands {
     }
 
     func accounts() async throws(CLIError) {
-        let session: Session
-        do {
-            session = try Session.resolve(line, context, startEmulator: false)
-        } catch  where error.code == .notSignedIn {
+        guard let session = try sessionIfAny() else {
             reporter.result("", ["accounts": [Any]()])
             return
         }
@@ -48,10 +42,7 @@ struct AccountCommands {
     }
 
     func logout() async throws(CLIError) {
-        let session: Session
-        do {
-            session = try Session.resolve(line, context, startEmulator: false)
-        } catch  where error.code == .notSignedIn {
+        guard let session = try sessionIfAny() else {
             reporter.result("", ["signed_out": [Any]()])
             return
         }
@@ -72,6 +63,15 @@ struct AccountCommands {
         reporter.note(removed.isEmpty ? "No account was signed in." : "Signed out: the tokens are removed from this machine.")
         reporter.result(
             removed.map { $0.username ?? $0.identifier ?? "" }.joined(separator: "\n"), ["signed_out": removed.map(AccountJSON.object)])
+    }
+
+    /// The session, or nil in emulator mode when no emulator runs (then no account is signed in).
+    private func sessionIfAny() throws(CLIError) -> Session? {
+        do {
+            return try Session.resolve(line, context, startEmulator: false)
+        } catch  where error.code == .notSignedIn && line.flag("emulator") {
+            return nil
+        }
     }
 
     private func allAccounts(_ app: MSALNativeAuthPublicClientApplication) throws(CLIError) -> [MSALAccount] {

@@ -37,19 +37,7 @@ enum SecureFile {
         unlink(temporary)
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw failure("create", temporary) }
-        var complete = true
-        data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    complete = false
-                    return
-                }
-                offset += written
-            }
-        }
+        let complete = writeAll(descriptor, data)
         let synced = fsync(descriptor) == 0
         close(descriptor)
         guard complete, synced, rename(temporary, path) == 0 else {
@@ -92,5 +80,22 @@ enum SecureFile {
 
     private static func failure(_ action: String, _ path: String) -> CLIError {
         CLIError(.failure, "cannot \(action) \(path): \(String(cString: strerror(errno)))")
+    }
+}
+
+/// Writes all of `data` to `descriptor` (a short write or EINTR is carried on); false on an error,
+/// for example a closed stdout.
+func writeAll(_ descriptor: Int32, _ data: Data) -> Bool {
+    data.withUnsafeBytes { buffer in
+        var offset = 0
+        while offset < buffer.count {
+            let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            offset += written
+        }
+        return true
     }
 }

@@ -25,9 +25,9 @@ public final class SystemTerminal: Terminal {
 
     public var inputIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }
 
-    public func output(_ text: String) { write(STDOUT_FILENO, text) }
+    public func output(_ text: String) { _ = writeAll(STDOUT_FILENO, Data(text.utf8)) }
 
-    public func message(_ text: String) { write(STDERR_FILENO, text) }
+    public func message(_ text: String) { _ = writeAll(STDERR_FILENO, Data(text.utf8)) }
 
     public func readLine(prompt: String) -> String? {
         message(prompt)
@@ -43,18 +43,6 @@ public final class SystemTerminal: Terminal {
             message("\n") // the Enter that ended the line was not echoed
         }
         return Swift.readLine(strippingNewline: true)
-    }
-
-    private func write(_ descriptor: Int32, _ text: String) {
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                return // a closed stdout or stderr: nothing more can be said
-            }
-            bytes = bytes.dropFirst(written)
-        }
     }
 }
 
