@@ -6,10 +6,11 @@ struct Reporter {
     let terminal: any Terminal
     let json: Bool
 
-    /// The command's result: `text` (a newline is added unless empty), or `object` as JSON.
-    func result(_ text: String, _ object: [String: Any]) {
+    /// The command's result: `text` (a newline is added unless empty), or `object` as JSON. The
+    /// object is made only for `--json` (formatting a date loads ICU and the time zone: 2 ms of `token`).
+    func result(_ text: String, _ object: @autoclosure () -> [String: Any]) {
         if json {
-            terminal.output(Self.encode(object) + "\n")
+            terminal.output(Self.encode(object()) + "\n")
         } else if !text.isEmpty {
             terminal.output(text.hasSuffix("\n") ? text : text + "\n")
         }

@@ -35,8 +35,12 @@ struct TokenCommand {
             }
             throw mapped
         }
+        reporter.result(token.accessToken, Self.json(token))
+    }
+
+    static func json(_ token: MSALNativeAuthTokenResult) -> [String: Any] {
         var object: [String: Any] = ["access_token": token.accessToken, "scopes": token.scopes]
         object["expires_on"] = token.expiresOn.map { ISO8601DateFormatter().string(from: $0) }
-        reporter.result(token.accessToken, object)
+        return object
     }
 }
