@@ -52,8 +52,12 @@ let package = Package(
         .target(name: "NativeAuthCLI", dependencies: ["MSAL", "NativeAuthAppConfig"]),
         .executableTarget(name: "native-auth", dependencies: ["NativeAuthCLI"]),
         .executableTarget(name: "native-auth-keyring", dependencies: ["NativeAuthCLI", "MSALSecretService"]),
-        // `@_cdecl` functions over MSAL's public API only, for C, Python (ctypes) and other languages.
+        // `@_cdecl` functions over MSAL's public API, for C, Python (ctypes) and other languages; one `package`
+        // entry besides (`freshCachedAccessToken`, the cached-token fast path without a task).
         .target(name: "msalnativeauth", dependencies: ["MSAL"], path: "Bindings/C/Sources"),
+        // The Swift reference of the bindings' cached-token benchmark (scripts/bench-bindings).
+        .executableTarget(
+            name: "bench-cached-token-swift", dependencies: ["MSAL"], path: "Bindings/Benchmarks/bench-cached-token-swift"),
         .executableTarget(name: "multi-api-demo", dependencies: ["MultiAPIDemoKit", "CNCurses"], path: "Examples/MultiAPIDemo/App"),
         // The benchmark program (run with scripts/bench, release build).
         .executableTarget(name: "msal-benchmarks", dependencies: ["MSAL", "NativeAuthEmulator"], path: "Benchmarks/msal-benchmarks"),
@@ -63,6 +67,8 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
         // Test helper: processes writing one cache file, one killed mid-write (also scripts/bench's memory figure).
         .executableTarget(name: "msal-cache-stress", dependencies: ["MSAL"], path: "Tests/Tools/msal-cache-stress"),
+        // Test helper: the second process of the saved-state tests (restores a state from stdin, takes one step).
+        .executableTarget(name: "msal-flow-step", dependencies: ["MSAL"], path: "Tests/Tools/msal-flow-step"),
         // Test helper: keyring processes (several writers, a locked keyring, no Secret Service).
         .executableTarget(
             name: "msal-keyring-helper", dependencies: ["MSAL", "MSALSecretService"], path: "Tests/Tools/msal-keyring-helper"),

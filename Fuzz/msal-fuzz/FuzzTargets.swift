@@ -8,7 +8,7 @@ import NativeAuthEmulator
 /// sanitizer report is a finding.
 enum FuzzTarget: String, CaseIterable {
     case initiate, challenge, token, errorEnvelope, signUpCompleted, resetSubmit, resetPoll, introspect, registerChallenge
-    case idToken, clientInfo, claims, cacheFile, lookupCopy, form, emulator
+    case idToken, clientInfo, claims, cacheFile, lookupCopy, form, emulator, savedFlowState
 }
 
 let target: FuzzTarget = {
@@ -69,6 +69,13 @@ public func fuzz(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
             }
         }
     case .form: _ = FormEncoding.decode(data)
+    case .savedFlowState:
+        // A saved state that reads must write out as a document that reads back the same.
+        if let saved = try? SavedFlowState.decode(data) {
+            guard let again = try? SavedFlowState.decode(saved.encoded()), again == saved else {
+                fatalError("the saved-state codec does not round-trip this input")
+            }
+        }
     case .emulator:
         // The first byte picks an endpoint; the rest is the form body.
         let endpoints = [

@@ -28,6 +28,13 @@ enum ErrorCode: Int32, CaseIterable, Sendable {
     case verificationContactBlocked = 26
     case noAccount = 27
     case cache = 28
+    case bufferTooSmall = 29
+    // msal_na_app_restore_state (RestoreStateError's isXxx flags).
+    case stateMalformed = 30
+    case stateUnsupportedVersion = 31
+    case stateExpired = 32
+    case stateWrongApplication = 33
+    case stateWrongKind = 34
     case `internal` = 99
 
     /// The name as in the header, without the `MSAL_NA_` prefix (`msal_na_error_name`).
@@ -57,6 +64,12 @@ enum ErrorCode: Int32, CaseIterable, Sendable {
         case .verificationContactBlocked: "ERR_VERIFICATION_CONTACT_BLOCKED"
         case .noAccount: "ERR_NO_ACCOUNT"
         case .cache: "ERR_CACHE"
+        case .bufferTooSmall: "ERR_BUFFER_TOO_SMALL"
+        case .stateMalformed: "ERR_STATE_MALFORMED"
+        case .stateUnsupportedVersion: "ERR_STATE_UNSUPPORTED_VERSION"
+        case .stateExpired: "ERR_STATE_EXPIRED"
+        case .stateWrongApplication: "ERR_STATE_WRONG_APPLICATION"
+        case .stateWrongKind: "ERR_STATE_WRONG_KIND"
         case .internal: "ERR_INTERNAL"
         }
     }
@@ -97,6 +110,12 @@ enum ErrorCode: Int32, CaseIterable, Sendable {
             if error.isVerificationContactBlocked { return .verificationContactBlocked }
         case let error as RegisterStrongAuthSubmitChallengeError:
             if error.isInvalidChallenge { return .invalidCode }
+        case let error as RestoreStateError:
+            if error.isMalformed { return .stateMalformed }
+            if error.isUnsupportedVersion { return .stateUnsupportedVersion }
+            if error.isExpired { return .stateExpired }
+            if error.isWrongApplication { return .stateWrongApplication }
+            if error.isWrongKind { return .stateWrongKind }
         case let error as RetrieveAccessTokenError:
             if error.isRefreshTokenExpired { return .refreshTokenExpired }
             if error.isInvalidScope { return .invalidScope }

@@ -67,22 +67,11 @@ extension MSALNativeAuthUserAccountResult {
         return try result.get()
     }
 
-    /// The steady state: the same account and scopes as a call already served from this
-    /// copy of the cache, the token still valid and not yet due for refresh. Anything else
-    /// (forced refresh, claims, a refresh token wanted, a changed cache, a due token) takes the
-    /// full path, which gives the same answer and remembers it.
+    /// The steady state (`freshCachedAccessToken`): the same account and scopes as a call already
+    /// served from this copy of the cache, the token still valid and not yet due for refresh.
+    /// Anything else takes the full path, which gives the same answer and remembers it.
     func servedFromCache(_ parameters: MSALNativeAuthGetAccessTokenParameters, newCorrelationId: () -> UUID) -> MSALNativeAuthTokenResult? {
-        guard !parameters.forceRefresh, parameters.claimsRequest == nil, !parameters.returnRefreshToken,
-            let environment = client?.environment, let homeAccountId = account.identifier
-        else { return nil }
-        let now = environment.clock.now()
-        let buffer = environment.tokenExpirationBuffer
-        guard
-            let served = environment.cache.servedAccessToken(
-                homeAccountId: homeAccountId, requestedScopes: parameters.scopes ?? [], validAt: now.addingTimeInterval(buffer)),
-            served.refreshDue(expiryBuffer: buffer) > now
-        else { return nil }
-        environment.logger.verbose("Access token served from the cache")
+        guard let served = freshCachedAccessToken(parameters) else { return nil }
         return MSALNativeAuthTokenResult(
             accessToken: served.secret, scopes: served.scopes, expiresOn: served.expiresOn, refreshToken: nil,
             correlationId: parameters.correlationId ?? newCorrelationId())
