@@ -8,7 +8,7 @@ enum BrowserSignIn {
         _ app: MSALNativeAuthPublicClientApplication, scopes: [String], loginHint: String?, terminal: any Terminal
     ) async throws(CLIError) -> MSALResult {
         let webview = MSALWebviewParameters()
-        webview.authorizationURLHandler = { url in terminal.message(noBrowserMessage(for: url)) }
+        webview.signInAddressHandler = { address in terminal.message(noBrowserMessage(for: address)) }
         let parameters = MSALInteractiveTokenParameters(scopes: scopes, webviewParameters: webview)
         parameters.loginHint = loginHint
         terminal.message("Continuing in the browser; waiting for the sign-in there (Ctrl-C to give up).\n")
@@ -20,14 +20,22 @@ enum BrowserSignIn {
     }
 
     /// What to tell the user when no browser can be started on this machine (SSH, a container):
-    /// the address to open elsewhere. The one place this text is made.
-    static func noBrowserMessage(for url: URL) -> String {
-        """
-        No browser could be started here. Open this address in a browser on this machine; the sign-in
-        finishes when the page redirects back to this machine's loopback address:
+    /// the listener's short address, and the `ssh -L` line for a browser on another machine. The
+    /// one place this text is made.
+    static func noBrowserMessage(for address: MSALSignInAddress) -> String {
+        var text = """
+            No browser could be started here. Open this address in a browser on this machine:
 
-        \(url.absoluteString)
+              \(address.shortURL.absoluteString)
 
-        """
+            On your own machine, run this first, then open the address there:
+
+              \(address.sshCommand)
+
+            """
+        if address.sshDestination == nil {
+            text += "(Replace \(MSALSignInAddress.sshDestinationPlaceholder) with how you reach this machine.)\n"
+        }
+        return text
     }
 }

@@ -6,12 +6,15 @@ import Testing
 @Suite(.serialized) struct BrowserAndRegistrationTests {
     @Test func withoutABrowserTheAddressIsPrintedAndTheSignInCompletes() async throws {
         // Without the MFA capability the service sends alan to the browser; there is none here
-        // ($BROWSER and the display are empty), so the tool prints the address and waits.
+        // ($BROWSER and the display are empty), so the tool prints the short address and the ssh line
+        // and waits; the page opened at that address finishes the sign-in.
         let emulator = try CLIEmulator(capabilities: [])
         let tool = try emulator.start(["login", "--username", "alan@example.com", "--password", CLIEmulator.alanPassword])
-        try tool.waitForStderr("/oauth2/v2.0/authorize?")
-        let address = try #require(tool.stderr.split(separator: "\n").first { $0.hasPrefix("http://127.0.0.1:") }, "\(tool.stderr)")
-        let url = try #require(URL(string: String(address)))
+        try tool.waitForStderr("ssh -L ")
+        let lines = tool.stderr.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let address = try #require(lines.first { $0.hasPrefix("http://localhost:") }, "the short address: \(tool.stderr)")
+        #expect(lines.contains { $0.hasPrefix("ssh -L ") && $0.contains(":localhost:") }, "and the ssh line: \(tool.stderr)")
+        let url = try #require(URL(string: address))
         let page = HeadlessSignInBrowser(.password(username: "alan@example.com", password: CLIEmulator.alanPassword))
         try await page.open(url)
         _ = try await page.outcome().get()
