@@ -51,6 +51,11 @@ import Testing
             ["login", "--username", "ada@example.com", "--password", "-"], input: CLIEmulator.adaPassword + "\n")
         #expect(fromStdin.status == 0 && fromStdin.stdout == "ada@example.com\n", "\(fromStdin)")
 
+        let waiting = try emulator.run(["login", "--no-prompt", "--username", "ada@example.com"])
+        #expect(waiting.status == 4 && waiting.stderr.contains("--password"), "the password step is saved: \(waiting)")
+        let continued = try emulator.run(["login", "--no-prompt", "--password", "-"], input: CLIEmulator.adaPassword + "\n")
+        #expect(continued.status == 0 && continued.stdout == "ada@example.com\n", "\(continued)")
+
         let wrongOption = try emulator.run(["login", "--no-prompt", "--username", "ada@example.com", "--password", "Not-The-Password-1"])
         #expect(wrongOption.status == 5, "\(wrongOption)")
 
