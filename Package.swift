@@ -55,7 +55,7 @@ let package = Package(
         // The command-line tool's logic (arguments, commands, prompts, files, exit codes), apart
         // from its thin executables so that tests call it in process.
         .target(name: "NativeAuthCLI", dependencies: ["MSAL", "NativeAuthAppConfig"]),
-        .executableTarget(name: "native-auth", dependencies: ["NativeAuthCLI"]),
+        .executableTarget(name: "native-auth", dependencies: ["NativeAuthCLI", "LazyLibcurl"], linkerSettings: lazyLibcurlLinkerSettings),
         .executableTarget(name: "native-auth-keyring", dependencies: ["NativeAuthCLI", "MSALSecretService"]),
         // `@_cdecl` functions over MSAL's public API, for C, Python (ctypes) and other languages; one `package`
         // entry besides (`freshCachedAccessToken`, the cached-token fast path without a task).
