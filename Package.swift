@@ -26,6 +26,11 @@ let package = Package(
         // libmsalnativeauth.so. scripts/build-bindings builds it release with the Swift runtime and
         // Foundation linked in; the Python package (Bindings/Python) loads it.
         .library(name: "msalnativeauth", type: .dynamic, targets: ["msalnativeauth"]),
+        // The command-line tool (docs/cli.md): sign in, print access tokens for scripts. Its
+        // sibling native-auth-keyring is the same tool with the keyring store linked in; native-auth
+        // runs it for --keyring, so that libsecret is never loaded on the plain `token` path.
+        .executable(name: "native-auth", targets: ["native-auth"]),
+        .executable(name: "native-auth-keyring", targets: ["native-auth-keyring"]),
     ],
     targets: [
         .target(name: "MSAL"),
@@ -42,7 +47,16 @@ let package = Package(
         // The demo's screen logic (model, pure update, render into a canvas, the tutorial's
         // controller) apart from the terminal, so that it is tested without one.
         .target(
-            name: "MultiAPIDemoKit", dependencies: ["MSAL", "MSALSecretService", "NativeAuthEmulator"], path: "Examples/MultiAPIDemo/Kit"),
+            name: "MultiAPIDemoKit", dependencies: ["MSAL", "MSALSecretService", "NativeAuthEmulator", "NativeAuthAppConfig"],
+            path: "Examples/MultiAPIDemo/Kit"),
+        // The configuration file format the demo and the command-line tool share (parsing, and the
+        // SDK configuration it describes).
+        .target(name: "NativeAuthAppConfig", dependencies: ["MSAL"]),
+        // The command-line tool's logic (arguments, commands, prompts, files, exit codes), apart
+        // from its thin executables so that tests call it in process.
+        .target(name: "NativeAuthCLI", dependencies: ["MSAL", "NativeAuthAppConfig"]),
+        .executableTarget(name: "native-auth", dependencies: ["NativeAuthCLI", "LazyLibcurl"], linkerSettings: lazyLibcurlLinkerSettings),
+        .executableTarget(name: "native-auth-keyring", dependencies: ["NativeAuthCLI", "MSALSecretService"]),
         // `@_cdecl` functions over MSAL's public API, for C, Python (ctypes) and other languages; one `package`
         // entry besides (`freshCachedAccessToken`, the cached-token fast path without a task).
         .target(name: "msalnativeauth", dependencies: ["MSAL"], path: "Bindings/C/Sources"),
@@ -104,5 +118,10 @@ let package = Package(
         .testTarget(
             name: "MSALSecretServiceTests", dependencies: ["MSALSecretService", "MSAL", "NativeAuthEmulator", "TestSupport"],
             exclude: ["msal_extensions_interop.py"]),
+        // The command-line tool: its parser and exit codes in process, and the built native-auth
+        // against the emulator as a subprocess.
+        .testTarget(
+            name: "NativeAuthCLITests",
+            dependencies: ["NativeAuthCLI", "NativeAuthAppConfig", "MSAL", "NativeAuthEmulator", "NativeAuthTesting", "TestSupport"]),
     ]
 )

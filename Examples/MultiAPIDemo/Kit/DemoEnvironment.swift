@@ -94,24 +94,7 @@ public final class DemoEnvironment: Sendable {
     public static func tenant(
         _ configuration: DemoConfiguration, logger: MSALLoggerConfig?, browserLauncher: (any MSALBrowserLauncher)? = nil
     ) throws -> DemoEnvironment {
-        var types: MSALNativeAuthChallengeTypes = []
-        if configuration.challengeTypes.contains("oob") { types.insert(.OOB) }
-        if configuration.challengeTypes.contains("password") { types.insert(.password) }
-        let config: MSALNativeAuthPublicClientApplicationConfig
-        if let subdomain = configuration.tenantSubdomain {
-            config = try MSALNativeAuthPublicClientApplicationConfig(
-                clientId: configuration.clientId, tenantSubdomain: subdomain, challengeTypes: types)
-        } else {
-            guard let raw = configuration.authority, let url = URL(string: raw) else {
-                throw DemoConfiguration.Problem("field 'authority' is not a URL")
-            }
-            config = MSALNativeAuthPublicClientApplicationConfig(
-                clientId: configuration.clientId, authority: try MSALCIAMAuthority(url: url),
-                challengeTypes: types)
-        }
-        config.capabilities = []
-        if configuration.capabilities.contains("mfa_required") { config.capabilities.insert(.mfaRequired) }
-        if configuration.capabilities.contains("registration_required") { config.capabilities.insert(.registrationRequired) }
+        let config = try configuration.nativeAuthConfiguration()
         config.loggerConfig = logger
         config.tokenCacheLocation = tokenCacheLocation(configuration, logger: logger)
         let app = try MSALNativeAuthPublicClientApplication(nativeAuthConfiguration: config)

@@ -1,0 +1,147 @@
+/// The tool's commands, with the options and help of each (docs/cli.md#commands).
+public enum Command: String, CaseIterable, Sendable {
+    case login, token, status, accounts, logout, emulator
+
+    struct Spec {
+        var summary: String
+        var usage: String
+        var options: [OptionSpec]
+        var positionals: (min: Int, max: Int, names: String) = (0, 0, "")
+        var details: String
+    }
+
+    /// Options every command takes, before or after the command.
+    static let globalOptions: [OptionSpec] = [
+        .value("config", "FILE", "the app's configuration (default $XDG_CONFIG_HOME/native-auth/config.json)"),
+        .flag("emulator", "use the local emulator instead of a tenant (started in the background at the first use)"),
+        .flag("keyring", "keep tokens in the desktop keyring (Secret Service) instead of a file"),
+        .flag("json", "print the result, and errors on stderr, as JSON"),
+    ]
+
+    static func option(named name: String, for command: Command?) -> OptionSpec? {
+        globalOptions.first { $0.name == name } ?? command?.spec.options.first { $0.name == name }
+    }
+
+    var spec: Spec {
+        switch self {
+        case .login:
+            Spec(
+                summary: "sign in (email, password or code, MFA, method registration)",
+                usage: "native-auth login [--username EMAIL] [--password PASSWORD|-] [--scope SCOPE]... [--no-prompt]\n"
+                    + "       native-auth login [--code CODE] [--password PASSWORD|-] [--method METHOD] [--contact CONTACT] [--no-prompt]",
+                options: [
+                    .value("username", "EMAIL", "the account to sign in (asked for when missing)"),
+                    .value(
+                        "password", "PASSWORD", "the password; '-' reads one line from stdin (a value on the command line is visible to ps)"
+                    ),
+                    .value("code", "CODE", "the one-time code sent by email or SMS (sign-in, MFA or registration)"),
+                    .value("method", "METHOD", "the second factor to send a code to: 'email', 'sms' or a method id"),
+                    .value("contact", "CONTACT", "the email address or phone number to register as a second factor"),
+                    .value("scope", "SCOPE", repeatable: true, "also get a token for SCOPE at sign-in (repeatable)"),
+                    .flag("no-prompt", "never ask: when the sign-in needs input, save it and exit 4 naming the option to pass"),
+                ],
+                details: """
+                    In a terminal it asks for what the sign-in needs (the password without echo); without one it
+                    reads the answers from stdin, one per line. An empty code sends a new one.
+
+                    With --no-prompt, a step that needs input saves the sign-in and exits with status 4; the next
+                    invocation continues it with --code, --password, --method or --contact:
+                      native-auth login --no-prompt --username grace@example.com   # a code is sent; exit 4
+                      native-auth login --no-prompt --code 12345678                 # signed in; exit 0
+                    A login without these options (or with --username) starts a new sign-in.
+                    When the service requires the browser, login opens it (or prints the address to open);
+                    with --no-prompt it exits with status 6 instead.
+                    """)
+        case .token:
+            Spec(
+                summary: "print an access token (cached, or refreshed)",
+                usage: "native-auth token --scope SCOPE [--scope SCOPE]... [--force-refresh]",
+                options: [
+                    .value(
+                        "scope", "SCOPE", repeatable: true,
+                        "a scope the token is for (repeatable; default: api1's scopes in the configuration)"),
+                    .flag("force-refresh", "redeem the refresh token even when a cached token is good"),
+                ],
+                details: """
+                    Prints only the access token on stdout, for example:
+                      curl -H "Authorization: Bearer $(native-auth token --scope api://contoso/todolist/ToDoList.Read)" https://api.contoso.com/todolist
+                    It never asks anything: with no account signed in it exits with status 8.
+                    """)
+        case .status:
+            Spec(
+                summary: "show the signed-in account and any sign-in waiting for input",
+                usage: "native-auth status", options: [],
+                details: "Exits with status 0 when an account is signed in, 8 when none is.")
+        case .accounts:
+            Spec(
+                summary: "list the accounts in the token cache",
+                usage: "native-auth accounts", options: [],
+                details: "One account per line: username and identifier. Nothing (status 0) when there are none.")
+        case .logout:
+            Spec(
+                summary: "forget the signed-in account's tokens and any saved sign-in",
+                usage: "native-auth logout [--all]",
+                options: [.flag("all", "forget every account of the app, not only the signed-in one")],
+                details: "Local only: the tokens are removed from the cache; nothing is sent to the service.")
+        case .emulator:
+            Spec(
+                summary: "the local emulator: start, stop, status, mailbox EMAIL",
+                usage: "native-auth emulator start|stop|status\n       native-auth emulator mailbox EMAIL [--latest]",
+                options: [.flag("latest", "mailbox: print only the newest code")],
+                positionals: (1, 2, "an action: start, stop, status or mailbox EMAIL"),
+                details: """
+                    The emulator (native-auth-emulator, beside this program) serves the native-auth API on
+                    127.0.0.1 with demo accounts; it runs in the background from the first --emulator command
+                    until 'emulator stop'. It sends no mail: 'mailbox EMAIL' lists the codes it "sent" to that
+                    account, newest last. Demo accounts: ada@example.com / Analytical-Engine-1843 (password),
+                    grace@example.com (email code), alan@example.com / Turing-Machine-1936 (MFA by email or SMS),
+                    katherine@example.com / Orbital-Mechanics-1962 (registers a method).
+                    """)
+        }
+    }
+
+    /// `native-auth COMMAND --help`.
+    var help: String {
+        let spec = spec
+        var text = "Usage: \(spec.usage)\n\n\(spec.summary.prefix(1).uppercased() + spec.summary.dropFirst()).\n"
+        if !spec.options.isEmpty { text += "\nOptions:\n" + Self.optionLines(spec.options) }
+        text += "\nGlobal options:\n" + Self.optionLines(Self.globalOptions) + "  -h, --help             show this help\n"
+        text += "\n" + spec.details + "\n"
+        return text
+    }
+
+    /// `native-auth --help`.
+    static var overview: String {
+        """
+        Usage: native-auth [--config FILE | --emulator] [--keyring] [--json] COMMAND [options]
+
+        Signs in to a Microsoft Entra External ID tenant natively and prints access tokens for scripts.
+
+        Commands:
+        \(allCases.map { "  \(padded($0.rawValue, 10)) \($0.spec.summary)" }.joined(separator: "\n"))
+          help COMMAND  the options of a command (or: native-auth COMMAND --help)
+
+        Global options:
+        \(optionLines(globalOptions))  -h, --help             show this help
+
+        Results go to stdout, prompts and errors to stderr. Tokens and a sign-in waiting for input are
+        kept under $XDG_STATE_HOME/native-auth (files 0600, directories 0700); docs/cli.md has the details.
+
+        Exit status:
+        \(ExitCode.helpTable)
+
+        """
+    }
+
+    private static func optionLines(_ options: [OptionSpec]) -> String {
+        options.map { option in
+            let left = "--\(option.name)" + (option.value.map { " \($0)" } ?? "")
+            return "  " + padded(left, 21) + "  " + option.help + "\n"
+        }.joined()
+    }
+}
+
+/// `text` followed by spaces up to `width` (never cut).
+func padded(_ text: String, _ width: Int) -> String {
+    text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+}

@@ -1,0 +1,116 @@
+import Foundation
+import MSAL
+
+/// The sign-in that waits for input between two invocations (`login --no-prompt`, then
+/// `login --code …`): one file, 0600, in the app's directory (docs/cli.md#the-saved-sign-in). It
+/// holds the SDK's saved state (`serialized()`, with the continuation token: a secret for the 10
+/// minutes the service accepts it) and what the tool shows about the step.
+struct FlowStore {
+    let path: String
+    let app: MSALNativeAuthPublicClientApplication
+
+    /// The saved file's shape; `state` is the SDK's document, base64.
+    private struct Envelope: Codable {
+        var version: Int
+        var username: String
+        var step: String
+        var state: Data
+        var sentTo: String?
+        var channel: String?
+        var codeLength: Int?
+        /// The MFA method the last code went to (for "send a new code").
+        var methodId: String?
+
+        enum CodingKeys: String, CodingKey {
+            case version, username, step, state, channel
+            case sentTo = "sent_to"
+            case codeLength = "code_length"
+            case methodId = "method_id"
+        }
+    }
+
+    static let version = 1
+
+    /// Saves `step` (mode 0600, replacing any earlier one).
+    func save(_ step: PendingStep, username: String) throws(CLIError) {
+        let sent = step.sent
+        var methodId: String?
+        if case .mfaCode(_, let method, _, _) = step { methodId = method?.id }
+        let envelope = Envelope(
+            version: Self.version, username: username, step: step.name, state: step.state.serialized(), sentTo: sent?.sentTo,
+            channel: sent?.channel, codeLength: sent?.codeLength, methodId: methodId)
+        let data: Data
+        do { data = try JSONEncoder().encode(envelope) } catch { throw CLIError(.failure, "cannot save the sign-in: \(error)") }
+        try SecureFile.write(data, to: path)
+    }
+
+    /// The saved step, restored on this app; a missing, damaged, expired or foreign one is removed
+    /// and reported with `.noSavedFlow`.
+    func load() throws(CLIError) -> (step: PendingStep, username: String) {
+        guard let data = try SecureFile.read(path) else {
+            throw CLIError(.noSavedFlow, "no sign-in is waiting to be continued: start one with native-auth login")
+        }
+        guard let envelope = try? JSONDecoder().decode(Envelope.self, from: data), envelope.version == Self.version else {
+            clear()
+            throw CLIError(
+                .noSavedFlow, "the saved sign-in cannot be read (damaged, or saved by another version): start again with native-auth login")
+        }
+        let restored: MSALNativeAuthFlowState
+        do {
+            restored = try app.restoreState(serialized: envelope.state)
+        } catch {
+            clear()
+            let why =
+                error.isExpired
+                ? "has expired (a step waits at most 10 minutes)"
+                : error.isWrongApplication
+                    ? "belongs to another app or tenant than this configuration"
+                    : error.isUnsupportedVersion ? "was saved by a newer version" : "is damaged"
+            throw CLIError(.noSavedFlow, "the saved sign-in \(why): start again with native-auth login")
+        }
+        let sent = envelope.sentTo.map { SentCode(sentTo: $0, channel: envelope.channel ?? "email", codeLength: envelope.codeLength ?? 0) }
+        let step: PendingStep?
+        switch restored {
+        case .signInPasswordRequired(let state): step = .password(state)
+        case .signInCodeRequired(let state): step = sent.map { .code(state, $0) }
+        case .awaitingMFA(let state): step = .mfaMethod(state.authMethods, state)
+        case .mfaRequired(let state):
+            step = sent.map {
+                .mfaCode(state, method: state.authMethods.first { $0.id == envelope.methodId }, methods: state.authMethods, $0)
+            }
+        case .registerStrongAuth(let state): step = .registerMethod(state.authMethods, state)
+        case .registerStrongAuthVerificationRequired(let state): step = sent.map { .registerCode(state, $0) }
+        default: step = nil
+        }
+        guard let step, step.name == envelope.step else {
+            clear()
+            throw CLIError(.noSavedFlow, "the saved state is not a sign-in step this tool continues: start again with native-auth login")
+        }
+        return (step, envelope.username)
+    }
+
+    /// Removes the saved sign-in, if any.
+    func clear() {
+        SecureFile.remove(path)
+    }
+
+    /// Whether a sign-in is saved, and for whom and what (for `status`), without restoring it.
+    static func peek(_ path: String) -> (username: String, step: String)? {
+        guard let data = try? SecureFile.read(path), let envelope = try? JSONDecoder().decode(Envelope.self, from: data) else { return nil }
+        return (envelope.username, envelope.step)
+    }
+}
+
+extension PendingStep {
+    /// The SDK state that continues the step.
+    var state: any MSALNativeAuthSerializableState {
+        switch self {
+        case .password(let state): state
+        case .code(let state, _): state
+        case .mfaMethod(_, let state): state
+        case .mfaCode(let state, _, _, _): state
+        case .registerMethod(_, let state): state
+        case .registerCode(let state, _): state
+        }
+    }
+}

@@ -1,0 +1,19 @@
+import Foundation
+import MSAL
+
+/// The keyring token store, which only `native-auth-keyring` links (libsecret and GLib cost a
+/// plain `token` about 2 ms of loading; docs/cli.md#the-keyring).
+public protocol KeyringStore: Sendable {
+    /// The token cache in the Secret Service for `clientId`; errors are the store's own.
+    func location(clientId: String, signalFile: URL) throws -> MSALNativeAuthTokenCacheLocation
+}
+
+/// How this executable gets the keyring when `--keyring` (or `"token_cache": "keyring"`) asks for it.
+public enum KeyringSupport: Sendable {
+    /// Linked into this executable.
+    case linked(any KeyringStore)
+    /// In the sibling executable at this path, which runs with the same arguments in this process's place.
+    case sibling(String)
+    /// Not available (in-process tests).
+    case unavailable
+}

@@ -1,0 +1,109 @@
+import Foundation
+import MSAL
+
+/// Where a code went, as the service said.
+struct SentCode: Equatable, Sendable {
+    var sentTo: String
+    var channel: String
+    var codeLength: Int
+}
+
+/// A sign-in step that waits for the user, with the SDK state that continues it.
+enum PendingStep {
+    case password(SignInPasswordRequiredState)
+    case code(SignInCodeRequiredState, SentCode)
+    case mfaMethod([MSALAuthMethod], AwaitingMFAState)
+    /// A second-factor code was sent to `method` (nil after a restore that does not say which).
+    case mfaCode(MFARequiredState, method: MSALAuthMethod?, methods: [MSALAuthMethod], SentCode)
+    case registerMethod([MSALAuthMethod], RegisterStrongAuthState)
+    case registerCode(RegisterStrongAuthVerificationRequiredState, SentCode)
+
+    /// What the user must give, named as the option that gives it.
+    var needs: Needs {
+        switch self {
+        case .password: .password
+        case .code, .mfaCode, .registerCode: .code
+        case .mfaMethod: .method
+        case .registerMethod: .contact
+        }
+    }
+
+    enum Needs: String {
+        case username, password, code, method, contact
+
+        /// How the next invocation passes it.
+        var nextCommand: String {
+            switch self {
+            case .username: "native-auth login --username EMAIL"
+            case .password: "native-auth login --password -   (one line on stdin; or --password PASSWORD)"
+            case .code: "native-auth login --code CODE"
+            case .method: "native-auth login --method email|sms|ID"
+            case .contact: "native-auth login --method email|sms --contact ADDRESS-OR-PHONE"
+            }
+        }
+    }
+
+    var sent: SentCode? {
+        switch self {
+        case .code(_, let sent), .mfaCode(_, _, _, let sent), .registerCode(_, let sent): sent
+        case .password, .mfaMethod, .registerMethod: nil
+        }
+    }
+
+    var methods: [MSALAuthMethod] {
+        switch self {
+        case .mfaMethod(let methods, _), .mfaCode(_, _, let methods, _), .registerMethod(let methods, _): methods
+        case .password, .code, .registerCode: []
+        }
+    }
+
+    /// The step's name in `--json` output and the saved file.
+    var name: String {
+        switch self {
+        case .password: "password"
+        case .code: "code"
+        case .mfaMethod: "mfa_method"
+        case .mfaCode: "mfa_code"
+        case .registerMethod: "register_method"
+        case .registerCode: "register_code"
+        }
+    }
+
+    /// Where a sign-in step led.
+    static func after(_ result: SignInStepResult) -> LoginOutcome {
+        switch result {
+        case .completed(let account): .signedIn(account)
+        case .awaitingMFA(let methods, let state): .pending(.mfaMethod(methods, state))
+        case .strongAuthMethodRegistration(let methods, let state): .pending(.registerMethod(methods, state))
+        }
+    }
+
+    static func after(_ result: SignInStartResult) -> LoginOutcome {
+        switch result {
+        case .completed(let account): .signedIn(account)
+        case .codeRequired(let state, let sentTo, let channel, let length):
+            .pending(.code(state, SentCode(sentTo: sentTo, channel: channel.value, codeLength: length)))
+        case .passwordRequired(let state): .pending(.password(state))
+        case .awaitingMFA(let methods, let state): .pending(.mfaMethod(methods, state))
+        case .strongAuthMethodRegistration(let methods, let state): .pending(.registerMethod(methods, state))
+        }
+    }
+}
+
+/// Where a sign-in is.
+enum LoginOutcome {
+    case signedIn(MSALNativeAuthUserAccountResult)
+    case pending(PendingStep)
+}
+
+/// One method as the user sees it: `sms +*******0100`.
+func describe(_ method: MSALAuthMethod) -> String {
+    method.channelTargetType.value + (method.loginHint.map { " " + $0 } ?? "")
+}
+
+/// The method `choice` names: a number in the list (from 1), a method id, or a channel (`email`, `sms`).
+func method(_ choice: String, in methods: [MSALAuthMethod]) -> MSALAuthMethod? {
+    let wanted = choice.trimmingCharacters(in: .whitespaces).lowercased()
+    if let number = Int(wanted), methods.indices.contains(number - 1) { return methods[number - 1] }
+    return methods.first { $0.id.lowercased() == wanted } ?? methods.first { $0.channelTargetType.value.lowercased() == wanted }
+}

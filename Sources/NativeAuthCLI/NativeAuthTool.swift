@@ -1,0 +1,76 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The tool as a function of its arguments and context, so that tests run it in process; the
+/// `native-auth` executable only calls `run` and exits with its status.
+public enum NativeAuthTool {
+    /// Runs one command and returns the exit status (`ExitCode`).
+    public static func run(_ arguments: [String], context: ToolContext) async -> Int32 {
+        let line: ParsedCommandLine
+        do {
+            line = try CommandLineParser.parse(arguments)
+        } catch {
+            let reporter = Reporter(terminal: context.terminal, json: arguments.contains("--json"))
+            var error = error
+            if !reporter.json { error.message += "\nTry 'native-auth --help'." }
+            return reporter.failure(error)
+        }
+        if line.help {
+            context.terminal.output(line.command?.help ?? Command.overview)
+            return ExitCode.success.rawValue
+        }
+        let reporter = Reporter(terminal: context.terminal, json: line.flag("json"))
+        do throws(CLIError) {
+            switch line.command {
+            case .login: try await LoginCommand(line: line, context: context, reporter: reporter).run()
+            case .token: try await TokenCommand(line: line, context: context, reporter: reporter).run()
+            case .status: try await AccountCommands(line: line, context: context, reporter: reporter).status()
+            case .accounts: try await AccountCommands(line: line, context: context, reporter: reporter).accounts()
+            case .logout: try await AccountCommands(line: line, context: context, reporter: reporter).logout()
+            case .emulator: try await EmulatorCommand(line: line, context: context, reporter: reporter).run()
+            case nil: throw CLIError(.usage, "no command given")
+            }
+            return ExitCode.success.rawValue
+        } catch {
+            return reporter.failure(error)
+        }
+    }
+}
+
+extension ToolContext {
+    /// The running process's context: its environment, stdin/stdout/stderr, and the directory of
+    /// its executable (from /proc/self/exe, so a symbolic link or a PATH look-up finds the siblings).
+    public static func process(keyring: (String) -> KeyringSupport) -> ToolContext {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        let executable =
+            length > 0
+            ? String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) : CommandLine.arguments[0]
+        let directory = (executable as NSString).deletingLastPathComponent
+        return ToolContext(
+            environment: ProcessInfo.processInfo.environment, terminal: SystemTerminal(), executableDirectory: directory,
+            keyring: keyring(directory), arguments: Array(CommandLine.arguments.dropFirst()))
+    }
+}
+
+/// Hands the command to `native-auth-keyring` (the same tool with the keyring linked): the
+/// process is replaced, with the same arguments, environment and standard streams.
+enum Relaunch {
+    static func exec(_ program: String, _ arguments: [String]) -> CLIError {
+        withArgv([program] + arguments) { _ = execv(program, $0) }
+        let reason = String(cString: strerror(errno))
+        return CLIError(.configuration, "--keyring needs native-auth-keyring beside this program (\(program)): \(reason)")
+    }
+}
+
+/// `strings` as a C `argv` (NULL-terminated), valid during `body`.
+func withArgv<T>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> T) -> T {
+    let argv = strings.map { strdup($0) } + [nil]
+    defer {
+        for pointer in argv { free(pointer) }
+    }
+    return body(argv)
+}

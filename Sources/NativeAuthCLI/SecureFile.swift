@@ -1,0 +1,101 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Files that hold secrets (the saved sign-in, the emulator's files): 0600 in directories 0700
+/// owned by the user, written whole through a temporary file and `rename`, never through a link.
+enum SecureFile {
+    /// Creates `path` and its missing parents with mode 0700. An existing directory of another
+    /// user is refused; one of ours with a wider mode is narrowed to 0700.
+    static func makeDirectory(_ path: String) throws(CLIError) {
+        var missing: [String] = []
+        var current = path
+        while !current.isEmpty, current != "/", !isDirectory(current) {
+            missing.append(current)
+            current = (current as NSString).deletingLastPathComponent
+        }
+        for directory in missing.reversed() where mkdir(directory, 0o700) != 0 && errno != EEXIST {
+            throw CLIError(.configuration, "cannot create the directory \(directory): \(String(cString: strerror(errno)))")
+        }
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+            throw CLIError(.configuration, "\(path) is not a directory")
+        }
+        guard info.st_uid == getuid() else {
+            throw CLIError(.configuration, "the directory \(path) belongs to another user; refusing to keep tokens there")
+        }
+        if info.st_mode & 0o077 != 0, chmod(path, 0o700) != 0 {
+            throw CLIError(.configuration, "cannot make \(path) private (mode 0700): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// Writes `data` to `path` (mode 0600), replacing it whole; the directory must exist.
+    static func write(_ data: Data, to path: String) throws(CLIError) {
+        let temporary = path + ".tmp-\(getpid())"
+        unlink(temporary)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw failure("create", temporary) }
+        let complete = writeAll(descriptor, data)
+        let synced = fsync(descriptor) == 0
+        close(descriptor)
+        guard complete, synced, rename(temporary, path) == 0 else {
+            let error = failure("write", path)
+            unlink(temporary)
+            throw error
+        }
+    }
+
+    /// The file's bytes; nil when it does not exist. A link is not followed.
+    static func read(_ path: String) throws(CLIError) -> Data? {
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            if errno == ENOENT { return nil }
+            throw failure("read", path)
+        }
+        defer { close(descriptor) }
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 16384)
+        while true {
+            let count = Glibc.read(descriptor, &buffer, buffer.count)
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw failure("read", path)
+            }
+            if count == 0 { return data }
+            data.append(contentsOf: buffer[..<count])
+        }
+    }
+
+    /// Removes the file; no error when it is not there.
+    static func remove(_ path: String) {
+        unlink(path)
+    }
+
+    private static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+    }
+
+    private static func failure(_ action: String, _ path: String) -> CLIError {
+        CLIError(.failure, "cannot \(action) \(path): \(String(cString: strerror(errno)))")
+    }
+}
+
+/// Writes all of `data` to `descriptor` (a short write or EINTR is carried on); false on an error,
+/// for example a closed stdout.
+func writeAll(_ descriptor: Int32, _ data: Data) -> Bool {
+    data.withUnsafeBytes { buffer in
+        var offset = 0
+        while offset < buffer.count {
+            let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            offset += written
+        }
+        return true
+    }
+}

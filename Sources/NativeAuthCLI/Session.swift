@@ -1,0 +1,138 @@
+import Foundation
+import MSAL
+import NativeAuthAppConfig
+
+/// Everything a command runs with: its arguments, the process's environment and terminal, and
+/// (resolved on first use) the app's configuration and files.
+public struct ToolContext: Sendable {
+    public var environment: [String: String]
+    public var terminal: any Terminal
+    /// The directory of this executable, where `native-auth-emulator` and `native-auth-keyring` are.
+    public var executableDirectory: String
+    public var keyring: KeyringSupport
+    /// The arguments as given, for handing the command to `native-auth-keyring`.
+    public var arguments: [String]
+
+    public init(
+        environment: [String: String], terminal: any Terminal, executableDirectory: String, keyring: KeyringSupport, arguments: [String]
+    ) {
+        self.environment = environment
+        self.terminal = terminal
+        self.executableDirectory = executableDirectory
+        self.keyring = keyring
+        self.arguments = arguments
+    }
+}
+
+/// The app a command works on: its configuration, directory and token store.
+struct Session {
+    let configuration: AppConfiguration
+    /// Where the token cache (unless `cache_file` says otherwise) and the saved sign-in live.
+    let directory: String
+    /// The configuration file it came from (for messages).
+    let source: String
+    /// Set in emulator mode.
+    let emulator: EmulatorInstance?
+
+    var flowFile: String { directory + "/login-state.json" }
+    var cacheFile: String { configuration.cacheFile ?? directory + "/token_cache.json" }
+    var usesKeyring: Bool { configuration.tokenCache == .keyring }
+    /// The authority the configuration names, as the SDK spells it.
+    var authority: String {
+        (try? configuration.nativeAuthConfiguration().authority.url.absoluteString) ?? configuration.authority ?? ""
+    }
+
+    /// The session of `--config FILE` (or the default file), or of the emulator with `--emulator`
+    /// (started when `start` is true, else only when it already runs).
+    static func resolve(_ line: ParsedCommandLine, _ context: ToolContext, startEmulator: Bool) throws(CLIError) -> Session {
+        let places = Places(context.environment)
+        if line.flag("emulator") {
+            if line.flag("config") { throw CLIError(.usage, "--emulator and --config exclude each other") }
+            if line.flag("keyring") { throw CLIError(.usage, "--keyring applies to --config; the emulator keeps its tokens beside it") }
+            let instance: EmulatorInstance
+            if startEmulator {
+                instance = try EmulatorControl(places: places, executableDirectory: context.executableDirectory, terminal: context.terminal)
+                    .ensureRunning()
+            } else {
+                guard let running = try EmulatorInstance.load(places) else {
+                    throw CLIError(
+                        .notSignedIn, "the emulator is not running, so no account is signed in (native-auth --emulator login starts it)")
+                }
+                instance = running
+            }
+            return Session(
+                configuration: instance.configuration, directory: instance.directory, source: instance.configFile, emulator: instance)
+        }
+        let path = line.value("config") ?? places.defaultConfigFile
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            let hint = line.flag("config") ? "" : " (pass --config FILE, write this file, or try --emulator)"
+            throw CLIError(.configuration, "cannot read the configuration \(path)\(hint)")
+        }
+        var configuration: AppConfiguration
+        do {
+            configuration = try AppConfiguration.load(data)
+        } catch {
+            throw CLIError(.configuration, "configuration \(path): \(error)")
+        }
+        if line.flag("keyring") { configuration.tokenCache = .keyring }
+        return Session(
+            configuration: configuration, directory: places.appDirectory(clientId: configuration.clientId), source: path, emulator: nil)
+    }
+
+    /// The SDK application over this session's token store. As in MSAL's native auth, a new sign-in
+    /// replaces the app's previous account.
+    func application(_ context: ToolContext) throws(CLIError) -> MSALNativeAuthPublicClientApplication {
+        let config: MSALNativeAuthPublicClientApplicationConfig
+        do {
+            config = try configuration.nativeAuthConfiguration()
+        } catch {
+            throw CLIError(.configuration, "configuration \(source): \(Self.describe(error))")
+        }
+        try SecureFile.makeDirectory(directory)
+        if usesKeyring {
+            let store: any KeyringStore
+            switch context.keyring {
+            case .linked(let linked): store = linked
+            case .sibling(let program): throw Relaunch.exec(program, context.arguments)
+            case .unavailable: throw CLIError(.configuration, "the keyring store is not available in this program")
+            }
+            do {
+                config.tokenCacheLocation = try store.location(
+                    clientId: configuration.clientId, signalFile: URL(fileURLWithPath: directory + "/token_cache.keyring-signal"))
+            } catch {
+                throw CLIError(.configuration, "the keyring cannot be used: \(Self.describe(error))")
+            }
+        } else {
+            config.tokenCacheLocation = .file(URL(fileURLWithPath: cacheFile))
+        }
+        let app: MSALNativeAuthPublicClientApplication
+        do {
+            app = try MSALNativeAuthPublicClientApplication(nativeAuthConfiguration: config)
+        } catch {
+            throw CLIError(.configuration, "configuration \(source): \(Self.describe(error))")
+        }
+        if usesKeyring {
+            // Read it now: a keyring that cannot be used is a setup problem, not an empty cache
+            // (the SDK would carry on in memory, and a sign-in's tokens would be lost).
+            do { _ = try app.allAccounts() } catch {
+                throw CLIError(.configuration, "the keyring cannot be used: \(Self.describe(error))")
+            }
+        }
+        return app
+    }
+
+    /// After a sign-in: the tokens must have reached the store.
+    static func checkSaved(_ app: MSALNativeAuthPublicClientApplication) throws(CLIError) {
+        if let problem = app.lastTokenCacheError {
+            throw CLIError(.failure, "signed in, but the tokens could not be saved: \(problem.localizedDescription)")
+        }
+    }
+
+    static func describe(_ error: any Error) -> String {
+        if let problem = error as? AppConfiguration.Problem { return problem.description }
+        return (error as NSError).localizedDescription
+    }
+}
