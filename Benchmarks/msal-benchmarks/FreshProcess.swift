@@ -162,7 +162,9 @@ func freshToken(selfPath: String, python: String?, options: FreshTokenOptions) t
         rows.append(Row(figure: "fresh process: \(name) (median / p90)", measured: timed.summary, target: "(reported)", met: nil))
     }
     rows.append(
-        Row(figure: "fresh process: saved state, 1 account, 10 access tokens", measured: "\(size) bytes", target: "(reported)", met: nil))
+        Row(
+            figure: "fresh process: the token cache file, 1 account, 10 access tokens", measured: "\(size) bytes", target: "(reported)",
+            met: nil))
     return rows
 }
 
