@@ -17,12 +17,8 @@ struct Row: Codable {
 // MARK: 1. Round trips
 
 func roundTrips() async throws -> [Row] {
-    var configuration = EmulatorConfiguration()
-    configuration.passwordHashIterations = 1000
-    let router = try EmulatorRouter(configuration: configuration)
-    let log = RequestLog(router: router)
-    let authority = router.authority(baseURL: "http://127.0.0.1:1")
-    let transport = EmulatorTransport(router: router)
+    let emulator = try InProcessEmulator()
+    let (log, authority, transport) = (emulator.log, emulator.authority, emulator.transport)
     let clock = MovableClock()
     let app = try Demo.app(authority: authority, transport: transport, clock: clock)
     let codeApp = try Demo.app(authority: authority, clientId: Demo.codeApp, transport: transport, clock: clock)

@@ -11,6 +11,23 @@ final class MovableClock: NativeAuthClock {
     func advance(_ seconds: TimeInterval) { offset.withLock { $0 += seconds } }
 }
 
+/// An emulator in process (fast password hashing) and what the figures call it through.
+struct InProcessEmulator {
+    let router: EmulatorRouter
+    let log: RequestLog
+    let authority: String
+    let transport: EmulatorTransport
+
+    init() throws {
+        var configuration = EmulatorConfiguration()
+        configuration.passwordHashIterations = 1000
+        router = try EmulatorRouter(configuration: configuration)
+        log = RequestLog(router: router)
+        authority = router.authority(baseURL: "http://127.0.0.1:1")
+        transport = EmulatorTransport(router: router)
+    }
+}
+
 enum Demo {
     static let passwordApp = Seed.demo.apps[0].clientId
     static let codeApp = Seed.demo.apps[1].clientId

@@ -8,12 +8,8 @@ import NativeAuthEmulator
 /// the emulator's flows make them, and what the document adds to its continuation token. Then
 /// the time to save and restore one, in process.
 func savedStateSize(iterations: Int) async throws -> [Row] {
-    var configuration = EmulatorConfiguration()
-    configuration.passwordHashIterations = 1000
-    let router = try EmulatorRouter(configuration: configuration)
-    let log = RequestLog(router: router)
-    let authority = router.authority(baseURL: "http://127.0.0.1:1")
-    let transport = EmulatorTransport(router: router)
+    let emulator = try InProcessEmulator()
+    let (log, authority, transport) = (emulator.log, emulator.authority, emulator.transport)
     let app = try Demo.app(authority: authority, transport: transport, capabilities: [.mfaRequired])
     let codeApp = try Demo.app(authority: authority, clientId: Demo.codeApp, transport: transport)
     log.clear()
