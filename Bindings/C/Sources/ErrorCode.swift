@@ -28,6 +28,14 @@ enum ErrorCode: Int32, CaseIterable, Sendable {
     case verificationContactBlocked = 26
     case noAccount = 27
     case cache = 28
+    // The browser, accounts and the keyring (Bindings/C/Sources/Exports+Browser.swift, Exports+Keyring.swift).
+    case userCanceled = 40
+    case noBrowser = 41
+    case browserSessionRunning = 42
+    case interactionRequired = 43
+    case declinedScopes = 44
+    case keyringUnavailable = 45
+    case keyringLocked = 46
     case `internal` = 99
 
     /// The name as in the header, without the `MSAL_NA_` prefix (`msal_na_error_name`).
@@ -57,6 +65,13 @@ enum ErrorCode: Int32, CaseIterable, Sendable {
         case .verificationContactBlocked: "ERR_VERIFICATION_CONTACT_BLOCKED"
         case .noAccount: "ERR_NO_ACCOUNT"
         case .cache: "ERR_CACHE"
+        case .userCanceled: "ERR_USER_CANCELED"
+        case .noBrowser: "ERR_NO_BROWSER"
+        case .browserSessionRunning: "ERR_BROWSER_SESSION_RUNNING"
+        case .interactionRequired: "ERR_INTERACTION_REQUIRED"
+        case .declinedScopes: "ERR_DECLINED_SCOPES"
+        case .keyringUnavailable: "ERR_KEYRING_UNAVAILABLE"
+        case .keyringLocked: "ERR_KEYRING_LOCKED"
         case .internal: "ERR_INTERNAL"
         }
     }
@@ -100,6 +115,7 @@ enum ErrorCode: Int32, CaseIterable, Sendable {
         case let error as RetrieveAccessTokenError:
             if error.isRefreshTokenExpired { return .refreshTokenExpired }
             if error.isInvalidScope { return .invalidScope }
+            if error.declinedScopes != nil { return .declinedScopes }
             // AADSTS50076 / 50079: the token needs a second factor (or registering one) first.
             if error.errorCodes.contains(50076) { return .mfaRequired }
             if error.errorCodes.contains(50079) { return .registrationRequired }

@@ -8,7 +8,7 @@ import MSAL
 public typealias CMutableString = UnsafeMutablePointer<CChar>
 
 /// Runs a synchronous call: its error code, with the message kept for `msal_na_last_error_message`.
-private func guarded(_ body: () throws(InterfaceError) -> Void) -> Int32 {
+func guarded(_ body: () throws(InterfaceError) -> Void) -> Int32 {
     do {
         try body()
         LastError.set(nil)
@@ -19,7 +19,7 @@ private func guarded(_ body: () throws(InterfaceError) -> Void) -> Int32 {
 }
 
 /// A string-returning call: NULL (and the message kept) on a bad argument.
-private func text(_ body: () throws(InterfaceError) -> String?) -> CMutableString? {
+func text(_ body: () throws(InterfaceError) -> String?) -> CMutableString? {
     do {
         LastError.set(nil)
         return CStrings.make(try body())
@@ -44,7 +44,11 @@ public func msal_na_app_create(_ configJSON: CString?, _ out: UnsafeMutablePoint
 
 @_cdecl("msal_na_app_free")
 public func msal_na_app_free(_ app: OpaquePointer?) -> Int32 {
-    freeHandle(app, "app", as: "an application") { if case .app = $0 { true } else { false } }
+    let entry = try? Operations.app(app)
+    let code = freeHandle(app, "app", as: "an application") { if case .app = $0 { true } else { false } }
+    // Its interceptor is not called after this returns (Bindings/C/Sources/RequestInterceptorBridge.swift).
+    if code == ErrorCode.ok.rawValue { entry?.interceptor?.detach() }
+    return code
 }
 
 @_cdecl("msal_na_app_current_account")

@@ -5,40 +5,11 @@
  * any crash, memory error or leak fails it, as does any check below.
  * Usage: bad_input_test AUTHORITY CLIENT_ID   (a running emulator)
  */
-#include <msal_native_auth.h>
+#include "test_support.h"
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int failures, checks;
-#define CHECK(condition)                                                                   \
-    do {                                                                                   \
-        checks++;                                                                          \
-        if (!(condition)) {                                                                \
-            failures++;                                                                    \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #condition); \
-        }                                                                                  \
-    } while (0)
-#define CHECK_CODE(expression, expected)                                                                        \
-    do {                                                                                                        \
-        int got_ = (expression);                                                                                \
-        checks++;                                                                                               \
-        if (got_ != (expected)) {                                                                               \
-            failures++;                                                                                         \
-            fprintf(stderr, "%s:%d: %s gave %s, expected %s\n", __FILE__, __LINE__, #expression,              \
-                    msal_na_error_name(got_), msal_na_error_name(expected));                                    \
-        }                                                                                                       \
-    } while (0)
-
-/* The last error message of this thread contains `part`. */
-static int message_has(const char *part) {
-    char *message = msal_na_last_error_message();
-    int found = message && strstr(message, part) != NULL;
-    if (!found) fprintf(stderr, "  last error message: %s (wanted '%s')\n", message ? message : "(none)", part);
-    msal_na_string_free(message);
-    return found;
-}
 
 static void configuration_errors(const char *authority, const char *client_id) {
     msal_na_app *app = (msal_na_app *)0x1;
@@ -233,6 +204,9 @@ static void error_table(void) {
         ENTRY(MSAL_NA_ERR_INVALID_SCOPE), ENTRY(MSAL_NA_ERR_AUTH_METHOD_BLOCKED), ENTRY(MSAL_NA_ERR_INVALID_INPUT),
         ENTRY(MSAL_NA_ERR_VERIFICATION_CONTACT_BLOCKED), ENTRY(MSAL_NA_ERR_NO_ACCOUNT), ENTRY(MSAL_NA_ERR_CACHE),
         ENTRY(MSAL_NA_ERR_INTERNAL),
+        ENTRY(MSAL_NA_ERR_USER_CANCELED), ENTRY(MSAL_NA_ERR_NO_BROWSER), ENTRY(MSAL_NA_ERR_BROWSER_SESSION_RUNNING),
+        ENTRY(MSAL_NA_ERR_INTERACTION_REQUIRED), ENTRY(MSAL_NA_ERR_DECLINED_SCOPES), ENTRY(MSAL_NA_ERR_KEYRING_UNAVAILABLE),
+        ENTRY(MSAL_NA_ERR_KEYRING_LOCKED),
     };
 #undef ENTRY
     int named = 0;
