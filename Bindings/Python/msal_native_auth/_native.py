@@ -95,6 +95,14 @@ for _name, (_restype, _argtypes) in _SIGNATURES.items():
     _function.argtypes = _argtypes
 
 
+def declare(signatures: "dict[str, tuple]") -> None:
+    """Sets the ctypes signatures of more functions (each module declares those it uses)."""
+    for name, (restype, argtypes) in signatures.items():
+        function = getattr(lib, name)
+        function.restype = restype
+        function.argtypes = argtypes
+
+
 def take_string(pointer: Optional[int]) -> Optional[str]:
     """Copies a string the library returned and frees it."""
     if not pointer:

@@ -90,3 +90,31 @@ def error_for(code: int, message: Optional[str], **details: object) -> NativeAut
 
 
 __all__ = ["NativeAuthError", "ERROR_CLASSES", "error_for"] + [cls.__name__ for cls in ERROR_CLASSES.values()]
+
+
+# ---- The browser sign-in, accounts and the keyring (codes 40-46) ---------------------------------
+
+UserCanceledError = _kind("UserCanceledError", 40, doc="The browser sign-in was cancelled (cancel_browser_sign_in, Cancel, timeout).")
+NoBrowserError = _kind("NoBrowserError", 41, doc="No browser could be started and no on_sign_in_url shows the address.")
+BrowserSessionRunningError = _kind("BrowserSessionRunningError", 42, doc="Another browser sign-in runs in this process.")
+InteractionRequiredError = _kind("InteractionRequiredError", 43, doc="The service wants the user: sign in in the browser.")
+DeclinedScopesError = _kind(
+    "DeclinedScopesError", 44, doc="Some scopes were not granted: ``granted_scopes`` and ``declined_scopes`` say which."
+)
+KeyringUnavailableError = _kind("KeyringUnavailableError", 45, doc="No Secret Service or keyring, or libsecret is missing.")
+KeyringLockedError = _kind("KeyringLockedError", 46, doc="The keyring is locked and stayed locked.")
+
+_LATER_CLASSES = (
+    UserCanceledError, NoBrowserError, BrowserSessionRunningError, InteractionRequiredError, DeclinedScopesError,
+    KeyringUnavailableError, KeyringLockedError,
+)
+ERROR_CLASSES.update({cls.code: cls for cls in _LATER_CLASSES})
+__all__ += [cls.__name__ for cls in _LATER_CLASSES]
+
+
+def annotate(error: NativeAuthError, details: Dict[str, object]) -> NativeAuthError:
+    """Adds what a result's JSON says beyond the common fields: the scopes of a DeclinedScopesError."""
+    if isinstance(error, DeclinedScopesError):
+        error.granted_scopes = list(details.get("scopes") or [])  # type: ignore[attr-defined, call-overload]
+        error.declined_scopes = list(details.get("declined_scopes") or [])  # type: ignore[attr-defined, call-overload]
+    return error
