@@ -111,6 +111,14 @@ typedef enum msal_na_error {
     MSAL_NA_ERR_VERIFICATION_CONTACT_BLOCKED = 26,
     MSAL_NA_ERR_NO_ACCOUNT = 27,       /* msal_na_app_current_account: nobody signed in */
     MSAL_NA_ERR_CACHE = 28,            /* reserved: the token cache could not be read or written */
+    /* The browser sign-in, accounts and the keyring: see the last part of this header. */
+    MSAL_NA_ERR_USER_CANCELED = 40,
+    MSAL_NA_ERR_NO_BROWSER = 41,
+    MSAL_NA_ERR_BROWSER_SESSION_RUNNING = 42,
+    MSAL_NA_ERR_INTERACTION_REQUIRED = 43,
+    MSAL_NA_ERR_DECLINED_SCOPES = 44,
+    MSAL_NA_ERR_KEYRING_UNAVAILABLE = 45,
+    MSAL_NA_ERR_KEYRING_LOCKED = 46,
     MSAL_NA_ERR_INTERNAL = 99
 } msal_na_error;
 
@@ -328,7 +336,7 @@ size_t msal_na_live_strings(void);
  * Bindings/README.md, "Browser, claims, accounts, interceptor, keyring"). The rules at the top of
  * this file hold here too; what is particular to a call is said beside it.
  *
- * Error numbers of this part (stable, as above; functions return them as msal_na_error values):
+ * Error numbers of this part (in msal_na_error above, so that comparisons and switches see one type):
  *   MSAL_NA_ERR_USER_CANCELED = 40            the browser sign-in was cancelled: msal_na_cancel_browser,
  *                                             the page's Cancel or declined consent, or its timeout
  *   MSAL_NA_ERR_NO_BROWSER = 41               no browser could be started and no URL callback shows the address
@@ -340,15 +348,6 @@ size_t msal_na_live_strings(void);
  *                                             library could not be loaded (the message says which)
  *   MSAL_NA_ERR_KEYRING_LOCKED = 46           the keyring is locked and stayed locked
  * ================================================================================================ */
-enum {
-    MSAL_NA_ERR_USER_CANCELED = 40,
-    MSAL_NA_ERR_NO_BROWSER = 41,
-    MSAL_NA_ERR_BROWSER_SESSION_RUNNING = 42,
-    MSAL_NA_ERR_INTERACTION_REQUIRED = 43,
-    MSAL_NA_ERR_DECLINED_SCOPES = 44,
-    MSAL_NA_ERR_KEYRING_UNAVAILABLE = 45,
-    MSAL_NA_ERR_KEYRING_LOCKED = 46
-};
 
 /* ---- Request options: claims, correlation id, refresh token ------------------------------------ */
 /*
