@@ -143,11 +143,12 @@ final class BrowserCancellation: Sendable {
         _ = running.withLock { $0.removeValue(forKey: ObjectIdentifier(cancellation)) }
     }
 
-    /// Cancels every running sign-in (one at most succeeds in a process); returns how many there were.
+    /// Cancels every running sign-in started through the C interface (one at most gets past the
+    /// SDK's one-session gate); returns how many there were. Task cancellation ends the SDK's wait
+    /// as `cancelCurrentWebAuthSession()` does, and also before the wait has begun.
     static func cancelAll() -> Int {
         let all = running.withLock { Array($0.values) }
         for cancellation in all { cancellation.cancel() }
-        MSALPublicClientApplication.cancelCurrentWebAuthSession()
         return all.count
     }
 

@@ -108,7 +108,8 @@ struct browser {
     int calls, done, results, url_returned_before_result;
     size_t size;
     char url[4096];
-    const char *mode; /* "password", "cancel" (the page's button), "library-cancel" (msal_na_cancel_browser), "nothing" */
+    const char *mode; /* "password", "cancel" (the page's button), "library-cancel" (msal_na_cancel_browser),
+                         "cancel-and-linger" (msal_na_cancel_browser, then stays a while), "nothing" */
     const char *username, *password;
     pthread_t caller;
     int other_thread;
@@ -147,6 +148,11 @@ static void on_sign_in_url(const msal_na_sign_in_url *info, void *user_data) {
     pthread_mutex_unlock(&browser->lock);
     if (strcmp(browser->mode, "library-cancel") == 0) {
         msal_na_cancel_browser();
+    } else if (strcmp(browser->mode, "cancel-and-linger") == 0) {
+        /* The sign-in ends (its task is gone once the cancel count is 0), but its result must wait
+         * for this callback to return; a while more gives a result that did not wait time to arrive. */
+        for (int i = 0; i < 1000 && msal_na_cancel_browser() != 0; i++) usleep(10000);
+        usleep(200000);
     } else if (strcmp(browser->mode, "nothing") != 0) {
         pthread_t thread; /* the browser runs on; the callback returns at once */
         pthread_create(&thread, NULL, browser_thread, browser);
@@ -261,6 +267,17 @@ static void browser_sign_in(msal_na_app *app) {
         free_browser(browser);
     }
     CHECK(msal_na_cancel_browser() == 0); /* nothing runs */
+
+    /* The result is delivered only after the URL callback returned, even when the sign-in ends first. */
+    browser = new_browser("cancel-and-linger");
+    CHECK_CODE(msal_na_app_acquire_token(app, NULL, on_sign_in_url, browser, on_browser_result, browser), MSAL_NA_OK);
+    pthread_mutex_lock(&browser->lock);
+    while (browser->results == 0) pthread_cond_wait(&browser->changed, &browser->lock);
+    pthread_mutex_unlock(&browser->lock);
+    CHECK(msal_na_result_error(browser->result) == MSAL_NA_ERR_USER_CANCELED && browser->url_returned_before_result);
+    msal_na_result_free(browser->result);
+    free_browser(browser);
+    wait_until_idle();
 
     /* A cancel right after the start, before the sign-in's task runs, is not lost to timing. */
     browser = new_browser("nothing");

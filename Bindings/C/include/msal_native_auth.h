@@ -441,9 +441,9 @@ msal_na_error msal_na_app_acquire_token(msal_na_app *app, const char *options_js
                                         void *url_user_data, msal_na_callback callback, void *user_data);
 msal_na_error msal_na_app_acquire_token_wait(msal_na_app *app, const char *options_json, msal_na_sign_in_url_callback url_callback,
                                              void *url_user_data, msal_na_result **out);
-/* Ends every browser sign-in of this process that has not finished (each answers USER_CANCELED),
- * including one started a moment ago whose browser is not open yet; returns how many there were.
- * From any thread, including a URL callback. */
+/* Ends every browser sign-in started through this library that has not finished (each answers
+ * USER_CANCELED), including one started a moment ago whose browser is not open yet; returns how
+ * many there were. From any thread, including a URL callback. */
 int msal_na_cancel_browser(void);
 
 /* ---- Accounts -------------------------------------------------------------------------------------- */

@@ -182,7 +182,8 @@ def _settings(settings: Mapping[str, object]) -> Dict[str, object]:
 
 
 def cancel_browser_sign_in() -> int:
-    """Ends the browser sign-ins of this process that have not finished (each raises
-    UserCanceledError), even one whose browser is not open yet; returns how many there were."""
+    """Ends the browser sign-ins started through this package (or the C library) that have not
+    finished (each raises UserCanceledError), even one whose browser is not open yet; returns how
+    many there were."""
     return int(lib.msal_na_cancel_browser())
 

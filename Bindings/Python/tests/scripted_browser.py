@@ -104,8 +104,12 @@ def mailbox_code(authorize_url: str, username: str, seen: int) -> str:
     raise Stop(f"no browser_sign_in code for {username}")
 
 
-def sign_in(url: str, *, username: str = "", password: Optional[str] = None, email_code: bool = False, cancel: bool = False) -> str:
-    """Drives the page to the end; returns the redirect URL the app's listener was given."""
+def sign_in(
+    url: str, *, username: str = "", password: Optional[str] = None, email_code: bool = False, cancel: bool = False,
+    decline: Tuple[str, ...] = (),
+) -> str:
+    """Drives the page to the end; returns the redirect URL the app's listener was given. On a
+    consent page it unchecks the scopes in `decline` and accepts the rest."""
     cookies: Dict[str, str] = {}
     start = urllib.parse.urlsplit(url)
     status, headers, text = _load(url, cookies)
@@ -136,7 +140,7 @@ def sign_in(url: str, *, username: str = "", password: Optional[str] = None, ema
         elif page.step == "otp" and email_code:
             fields += [("otp", mailbox_code(url, username, seen)), ("action", "verify_code")]
         elif page.step == "consent":
-            fields += [("scope", scope) for scope in page.checkboxes] + [("action", "accept")]
+            fields += [("scope", scope) for scope in page.checkboxes if scope not in decline] + [("action", "accept")]
         else:
             raise Stop(f"cannot fill the '{page.step}' page: {page.paragraphs}")
         status, headers, text = _load(urllib.parse.urljoin(url, page.action), cookies, fields)

@@ -182,10 +182,16 @@ def test_async_form_and_task_cancellation(emulator: Emulator, no_system_browser:
         task.cancel()
         with pytest.raises(asyncio.CancelledError):
             await task
-        for _ in range(400):  # the cancelled sign-in ends in the library too
-            if m.cancel_browser_sign_in() == 0:
+        # The cancelled task ended the sign-in in the library too: the next one can start.
+        for _ in range(500):
+            try:
+                again = await app.acquire_token_interactive_async([TODOLIST], on_sign_in_url=drive(username=ADA[0], password=ADA[1]))
                 break
-            await asyncio.sleep(0.01)
+            except m.BrowserSessionRunningError:
+                await asyncio.sleep(0.01)
+        else:
+            raise AssertionError("the cancelled sign-in is still running")
+        assert again.account is not None
         with pytest.raises(m.UserCanceledError):
             await app.acquire_token_interactive_async([TODOLIST], on_sign_in_url=drive(cancel=True))
 
@@ -211,6 +217,20 @@ def test_browser_required_is_no_longer_a_dead_end(emulator: Emulator, no_system_
             [TODOLIST], login_hint="alan@example.com", on_sign_in_url=drive(username="alan@example.com", password="Turing-Machine-1936")
         )
         assert result.account is not None and result.account.username == "alan@example.com"
+
+
+def test_declined_scopes_say_which(emulator: Emulator, no_system_browser: None) -> None:
+    write = "api://emulator/todolist/ToDoList.ReadWrite"
+    with emulator.app() as app:
+        with pytest.raises(m.DeclinedScopesError) as caught:
+            app.acquire_token_interactive(
+                [TODOLIST, write], prompt="consent", on_sign_in_url=drive(username=ADA[0], password=ADA[1], decline=(write,))
+            )
+        assert caught.value.declined_scopes == [write] and TODOLIST in caught.value.granted_scopes  # type: ignore[attr-defined]
+        # The granted scope's token was cached: the account has it.
+        account = app.account(username=ADA[0])
+        assert account is not None and account.get_access_token(TODOLIST).access_token
+        account.close()
 
 
 @pytest.mark.parametrize(
