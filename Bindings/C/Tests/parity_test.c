@@ -184,6 +184,13 @@ static struct browser *new_browser(const char *mode) {
     return browser;
 }
 
+/* Waits for the result of a sign-in started in the callback form (on_browser_result). */
+static void wait_for_result(struct browser *browser) {
+    pthread_mutex_lock(&browser->lock);
+    while (browser->results == 0) pthread_cond_wait(&browser->changed, &browser->lock);
+    pthread_mutex_unlock(&browser->lock);
+}
+
 static void free_browser(struct browser *browser) {
     pthread_mutex_destroy(&browser->lock);
     pthread_cond_destroy(&browser->changed);
@@ -227,9 +234,7 @@ static void browser_sign_in(msal_na_app *app) {
     /* The callback form: the result comes after the URL callback returned. */
     browser = new_browser("password");
     CHECK_CODE(msal_na_app_acquire_token(app, scopes, on_sign_in_url, browser, on_browser_result, browser), MSAL_NA_OK);
-    pthread_mutex_lock(&browser->lock);
-    while (browser->results == 0) pthread_cond_wait(&browser->changed, &browser->lock);
-    pthread_mutex_unlock(&browser->lock);
+    wait_for_result(browser);
     CHECK(msal_na_result_error(browser->result) == MSAL_NA_OK && browser->url_returned_before_result);
     msal_na_result_free(browser->result);
     free_browser(browser);
@@ -271,9 +276,7 @@ static void browser_sign_in(msal_na_app *app) {
     /* The result is delivered only after the URL callback returned, even when the sign-in ends first. */
     browser = new_browser("cancel-and-linger");
     CHECK_CODE(msal_na_app_acquire_token(app, NULL, on_sign_in_url, browser, on_browser_result, browser), MSAL_NA_OK);
-    pthread_mutex_lock(&browser->lock);
-    while (browser->results == 0) pthread_cond_wait(&browser->changed, &browser->lock);
-    pthread_mutex_unlock(&browser->lock);
+    wait_for_result(browser);
     CHECK(msal_na_result_error(browser->result) == MSAL_NA_ERR_USER_CANCELED && browser->url_returned_before_result);
     msal_na_result_free(browser->result);
     free_browser(browser);
@@ -284,9 +287,7 @@ static void browser_sign_in(msal_na_app *app) {
     CHECK_CODE(msal_na_app_acquire_token(app, "{\"timeout_seconds\": 60}", on_sign_in_url, browser, on_browser_result, browser),
                MSAL_NA_OK);
     CHECK(msal_na_cancel_browser() == 1);
-    pthread_mutex_lock(&browser->lock);
-    while (browser->results == 0) pthread_cond_wait(&browser->changed, &browser->lock);
-    pthread_mutex_unlock(&browser->lock);
+    wait_for_result(browser);
     CHECK(msal_na_result_error(browser->result) == MSAL_NA_ERR_USER_CANCELED);
     char *why = msal_na_result_message(browser->result);
     CHECK(why && strstr(why, "cancelled") && !strstr(why, "timed out"));
