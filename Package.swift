@@ -1,6 +1,11 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// libcurl loaded at the first request rather than at start, for programs built with
+// `--static-swift-stdlib` that often answer from the token cache alone (Sources/LazyLibcurl,
+// BENCHMARKS.md "fresh process"). Such a target also depends on "LazyLibcurl".
+let lazyLibcurlLinkerSettings: [LinkerSetting] = [.unsafeFlags(["-L", Context.packageDirectory + "/Sources/LazyLibcurl/link"])]
+
 let package = Package(
     name: "msal-native-auth-linux",
     products: [
@@ -38,11 +43,23 @@ let package = Package(
         // controller) apart from the terminal, so that it is tested without one.
         .target(
             name: "MultiAPIDemoKit", dependencies: ["MSAL", "MSALSecretService", "NativeAuthEmulator"], path: "Examples/MultiAPIDemo/Kit"),
-        // `@_cdecl` functions over MSAL's public API only, for C, Python (ctypes) and other languages.
+        // `@_cdecl` functions over MSAL's public API, for C, Python (ctypes) and other languages; one `package`
+        // entry besides (`freshCachedAccessToken`, the cached-token fast path without a task).
         .target(name: "msalnativeauth", dependencies: ["MSAL"], path: "Bindings/C/Sources"),
+        // The Swift reference of the bindings' cached-token benchmark (scripts/bench-bindings).
+        .executableTarget(
+            name: "bench-cached-token-swift", dependencies: ["MSAL"], path: "Bindings/Benchmarks/bench-cached-token-swift"),
         .executableTarget(name: "multi-api-demo", dependencies: ["MultiAPIDemoKit", "CNCurses"], path: "Examples/MultiAPIDemo/App"),
         // The benchmark program (run with scripts/bench, release build).
         .executableTarget(name: "msal-benchmarks", dependencies: ["MSAL", "NativeAuthEmulator"], path: "Benchmarks/msal-benchmarks"),
+        // libcurl's functions that FoundationNetworking calls, loading libcurl at the first call (lazyLibcurlLinkerSettings).
+        .target(name: "LazyLibcurl", exclude: ["link"]),
+        // A fresh process printing one cached token, and a Foundation program that only prints (its floor):
+        // `msal-benchmarks --only fresh-token`, which scripts/bench builds both ways (with and without --static-swift-stdlib).
+        .executableTarget(
+            name: "msal-fresh-token", dependencies: ["MSAL", "LazyLibcurl"], path: "Benchmarks/msal-fresh-token",
+            linkerSettings: lazyLibcurlLinkerSettings),
+        .executableTarget(name: "bare-foundation", path: "Benchmarks/bare-foundation"),
         // libFuzzer targets (scripts/fuzz builds them with --sanitize=fuzzer --sanitize=address).
         .executableTarget(
             name: "msal-fuzz", dependencies: ["MSAL", "NativeAuthEmulator"], path: "Fuzz/msal-fuzz",

@@ -4,6 +4,9 @@
         acquire_token_silent() latencies (ns) for a cached token, as JSON {"samples": [...]}
     python peer_msal.py persist CACHE ITERATIONS
         deserialize() and serialize() times (ns) of CACHE, as JSON
+    python peer_msal.py token CACHE CLIENT_ID AUTHORITY SCOPE
+        prints the cached access token of the first account: what a fresh process of a
+        command-line tool does (the benchmarks time the whole process)
 
 MSAL for Python looks up the authority's OpenID configuration when the application is created;
 a fake HTTP client answers that one request locally, so nothing leaves the machine and the timed
@@ -77,10 +80,26 @@ def persist(cache_path, iterations):
     print(json.dumps({"load": load, "save": save}))
 
 
+def token(cache_path, client_id, authority, scope):
+    cache = msal.SerializableTokenCache()
+    with open(cache_path) as file:
+        cache.deserialize(file.read())
+    app = msal.PublicClientApplication(client_id, authority=authority, token_cache=cache, http_client=DiscoveryOnly(authority))
+    accounts = app.get_accounts()
+    if not accounts:
+        sys.exit("no account in " + cache_path)
+    result = app.acquire_token_silent([scope], accounts[0])
+    if not result or result.get("token_source") != "cache":
+        sys.exit("no cached token: " + repr(result))
+    print(result["access_token"])
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "silent":
         silent(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5], sys.argv[6], int(sys.argv[7]))
     elif sys.argv[1] == "persist":
         persist(sys.argv[2], int(sys.argv[3]))
+    elif sys.argv[1] == "token":
+        token(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5])
     else:
-        sys.exit("usage: peer_msal.py silent|persist …")
+        sys.exit("usage: peer_msal.py silent|persist|token …")

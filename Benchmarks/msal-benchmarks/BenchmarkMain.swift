@@ -5,6 +5,11 @@ import MSAL
 /// has a counterpart, in one run. Prints a table and writes the same figures as JSON.
 ///
 ///     msal-benchmarks [--python PATH] [--json FILE] [--demo PATH] [--quick] [--only FIGURE] [--sign-ins N]
+///                     [--static-build DIR] [--token-command PATH ARGS…]
+///
+/// `--static-build DIR`: where `msal-fresh-token` and `bare-foundation` built with
+/// `--static-swift-stdlib` are, for the fresh-process figure; `--token-command` (last, it takes the
+/// rest of the line): a command that prints one cached token, timed there in place of the SDK probe.
 @main
 struct BenchmarkMain {
     static func main() async {
@@ -29,6 +34,7 @@ struct BenchmarkMain {
         var quick = false
         var only: String?
         var signIns: Int?
+        var fresh = FreshTokenOptions()
         while !arguments.isEmpty {
             let argument = arguments.removeFirst()
             switch argument {
@@ -38,11 +44,15 @@ struct BenchmarkMain {
             case "--quick": quick = true
             case "--only": only = arguments.isEmpty ? nil : arguments.removeFirst()
             case "--sign-ins" where Int(arguments.first ?? "").map({ $0 >= 4 }) == true: signIns = Int(arguments.removeFirst())
+            case "--static-build" where !arguments.isEmpty: fresh.staticBuild = arguments.removeFirst()
+            case "--token-command" where !arguments.isEmpty:
+                fresh.tokenCommand = arguments
+                arguments = []
             default:
                 FileHandle.standardError.write(
                     Data(
-                        "usage: msal-benchmarks [--python PATH] [--json FILE] [--demo PATH] [--quick] [--only FIGURE] [--sign-ins N]\n".utf8
-                    ))
+                        ("usage: msal-benchmarks [--python PATH] [--json FILE] [--demo PATH] [--quick] [--only FIGURE] [--sign-ins N]"
+                            + " [--static-build DIR] [--token-command PATH ARGS…]\n").utf8))
                 exit(2)
             }
         }
@@ -67,6 +77,11 @@ struct BenchmarkMain {
             if wanted("overhead") { section("overhead", try await overhead(iterations: quick ? 5 : 30)) }
             if wanted("memory") { section("memory", try memory(selfPath: selfPath, demoPath: demo)) }
             if wanted("proactive-refresh") { section("proactive refresh", try await proactiveRefresh()) }
+            if wanted("fresh-token") {
+                fresh.runs = quick ? 10 : 30
+                section("fresh process", try freshToken(selfPath: selfPath, python: python, options: fresh))
+            }
+            if wanted("saved-state") { section("saved state", try await savedStateSize(iterations: quick ? 200 : 2_000)) }
             if wanted("load") { section("load", try await load(signIns: signIns ?? (quick ? 1_000 : 10_000))) }
 
             let width = rows.map(\.figure.count).max() ?? 40

@@ -11,6 +11,8 @@ enum CacheFixture {
     static func uid(_ account: Int) -> String { String(format: "a1a1a1a1-0000-4000-8000-%012d", account) }
     static func username(_ account: Int) -> String { "user\(account)@example.com" }
     static func scope(_ set: Int) -> String { "api://bench/resource\(set)/Data.Read" }
+    /// The access token of `account` for scope set `scopeSet` (about 1 KB, as real ones).
+    static func secret(account: Int, scopeSet: Int) -> String { "at-\(account)-\(scopeSet)-" + String(repeating: "x", count: 900) }
 
     static func write(to url: URL, accounts: Int, scopeSets: Int) throws {
         let environment = "contoso.ciamlogin.com"
@@ -25,7 +27,7 @@ enum CacheFixture {
             for set in 0..<scopeSets {
                 let target = scope(set)
                 accessTokens["\(home)-\(environment)-accesstoken-\(clientId)-\(realm)-\(target)".lowercased()] = [
-                    "credential_type": "AccessToken", "secret": "at-\(account)-\(set)-" + String(repeating: "x", count: 900),
+                    "credential_type": "AccessToken", "secret": secret(account: account, scopeSet: set),
                     "home_account_id": home, "environment": environment, "client_id": clientId, "realm": realm, "target": target,
                     "token_type": "Bearer", "cached_at": String(now), "expires_on": String(now + 31_536_000),
                     "extended_expires_on": String(now + 31_536_000),

@@ -31,6 +31,23 @@ func spawnProgram(
     _ path: String, _ arguments: [String], environment: [String: String] = [:],
     streams: (inout posix_spawn_file_actions_t) -> Void = { _ in }
 ) throws -> pid_t {
+    var merged = ProcessInfo.processInfo.environment
+    merged.merge(environment) { _, new in new }
+    let argv = ([path] + arguments).map { strdup($0) } + [nil]
+    let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer {
+        for pointer in argv { free(pointer) }
+        for pointer in envp { free(pointer) }
+    }
+    return try spawn(path, argv: argv, envp: envp, streams: streams)
+}
+
+/// `spawnProgram` with the arguments and environment already as C arrays (each ending in nil),
+/// for a program started many times.
+func spawn(
+    _ path: String, argv: [UnsafeMutablePointer<CChar>?], envp: [UnsafeMutablePointer<CChar>?],
+    streams: (inout posix_spawn_file_actions_t) -> Void
+) throws -> pid_t {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -42,14 +59,6 @@ func spawnProgram(
     sigemptyset(&empty)
     posix_spawnattr_setsigmask(&attributes, &empty)
     posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
-    var merged = ProcessInfo.processInfo.environment
-    merged.merge(environment) { _, new in new }
-    let argv = ([path] + arguments).map { strdup($0) } + [nil]
-    let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer {
-        for pointer in argv { free(pointer) }
-        for pointer in envp { free(pointer) }
-    }
     var pid: pid_t = 0
     let status = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
     guard status == 0 else { throw POSIXError(POSIXErrorCode(rawValue: status) ?? .EIO) }

@@ -7,7 +7,7 @@ import shutil
 import sysconfig
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import Distribution, setup
 from setuptools.command.build_py import build_py
 
 try:
@@ -44,13 +44,17 @@ class BuildPy(build_py):
             target.with_name(KEYRING_LIBRARY).chmod(0o755)
 
 
-class BdistWheel(bdist_wheel):
-    def finalize_options(self) -> None:
-        super().finalize_options()
-        self.root_is_pure = False
+class BinaryDistribution(Distribution):
+    """Carries a binary: the package goes to the platform-specific library folder (platlib) at the
+    wheel's root, not under .data/purelib."""
 
+    def has_ext_modules(self) -> bool:
+        return True
+
+
+class BdistWheel(bdist_wheel):
     def get_tag(self):  # type: ignore[no-untyped-def]
         return "py3", "none", sysconfig.get_platform().replace("-", "_").replace(".", "_")
 
 
-setup(cmdclass={"build_py": BuildPy, "bdist_wheel": BdistWheel})
+setup(distclass=BinaryDistribution, cmdclass={"build_py": BuildPy, "bdist_wheel": BdistWheel})

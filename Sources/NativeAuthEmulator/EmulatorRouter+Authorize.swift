@@ -55,8 +55,8 @@ extension EmulatorRouter {
             return AuthorizePage.error(
                 status: 400, code: 50011,
                 description:
-                    "The redirect URI '\(redirectUri)' specified in the request does not match the redirect URIs configured for the application '\(app.clientId)'."
-            )
+                    "The redirect URI '\(redirectUri)' specified in the request does not match the redirect URIs configured for the application '\(app.clientId)'.",
+                appName: app.name)
         }
         let state = value("state")
         func fail(_ error: String, _ code: Int, _ message: String) -> EmulatorResponse {
@@ -463,7 +463,7 @@ extension EmulatorRouter {
             let state = params["state"].flatMap { $0.isEmpty ? nil : $0 }
             response = Self.redirect(to: BrowserRules.redirectLocation(target, state.map { [("state", $0)] } ?? []))
         } else {
-            response = AuthorizePage.signedOut()
+            response = AuthorizePage.signedOut(appName: clientId == nil ? nil : apps.first?.name)
         }
         let segment = String(request.path.split(separator: "/").first ?? "")
         response.headers["Set-Cookie"] =

@@ -6,9 +6,10 @@ import MSAL
 #endif
 
 /// A browser without a screen for the emulator's sign-in pages, to test `acquireToken` end to end:
-/// as `MSALWebviewParameters.browserLauncher` it loads the authorize URL, fills the page's form as
-/// a person would (a password, or an email code it fetches, or Cancel), answers a consent page,
-/// and follows the final redirect to the SDK's loopback listener, which then finishes the sign-in.
+/// as `MSALWebviewParameters.browserLauncher` it loads the authorize URL (or the SDK listener's
+/// short address, which redirects to it), fills the page's form as a person would (a password, or
+/// an email code it fetches, or Cancel), answers a consent page, and follows the final redirect to
+/// the SDK's loopback listener, which then finishes the sign-in.
 ///
 /// ```swift
 /// // given: app: MSALPublicClientApplication, scopes: [String]
@@ -102,13 +103,16 @@ public final class HeadlessSignInBrowser: MSALBrowserLauncher, @unchecked Sendab
     }
 
     private func run(_ start: URL) async throws -> URL {
+        // The page shown: the authorize page, or the SDK listener's short address that redirects to it.
+        var page = start
         var (status, headers, html) = try await load(start, method: "GET", form: nil)
         var answered: String?
         for _ in 0..<8 {
             if (300...399).contains(status), let location = headers["Location"],
-                let next = URL(string: location, relativeTo: start)?.absoluteURL
+                let next = URL(string: location, relativeTo: page)?.absoluteURL
             {
-                if next.host == start.host && next.port == start.port {
+                if next.host == page.host && next.port == page.port || !Self.carriesAuthorizationResponse(next) {
+                    page = next
                     (status, headers, html) = try await load(next, method: "GET", form: nil)
                     continue
                 }
@@ -118,7 +122,7 @@ public final class HeadlessSignInBrowser: MSALBrowserLauncher, @unchecked Sendab
             }
             guard status == 200 else { throw Failure(description: "the sign-in page answered HTTP \(status)") }
             let form = HTMLForm(html: html)
-            guard let formAction = form.action, let target = URL(string: formAction, relativeTo: start)?.absoluteURL else {
+            guard let formAction = form.action, let target = URL(string: formAction, relativeTo: page)?.absoluteURL else {
                 throw Failure(description: "the page has no form: \(form.errorCode ?? "") \(form.message ?? "")")
             }
             if let answered, answered == form.step, form.step != "otp" {
@@ -183,6 +187,12 @@ public final class HeadlessSignInBrowser: MSALBrowserLauncher, @unchecked Sendab
             state.withLock { cookies[name] = value.isEmpty || setCookie.contains("Max-Age=0") ? nil : value }
         }
         return (http?.statusCode ?? 0, headers, String(decoding: data, as: UTF8.self))
+    }
+
+    /// Whether `url`'s query has `code` or `error`: the redirect that ends the sign-in at the app.
+    private static func carriesAuthorizationResponse(_ url: URL) -> Bool {
+        let names = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.map(\.name) ?? []
+        return names.contains("code") || names.contains("error")
     }
 
     private static func escape(_ text: String) -> String {

@@ -6,6 +6,10 @@ import Testing
 
 @testable import NativeAuthEmulator
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// `acquireToken` end to end: the SDK's loopback listener, PKCE and code redemption against the
 /// emulator's authorize page over real HTTP, driven by `HeadlessSignInBrowser`; then the same
 /// account through `acquireTokenSilent`, the native `getNativeAuthUserAccount()` and the API.
@@ -132,6 +136,49 @@ import Testing
         webview.timeout = 120
         let result = try await live.app.acquireToken(with: MSALInteractiveTokenParameters(scopes: [Self.todo], webviewParameters: webview))
         #expect(result.account.username == H.ada)
+    }
+
+    /// Over SSH, as a person does it: the app shows the short address; opened, it leads through
+    /// the SDK's listener to the emulator's page; the sign-in ends as with a started browser. The
+    /// emulator is on loopback, so the ssh line forwards its port too; both handlers are called.
+    @Test func theShortAddressWhenNoBrowserStarts() async throws {
+        let live = try Live()
+        let webview = MSALWebviewParameters()
+        webview.browserLauncher = RefusingLauncher()
+        let browser = HeadlessSignInBrowser(.password(username: H.ada, password: H.adaPassword))
+        let shown = Locked<(address: MSALSignInAddress?, url: URL?)>((nil, nil))
+        webview.signInAddressHandler = { address in
+            shown.withLock { $0.address = address }
+            Task {
+                try? await browser.open(address.shortURL)
+                // A page that went wrong ends the sign-in now rather than at its timeout.
+                if case .failure = await browser.outcome() { MSALPublicClientApplication.cancelCurrentWebAuthSession() }
+            }
+        }
+        webview.authorizationURLHandler = { url in shown.withLock { $0.url = url } }
+        webview.timeout = 120
+        let result = try await live.app.acquireToken(with: MSALInteractiveTokenParameters(scopes: [Self.todo], webviewParameters: webview))
+        #expect(result.account.username == H.ada)
+
+        let (address, url) = shown.withLock { $0 }
+        let shortAddress = try #require(address)
+        #expect(url == shortAddress.authorizationURL)
+        let redirect = try await browser.outcome().get()
+        let port = try #require(redirect.port)
+        let emulatorPort = try #require(URL(string: live.server.authority)?.port)
+        #expect(
+            shortAddress.shortURL.absoluteString.hasPrefix("http://localhost:\(port)/") && shortAddress.shortURL.path.count == 9
+                && shortAddress.port == port)
+        #expect(shortAddress.forwardedPorts == [port, emulatorPort])
+        #expect(
+            shortAddress.sshCommand.hasPrefix("ssh -L \(port):localhost:\(port) -L \(emulatorPort):127.0.0.1:\(emulatorPort) "),
+            "\(shortAddress.sshCommand)")
+        // The sign-in is over: the short address hands out nothing any more.
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.finishTasksAndInvalidate() }
+        if let (_, response) = try? await session.data(from: shortAddress.shortURL) {
+            #expect(response.url != shortAddress.authorizationURL)
+        }
     }
 
     @Test func theCompletionFormAndCancelCurrentWebAuthSession() async throws {

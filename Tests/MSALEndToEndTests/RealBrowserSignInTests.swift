@@ -73,6 +73,28 @@ extension BrowserSignInEndToEndTests {
             #expect(try live.app.allAccounts().isEmpty && live.app.getNativeAuthUserAccount() == nil)
         }
 
+        /// No browser starts here (as over SSH): the app shows the short address, and Chromium opened
+        /// on it follows the listener's redirect to the styled sign-in page, signs in and lands on
+        /// the loopback page.
+        @Test func theShortAddressInChromium() async throws {
+            try Tools.require()
+            let live = try Live()
+            let browser = SeleniumBrowser(.password(username: H.ada, password: H.adaPassword))
+            let parameters = Self.parameters([Self.todo], browser)
+            parameters.webviewParameters.browserLauncher = RefusingLauncher()
+            parameters.webviewParameters.signInAddressHandler = { address in
+                Task {
+                    do {
+                        try await browser.open(address.shortURL)
+                    } catch {
+                        MSALPublicClientApplication.cancelCurrentWebAuthSession()
+                    }
+                }
+            }
+            let result = try await browser.signIn { try await live.app.acquireToken(with: parameters) }
+            #expect(result.account.username == H.ada && !result.accessToken.isEmpty)
+        }
+
         /// Generous on a loaded two-core machine, yet bounded: the script gives up after 150 s
         /// (then the launcher cancels the sign-in at once), the SDK after 200 s.
         static func parameters(_ scopes: [String], _ browser: SeleniumBrowser) -> MSALInteractiveTokenParameters {

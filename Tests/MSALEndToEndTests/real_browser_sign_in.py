@@ -7,11 +7,12 @@ RealBrowserSignInTests starts this as the SDK's browser launcher:
     python real_browser_sign_in.py URL --username U --email-code
     python real_browser_sign_in.py URL --cancel
 
-It opens URL (the SDK's authorize request), fills the page by the emulator's page contract
+It opens URL (the SDK's authorize request, or the SDK listener's short address
+`http://localhost:PORT/`, which redirects to it), fills the page by the emulator's page contract
 (`form#authorize-form`, `data-step` sign_in / otp, inputs `username`, `password`, `otp`, buttons
 `name="action"`), submits, and waits until the browser has landed on the SDK's loopback redirect
 page: "Authentication completed" (or "Authentication failed" after --cancel). For --email-code the
-code comes from the emulator's mailbox hook on the authorize URL's host, which must be loopback.
+code comes from the emulator's mailbox hook on the authorize page's host, which must be loopback.
 
 Exit status: 0 landed as expected; 1 the page or the flow went wrong; 2 bad arguments; 3 the
 overall deadline passed; 4 something missing (selenium, chromium, chromedriver). The reason is on
@@ -49,7 +50,7 @@ class Deadline(Exception):
 
 def parse_arguments():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("url", help="the authorize URL the SDK opens")
+    parser.add_argument("url", help="the authorize URL the SDK opens, or the SDK listener's short address")
     parser.add_argument("--username")
     mode = parser.add_mutually_exclusive_group(required=True)
     mode.add_argument("--password")
@@ -74,6 +75,13 @@ def redirect_origin(authorize_url):
     if parts.scheme != "http" or not parts.hostname:
         raise Failure(f"the authorize URL has no loopback redirect_uri: {redirect!r}", 2)
     return parts
+
+
+def is_short_address(url):
+    """Whether `url` is the SDK listener's short address (http://localhost:PORT/, no query) rather than
+    the authorize URL: the browser then learns the authorize URL from its redirect."""
+    parts = urllib.parse.urlsplit(url)
+    return parts.scheme == "http" and parts.path in ("", "/") and not parts.query
 
 
 def same_origin(url, origin):
@@ -158,14 +166,16 @@ def run(arguments, driver):
     from selenium.webdriver.support.expected_conditions import staleness_of
     from selenium.webdriver.support.ui import WebDriverWait
 
-    origin = redirect_origin(arguments.url)
+    # The listener's origin: from the authorize URL's redirect_uri; for the short address, from the
+    # authorize URL it redirected to, once the sign-in page shows.
+    origin = None if is_short_address(arguments.url) else redirect_origin(arguments.url)
     wait = WebDriverWait(
         driver, arguments.step_timeout, poll_frequency=0.1, ignored_exceptions=(NoSuchElementException, StaleElementReferenceException))
 
     def page_state(_):
         """("landed", text) on the loopback page, ("form", step) on the authorize form, ("error", code)
         on the emulator's error page, else None (still loading)."""
-        if same_origin(driver.current_url, origin):
+        if origin is not None and same_origin(driver.current_url, origin):
             text = driver.find_element(By.TAG_NAME, "body").text
             return ("landed", text) if text.strip() else None
         forms = driver.find_elements(By.ID, "authorize-form")
@@ -206,6 +216,12 @@ def run(arguments, driver):
 
     driver.get(arguments.url)
     expect_form("sign_in")
+    authorize_url = driver.current_url if origin is None else arguments.url
+    if origin is None:
+        if same_origin(authorize_url, urllib.parse.urlsplit(arguments.url)):
+            raise Failure(f"the short address {safe(arguments.url)} did not lead to the sign-in page")
+        origin = redirect_origin(authorize_url)
+        print(f"real-browser: the short address led to {safe(authorize_url)}", file=sys.stderr)
     if arguments.cancel:
         press("cancel")
     elif arguments.password is not None:
@@ -213,11 +229,11 @@ def run(arguments, driver):
         fill("password", arguments.password)
         press("password")
     else:
-        seen = len(mailbox_codes(arguments.url, arguments.username))
+        seen = len(mailbox_codes(authorize_url, arguments.username))
         fill("username", arguments.username)
         press("send_code")
         expect_form("otp")
-        fill("otp", new_code(arguments.url, arguments.username, seen, arguments.step_timeout))
+        fill("otp", new_code(authorize_url, arguments.username, seen, arguments.step_timeout))
         press("verify_code")
 
     # The form posts, the emulator answers 302 to the loopback redirect URI, and the SDK's listener

@@ -160,17 +160,27 @@ import Testing
         try await pressContinue(controller)
         try await until(controller, "the address") { $0.result.hasPrefix("No browser could be started.") }
         #expect(controller.model.busy, "still waiting for the sign-in")
-        let address = try #require(controller.model.signInURL)
-        let url = try #require(URL(string: address))
-        #expect(url.path.hasSuffix("/oauth2/v2.0/authorize") && address.contains("login_hint=ada%40example.com"))
-        #expect(address.contains("claims="), "the challenge's claims go to the authorize request")
+        let address = try #require(controller.model.signInAddress)
+        let url = try #require(URL(string: address.shortURL))
+        let port = try #require(url.port)
+        #expect(address.shortURL.hasPrefix("http://localhost:\(port)/") && url.path.count == 9)
+        // The embedded emulator is on loopback too: its port is forwarded in the same line.
+        let emulatorPort = try #require(environment.api1.flatMap { URL(string: $0.url)?.port })
+        #expect(address.sshCommand.hasPrefix("ssh -L \(port):localhost:\(port) -L \(emulatorPort):127.0.0.1:\(emulatorPort) "))
 
-        // The address fits the 80x24 screen whole (over the mailbox), and its rows join into it.
+        // Both fit the 80x24 screen whole, over the mailbox.
         let screen = render(controller.model)
-        let rows = (DemoLayout(controller.model).resultTop..<23).map { screen.line($0) }
-        #expect(rows.joined() == address, "\(screen.text)")
+        #expect(screen.text.contains("   " + address.shortURL + "\n") && screen.text.contains("   " + address.sshCommand), "\(screen.text)")
 
-        // Someone opens it in a browser on this machine: the demo goes on as with a started browser.
+        // Someone opens the short address in a browser: it leads to the sign-in page (the
+        // challenge's claims and the login hint on its request), and the demo goes on as with a
+        // started browser.
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.finishTasksAndInvalidate() }
+        let (_, response) = try await session.data(from: url) // follows the redirect to the page
+        let location = try #require(response.url?.absoluteString)
+        #expect(location.contains("/oauth2/v2.0/authorize?") && location.contains("login_hint=ada%40example.com"))
+        #expect(location.contains("claims="), "the challenge's claims go to the authorize request")
         let browser = HeadlessSignInBrowser(.password(username: Self.ada, password: Self.adaPassword))
         try await browser.open(url)
         try await until(controller, "API 2") { $0.result.hasPrefix("Accessed API successfully") && $0.result.contains("profile") }

@@ -145,6 +145,8 @@ import Testing
         try check(model, "browser-offer-80x24")
     }
 
+    /// No browser started: the short address and the ssh line that forwards the listener's port
+    /// and the emulator's, instead of the 850-character authorize URL.
     @Test func theAddressToOpenWhenNoBrowserStarts() throws {
         var model = base
         model.email = "ada@example.com"
@@ -152,19 +154,40 @@ import Testing
         model.focus = .button(.api2) // where it goes when the pressed button goes
         model.busy = true
         model.spinnerFrame = 5
-        model.result = "No browser could be started. Open the address in a browser on this machine; the demo waits (Esc cancels)."
-        model.signInURL =
-            "http://127.0.0.1:40123/emulator.onmicrosoft.com/oauth2/v2.0/authorize?client_id=11111111-1111-4111-8111-111111111111"
-            + "&response_type=code&redirect_uri=http%3A%2F%2Flocalhost%3A45325&scope=api%3A%2F%2Femulator%2Fprofile%2FProfile.Read"
-            + "+openid+profile+offline_access&state=i8DnhU2S12_mgIPkrKlcn_BThUgR6I8mJDIchikMBbA"
-            + "&code_challenge=fcG2-FO6vGb3WgM-KznnUSr17_cG3H7St8E77fWF_EM&code_challenge_method=S256&client_info=1"
-            + "&login_hint=ada%40example.com&claims=%7B%22access_token%22%3A%7B%22acrs%22%3A%7B%22essential%22%3Atrue%2C%22value"
-            + "%22%3A%22c1%22%7D%7D%7D&nonce=BR4WmWgBlb6NhfZJZrxaWNbgto3eSqOo_jotVrgks1c"
-            + "&client-request-id=BFF9BF1F-BF0A-42BC-912A-4B75572D1903&return-client-request-id=true&x-client-SKU=MSAL.Swift.Linux"
-            + "&x-client-Ver=0.1.0&x-client-OS=6.18.44&x-client-CPU=64&x-app-name=multi-api-demo"
+        model.result = "No browser could be started. Open http://localhost:45325/ in a browser; the demo waits (Esc cancels)."
+        model.signInAddress = SignInAddress(
+            shortURL: "http://localhost:45325/", sshCommand: "ssh -L 45325:localhost:45325 -L 40123:127.0.0.1:40123 ada@203.0.113.5",
+            placeholderHost: false)
         try check(model, "browser-url-80x24")
-        let rows = (8..<23).map { render(model).line($0) }
-        #expect(rows.joined() == model.signInURL, "the rows join into the address")
+        let screen = render(model)
+        #expect(screen.line(10) == "   http://localhost:45325/", "the short address on a row of its own")
+        #expect(screen.line(14) == "   " + model.signInAddress!.sshCommand, "the ssh line whole on one row")
+    }
+
+    /// Not over SSH (no `$SSH_CONNECTION`): the line ends with the placeholder, and the screen says so.
+    @Test func theAddressWithAPlaceholderHost() throws {
+        var model = base
+        model.busy = true
+        model.result = "No browser could be started. Open http://localhost:45325/ in a browser; the demo waits (Esc cancels)."
+        model.signInAddress = SignInAddress(
+            shortURL: "http://localhost:45325/", sshCommand: "ssh -L 45325:localhost:45325 -L 40123:127.0.0.1:40123 user@host",
+            placeholderHost: true)
+        try check(model, "browser-url-placeholder-80x24")
+    }
+
+    /// A line longer than the screen is cut at spaces, each row ending with ` \`: pasted, the rows
+    /// run as the one command.
+    @Test func aLongSSHLineWrapsAsAShellContinuation() throws {
+        var model = base
+        model.busy = true
+        let command = "ssh -L 45325:localhost:45325 -L 40123:127.0.0.1:40123 -p 2222 katherine.johnson@2001:db8:4006:812::200e"
+        model.signInAddress = SignInAddress(shortURL: "http://localhost:45325/", sshCommand: command, placeholderHost: false)
+        let screen = render(model)
+        let rows = (14..<23).map { screen.line($0) }.prefix { !$0.isEmpty }
+        #expect(rows.count == 2, "\(screen.text)")
+        #expect(rows.dropLast().allSatisfy { $0.hasSuffix(" \\") && $0.count <= 80 }, "\(screen.text)")
+        let joined = rows.map { $0.hasSuffix(" \\") ? String($0.dropLast(2)) : $0 }.map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(joined.joined(separator: " ") == command)
     }
 
     @Test func mailboxLinesWithChannelsKeepToThePanel() throws {

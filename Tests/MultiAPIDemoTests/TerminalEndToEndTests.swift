@@ -295,13 +295,16 @@ import Testing
         let session = try await start(
             arguments: "--conditional-access", environment: ["BROWSER": "", "DISPLAY": "", "WAYLAND_DISPLAY": ""])
         try await continueAfterAClaimsChallenge(session)
-        let screen = try await session.waitFor("Open this address in a browser on this machine")
-        // The address: the full-width rows under the heading, joined.
-        let lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        let heading = try #require(lines.firstIndex { $0.contains("Open this address in a browser on this machine") })
-        let address = lines[(heading + 1)...].prefix { !$0.isEmpty }.joined()
+        let screen = try await session.waitFor("ssh -L ")
+        #expect(screen.contains("Sign in from a browser · Esc cancels"), "\(screen)")
+        // The short address and the ssh line, each on a row of its own.
+        let lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        let address = try #require(lines.first { $0.hasPrefix("http://localhost:") }, "\(screen)")
         let url = try #require(URL(string: address), "\(screen)")
-        #expect(address.hasPrefix("http://127.0.0.1:") && url.path.hasSuffix("/oauth2/v2.0/authorize"), "\(screen)")
+        let port = try #require(url.port)
+        #expect(address.hasPrefix("http://localhost:\(port)/") && url.path.count == 9, "the port and the random path")
+        let ssh = try #require(lines.first { $0.hasPrefix("ssh -L ") })
+        #expect(ssh.hasPrefix("ssh -L \(port):localhost:\(port) -L "), "the listener's port, then the emulator's: \(ssh)")
         #expect(screen.contains("Working… Esc cancels"), "the sign-in waits")
         let page = HeadlessSignInBrowser(.password(username: "ada@example.com", password: "Analytical-Engine-1843"))
         try await page.open(url)

@@ -72,6 +72,12 @@ enum Dispatcher {
     /// 10.3 µs with `Task.detached`). The caller's thread is never a pool thread: C code does not run
     /// there (callbacks run on `callbackQueue`).
     static func wait(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ operation: @escaping @Sendable () async -> Outcome) -> Int32 {
+        deliver(outcome(of: operation), to: out)
+    }
+
+    /// Runs the operation as `wait` does and returns its outcome, for a caller that reads it before
+    /// (or instead of) handing it out as a result handle.
+    static func outcome(of operation: @escaping @Sendable () async -> Outcome) -> Outcome {
         let box = ResultBox()
         let done = DispatchSemaphore(value: 0)
         Task.immediate {
@@ -79,7 +85,7 @@ enum Dispatcher {
             done.signal()
         }
         done.wait()
-        return deliver(box.outcome ?? Outcome(InterfaceError(.internal, "the operation ended without a result")), to: out)
+        return box.outcome ?? Outcome(InterfaceError(.internal, "the operation ended without a result"))
     }
 
     /// Hands a finished outcome to a `_wait` caller.

@@ -28,7 +28,14 @@ enum ErrorCode: Int32, CaseIterable, Sendable {
     case verificationContactBlocked = 26
     case noAccount = 27
     case cache = 28
-    // The browser, accounts and the keyring (Bindings/C/Sources/Exports+Browser.swift, Exports+Keyring.swift).
+    case bufferTooSmall = 29
+    // msal_na_app_restore_state (RestoreStateError's isXxx flags).
+    case stateMalformed = 30
+    case stateUnsupportedVersion = 31
+    case stateExpired = 32
+    case stateWrongApplication = 33
+    case stateWrongKind = 34
+    // The browser, accounts and the keyring (Bindings/C/Sources/Outcome+Standard.swift, AccountDirectory.swift).
     case userCanceled = 40
     case noBrowser = 41
     case browserSessionRunning = 42
@@ -65,6 +72,12 @@ enum ErrorCode: Int32, CaseIterable, Sendable {
         case .verificationContactBlocked: "ERR_VERIFICATION_CONTACT_BLOCKED"
         case .noAccount: "ERR_NO_ACCOUNT"
         case .cache: "ERR_CACHE"
+        case .bufferTooSmall: "ERR_BUFFER_TOO_SMALL"
+        case .stateMalformed: "ERR_STATE_MALFORMED"
+        case .stateUnsupportedVersion: "ERR_STATE_UNSUPPORTED_VERSION"
+        case .stateExpired: "ERR_STATE_EXPIRED"
+        case .stateWrongApplication: "ERR_STATE_WRONG_APPLICATION"
+        case .stateWrongKind: "ERR_STATE_WRONG_KIND"
         case .userCanceled: "ERR_USER_CANCELED"
         case .noBrowser: "ERR_NO_BROWSER"
         case .browserSessionRunning: "ERR_BROWSER_SESSION_RUNNING"
@@ -112,6 +125,12 @@ enum ErrorCode: Int32, CaseIterable, Sendable {
             if error.isVerificationContactBlocked { return .verificationContactBlocked }
         case let error as RegisterStrongAuthSubmitChallengeError:
             if error.isInvalidChallenge { return .invalidCode }
+        case let error as RestoreStateError:
+            if error.isMalformed { return .stateMalformed }
+            if error.isUnsupportedVersion { return .stateUnsupportedVersion }
+            if error.isExpired { return .stateExpired }
+            if error.isWrongApplication { return .stateWrongApplication }
+            if error.isWrongKind { return .stateWrongKind }
         case let error as RetrieveAccessTokenError:
             if error.isRefreshTokenExpired { return .refreshTokenExpired }
             if error.isInvalidScope { return .invalidScope }

@@ -176,16 +176,20 @@ public func msal_na_result_auth_method_count(_ result: OpaquePointer?) -> Int {
 @_cdecl("msal_na_result_auth_method")
 public func msal_na_result_auth_method(_ result: OpaquePointer?, _ index: Int, _ field: Int32) -> CMutableString? {
     text { () throws(InterfaceError) in
-        let methods = try Operations.result(result).authMethods
-        guard methods.indices.contains(index) else { throw InterfaceError(.invalidArgument, "'index' is out of range") }
-        let method = methods[index]
-        switch field {
-        case 0: return method.id
-        case 1: return method.challengeType
-        case 2: return method.channelTargetType.value
-        case 3: return method.loginHint
-        default: throw InterfaceError(.invalidArgument, "'field' is not an msal_na_auth_method_field")
-        }
+        try authMethodField(Operations.result(result).authMethods, index, field)
+    }
+}
+
+/// One field (`msal_na_auth_method_field`) of one of a result's or a state's auth methods.
+func authMethodField(_ methods: [MSALAuthMethod], _ index: Int, _ field: Int32) throws(InterfaceError) -> String? {
+    guard methods.indices.contains(index) else { throw InterfaceError(.invalidArgument, "'index' is out of range") }
+    let method = methods[index]
+    switch field {
+    case 0: return method.id
+    case 1: return method.challengeType
+    case 2: return method.channelTargetType.value
+    case 3: return method.loginHint
+    default: throw InterfaceError(.invalidArgument, "'field' is not an msal_na_auth_method_field")
     }
 }
 

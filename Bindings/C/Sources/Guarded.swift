@@ -1,7 +1,8 @@
 import Foundation
 
-/// A value behind an `NSLock`, as the SDK's own `Locked` (which is `package`, and this target uses
-/// MSAL's public API only): ThreadSanitizer sees `NSLock` on Linux, not `Synchronization.Mutex`.
+/// A value behind an `NSLock`, as the SDK's own `Locked` (which is `package`; this target keeps to
+/// MSAL's public API but for the cache hit of Exports+TokenInto.swift): ThreadSanitizer sees
+/// `NSLock` on Linux, not `Synchronization.Mutex`.
 final class Guarded<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Value

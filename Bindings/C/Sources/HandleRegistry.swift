@@ -92,6 +92,8 @@ final class AppEntry: Sendable {
 /// A signed-in account.
 final class AccountEntry: Sendable {
     let result: MSALNativeAuthUserAccountResult
+    /// The fast path's parameters per scopes string (Exports+TokenInto.swift).
+    let tokenParameters = TokenParametersMemo()
 
     init(_ result: MSALNativeAuthUserAccountResult) {
         self.result = result

@@ -8,7 +8,7 @@
  *    which signs in on the emulator's authorize page over HTTP)
  */
 #define _GNU_SOURCE
-#include "test_support.h"
+#include "check.h"
 #include <pthread.h>
 #include <spawn.h>
 #include <stdlib.h>
@@ -527,8 +527,5 @@ int main(int argc, char **argv) {
     interceptor();
     keyring(argv[1], argv[2]);
     CHECK_CODE(msal_na_app_free(app), MSAL_NA_OK);
-    CHECK(msal_na_live_handles() == 0);
-    CHECK(msal_na_live_strings() == 0);
-    printf("parity test: %d checks, %d failed\n", checks, failures);
-    return failures ? 1 : 0;
+    return report("parity test");
 }

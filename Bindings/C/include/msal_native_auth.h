@@ -36,8 +36,9 @@
  * undefined behaviour follows, as with any C library.
  *
  * == Calls that wait, threads, callbacks ==
- * No function blocks the calling thread on the network unless its name ends in `_wait`. Each
- * operation that talks to the service has two forms:
+ * No function blocks the calling thread on the network unless its name ends in `_wait`, or it is
+ * msal_na_account_get_access_token_into (which waits only when the token is not served from the
+ * cache). Each operation that talks to the service has two forms:
  *   - msal_na_X(..., callback, user_data): checks its arguments, starts the work and returns at
  *     once. MSAL_NA_OK means `callback` will be called exactly once, later, with a result; any
  *     other return means it will not be called (msal_na_last_error_message says why).
@@ -111,14 +112,24 @@ typedef enum msal_na_error {
     MSAL_NA_ERR_VERIFICATION_CONTACT_BLOCKED = 26,
     MSAL_NA_ERR_NO_ACCOUNT = 27,       /* msal_na_app_current_account: nobody signed in */
     MSAL_NA_ERR_CACHE = 28,            /* reserved: the token cache could not be read or written */
-    /* The browser sign-in, accounts and the keyring: see the last part of this header. */
-    MSAL_NA_ERR_USER_CANCELED = 40,
-    MSAL_NA_ERR_NO_BROWSER = 41,
-    MSAL_NA_ERR_BROWSER_SESSION_RUNNING = 42,
-    MSAL_NA_ERR_INTERACTION_REQUIRED = 43,
-    MSAL_NA_ERR_DECLINED_SCOPES = 44,
-    MSAL_NA_ERR_KEYRING_UNAVAILABLE = 45,
-    MSAL_NA_ERR_KEYRING_LOCKED = 46,
+    MSAL_NA_ERR_BUFFER_TOO_SMALL = 29, /* msal_na_account_get_access_token_into: *out_size says how much is needed */
+    /* msal_na_app_restore_state: the saved state cannot be restored; nothing was sent (start the flow again). */
+    MSAL_NA_ERR_STATE_MALFORMED = 30,  /* not a saved state: not JSON, cut short, over 64 KiB, a member missing or wrong */
+    MSAL_NA_ERR_STATE_UNSUPPORTED_VERSION = 31, /* saved by a newer library, in a format version this one cannot read */
+    MSAL_NA_ERR_STATE_EXPIRED = 32,    /* its continuation token is older than the service keeps one (10 minutes) */
+    MSAL_NA_ERR_STATE_WRONG_APPLICATION = 33, /* saved by an application with another client id or authority */
+    MSAL_NA_ERR_STATE_WRONG_KIND = 34, /* not of the expected_kind asked for */
+    /* The browser sign-in, accounts and the keyring (the last part of this header). */
+    MSAL_NA_ERR_USER_CANCELED = 40,    /* the browser sign-in was cancelled: msal_na_cancel_browser, the page's
+                                          Cancel or declined consent, or its timeout */
+    MSAL_NA_ERR_NO_BROWSER = 41,       /* no browser could be started and no URL callback shows the address */
+    MSAL_NA_ERR_BROWSER_SESSION_RUNNING = 42, /* another browser sign-in runs in this process (one at a time) */
+    MSAL_NA_ERR_INTERACTION_REQUIRED = 43, /* the service wants the user again (sign in in the browser) */
+    MSAL_NA_ERR_DECLINED_SCOPES = 44,  /* some scopes were not granted; the result's JSON has "scopes" (granted)
+                                          and "declined_scopes"; the granted tokens are cached */
+    MSAL_NA_ERR_KEYRING_UNAVAILABLE = 45, /* no Secret Service, no keyring, or libsecret / the keyring library
+                                             could not be loaded (the message says which) */
+    MSAL_NA_ERR_KEYRING_LOCKED = 46,   /* the keyring is locked and stayed locked */
     MSAL_NA_ERR_INTERNAL = 99
 } msal_na_error;
 
@@ -256,6 +267,27 @@ msal_na_error msal_na_state_register_method_wait(msal_na_state *state, const cha
 msal_na_error msal_na_state_sign_in(msal_na_state *state, const char *scopes, msal_na_callback callback, void *user_data);
 msal_na_error msal_na_state_sign_in_wait(msal_na_state *state, const char *scopes, msal_na_result **out);
 
+/* ---- Saved states ---------------------------------------------------------------------------- */
+/* A flow can continue later, in this process or another (docs/saved-states.md in the repository).
+ * The saved string holds the flow's continuation token: a secret for the minutes the service
+ * accepts it. Keep it where a password could go, never in a log. */
+
+/* The state as a string (UTF-8 JSON, at most 64 KiB), yours to free with msal_na_string_free; the
+ * state stays usable. NULL for a handle that is not a live state (msal_na_last_error_message). */
+char *msal_na_state_save(msal_na_state *state);
+
+/* Restores a saved state for `app` (no network): *out_state receives a state handle of the saved
+ * kind (msal_na_state_kind says which), which takes the same calls as the original. expected_kind:
+ * 0 for any kind, or an msal_na_state_type, refused with MSAL_NA_ERR_STATE_WRONG_KIND when the
+ * saved state is another. Errors MSAL_NA_ERR_STATE_* (the message says why); NULL `saved` or
+ * invalid UTF-8: MSAL_NA_ERR_INVALID_ARGUMENT. */
+msal_na_error msal_na_app_restore_state(msal_na_app *app, const char *saved, int expected_kind, msal_na_state **out_state);
+
+/* The auth methods an MFA or registration state carries (a restored one too; 0 for other kinds):
+ * the ids msal_na_state_request_challenge and msal_na_state_register_method take. */
+size_t msal_na_state_auth_method_count(msal_na_state *state);
+char *msal_na_state_auth_method(msal_na_state *state, size_t index, int field); /* msal_na_auth_method_field */
+
 /* ---- Accounts and tokens --------------------------------------------------------------------- */
 
 /* An access token for the scopes (from the cache when one is valid, else by refreshing).
@@ -264,6 +296,29 @@ msal_na_error msal_na_account_get_access_token(msal_na_account *account, const c
                                                msal_na_callback callback, void *user_data);
 msal_na_error msal_na_account_get_access_token_wait(msal_na_account *account, const char *scopes, int force_refresh,
                                                     msal_na_result **out);
+
+/*
+ * The same token copied into your buffer: the fast form of msal_na_account_get_access_token_wait
+ * (same arguments, tokens and errors), for code that asks for a token before every API call.
+ * When the SDK would serve the token from its cache without waiting (the steady state: these
+ * scopes were asked for before, the cache has not changed since, the token is valid and not yet
+ * due for a refresh), it is copied on the calling thread: no thread hop, no result, no string to
+ * free. Otherwise (the first call for a scopes string, a refresh, force_refresh, an error) the call
+ * does what the _wait form does, blocking, and copies that token.
+ *
+ *   buffer, capacity  receive the token, NUL-terminated, then the granted scopes (space-separated,
+ *                     NUL-terminated) right after the token's NUL. buffer may be NULL when capacity is 0.
+ *   out_size          (may be NULL) the bytes the token and scopes take with both NULs: written, or
+ *                     needed when the answer is MSAL_NA_ERR_BUFFER_TOO_SMALL (nothing is written then;
+ *                     the token is in the cache, so calling again with a buffer that large is fast).
+ *   out_expires_on    (may be NULL) the token's expiry, Unix time.
+ *   out_result        (may be NULL) NULL when the token came from the fast path; otherwise the result
+ *                     of the full call, yours to free: its correlation id, or the error's details.
+ * 4 KiB holds the tokens Entra issues; the return value is the error code, as for the _wait form.
+ */
+msal_na_error msal_na_account_get_access_token_into(msal_na_account *account, const char *scopes, int force_refresh,
+                                                    char *buffer, size_t capacity, size_t *out_size,
+                                                    int64_t *out_expires_on, msal_na_result **out_result);
 
 char *msal_na_account_username(msal_na_account *account);          /* may be NULL */
 char *msal_na_account_home_account_id(msal_na_account *account);   /* "uid.utid" */
@@ -336,17 +391,7 @@ size_t msal_na_live_strings(void);
  * Bindings/README.md, "Browser, claims, accounts, interceptor, keyring"). The rules at the top of
  * this file hold here too; what is particular to a call is said beside it.
  *
- * Error numbers of this part (in msal_na_error above, so that comparisons and switches see one type):
- *   MSAL_NA_ERR_USER_CANCELED = 40            the browser sign-in was cancelled: msal_na_cancel_browser,
- *                                             the page's Cancel or declined consent, or its timeout
- *   MSAL_NA_ERR_NO_BROWSER = 41               no browser could be started and no URL callback shows the address
- *   MSAL_NA_ERR_BROWSER_SESSION_RUNNING = 42  another browser sign-in runs in this process (one at a time)
- *   MSAL_NA_ERR_INTERACTION_REQUIRED = 43     the service wants the user again (sign in in the browser)
- *   MSAL_NA_ERR_DECLINED_SCOPES = 44          some scopes were not granted; the result's JSON has "scopes"
- *                                             (granted) and "declined_scopes"; the granted tokens are cached
- *   MSAL_NA_ERR_KEYRING_UNAVAILABLE = 45      no Secret Service, no keyring, or libsecret / the keyring
- *                                             library could not be loaded (the message says which)
- *   MSAL_NA_ERR_KEYRING_LOCKED = 46           the keyring is locked and stayed locked
+ * Its error numbers, 40 to 46, are in msal_na_error above (one type for comparisons and switches).
  * ================================================================================================ */
 
 /* ---- Request options: claims, correlation id, refresh token ------------------------------------ */

@@ -36,7 +36,7 @@ from .client import (
     set_log_callback,
 )
 from .errors import *  # noqa: F401,F403 - the exception classes (errors.__all__)
-from .errors import ERROR_CLASSES, NativeAuthError
+from .errors import ERROR_CLASSES, NativeAuthError, RestoreStateError
 from .browser import BrowserSignedIn, SignInURL, cancel_browser_sign_in
 from .options import claims_from_challenge
 
@@ -45,7 +45,7 @@ __version__ = "0.1.0"
 __all__ = [
     "AccessToken", "Account", "AttributesInvalid", "AttributesRequired", "AuthMethod", "CodeRequired", "FlowState",
     "MFARequired", "PasswordRequired", "PublicClientApplication", "RegistrationRequired", "RequiredAttribute",
-    "ResetPasswordCompleted", "SignedIn", "SignUpCompleted", "StateKind", "Step", "NativeAuthError", "ERROR_CLASSES",
+    "ResetPasswordCompleted", "SignedIn", "SignUpCompleted", "StateKind", "Step", "NativeAuthError", "RestoreStateError", "ERROR_CLASSES",
     "library_version", "live_handles", "live_strings", "LogLevel", "set_log_callback", "flush_log",
     "BrowserSignedIn", "SignInURL", "cancel_browser_sign_in", "claims_from_challenge",
 ] + [cls.__name__ for cls in ERROR_CLASSES.values()]

@@ -6,7 +6,7 @@ import ctypes
 import ctypes.util
 import os
 from pathlib import Path
-from typing import Optional
+from typing import Optional, Union
 
 _HANDLE = ctypes.c_void_p
 _STRING = ctypes.c_char_p  # arguments: bytes or None
@@ -63,6 +63,15 @@ _SIGNATURES = {
     "msal_na_state_sign_in_wait": (_INT, [_HANDLE, _STRING, _OUT]),
     "msal_na_account_get_access_token": (_INT, [_HANDLE, _STRING, _INT, CALLBACK, ctypes.c_void_p]),
     "msal_na_account_get_access_token_wait": (_INT, [_HANDLE, _STRING, _INT, _OUT]),
+    "msal_na_account_get_access_token_into": (
+        _INT,
+        [_HANDLE, _STRING, _INT, ctypes.POINTER(ctypes.c_char), ctypes.c_size_t, ctypes.POINTER(ctypes.c_size_t),
+         ctypes.POINTER(ctypes.c_int64), _OUT],
+    ),
+    "msal_na_state_save": (_OWNED, [_HANDLE]),
+    "msal_na_app_restore_state": (_INT, [_HANDLE, _STRING, _INT, _OUT]),
+    "msal_na_state_auth_method_count": (ctypes.c_size_t, [_HANDLE]),
+    "msal_na_state_auth_method": (_OWNED, [_HANDLE, ctypes.c_size_t, _INT]),
     "msal_na_account_username": (_OWNED, [_HANDLE]),
     "msal_na_account_home_account_id": (_OWNED, [_HANDLE]),
     "msal_na_account_id_token": (_OWNED, [_HANDLE]),
@@ -89,18 +98,27 @@ _SIGNATURES = {
     "msal_na_live_strings": (ctypes.c_size_t, []),
 }
 
-for _name, (_restype, _argtypes) in _SIGNATURES.items():
-    _function = getattr(lib, _name)
-    _function.restype = _restype
-    _function.argtypes = _argtypes
-
-
 def declare(signatures: "dict[str, tuple]") -> None:
     """Sets the ctypes signatures of more functions (each module declares those it uses)."""
     for name, (restype, argtypes) in signatures.items():
         function = getattr(lib, name)
         function.restype = restype
         function.argtypes = argtypes
+
+
+declare(_SIGNATURES)
+
+
+def encode(value: Optional[Union[str, bytes]], name: str) -> Optional[bytes]:
+    """str as UTF-8; bytes as they are (the library checks UTF-8 itself)."""
+    if value is None or isinstance(value, bytes):
+        return value
+    try:
+        return value.encode("utf-8")
+    except UnicodeEncodeError as error:
+        from .errors import InvalidArgumentError
+
+        raise InvalidArgumentError(f"'{name}' is not valid Unicode: {error}", code=1) from None
 
 
 def take_string(pointer: Optional[int]) -> Optional[str]:

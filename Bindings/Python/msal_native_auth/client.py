@@ -9,16 +9,16 @@ import itertools
 import json
 import threading
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from os import PathLike
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
-from . import _native
+from . import _native, _token
+from ._token import AccessToken
 from ._native import lib
-from .errors import ERROR_NAMES, InvalidArgumentError, NativeAuthError, NoAccountError, annotate, error_for
+from .errors import ERROR_NAMES, NativeAuthError, NoAccountError, annotate, error_for
 
 Text = Union[str, bytes]
-Scopes = Union[None, str, Sequence[str]]
+Scopes = Union[None, str, bytes, Sequence[str]]
 
 for _code in range(0, 100):
     _name = lib.msal_na_error_name(_code).decode()
@@ -26,22 +26,11 @@ for _code in range(0, 100):
         ERROR_NAMES[_code] = _name
 
 
-def _bytes(value: Optional[Text], name: str) -> Optional[bytes]:
-    """str as UTF-8; bytes as they are (the library checks UTF-8 itself)."""
-    if value is None or isinstance(value, bytes):
-        return value
-    try:
-        return value.encode("utf-8")
-    except UnicodeEncodeError as error:
-        raise InvalidArgumentError(f"'{name}' is not valid Unicode: {error}", code=1) from None
+_bytes = _native.encode
 
 
 def _scopes(scopes: Scopes) -> Optional[bytes]:
-    if scopes is None:
-        return None
-    if isinstance(scopes, str):
-        return _bytes(scopes, "scopes")
-    return _bytes(" ".join(scopes), "scopes")
+    return _token.encode_scopes(scopes)
 
 
 def _check(code: int) -> None:
@@ -86,6 +75,8 @@ class _Handle:
 
 
 class StateKind(enum.IntEnum):
+    """Which step of which flow a FlowState is (``FlowState.kind``; the C interface's msal_na_state_type)."""
+
     SIGN_IN_CODE_REQUIRED = 1
     SIGN_IN_PASSWORD_REQUIRED = 2
     SIGN_UP_CODE_REQUIRED = 3
@@ -103,6 +94,9 @@ class StateKind(enum.IntEnum):
 
 @dataclass(frozen=True)
 class AuthMethod:
+    """A second factor or a kind of method to register: pass it (or its ``id``) to ``request_challenge``
+    or ``register_method``. ``channel`` is "email" or "sms"; ``login_hint`` the masked contact."""
+
     id: str
     challenge_type: str
     channel: str
@@ -111,20 +105,12 @@ class AuthMethod:
 
 @dataclass(frozen=True)
 class RequiredAttribute:
+    """A sign-up attribute the service asks for (``AttributesRequired.attributes``)."""
+
     name: str
     type: str = ""
     required: bool = False
     regex: Optional[str] = None
-
-
-@dataclass(frozen=True)
-class AccessToken:
-    access_token: str
-    expires_on: Optional[datetime]
-    scopes: List[str]
-    correlation_id: Optional[str] = None
-    #: Only with ``get_access_token(..., return_refresh_token=True)``. A secret: never log it.
-    refresh_token: Optional[str] = field(default=None, repr=False)
 
 
 @dataclass
@@ -134,6 +120,7 @@ class Step:
     state: Optional["FlowState"] = None
 
     def close(self) -> None:
+        """Frees the state (if any); a step you continue is closed by the ``with`` around it."""
         if self.state is not None:
             self.state.close()
 
@@ -146,11 +133,16 @@ class Step:
 
 @dataclass
 class SignedIn(Step):
+    """The user is signed in: ``account`` holds the tokens. No state follows."""
+
     account: Optional["Account"] = None
 
 
 @dataclass
 class CodeRequired(Step):
+    """A one-time code was sent to ``sent_to`` over ``channel`` (``code_length`` digits): pass it to
+    ``state.submit_code``, or ``state.resend_code()`` for a new one."""
+
     sent_to: str = ""
     channel: str = ""
     code_length: int = 0
@@ -158,36 +150,46 @@ class CodeRequired(Step):
 
 @dataclass
 class PasswordRequired(Step):
-    pass
+    """The service asks for a password (sign-in), or a new one (sign-up, reset): ``state.submit_password``."""
 
 
 @dataclass
 class AttributesRequired(Step):
+    """Sign-up needs these ``attributes``: ``state.submit_attributes({name: value, ...})``."""
+
     attributes: List[RequiredAttribute] = field(default_factory=list)
 
 
 @dataclass
 class AttributesInvalid(Step):
+    """The service refused the attributes named in ``attribute_names``; correct them on ``state`` when
+    there is one, else start the sign-up again."""
+
     attribute_names: List[str] = field(default_factory=list)
 
 
 @dataclass
 class SignUpCompleted(Step):
-    pass
+    """The account exists: ``state.sign_in()`` signs the new user in without the password."""
 
 
 @dataclass
 class ResetPasswordCompleted(Step):
-    pass
+    """The password was changed: ``state.sign_in()`` signs the user in without it."""
 
 
 @dataclass
 class MFARequired(Step):
+    """A second factor is needed: ``state.request_challenge(one of auth_methods)`` sends a code."""
+
     auth_methods: List[AuthMethod] = field(default_factory=list)
 
 
 @dataclass
 class RegistrationRequired(Step):
+    """The user must register a strong-auth method first: ``state.register_method(one of auth_methods,
+    contact)`` sends a code to the new contact."""
+
     auth_methods: List[AuthMethod] = field(default_factory=list)
 
 
@@ -195,11 +197,10 @@ def _outcome(result: int) -> Union[Step, AccessToken]:
     """Turns a C result into a Step or AccessToken (or raises its error); frees the result."""
     try:
         if lib.msal_na_result_error(result) == 0 and lib.msal_na_result_outcome(result) == 10:
-            # The hot path (a cached token): typed getters, no JSON.
-            expires = lib.msal_na_result_expires_on(result)
+            # A token (the full call of _token.get_access_token): typed getters, no JSON.
             return AccessToken(
                 _native.take_string(lib.msal_na_result_access_token(result)) or "",
-                datetime.fromtimestamp(expires, tz=timezone.utc) if expires else None,
+                lib.msal_na_result_expires_on(result),
                 (_native.take_string(lib.msal_na_result_scopes(result)) or "").split(),
                 _native.take_string(lib.msal_na_result_correlation_id(result)),
             )
@@ -307,26 +308,35 @@ class FlowState(_Handle):
 
     @property
     def kind(self) -> Optional[StateKind]:
+        """Which step this is; None once the state is closed."""
         value = lib.msal_na_state_kind(self._handle)
         return StateKind(value) if value else None
 
     def submit_code(self, code: Text) -> Step:
+        """Sends the one-time code (sign-in, sign-up, reset, MFA or registration); InvalidCodeError
+                keeps this state usable for another try."""
         return _wait(lib.msal_na_state_submit_code_wait, self._handle, _bytes(code, "code"))
 
     def submit_password(self, password: Text) -> Step:
+        """Sends the password (sign-in), or the new one (sign-up, reset)."""
         return _wait(lib.msal_na_state_submit_password_wait, self._handle, _bytes(password, "password"))
 
     def submit_attributes(self, attributes: Mapping[str, Any]) -> Step:
+        """Sends sign-up attributes, e.g. ``{"displayName": "Ada"}``."""
         return _wait(lib.msal_na_state_submit_attributes_wait, self._handle, _bytes(json.dumps(dict(attributes)), "attributes"))
 
     def resend_code(self) -> Step:
+        """Sends a new code: a CodeRequired with a new state (use that one)."""
         return _wait(lib.msal_na_state_resend_code_wait, self._handle)
 
     def request_challenge(self, method: Union[AuthMethod, str]) -> Step:
+        """MFA: sends a code to one of the offered methods (an AuthMethod or its id)."""
         method_id = method.id if isinstance(method, AuthMethod) else method
         return _wait(lib.msal_na_state_request_challenge_wait, self._handle, _bytes(method_id, "auth_method_id"))
 
     def register_method(self, method: Union[AuthMethod, str], contact: Text) -> Step:
+        """Registration: registers ``contact`` (an e-mail address or phone number) as a method of the
+                offered kind; a code goes to it (or SignedIn when it was verified already)."""
         method_id = method.id if isinstance(method, AuthMethod) else method
         return _wait(
             lib.msal_na_state_register_method_wait, self._handle, _bytes(method_id, "auth_method_id"), _bytes(contact, "contact")
@@ -339,30 +349,59 @@ class FlowState(_Handle):
     # The same steps as coroutines, over the C interface's callback form.
 
     async def submit_code_async(self, code: Text) -> Step:
+        """``submit_code`` as a coroutine."""
         return await _start(lib.msal_na_state_submit_code, self._handle, _bytes(code, "code"))
 
     async def submit_password_async(self, password: Text) -> Step:
+        """``submit_password`` as a coroutine."""
         return await _start(lib.msal_na_state_submit_password, self._handle, _bytes(password, "password"))
 
     async def submit_attributes_async(self, attributes: Mapping[str, Any]) -> Step:
+        """``submit_attributes`` as a coroutine."""
         encoded = _bytes(json.dumps(dict(attributes)), "attributes")
         return await _start(lib.msal_na_state_submit_attributes, self._handle, encoded)
 
     async def resend_code_async(self) -> Step:
+        """``resend_code`` as a coroutine."""
         return await _start(lib.msal_na_state_resend_code, self._handle)
 
     async def request_challenge_async(self, method: Union[AuthMethod, str]) -> Step:
+        """``request_challenge`` as a coroutine."""
         method_id = method.id if isinstance(method, AuthMethod) else method
         return await _start(lib.msal_na_state_request_challenge, self._handle, _bytes(method_id, "auth_method_id"))
 
     async def register_method_async(self, method: Union[AuthMethod, str], contact: Text) -> Step:
+        """``register_method`` as a coroutine."""
         method_id = method.id if isinstance(method, AuthMethod) else method
         return await _start(
             lib.msal_na_state_register_method, self._handle, _bytes(method_id, "auth_method_id"), _bytes(contact, "contact")
         )
 
     async def sign_in_async(self, scopes: Scopes = None) -> Step:
+        """``sign_in`` as a coroutine."""
         return await _start(lib.msal_na_state_sign_in, self._handle, _scopes(scopes))
+
+    # Saved states (docs/saved-states.md): dumps() here, PublicClientApplication.restore_state().
+
+    def dumps(self) -> str:
+        """The state as a string (JSON) that ``PublicClientApplication.restore_state`` turns back
+        into a state, in this process or another, for up to 10 minutes after the step. It holds the
+        flow's continuation token: keep it where a password could go, never in a log."""
+        saved = _native.take_string(lib.msal_na_state_save(self._handle))
+        if saved is None:
+            raise error_for(2 if self._handle else 1, _native.last_error_message())
+        return saved
+
+    @property
+    def auth_methods(self) -> List[AuthMethod]:
+        """The methods an MFA or registration state was offered (a restored one too); [] for the others."""
+        methods = []
+        for index in range(lib.msal_na_state_auth_method_count(self._handle)):
+            method_id, challenge_type, channel, login_hint = (
+                _native.take_string(lib.msal_na_state_auth_method(self._handle, index, field)) for field in range(4)
+            )
+            methods.append(AuthMethod(method_id or "", challenge_type or "", channel or "", login_hint))
+        return methods
 
 
 class Account(_Handle):
@@ -370,20 +409,29 @@ class Account(_Handle):
 
     _free = lib.msal_na_account_free
 
+    def __init__(self, handle: int) -> None:
+        super().__init__(handle)
+        # The token last returned per scopes value, with its bytes (_token.get_access_token).
+        self._tokens: Dict[Optional[bytes], Tuple[bytes, AccessToken]] = {}
+
     @property
     def username(self) -> Optional[str]:
+        """The sign-in name (preferred_username), when the id token has one."""
         return self._string(lib.msal_na_account_username)
 
     @property
     def home_account_id(self) -> Optional[str]:
+        """The account's id across tenants: "uid.utid"."""
         return self._string(lib.msal_na_account_home_account_id)
 
     @property
     def id_token(self) -> Optional[str]:
+        """The raw id token (a JWT), when the service returned one."""
         return self._string(lib.msal_na_account_id_token)
 
     @property
     def claims(self) -> Dict[str, Any]:
+        """The id token's claims, as a dict."""
         return json.loads(self._string(lib.msal_na_account_claims_json) or "{}")
 
     def _string(self, function: Any) -> Optional[str]:
@@ -398,26 +446,25 @@ class Account(_Handle):
         self, scopes: Scopes, *, force_refresh: bool = False, claims: Optional["options.Claims"] = None,
         correlation_id: Optional["options.CorrelationId"] = None, return_refresh_token: bool = False,
     ) -> AccessToken:
-        """A token for the scopes: cached while valid, else refreshed. ``claims`` (a claims request,
-        for example from ``claims_from_challenge``) always refreshes; ``correlation_id`` is sent as
-        the request's id; ``return_refresh_token`` also hands back the refresh token."""
-        if claims is not None or correlation_id is not None or return_refresh_token:
-            encoded = options.encode(
-                scopes=options.scope_list(scopes), force_refresh=force_refresh, claims=claims, correlation_id=correlation_id,
-                return_refresh_token=return_refresh_token,
-            )
+        """A token for ``scopes`` (a string of space-separated scopes, or a sequence of them):
+        from the cache while it is valid, else refreshed (blocking, the GIL released). A cached
+        token costs one call into the library and no thread hop (see ``_token``). ``claims`` (a
+        claims request, for example from ``claims_from_challenge``) always refreshes;
+        ``correlation_id`` is sent as the request's id; ``return_refresh_token`` also hands back the
+        refresh token. Any of these three takes the full call (``msal_na_account_get_access_token_ex``)."""
+        encoded = options.token_options(scopes, force_refresh, claims, correlation_id, return_refresh_token)
+        if encoded is not None:
             return _wait(lib.msal_na_account_get_access_token_ex_wait, self._handle, encoded, convert=options.token_outcome)
-        return _wait(lib.msal_na_account_get_access_token_wait, self._handle, _scopes(scopes), int(force_refresh))
+        return _token.get_access_token(self._handle, scopes, force_refresh, self._tokens, _outcome)
 
     async def get_access_token_async(
         self, scopes: Scopes, *, force_refresh: bool = False, claims: Optional["options.Claims"] = None,
         correlation_id: Optional["options.CorrelationId"] = None, return_refresh_token: bool = False,
     ) -> AccessToken:
-        if claims is not None or correlation_id is not None or return_refresh_token:
-            encoded = options.encode(
-                scopes=options.scope_list(scopes), force_refresh=force_refresh, claims=claims, correlation_id=correlation_id,
-                return_refresh_token=return_refresh_token,
-            )
+        """``get_access_token`` as a coroutine (over the callback form: always a call into the
+        library's queue; the blocking form is faster for a cached token)."""
+        encoded = options.token_options(scopes, force_refresh, claims, correlation_id, return_refresh_token)
+        if encoded is not None:
             return await _start(lib.msal_na_account_get_access_token_ex, self._handle, encoded, convert=options.token_outcome)
         return await _start(lib.msal_na_account_get_access_token, self._handle, _scopes(scopes), int(force_refresh))
 
@@ -455,6 +502,7 @@ class PublicClientApplication(_Handle):
 
     @classmethod
     def from_file(cls, path: Union[str, "PathLike[str]"]) -> "PublicClientApplication":
+        """An application from a JSON configuration file (the terminal demo's ``--config`` format)."""
         with open(path, encoding="utf-8") as file:
             return cls(file.read())
 
@@ -471,7 +519,11 @@ class PublicClientApplication(_Handle):
         self, username: Text, password: Optional[Text] = None, scopes: Scopes = None, *, claims: Optional["options.Claims"] = None,
         correlation_id: Optional["options.CorrelationId"] = None,
     ) -> Step:
-        """``claims``: a claims request for the tokens; ``correlation_id``: the flow's id (every step sends it)."""
+        """Starts a sign-in. With ``password`` None the service asks for one (PasswordRequired) or
+        sends a code (CodeRequired). ``scopes``: of the first access token (openid, profile and
+        offline_access are always added). ``claims``: a claims request for the tokens;
+        ``correlation_id``: the flow's id (every step sends it). Ends in SignedIn, possibly after
+        MFARequired or RegistrationRequired."""
         if claims is not None or correlation_id is not None:
             encoded = options.encode(scopes=options.scope_list(scopes), claims=claims, correlation_id=correlation_id)
             return _wait(lib.msal_na_sign_in_ex_wait, self._handle, _bytes(username, "username"), _bytes(password, "password"), encoded)
@@ -481,6 +533,8 @@ class PublicClientApplication(_Handle):
         self, username: Text, password: Optional[Text] = None, attributes: Optional[Mapping[str, Any]] = None, *,
         correlation_id: Optional["options.CorrelationId"] = None,
     ) -> Step:
+        """Starts a sign-up: CodeRequired (the code verifies the e-mail address), or AttributesInvalid.
+        ``correlation_id``: the flow's id."""
         if correlation_id is not None:
             encoded = options.encode(attributes=attributes, correlation_id=correlation_id)
             return _wait(lib.msal_na_sign_up_ex_wait, self._handle, _bytes(username, "username"), _bytes(password, "password"), encoded)
@@ -488,10 +542,22 @@ class PublicClientApplication(_Handle):
         return _wait(lib.msal_na_sign_up_wait, self._handle, _bytes(username, "username"), _bytes(password, "password"), encoded)
 
     def reset_password(self, username: Text, *, correlation_id: Optional["options.CorrelationId"] = None) -> Step:
+        """Starts a password reset: CodeRequired, then PasswordRequired for the new password.
+        ``correlation_id``: the flow's id."""
         if correlation_id is not None:
             encoded = options.encode(correlation_id=correlation_id)
             return _wait(lib.msal_na_reset_password_ex_wait, self._handle, _bytes(username, "username"), encoded)
         return _wait(lib.msal_na_reset_password_wait, self._handle, _bytes(username, "username"))
+
+    def restore_state(self, saved: Text, kind: Optional[StateKind] = None) -> FlowState:
+        """A state saved with ``FlowState.dumps()`` (by this application, or another process's
+        with the same client id and authority), ready to continue: its ``kind`` is the saved one.
+        With ``kind``, a state of another kind raises StateWrongKindError. Nothing is sent to the
+        service. Raises a RestoreStateError subclass: StateMalformedError, StateUnsupportedVersionError,
+        StateExpiredError, StateWrongApplicationError, StateWrongKindError."""
+        out = ctypes.c_void_p()
+        _check(lib.msal_na_app_restore_state(self._handle, _bytes(saved, "saved"), int(kind or 0), ctypes.byref(out)))
+        return FlowState(out.value or 0)
 
     # The same flows as coroutines, over the C interface's callback form.
 
@@ -499,6 +565,7 @@ class PublicClientApplication(_Handle):
         self, username: Text, password: Optional[Text] = None, scopes: Scopes = None, *, claims: Optional["options.Claims"] = None,
         correlation_id: Optional["options.CorrelationId"] = None,
     ) -> Step:
+        """``sign_in`` as a coroutine."""
         if claims is not None or correlation_id is not None:
             encoded = options.encode(scopes=options.scope_list(scopes), claims=claims, correlation_id=correlation_id)
             return await _start(lib.msal_na_sign_in_ex, self._handle, _bytes(username, "username"), _bytes(password, "password"), encoded)
@@ -508,6 +575,7 @@ class PublicClientApplication(_Handle):
         self, username: Text, password: Optional[Text] = None, attributes: Optional[Mapping[str, Any]] = None, *,
         correlation_id: Optional["options.CorrelationId"] = None,
     ) -> Step:
+        """``sign_up`` as a coroutine."""
         if correlation_id is not None:
             encoded = options.encode(attributes=attributes, correlation_id=correlation_id)
             return await _start(lib.msal_na_sign_up_ex, self._handle, _bytes(username, "username"), _bytes(password, "password"), encoded)
@@ -515,6 +583,7 @@ class PublicClientApplication(_Handle):
         return await _start(lib.msal_na_sign_up, self._handle, _bytes(username, "username"), _bytes(password, "password"), encoded)
 
     async def reset_password_async(self, username: Text, *, correlation_id: Optional["options.CorrelationId"] = None) -> Step:
+        """``reset_password`` as a coroutine."""
         if correlation_id is not None:
             encoded = options.encode(correlation_id=correlation_id)
             return await _start(lib.msal_na_reset_password_ex, self._handle, _bytes(username, "username"), encoded)
@@ -552,10 +621,12 @@ def live_handles() -> int:
 
 
 def live_strings() -> int:
+    """Strings the library returned and the package has not freed yet (for leak checks: 0)."""
     return int(lib.msal_na_live_strings())
 
 
 def library_version() -> str:
+    """The version of libmsalnativeauth.so in use."""
     return lib.msal_na_version().decode()
 
 

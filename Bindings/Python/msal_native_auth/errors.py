@@ -68,7 +68,35 @@ InvalidInputError = _kind("InvalidInputError", 25, doc="Registration: the contac
 VerificationContactBlockedError = _kind("VerificationContactBlockedError", 26, doc="Registration: the contact is blocked.")
 NoAccountError = _kind("NoAccountError", 27, doc="Nobody is signed in.")
 CacheError = _kind("CacheError", 28, doc="The token cache could not be read or written.")
+BufferTooSmallError = _kind("BufferTooSmallError", 29, doc="A token did not fit the buffer (handled inside the package).")
 InternalError = _kind("InternalError", 99, doc="A bug in the library.")
+
+
+class RestoreStateError(NativeAuthError):
+    """``restore_state`` could not restore the saved state; nothing was sent: start the flow again.
+    One subclass per reason (docs/saved-states.md#errors)."""
+
+
+def _restore_kind(name: str, code: int, doc: str) -> Type[RestoreStateError]:
+    return type(name, (RestoreStateError,), {"code": code, "__doc__": doc})  # type: ignore[return-value]
+
+
+StateMalformedError = _restore_kind("StateMalformedError", 30, "Not a saved state: not JSON, cut short, over 64 KiB, a member missing or wrong.")
+StateUnsupportedVersionError = _restore_kind("StateUnsupportedVersionError", 31, "Saved by a newer library, in a format this one cannot read.")
+StateExpiredError = _restore_kind("StateExpiredError", 32, "Its continuation token is older than the service keeps one (10 minutes).")
+StateWrongApplicationError = _restore_kind("StateWrongApplicationError", 33, "Saved by an application with another client id or authority.")
+StateWrongKindError = _restore_kind("StateWrongKindError", 34, "Not of the kind restore_state was asked for.")
+
+# The browser sign-in, accounts and the keyring.
+UserCanceledError = _kind("UserCanceledError", 40, doc="The browser sign-in was cancelled (cancel_browser_sign_in, Cancel, timeout).")
+NoBrowserError = _kind("NoBrowserError", 41, doc="No browser could be started and no on_sign_in_url shows the address.")
+BrowserSessionRunningError = _kind("BrowserSessionRunningError", 42, doc="Another browser sign-in runs in this process.")
+InteractionRequiredError = _kind("InteractionRequiredError", 43, doc="The service wants the user: sign in in the browser.")
+DeclinedScopesError = _kind(
+    "DeclinedScopesError", 44, doc="Some scopes were not granted: ``granted_scopes`` and ``declined_scopes`` say which."
+)
+KeyringUnavailableError = _kind("KeyringUnavailableError", 45, doc="No Secret Service or keyring, or libsecret is missing.")
+KeyringLockedError = _kind("KeyringLockedError", 46, doc="The keyring is locked and stayed locked.")
 
 ERROR_CLASSES: Dict[int, Type[NativeAuthError]] = {
     cls.code: cls
@@ -77,7 +105,10 @@ ERROR_CLASSES: Dict[int, Type[NativeAuthError]] = {
         BrowserRequiredError, UserNotFoundError, InvalidCredentialsError, InvalidUsernameError, UserAlreadyExistsError,
         InvalidPasswordError, UserDoesNotHavePasswordError, InvalidCodeError, MFARequiredError, RegistrationRequiredError,
         RefreshTokenExpiredError, InvalidScopeError, AuthMethodBlockedError, InvalidInputError,
-        VerificationContactBlockedError, NoAccountError, CacheError, InternalError,
+        VerificationContactBlockedError, NoAccountError, CacheError, BufferTooSmallError, InternalError,
+        StateMalformedError, StateUnsupportedVersionError, StateExpiredError, StateWrongApplicationError, StateWrongKindError,
+        UserCanceledError, NoBrowserError, BrowserSessionRunningError, InteractionRequiredError, DeclinedScopesError,
+        KeyringUnavailableError, KeyringLockedError,
     )
 }
 
@@ -89,27 +120,7 @@ def error_for(code: int, message: Optional[str], **details: object) -> NativeAut
     return cls(message or ERROR_NAMES.get(code, f"error {code}"), code=code, **details)  # type: ignore[arg-type]
 
 
-__all__ = ["NativeAuthError", "ERROR_CLASSES", "error_for"] + [cls.__name__ for cls in ERROR_CLASSES.values()]
-
-
-# ---- The browser sign-in, accounts and the keyring (codes 40-46) ---------------------------------
-
-UserCanceledError = _kind("UserCanceledError", 40, doc="The browser sign-in was cancelled (cancel_browser_sign_in, Cancel, timeout).")
-NoBrowserError = _kind("NoBrowserError", 41, doc="No browser could be started and no on_sign_in_url shows the address.")
-BrowserSessionRunningError = _kind("BrowserSessionRunningError", 42, doc="Another browser sign-in runs in this process.")
-InteractionRequiredError = _kind("InteractionRequiredError", 43, doc="The service wants the user: sign in in the browser.")
-DeclinedScopesError = _kind(
-    "DeclinedScopesError", 44, doc="Some scopes were not granted: ``granted_scopes`` and ``declined_scopes`` say which."
-)
-KeyringUnavailableError = _kind("KeyringUnavailableError", 45, doc="No Secret Service or keyring, or libsecret is missing.")
-KeyringLockedError = _kind("KeyringLockedError", 46, doc="The keyring is locked and stayed locked.")
-
-_LATER_CLASSES = (
-    UserCanceledError, NoBrowserError, BrowserSessionRunningError, InteractionRequiredError, DeclinedScopesError,
-    KeyringUnavailableError, KeyringLockedError,
-)
-ERROR_CLASSES.update({cls.code: cls for cls in _LATER_CLASSES})
-__all__ += [cls.__name__ for cls in _LATER_CLASSES]
+__all__ = ["NativeAuthError", "RestoreStateError", "ERROR_CLASSES", "error_for"] + [cls.__name__ for cls in ERROR_CLASSES.values()]
 
 
 def annotate(error: NativeAuthError, details: Dict[str, object]) -> NativeAuthError:

@@ -4,13 +4,13 @@ refresh token in a token result (``msal_na_*_ex``, Bindings/C/include/msal_nativ
 from __future__ import annotations
 
 import ctypes
-import dataclasses
 import json
 import uuid
 from typing import Any, Dict, Mapping, Optional, Sequence, Union
 
 from . import _native
 from ._native import CALLBACK, lib
+from ._token import AccessToken
 from .errors import InvalidArgumentError, error_for
 
 _HANDLE = ctypes.c_void_p
@@ -58,9 +58,14 @@ def encode(**fields: Any) -> Optional[bytes]:
         raise InvalidArgumentError(f"the options cannot be sent: {error}", code=1) from None
 
 
-def scope_list(scopes: Union[None, str, Sequence[str]]) -> Optional[Sequence[str]]:
+def scope_list(scopes: Union[None, str, bytes, Sequence[str]]) -> Optional[Sequence[str]]:
     if scopes is None:
         return None
+    if isinstance(scopes, bytes):
+        try:
+            scopes = scopes.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise InvalidArgumentError(f"'scopes' is not valid UTF-8: {error}", code=1) from None
     if isinstance(scopes, str):
         return scopes.split()
     if not all(isinstance(scope, str) for scope in scopes):
@@ -68,15 +73,27 @@ def scope_list(scopes: Union[None, str, Sequence[str]]) -> Optional[Sequence[str
     return list(scopes)
 
 
+def token_options(
+    scopes: Union[None, str, bytes, Sequence[str]], force_refresh: bool, claims: Optional[Claims], correlation_id: Optional[CorrelationId],
+    return_refresh_token: bool,
+) -> Optional[bytes]:
+    """The options of ``msal_na_account_get_access_token_ex``; None when the call needs none of
+    claims, correlation_id and return_refresh_token (then the plain call, with its fast path, serves it)."""
+    if claims is None and correlation_id is None and not return_refresh_token:
+        return None
+    return encode(
+        scopes=scope_list(scopes), force_refresh=force_refresh, claims=claims, correlation_id=correlation_id,
+        return_refresh_token=return_refresh_token,
+    )
+
+
 def claims_from_challenge(www_authenticate: Union[str, bytes]) -> Optional[str]:
     """The claims request (JSON text) of an API's claims challenge: the ``claims`` parameter of the
     ``WWW-Authenticate`` header of its 401 answer; None when the header carries none. Pass it as
     ``claims=`` to ``get_access_token`` or ``acquire_token_interactive``."""
-    from .client import _bytes
-
     if not isinstance(www_authenticate, (str, bytes)):
         raise TypeError(f"www_authenticate must be a str, not {type(www_authenticate).__name__}")
-    pointer = lib.msal_na_claims_from_challenge(_bytes(www_authenticate, "www_authenticate"))
+    pointer = lib.msal_na_claims_from_challenge(_native.encode(www_authenticate, "www_authenticate"))
     if pointer:
         return _native.take_string(pointer)
     message = _native.last_error_message() or ""
@@ -93,4 +110,6 @@ def token_outcome(result: int) -> Any:
     if lib.msal_na_result_error(result) == 0 and lib.msal_na_result_outcome(result) == 10:
         refresh = _native.take_string(lib.msal_na_result_refresh_token(result))
     converted = _outcome(result)
-    return dataclasses.replace(converted, refresh_token=refresh) if refresh is not None else converted
+    if refresh is None or not isinstance(converted, AccessToken):
+        return converted
+    return AccessToken(converted.access_token, converted.expires_on, converted.scopes, converted.correlation_id, refresh_token=refresh)

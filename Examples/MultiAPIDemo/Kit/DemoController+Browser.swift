@@ -67,7 +67,7 @@ extension DemoController {
 
     /// "Continue in browser": `acquireToken` with the offer's scopes and claims, the email field
     /// as the login hint. The default launcher opens the system browser; when none starts, the
-    /// address is shown to copy and the sign-in keeps waiting (Esc cancels).
+    /// short address and its `ssh -L` line are shown and the sign-in keeps waiting (Esc cancels).
     func continueInBrowserPressed() {
         guard model.browserOffered, let request = browserSignIn else { return }
         // One browser sign-in per process: a cancelled one must have answered before the next.
@@ -79,8 +79,8 @@ extension DemoController {
         webview.browserLauncher = environment.browserLauncher
         let current = beginBusy()
         browserSession = current
-        webview.authorizationURLHandler = { [weak self] url in
-            DispatchQueue.main.async { MainActor.assumeIsolated { self?.showSignInURL(url, current) } }
+        webview.signInAddressHandler = { [weak self] address in
+            DispatchQueue.main.async { MainActor.assumeIsolated { self?.showSignInAddress(address, current) } }
         }
         let parameters = MSALInteractiveTokenParameters(scopes: request.scopes, webviewParameters: webview)
         parameters.claimsRequest = request.claims
@@ -92,11 +92,14 @@ extension DemoController {
         }
     }
 
-    /// No browser could be started (over SSH, for example): the address to open, while the sign-in waits.
-    func showSignInURL(_ url: URL, _ current: Int) {
+    /// No browser could be started (over SSH, for example): the SDK listener's short address and
+    /// the `ssh -L` line that forwards it, while the sign-in waits.
+    func showSignInAddress(_ address: MSALSignInAddress, _ current: Int) {
         guard current == generation, model.busy else { return }
-        showResultText("No browser could be started. Open the address in a browser on this machine; the demo waits (Esc cancels).")
-        showSignInURL(url.absoluteString)
+        showResultText("No browser could be started. Open \(address.shortURL) in a browser; the demo waits (Esc cancels).")
+        showSignInAddress(
+            SignInAddress(
+                shortURL: address.shortURL.absoluteString, sshCommand: address.sshCommand, placeholderHost: address.sshDestination == nil))
     }
 
     private func onBrowserSignInCompleted(_ result: MSALResult?, _ error: (any Error)?, _ current: Int, _ request: BrowserSignIn) {

@@ -192,7 +192,7 @@ public final class DemoController {
         model.result = text
         model.resultScroll = 0
         model.withdrawBrowserOffer()
-        model.signInURL = nil
+        model.signInAddress = nil
     }
 
     func updateUI() {
@@ -283,9 +283,9 @@ public final class DemoController {
         model.focus = focus
     }
 
-    /// Shows the browser sign-in's address, to copy (until the result text changes).
-    func showSignInURL(_ url: String) {
-        model.signInURL = url
+    /// Shows where to sign in, to copy (until the result text changes).
+    func showSignInAddress(_ address: SignInAddress) {
+        model.signInAddress = address
     }
 
     /// Shows the "Continue in browser" button under the result text, with the focus on it.

@@ -17,9 +17,9 @@ public struct DemoModel: Equatable, Sendable {
     /// The result view offers "Continue in browser": the service needs a browser sign-in (a flow
     /// answered "browser required", or an API sent a claims challenge).
     public var browserOffered = false
-    /// The browser sign-in's address, shown across the result view and the mailbox while the
-    /// sign-in waits, when no browser could be started (over SSH, for example).
-    public var signInURL: String?
+    /// Where to sign in, shown across the result view and the mailbox while the browser sign-in
+    /// waits, when no browser could be started (over SSH, for example).
+    public var signInAddress: SignInAddress?
     /// The emulator's mailbox lines, newest first; nil when talking to a real tenant.
     public var mailbox: [String]?
     public var size = Size(columns: 80, rows: 24)
@@ -53,6 +53,16 @@ public struct DemoModel: Equatable, Sendable {
         if focus == .button(.continueInBrowser) { focus = .button(.api2) }
         browserOffered = false
     }
+}
+
+/// The short form of the browser sign-in's address (MSAL's `MSALSignInAddress`): the SDK listener's
+/// `http://localhost:PORT/`, which leads to the sign-in page, and the `ssh -L` line that brings it
+/// (and the embedded emulator's port) to the person's own machine.
+public struct SignInAddress: Equatable, Sendable {
+    public var shortURL: String
+    public var sshCommand: String
+    /// Whether `sshCommand` ends with the `user@host` placeholder (not signed in over SSH).
+    public var placeholderHost: Bool
 }
 
 public enum Focus: Hashable, Sendable {

@@ -59,20 +59,17 @@ public func render(_ model: DemoModel) -> Canvas {
         }
     }
 
-    // The browser sign-in's address when no browser started: whole, over the result view and the
-    // mailbox, in full-width rows without a margin, so that a selection copies it exactly.
-    if let url = model.signInURL, model.prompt == nil {
+    // Where to sign in when no browser started: over the result view and the mailbox.
+    if let address = model.signInAddress, model.prompt == nil {
         let rows = max(0, layout.statusRow - layout.resultTop)
-        let pieces = stride(from: 0, to: url.count, by: max(1, width)).map { start in
-            String(url.dropFirst(start).prefix(max(1, width)))
-        }
-        let cut = pieces.count > rows
+        let lines = signInAddressLines(address, width: width)
+        let cut = lines.count > rows
         heading(
-            &canvas, "Open this address in a browser on this machine" + (cut ? " (cut: enlarge the terminal)" : " · Esc cancels"),
-            y: layout.resultTop - 1, width: width)
+            &canvas, "Sign in from a browser" + (cut ? " (cut: enlarge the terminal)" : " · Esc cancels"), y: layout.resultTop - 1,
+            width: width)
         for row in 0..<rows {
             canvas.fill(x: 0, y: layout.resultTop + row, count: width, style: .normal)
-            if row < pieces.count { canvas.put(pieces[row], x: 0, y: layout.resultTop + row, style: .normal) }
+            if row < lines.count { canvas.put(lines[row], x: 0, y: layout.resultTop + row, style: .normal) }
         }
     }
 
@@ -124,6 +121,38 @@ public func render(_ model: DemoModel) -> Canvas {
         canvas.put(help, x: 0, y: layout.statusRow, style: .dim)
     }
     return canvas
+}
+
+/// The rows of the sign-in address panel: the short address, and the `ssh -L` line (one row when
+/// it fits, else cut at spaces with a trailing ` \` so that the copied rows still run as one command).
+func signInAddressLines(_ address: SignInAddress, width: Int) -> [String] {
+    var lines = [
+        " No browser could be started here. Open this address in a browser:", "", "   \(address.shortURL)", "",
+        " On your own machine, run this first, then open the address there:", "",
+    ]
+    lines += commandRows(address.sshCommand, indent: "   ", width: width)
+    if address.placeholderHost {
+        lines += ["", " Replace user@host with how you reach this machine."]
+    }
+    return lines
+}
+
+/// `command` in rows of at most `width` columns after `indent`, cut at spaces, each row but the last
+/// ending with ` \` (a shell line continuation) and the next indented two more columns.
+private func commandRows(_ command: String, indent: String, width: Int) -> [String] {
+    guard indent.count + command.count > width else { return [indent + command] }
+    var rows: [String] = []
+    var row = ""
+    var rowIndent = indent
+    for word in command.split(separator: " ") {
+        if !row.isEmpty, rowIndent.count + row.count + 1 + word.count + 2 > width {
+            rows.append(rowIndent + row + " \\")
+            row = ""
+            rowIndent = indent + "  "
+        }
+        row += (row.isEmpty ? "" : " ") + word
+    }
+    return rows + [rowIndent + row]
 }
 
 private func drawField(_ canvas: inout Canvas, _ text: String, rect: DemoLayout.Rect, masked: Bool, focused: Bool) {

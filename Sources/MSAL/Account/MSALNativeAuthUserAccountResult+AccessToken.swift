@@ -36,53 +36,54 @@ package struct AccessTokenRequest: Sendable {
 extension MSALNativeAuthUserAccountResult {
     /// Cache first, then one shared refresh per (account, scopes, claims) (docs/protocol.md#refresh).
     func accessToken(_ request: AccessTokenRequest) async throws(RetrieveAccessTokenError) -> MSALNativeAuthTokenResult {
+        if let cached = cachedAccessToken(request) { return cached }
+        return try await refreshedAccessToken(request)
+    }
+
+    /// The cache step of `accessToken`, without suspending: a cached token that covers the request
+    /// and is not about to expire (starting a background refresh when it is due), else nil.
+    func cachedAccessToken(_ request: AccessTokenRequest) -> MSALNativeAuthTokenResult? {
+        guard !request.forceRefresh, request.claims == nil, let client, let homeAccountId = account.identifier else { return nil }
+        let environment = client.environment
+        let cache = environment.cache
+        let now = environment.clock.now()
+        guard
+            let cached = cache.accessToken(
+                homeAccountId: homeAccountId, scopes: request.scopes,
+                validAt: now.addingTimeInterval(environment.tokenExpirationBuffer), requestedScopes: request.requestedScopes)
+        else { return nil }
+        environment.logger.verbose("Access token served from the cache")
+        if cached.refreshDue(expiryBuffer: environment.tokenExpirationBuffer) <= now {
+            refreshInBackground(replacing: cached, request, homeAccountId: homeAccountId, client: client)
+        }
+        return MSALNativeAuthTokenResult(
+            accessToken: cached.secret, scopes: cached.scopes, expiresOn: cached.expiresOn,
+            refreshToken: request.returnRefreshToken ? cache.refreshToken(homeAccountId: homeAccountId) : nil,
+            correlationId: request.correlationId)
+    }
+
+    /// The refresh step of `accessToken`, off the caller's actor: joins or starts the one refresh of
+    /// the request's key.
+    @concurrent
+    func refreshedAccessToken(_ request: AccessTokenRequest) async throws(RetrieveAccessTokenError) -> MSALNativeAuthTokenResult {
         guard let client, let homeAccountId = account.identifier else {
             throw RetrieveAccessTokenError(
                 type: .generalError,
                 NativeAuthErrorDetails(
                     message: "This account result is not connected to an application", correlationId: request.correlationId))
         }
-        let environment = client.environment
-        let cache = environment.cache
-        let now = environment.clock.now()
-        if !request.forceRefresh, request.claims == nil,
-            let cached = cache.accessToken(
-                homeAccountId: homeAccountId, scopes: request.scopes,
-                validAt: now.addingTimeInterval(environment.tokenExpirationBuffer), requestedScopes: request.requestedScopes)
-        {
-            environment.logger.verbose("Access token served from the cache")
-            if cached.refreshDue(expiryBuffer: environment.tokenExpirationBuffer) <= now {
-                refreshInBackground(replacing: cached, request, homeAccountId: homeAccountId, client: client)
-            }
-            return MSALNativeAuthTokenResult(
-                accessToken: cached.secret, scopes: cached.scopes, expiresOn: cached.expiresOn,
-                refreshToken: request.returnRefreshToken ? cache.refreshToken(homeAccountId: homeAccountId) : nil,
-                correlationId: request.correlationId)
-        }
-
         let key = Self.refreshKey(request, homeAccountId: homeAccountId)
-        let result = await cache.refreshes.refresh(key) {
+        let result = await client.environment.cache.refreshes.refresh(key) {
             Task { await self.refresh(request, homeAccountId: homeAccountId, client: client) }
         }
         return try result.get()
     }
 
-    /// The steady state: the same account and scopes as a call already served from this
-    /// copy of the cache, the token still valid and not yet due for refresh. Anything else
-    /// (forced refresh, claims, a refresh token wanted, a changed cache, a due token) takes the
-    /// full path, which gives the same answer and remembers it.
+    /// The steady state (`freshCachedAccessToken`): the same account and scopes as a call already
+    /// served from this copy of the cache, the token still valid and not yet due for refresh.
+    /// Anything else takes the full path, which gives the same answer and remembers it.
     func servedFromCache(_ parameters: MSALNativeAuthGetAccessTokenParameters, newCorrelationId: () -> UUID) -> MSALNativeAuthTokenResult? {
-        guard !parameters.forceRefresh, parameters.claimsRequest == nil, !parameters.returnRefreshToken,
-            let environment = client?.environment, let homeAccountId = account.identifier
-        else { return nil }
-        let now = environment.clock.now()
-        let buffer = environment.tokenExpirationBuffer
-        guard
-            let served = environment.cache.servedAccessToken(
-                homeAccountId: homeAccountId, requestedScopes: parameters.scopes ?? [], validAt: now.addingTimeInterval(buffer)),
-            served.refreshDue(expiryBuffer: buffer) > now
-        else { return nil }
-        environment.logger.verbose("Access token served from the cache")
+        guard let served = freshCachedAccessToken(parameters) else { return nil }
         return MSALNativeAuthTokenResult(
             accessToken: served.secret, scopes: served.scopes, expiresOn: served.expiresOn, refreshToken: nil,
             correlationId: parameters.correlationId ?? newCorrelationId())

@@ -31,11 +31,17 @@ public final class MSALNativeAuthUserAccountResult: Sendable {
 
     /// An access token for `parameters.scopes`: from the cache when one covers them and is not
     /// about to expire, otherwise by redeeming the refresh token.
-    public func getAccessToken(parameters: MSALNativeAuthGetAccessTokenParameters = MSALNativeAuthGetAccessTokenParameters())
-        async throws(RetrieveAccessTokenError) -> MSALNativeAuthTokenResult
-    {
+    ///
+    /// A cached token is answered on the caller's actor without suspending (no thread hop, so a
+    /// short-lived process that only prints a cached token never starts a worker thread); a
+    /// refresh runs off it (docs/usage.md#access-tokens-accounts-and-the-cache).
+    nonisolated(nonsending) public func getAccessToken(
+        parameters: MSALNativeAuthGetAccessTokenParameters = MSALNativeAuthGetAccessTokenParameters()
+    ) async throws(RetrieveAccessTokenError) -> MSALNativeAuthTokenResult {
         if let served = servedFromCache(parameters, newCorrelationId: newCorrelationId) { return served }
-        return try await accessToken(AccessTokenRequest(parameters, newCorrelationId: newCorrelationId()))
+        let request = AccessTokenRequest(parameters, newCorrelationId: newCorrelationId())
+        if let cached = cachedAccessToken(request) { return cached }
+        return try await refreshedAccessToken(request)
     }
 
     /// Gets an access token and reports to `delegate` on the main actor.

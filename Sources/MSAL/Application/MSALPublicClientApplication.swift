@@ -45,7 +45,7 @@ open class MSALPublicClientApplication: @unchecked Sendable {
     package static func makeEnvironment(
         _ configuration: MSALPublicClientApplicationConfig, clock: any NativeAuthClock, uuid: @escaping @Sendable () -> UUID
     ) throws(SetupError) -> NativeAuthEnvironment {
-        let clientId = configuration.clientId.trimmingCharacters(in: .whitespacesAndNewlines)
+        let clientId = configuration.clientId.trimmingWhitespaceAndNewlines
         guard !clientId.isEmpty else {
             throw SetupError(.invalidParameter, "clientId is empty; set it to the application (client) id of the app registration")
         }

@@ -18,6 +18,11 @@ import Foundation
 /// - a network or FUSE file system (changes made on another machine raise no event here);
 /// - a lost watch (directory deleted or moved) or an overflowed event queue (then the watch is
 ///   set up again, and the look-up that noticed checks the file).
+///
+/// The watch is set up only after `checksBeforeWatching` checks, which the reader answers with its
+/// `stat`: a process that ends after a few look-ups (a command printing one token) never makes
+/// one. Removing a watch when the process ends waits for the kernel (an RCU grace period), which
+/// took a fresh process 4 to 12 ms more on a busy machine (BENCHMARKS.md, "fresh process").
 package final class CacheFileWatch: Sendable {
     private let directory: String
     private let fileName: [UInt8]
@@ -29,7 +34,12 @@ package final class CacheFileWatch: Sendable {
         var watch: Int32 = -1
         /// inotify is unusable here for good (no instance, symlink, remote file system).
         var disabled = false
+        /// Checks so far, up to `checksBeforeWatching`.
+        var checks = 0
     }
+
+    /// How many checks the reader's `stat` answers before the watch is set up.
+    package static let checksBeforeWatching = 16
 
     /// `enabled: false` never watches (every check answers false): the `stat` fallback, for tests.
     package init(path: String, enabled: Bool = true) {
@@ -37,11 +47,7 @@ package final class CacheFileWatch: Sendable {
         let url = URL(fileURLWithPath: path)
         directory = url.deletingLastPathComponent().path
         fileName = Array(url.lastPathComponent.utf8)
-        let descriptor = enabled ? inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC)) : -1
-        state.withLock {
-            $0.descriptor = descriptor
-            $0.disabled = descriptor < 0
-        }
+        state.withLock { $0.disabled = !enabled }
     }
 
     deinit {
@@ -58,7 +64,11 @@ package final class CacheFileWatch: Sendable {
         state.withLock { state in
             guard !state.disabled else { return false }
             guard state.watch >= 0 else {
-                startWatching(&state)
+                if state.checks < Self.checksBeforeWatching {
+                    state.checks += 1
+                } else {
+                    startWatching(&state)
+                }
                 return false
             }
             return drainFindsNoChange(&state)
@@ -77,6 +87,13 @@ package final class CacheFileWatch: Sendable {
         if Self.isRemote(Self.fileSystemType(of: resolved)) {
             state.disabled = true
             return
+        }
+        if state.descriptor < 0 {
+            state.descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+            guard state.descriptor >= 0 else {
+                state.disabled = true // no inotify instance left (the per-user limit), or no inotify
+                return
+            }
         }
         let mask = UInt32(
             IN_CLOSE_WRITE | IN_MODIFY | IN_ATTRIB | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF
@@ -173,19 +190,60 @@ package final class CacheFileWatch: Sendable {
     }
 
     /// The type of the file system holding `path` (resolved): the longest mount point of
-    /// `/proc/self/mounts` that contains it. Empty when unknown.
-    static func fileSystemType(of path: String, mounts: String? = try? String(contentsOfFile: "/proc/self/mounts", encoding: .utf8))
-        -> String
-    {
-        var best = (length: -1, type: "")
-        for line in (mounts ?? "").split(separator: "\n") {
-            let fields = line.split(separator: " ")
-            guard fields.count >= 3 else { continue }
-            // Spaces and the like in mount points are written as octal escapes (`\040`).
-            let point = String(fields[1]).replacingOccurrences(of: "\\040", with: " ")
-            let contains = point == "/" || path == point || path.hasPrefix(point + "/")
-            if contains, point.count > best.length { best = (point.count, String(fields[2])) }
+    /// `/proc/self/mounts` that contains it. Empty when unknown. Works on the bytes (a fresh
+    /// process spent about 0.4 ms here splitting the table with `String` and Foundation: BENCHMARKS.md,
+    /// "fresh process").
+    static func fileSystemType(of path: String, mounts: String? = mountTable()) -> String {
+        guard var mounts else { return "" }
+        let target = Array(path.utf8)
+        let slash = UInt8(ascii: "/")
+        return mounts.withUTF8 { table in
+            var best: (length: Int, type: Slice<UnsafeBufferPointer<UInt8>>)?
+            for line in table.split(separator: UInt8(ascii: "\n")) {
+                let fields = line.split(separator: UInt8(ascii: " "), maxSplits: 3)
+                guard fields.count >= 3 else { continue }
+                // Spaces and the like in mount points are written as octal escapes (`\040`).
+                let point = Self.unescapingSpaces(fields[1])
+                let contains =
+                    point == [slash] || target == point
+                    || (target.count > point.count && target.starts(with: point) && target[point.count] == slash)
+                if contains, point.count > best?.length ?? -1 { best = (point.count, fields[2]) }
+            }
+            return best.map { String(decoding: $0.type, as: UTF8.self) } ?? ""
         }
-        return best.type
+    }
+
+    /// A mount point's bytes with each `\040` turned back into a space.
+    private static func unescapingSpaces(_ field: Slice<UnsafeBufferPointer<UInt8>>) -> [UInt8] {
+        let escape = Array("\\040".utf8)
+        guard field.contains(escape[0]) else { return Array(field) }
+        var out: [UInt8] = []
+        var index = field.startIndex
+        while index < field.endIndex {
+            if field[index...].starts(with: escape) {
+                out.append(UInt8(ascii: " "))
+                index += escape.count
+            } else {
+                out.append(field[index])
+                index += 1
+            }
+        }
+        return out
+    }
+
+    /// `/proc/self/mounts` as text, read with plain `read` calls; nil when it cannot be read.
+    static func mountTable(path: String = "/proc/self/mounts") -> String? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { return nil }
+            if count == 0 { return String(decoding: bytes, as: UTF8.self) }
+            bytes.append(contentsOf: chunk[..<count])
+        }
     }
 }

@@ -70,8 +70,9 @@ package struct InteractiveAuthorization: Sendable {
 
     /// Starts the browser; its closure (the app's `browserLauncher`) comes first.
     package var launcher: BrowserLauncher
-    /// The app's `authorizationURLHandler`: shows the URL when no browser could be started.
-    package var urlHandler: (@Sendable (URL) async -> Void)?
+    /// The app's `signInAddressHandler` and `authorizationURLHandler`: shows the address when no
+    /// browser could be started.
+    package var addressHandler: (@Sendable (MSALSignInAddress) async -> Void)?
     /// How long to wait for the redirect once the browser is open.
     package var timeout: Double
     /// Secrets' source.
@@ -84,11 +85,11 @@ package struct InteractiveAuthorization: Sendable {
 
     /// A coordinator; tests inject their own gate, randomness and launcher.
     package init(
-        launcher: BrowserLauncher, urlHandler: (@Sendable (URL) async -> Void)? = nil, timeout: Double = 300,
+        launcher: BrowserLauncher, addressHandler: (@Sendable (MSALSignInAddress) async -> Void)? = nil, timeout: Double = 300,
         random: RandomBytes = .system, gate: InteractiveSessionGate = .shared
     ) {
         self.launcher = launcher
-        self.urlHandler = urlHandler
+        self.addressHandler = addressHandler
         self.timeout = timeout
         self.random = random
         self.gate = gate
@@ -149,14 +150,17 @@ package struct InteractiveAuthorization: Sendable {
         authorize.appVersion = request.appVersion
         let url = try authorize.url()
 
+        // The short address works whether or not a browser starts here (docs/usage.md#signing-in-over-ssh).
+        listener.offerShortAddress(redirectingTo: url)
         onURL?(url)
         let report = await launcher.open(url)
         guard !report.launched else { return }
-        guard let urlHandler else {
+        guard let addressHandler, let shortURL = listener.shortAddress else {
             throw .noBrowser(
-                "no browser could be started (\(report.summary)) and no authorizationURLHandler is set; "
-                    + "set one to show the sign-in URL yourself, or set $BROWSER")
+                "no browser could be started (\(report.summary)) and neither signInAddressHandler nor authorizationURLHandler "
+                    + "is set; set one to show the sign-in address yourself, or set $BROWSER")
         }
-        await urlHandler(url)
+        await addressHandler(
+            MSALSignInAddress(authorizationURL: url, shortURL: shortURL, authority: request.authority, environment: launcher.environment))
     }
 }

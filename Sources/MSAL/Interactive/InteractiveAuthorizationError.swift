@@ -30,7 +30,7 @@ package enum InteractiveAuthorizationError: Error, Sendable, Equatable, CustomSt
     case stateMismatch
     /// Another browser sign-in is running in this process (-42402).
     case sessionAlreadyRunning
-    /// No browser could be started and no `authorizationURLHandler` was given (-42403).
+    /// No browser could be started and neither `signInAddressHandler` nor `authorizationURLHandler` was given (-42403).
     case noBrowser(String)
     /// A redirect or token that cannot be used (-42600), e.g. an id token whose `nonce` differs.
     case invalidResponse(String)

@@ -18,6 +18,13 @@ extension LoopbackRedirectListener {
             var stopReason: InteractiveAuthorizationError.CancelReason?
             var stateMismatchSeen = false
             var boundAddresses: [String] = []
+            /// The port bound by `start()`, 0 before.
+            var port: UInt16 = 0
+            /// Where the short address sends the browser (docs/usage.md#signing-in-over-ssh): the
+            /// authorize URL while the sign-in waits; nil before it is offered and once the wait is over.
+            var shortAddressTarget: URL?
+            /// The listener's thread has delivered its outcome (or is about to): nothing is served any more.
+            var over = false
         }
 
         private let state = Locked(State())
@@ -50,7 +57,26 @@ extension LoopbackRedirectListener {
         func stop(_ reason: InteractiveAuthorizationError.CancelReason) {
             state.withLock { state in
                 if state.stopReason == nil { state.stopReason = reason }
+                state.shortAddressTarget = nil
                 wake(state.wakeWrite)
+            }
+        }
+
+        /// Sets the short address's target unless the wait is already over or cancelled; returns whether it did.
+        func offerShortAddress(_ target: URL) -> Bool {
+            state.withLock { state in
+                guard state.started, !state.over, state.stopReason == nil else { return false }
+                state.shortAddressTarget = target
+                return true
+            }
+        }
+
+        /// The wait is over (a response accepted, a timeout, a cancel, a failure): the short address
+        /// no longer hands out the authorize URL, whatever happens to the sockets afterwards.
+        func end() {
+            state.withLock { state in
+                state.over = true
+                state.shortAddressTarget = nil
             }
         }
 

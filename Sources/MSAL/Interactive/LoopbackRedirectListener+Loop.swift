@@ -29,6 +29,7 @@ extension LoopbackRedirectListener {
         let listeners: [Int32]
         let wakeRead: Int32
         let requestPath: String
+        let shortAddressPath: String
         let expectedState: String
         let readTimeout: Double
         let headerLimit: Int
@@ -38,13 +39,14 @@ extension LoopbackRedirectListener {
         static let drainTime = 1.0
 
         init(
-            core: Core, listeners: [Int32], wakeRead: Int32, requestPath: String, expectedState: String,
+            core: Core, listeners: [Int32], wakeRead: Int32, requestPath: String, shortAddressPath: String, expectedState: String,
             readTimeout: Double, headerLimit: Int
         ) {
             self.core = core
             self.listeners = listeners
             self.wakeRead = wakeRead
             self.requestPath = requestPath
+            self.shortAddressPath = shortAddressPath
             self.expectedState = expectedState
             self.readTimeout = readTimeout
             self.headerLimit = headerLimit
@@ -53,6 +55,8 @@ extension LoopbackRedirectListener {
         func run() {
             var connections: [Connection] = []
             let result = serve(&connections)
+            // Before anything closes or the outcome is delivered: the short address is over.
+            core.end()
             for connection in connections { close(connection.descriptor) }
             for listener in listeners { close(listener) }
             core.closeWakePipe(read: wakeRead)
@@ -175,7 +179,9 @@ extension LoopbackRedirectListener {
         }
 
         private func answer(_ head: String, on connection: inout Connection) -> AuthorizationResponse? {
-            switch LoopbackRedirectListener.route(head, requestPath: requestPath, expectedState: expectedState) {
+            switch LoopbackRedirectListener.route(
+                head, requestPath: requestPath, shortAddressPath: shortAddressPath, expectedState: expectedState)
+            {
             case .notFound:
                 finish(&connection, Self.page(status: 404, reason: "Not Found", text: "Not found"))
             case .badRequest:
@@ -183,6 +189,15 @@ extension LoopbackRedirectListener {
             case .stateMismatch:
                 core.withState { $0.stateMismatchSeen = true }
                 finish(&connection, Self.page(status: 400, reason: "Bad Request", text: "State mismatch"))
+            case .shortAddress:
+                // Read under the lock: nil before the URL is offered and once the wait is over.
+                guard let target = core.withState({ $0.shortAddressTarget }) else {
+                    finish(&connection, Self.page(status: 404, reason: "Not Found", text: "No sign-in is waiting here"))
+                    return nil
+                }
+                finish(&connection, Self.redirect(to: target))
+            case .foreignHost:
+                finish(&connection, Self.page(status: 403, reason: "Forbidden", text: "Open this address as localhost"))
             case .response(let response):
                 send(connection.descriptor, Self.resultPage(for: response))
                 shutdown(connection.descriptor, Int32(SHUT_WR))
@@ -224,6 +239,17 @@ extension LoopbackRedirectListener {
             return http(status: status, reason: reason, body: body)
         }
 
+        /// `302 Found` to `target`, with a link to it for a client that does not follow redirects.
+        /// (Foundation's `URL` percent-encodes every space, control and non-ASCII character, so the
+        /// text is safe in a header.)
+        static func redirect(to target: URL) -> [UInt8] {
+            let location = target.absoluteString
+            let body =
+                "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Sign in</title></head>"
+                + "<body><p><a href=\"\(escapeHTML(location))\">Continue to sign in</a></p></body></html>\n"
+            return http(status: 302, reason: "Found", body: body, extraHeaders: "Location: \(location)\r\n")
+        }
+
         static func resultPage(for response: AuthorizationResponse) -> [UInt8] {
             guard let error = response.error else {
                 return page(status: 200, reason: "OK", text: LoopbackRedirectListener.successText)
@@ -231,9 +257,10 @@ extension LoopbackRedirectListener {
             return page(status: 200, reason: "OK", text: LoopbackRedirectListener.errorText(for: response, error: error))
         }
 
-        private static func http(status: Int, reason: String, body: String) -> [UInt8] {
+        private static func http(status: Int, reason: String, body: String, extraHeaders: String = "") -> [UInt8] {
             let head =
-                "HTTP/1.1 \(status) \(reason)\r\n" + "Content-Type: text/html; charset=utf-8\r\n" + "Content-Length: \(body.utf8.count)\r\n"
+                "HTTP/1.1 \(status) \(reason)\r\n" + extraHeaders + "Content-Type: text/html; charset=utf-8\r\n"
+                + "Content-Length: \(body.utf8.count)\r\n"
                 + "Cache-Control: no-store\r\n" + "Referrer-Policy: no-referrer\r\n" + "Connection: close\r\n\r\n"
             return Array((head + body).utf8)
         }

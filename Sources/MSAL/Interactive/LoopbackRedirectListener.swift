@@ -13,12 +13,14 @@ import Foundation
 /// no Swift concurrency thread ever blocks. Every descriptor is `O_CLOEXEC` (a browser started
 /// meanwhile must not inherit the port) and all are closed before `waitForResponse` returns.
 ///
-/// Requests: only `GET` on the redirect path (`/` when the redirect URI has none); anything else is
-/// a 404 and the listener keeps going (browsers ask for `/favicon.ico`). A query with `code` or
-/// `error` is a response. With the expected `state` it gets the result page and ends the wait;
-/// with a missing or different `state` it gets 400 "State mismatch" and the listener keeps
-/// listening (a forged request must not abort the real sign-in), remembering it so that a timeout
-/// is then reported as `.stateMismatch`.
+/// Requests: only `GET` on the redirect path (`/` when the redirect URI has none) and on `/`;
+/// anything else is a 404 and the listener keeps going (browsers ask for `/favicon.ico`). A query
+/// with `code` or `error` on the redirect path is a response. With the expected `state` it gets the
+/// result page and ends the wait; with a missing or different `state` it gets 400 "State mismatch"
+/// and the listener keeps listening (a forged request must not abort the real sign-in),
+/// remembering it so that a timeout is then reported as `.stateMismatch`. `GET /` with none of
+/// `code`, `error` and `state` in its query is the short address: a 302 to the authorize URL once
+/// offered, while the wait lasts, when `Host` names this machine (docs/usage.md#signing-in-over-ssh).
 ///
 /// ```swift
 /// // given: secrets: AuthorizationSecrets
@@ -46,6 +48,10 @@ package final class LoopbackRedirectListener: Sendable {
 
     private let endpoint: Endpoint
     private let expectedState: String
+    /// The short address's path: `/` and eight random characters, so that only who is shown the
+    /// address (not another user of the machine, who can see the port) can read the authorize URL
+    /// through it (docs/decisions.md, "Short sign-in address").
+    package let shortAddressPath: String
     private let readTimeout: Double
     private let headerLimit: Int
     private let core = Core()
@@ -58,11 +64,12 @@ package final class LoopbackRedirectListener: Sendable {
     ///   - headerLimit: the largest request head accepted, in bytes (8 KiB).
     /// - Throws: `.invalidRedirectURI` unless the URI is `http://localhost[:port][/path]`,
     ///   `http://127.0.0.1…` or `http://[::1]…` without query, fragment or user.
-    package init(redirectURI: URL?, expectedState: String, readTimeout: Double = 10, headerLimit: Int = 8 * 1024)
-        throws(InteractiveAuthorizationError)
-    {
+    package init(
+        redirectURI: URL?, expectedState: String, readTimeout: Double = 10, headerLimit: Int = 8 * 1024, random: RandomBytes = .system
+    ) throws(InteractiveAuthorizationError) {
         self.endpoint = try Self.endpoint(for: redirectURI)
         self.expectedState = expectedState
+        shortAddressPath = "/" + Base64URL.encode(Data(random.bytes(6)))
         self.readTimeout = readTimeout
         self.headerLimit = headerLimit
     }
@@ -97,14 +104,39 @@ package final class LoopbackRedirectListener: Sendable {
         }
         let loop = Loop(
             core: core, listeners: sockets.descriptors, wakeRead: pipe.read, requestPath: endpoint.requestPath,
+            shortAddressPath: shortAddressPath,
             expectedState: expectedState, readTimeout: readTimeout, headerLimit: headerLimit)
         let addresses = sockets.descriptors.map(Self.localAddress(of:))
-        core.withState { $0.boundAddresses = addresses }
+        core.withState {
+            $0.boundAddresses = addresses
+            $0.port = sockets.port
+        }
         let thread = Thread { loop.run() }
         thread.name = "MSAL loopback listener"
         thread.start()
         return URL(string: "http://\(endpoint.host):\(sockets.port)\(endpoint.path)")!
     }
+
+    /// The short address, `http://localhost:PORT/` and eight random characters (the redirect URI's
+    /// host, the bound port, `shortAddressPath`), once started: while the sign-in waits, `GET` on it without an authorization response
+    /// is redirected to the URL given to `offerShortAddress(redirectingTo:)`
+    /// (docs/usage.md#signing-in-over-ssh).
+    package var shortAddress: URL? {
+        let port = core.withState { $0.port }
+        guard port != 0 else { return nil }
+        return URL(string: "http://\(endpoint.host):\(port)\(shortAddressPath)")
+    }
+
+    /// Makes the short address redirect to `authorizeURL` until the wait ends. Nothing (false)
+    /// before `start()` or once the wait is over or cancelled.
+    @discardableResult
+    package func offerShortAddress(redirectingTo authorizeURL: URL) -> Bool {
+        core.offerShortAddress(authorizeURL)
+    }
+
+    /// Where the short address sends the browser now: nil before it is offered and once the wait is
+    /// over (a response accepted, a timeout, a cancel).
+    package var shortAddressTarget: URL? { core.withState { $0.shortAddressTarget } }
 
     /// The addresses bound after `start()`, as the sockets themselves report them
     /// (`getsockname(2)`): `127.0.0.1`, and `::1` when the machine has it.

@@ -123,9 +123,14 @@ public final class MSALWebviewParameters: @unchecked Sendable {
     /// Opens the authorization URL. Nil: `$BROWSER`, then `xdg-open` on a desktop, then `wslview` on WSL.
     public var browserLauncher: (any MSALBrowserLauncher)?
     /// Receives the authorization URL when no browser could be started (for example over SSH), to
-    /// show it to the user; the sign-in then waits for the redirect. Without it, that case fails at
-    /// once with `internalErrorNoViewController`.
+    /// show it to the user; the sign-in then waits for the redirect. Without it (or
+    /// `signInAddressHandler`), that case fails at once with `internalErrorNoViewController`.
     public var authorizationURLHandler: (@Sendable (URL) -> Void)?
+    /// Receives the short form of the sign-in address when no browser could be started: the SDK
+    /// listener's `http://localhost:PORT/` plus a random path, which redirects to the authorization
+    /// URL while the sign-in waits, and the `ssh -L` line that forwards it (docs/usage.md#signing-in-over-ssh).
+    /// Called as well as `authorizationURLHandler` when both are set.
+    public var signInAddressHandler: (@Sendable (MSALSignInAddress) -> Void)?
     /// How long to wait for the user; nil: until cancelled.
     public var timeout: TimeInterval?
     /// The page the loopback redirect shows after a successful sign-in (HTML); nil: a plain page.

@@ -6,7 +6,7 @@ struct InteractiveTokenRequest: Sendable {
     /// App scopes with the OIDC defaults appended (the token request's `scope`).
     var scopes: [String]
     var launcher: BrowserLauncher
-    var urlHandler: (@Sendable (URL) async -> Void)?
+    var addressHandler: (@Sendable (MSALSignInAddress) async -> Void)?
     var timeout: Double
 }
 
@@ -16,9 +16,10 @@ extension MSALPublicClientApplication {
     /// the shared cache. This is MSAL's answer to `isBrowserRequired` and `.interactionRequired`.
     ///
     /// The browser is the app's `webviewParameters.browserLauncher`, else `$BROWSER`, `xdg-open`
-    /// (with a display) or `wslview`; when none starts, `authorizationURLHandler` gets the URL (for
-    /// example to print it over SSH) and the wait goes on; without a handler the call fails at once
-    /// with `internalErrorNoViewController`. Cancel with `cancelCurrentWebAuthSession()`, task
+    /// (with a display) or `wslview`; when none starts, `signInAddressHandler` gets the short
+    /// address and its `ssh -L` line, and `authorizationURLHandler` the URL (for example to print
+    /// them over SSH), and the wait goes on; without a handler the call fails at once with
+    /// `internalErrorNoViewController`. Cancel with `cancelCurrentWebAuthSession()`, task
     /// cancellation or `webviewParameters.timeout`: `.userCanceled`.
     public func acquireToken(with parameters: MSALInteractiveTokenParameters, completionBlock: @escaping MSALCompletionBlock) {
         let request = interactiveRequest(parameters)
@@ -81,17 +82,24 @@ extension MSALPublicClientApplication {
         authorization.appVersion = environment.appVersion
         authorization.correlationId = correlationId
         let launcher = webview.browserLauncher.map(BrowserLauncher.init(app:))
-        let handler = webview.authorizationURLHandler.map { show in { @Sendable (url: URL) async in show(url) } }
+        let (showAddress, showURL) = (webview.signInAddressHandler, webview.authorizationURLHandler)
+        let handler: (@Sendable (MSALSignInAddress) async -> Void)? =
+            showAddress == nil && showURL == nil
+            ? nil
+            : { @Sendable address in
+                showAddress?(address)
+                showURL?(address.authorizationURL)
+            }
         return .success(
             InteractiveTokenRequest(
                 authorization: authorization, scopes: Scopes.withDefaults(parameters.scopes), launcher: launcher ?? BrowserLauncher(),
-                urlHandler: handler, timeout: webview.timeout ?? .infinity))
+                addressHandler: handler, timeout: webview.timeout ?? .infinity))
     }
 
     func interactiveToken(_ request: InteractiveTokenRequest) async -> Result<MSALResult, NSError> {
         let correlationId = request.authorization.correlationId
         let logger = environment.logger
-        var flow = InteractiveAuthorization(launcher: request.launcher, urlHandler: request.urlHandler, timeout: request.timeout)
+        var flow = InteractiveAuthorization(launcher: request.launcher, addressHandler: request.addressHandler, timeout: request.timeout)
         flow.onURL = { url in logger.info("Browser sign-in opens \(url.scheme ?? "")://\(url.host ?? "")\(url.path)") }
         let grant: InteractiveAuthorization.Grant
         do throws(InteractiveAuthorizationError) {

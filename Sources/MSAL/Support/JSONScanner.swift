@@ -205,8 +205,11 @@ struct JSONScanner {
         return start..<position
     }
 
-    /// Decodes the value at the current position into a `JSONValue`.
-    mutating func decodeValue(depth: Int) throws(JSONSyntaxError) -> JSONValue {
+    /// Decodes the value at the current position into a `JSONValue`. `strict` also refuses what
+    /// Foundation's `JSONDecoder` reads otherwise or may refuse (a member name given twice; a number
+    /// with an exponent, or beyond a `Double`'s normal range), so that `JSONValue.parse` can leave
+    /// those to it.
+    mutating func decodeValue(depth: Int, strict: Bool = false) throws(JSONSyntaxError) -> JSONValue {
         guard depth <= Self.maxDepth else { throw fail("nesting deeper than \(Self.maxDepth)") }
         skipWhitespace()
         guard let first = peek else { throw fail("expected a value") }
@@ -217,12 +220,16 @@ struct JSONScanner {
             return .string(string)
         case UInt8(ascii: "{"):
             var members: [String: JSONValue] = [:]
-            try self.members { (scanner, name) throws(JSONSyntaxError) in members[name] = try scanner.decodeValue(depth: depth + 1) }
+            try self.members { (scanner, name) throws(JSONSyntaxError) in
+                let value = try scanner.decodeValue(depth: depth + 1, strict: strict)
+                if strict, members[name] != nil { throw JSONSyntaxError("member '\(name)' given twice", at: scanner.position) }
+                members[name] = value
+            }
             return .object(members)
         case UInt8(ascii: "["):
             var items: [JSONValue] = []
             guard enterArray() else { return .array(items) }
-            repeat { items.append(try decodeValue(depth: depth + 1)) } while try nextElement()
+            repeat { items.append(try decodeValue(depth: depth + 1, strict: strict)) } while try nextElement()
             return .array(items)
         case UInt8(ascii: "t"):
             try literal("true")
@@ -238,8 +245,24 @@ struct JSONScanner {
             guard let value = Double(String(decoding: UnsafeBufferPointer(rebasing: buffer[range]), as: UTF8.self)) else {
                 throw fail("invalid number")
             }
+            if strict,
+                hasExponent(range) || !value.isFinite
+                    || value.magnitude < Double.leastNormalMagnitude && (value != 0 || hasNonzeroDigit(range))
+            {
+                throw fail("a number JSONDecoder may read otherwise")
+            }
             return .number(value)
         }
+    }
+
+    /// Whether a number's digits are not all zero.
+    private func hasNonzeroDigit(_ range: Range<Int>) -> Bool {
+        buffer[range].contains { (UInt8(ascii: "1")...UInt8(ascii: "9")).contains($0) }
+    }
+
+    /// Whether a number has an exponent (`JSONDecoder` refuses some, such as `0e5`).
+    private func hasExponent(_ range: Range<Int>) -> Bool {
+        buffer[range].contains { $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }
     }
 
     /// Whether a string's contents are valid JSON text (escapes and no raw control character),

@@ -14,11 +14,25 @@ package enum JSONValue: Sendable, Equatable {
 
     /// Parses UTF-8 JSON text. Returns nil for anything that is not JSON.
     ///
-    /// Decodes straight into Swift values with `JSONDecoder` (no Foundation object tree in
-    /// between): measured here 20× faster than `JSONSerialization` plus conversion on a 15 MB
-    /// token cache, with a much smaller peak.
+    /// Answers as Foundation's `JSONDecoder` does (JSONValueParseTests compares them). Text that
+    /// the cache's scanner reads strictly (UTF-8, no member name twice, numbers without an exponent
+    /// and within a `Double`'s normal range) is decoded by it; the rest (a byte-order mark, UTF-16, trailing commas,
+    /// which `JSONDecoder` accepts, and anything malformed) goes to `JSONDecoder`, whose first
+    /// use costs a fresh process about 0.1 ms (BENCHMARKS.md, "fresh process").
     package static func parse(_ data: Data) -> JSONValue? {
-        try? JSONDecoder().decode(JSONValue.self, from: data)
+        scanned(data) ?? (try? JSONDecoder().decode(JSONValue.self, from: data))
+    }
+
+    /// The scanner's strict reading; nil when it leaves the text to `JSONDecoder`.
+    static func scanned(_ data: Data) -> JSONValue? {
+        data.withUnsafeBytes { raw in
+            let buffer = raw.bindMemory(to: UInt8.self)
+            guard UTF8Check.isValid(buffer) else { return nil }
+            var scanner = JSONScanner(buffer)
+            guard let value = try? scanner.decodeValue(depth: 1, strict: true) else { return nil }
+            scanner.skipWhitespace()
+            return scanner.atEnd ? value : nil
+        }
     }
 
     /// Converts a value produced by `JSONSerialization` (or built by an app from the same kinds of

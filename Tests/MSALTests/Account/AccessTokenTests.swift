@@ -48,6 +48,31 @@ import Testing
         #expect(h.stub.receivedRequests.count == before)
     }
 
+    /// What `getAccessToken` answered, seen from the main actor.
+    @MainActor private final class Answer {
+        var token: String?
+    }
+
+    /// A cached token never leaves the caller's actor: from the main actor it is in hand before the
+    /// task that asked for it first suspends (so a process that only prints one starts no worker
+    /// thread). A refresh is sent from off the main actor.
+    @MainActor @Test func aCachedTokenIsAnsweredOnTheCallersActorAndARefreshOffIt() async throws {
+        let h = try Harness()
+        let account = try await signedIn(h, expiresIn: 600)
+        let parameters = parameters([Self.todo])
+        for call in ["the first look-up of this copy", "the remembered one"] {
+            let answer = Answer()
+            Task.immediate { @MainActor in answer.token = try? await account.getAccessToken(parameters: parameters).accessToken }
+            #expect(answer.token == "AT-secret-value", "\(call): answered without suspending")
+        }
+        try await h.clock.sleep(seconds: 301)
+        h.stub.expect(path: "/oauth2/v2.0/token", reply: refreshReply(scope: Self.todo)) { _ in
+            Thread.isMainThread ? "the refresh was sent from the main thread" : nil
+        }
+        #expect(try await account.getAccessToken(parameters: parameters).accessToken == "AT-2")
+        #expect(h.stubProblems.isEmpty, "\(h.stubProblems)")
+    }
+
     @Test func aTokenWithMoreScopesCoversFewer() async throws {
         let h = try Harness()
         let account = try await signedIn(h, scope: "\(Self.todo) \(Self.todoWrite)")

@@ -23,6 +23,14 @@ import Testing
         return (h, account)
     }
 
+    /// Look-ups until the directory watch is up (it is set up only after
+    /// `CacheFileWatch.checksBeforeWatching` checks answered by `stat`).
+    private func untilWatched(_ h: Harness, _ account: MSALNativeAuthUserAccountResult) async throws {
+        for _ in 0...CacheFileWatch.checksBeforeWatching where !h.app.environment.cache.watchesStorage {
+            #expect(try await token(account) == "AT-secret-value")
+        }
+    }
+
     private func token(_ account: MSALNativeAuthUserAccountResult) async throws -> String {
         let parameters = MSALNativeAuthGetAccessTokenParameters()
         parameters.scopes = [Self.todo]
@@ -51,6 +59,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("token_cache.json")
         let (h, account) = try await signedIn(file)
+        try await untilWatched(h, account)
         #expect(h.app.environment.cache.watchesStorage, "the look-ups rely on the directory watch here, not on stat")
 
         let requests = h.stub.receivedRequests.count
@@ -80,12 +89,27 @@ import Testing
         let link = folder.appendingPathComponent("token_cache.json")
         try FileManager.default.createSymbolicLink(at: link, withDestinationURL: real)
         let (h, account) = try await signedIn(link)
+        try await untilWatched(h, account)
         #expect(h.app.environment.cache.watchesStorage)
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == real.path, "the link is still a link")
         #expect(String(decoding: try Data(contentsOf: real), as: UTF8.self).contains("AT-secret-value"), "the target was written")
 
         try await stress(["set-secrets", real.path, "through-the-link"])
         #expect(try await token(account) == "through-the-link")
+    }
+
+    /// A cache on `file` (one account, two scope sets written there), and a look-up of one of its
+    /// tokens' secrets.
+    private func lookUps(_ file: URL, storage: FileTokenCacheStorage) throws -> () -> String? {
+        try TokenCacheLookupCopyTests.cacheText(accounts: 1, scopes: 2).write(to: file)
+        let cache = TokenCache(
+            storage: storage, clientId: TokenCacheLookupCopyTests.clientId, authority: TokenCacheLookupCopyTests.authority,
+            logger: MSALLoggerConfig())
+        let valid = Date(timeIntervalSince1970: 1_800_000_000)
+        return {
+            cache.accessToken(homeAccountId: "uid0.utid", scopes: ["api://contoso/api1/Data.Read"], validAt: valid, requestedScopes: [])?
+                .secret
+        }
     }
 
     /// The same with and without the watch (the `stat` fallback), on a large cache (its look-up
@@ -95,22 +119,54 @@ import Testing
         let folder = try directory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("token_cache.json")
-        try TokenCacheLookupCopyTests.cacheText(accounts: 1, scopes: 2).write(to: file)
         let storage = FileTokenCacheStorage(url: file, secretsInFileFrom: copyFrom, watchDirectory: watch)
-        let cache = TokenCache(
-            storage: storage, clientId: TokenCacheLookupCopyTests.clientId, authority: TokenCacheLookupCopyTests.authority,
-            logger: MSALLoggerConfig())
-        let valid = Date(timeIntervalSince1970: 1_800_000_000)
-        func secret() -> String? {
-            cache.accessToken(homeAccountId: "uid0.utid", scopes: ["api://contoso/api1/Data.Read"], validAt: valid, requestedScopes: [])?
-                .secret
-        }
-        #expect(secret()?.hasPrefix("secret/0/1") == true)
+        let secret = try lookUps(file, storage: storage)
+        for _ in 0...CacheFileWatch.checksBeforeWatching { #expect(secret()?.hasPrefix("secret/0/1") == true) }
         #expect(storage.isWatched == watch)
         try await stress(["set-secrets", file.path, "refreshed-elsewhere"])
         #expect(secret() == "refreshed-elsewhere")
         try await stress(["clear", file.path])
         #expect(secret() == nil)
+    }
+
+    /// A process that ends after a few look-ups (a command printing one token) never sets up the
+    /// watch, whose removal at exit can cost it milliseconds; its look-ups `stat` the file, and so
+    /// still see another process's refresh at once. A longer-lived one sets it up.
+    @Test func theWatchIsSetUpOnlyAfterSomeLookUpsWhichStatTheFileMeanwhile() async throws {
+        let folder = try directory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("token_cache.json")
+        let storage = FileTokenCacheStorage(url: file)
+        let secret = try lookUps(file, storage: storage)
+        #expect(secret()?.hasPrefix("secret/0/1") == true)
+        try await stress(["set-secrets", file.path, "refreshed-before-the-watch"])
+        #expect(secret() == "refreshed-before-the-watch", "seen through stat")
+        #expect(!storage.isWatched)
+        for _ in 0...CacheFileWatch.checksBeforeWatching where !storage.isWatched { _ = secret() }
+        #expect(storage.isWatched)
+        try await stress(["set-secrets", file.path, "refreshed-with-the-watch"])
+        #expect(secret() == "refreshed-with-the-watch")
+    }
+
+    @Test func noWatchBeforeTheLookUpsThatPayForIt() throws {
+        let folder = try directory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let watch = CacheFileWatch(path: folder.appendingPathComponent("token_cache.json").path)
+        for _ in 0..<CacheFileWatch.checksBeforeWatching {
+            #expect(!watch.isUnchangedSinceLastCheck(), "answered by the caller's stat")
+            #expect(!watch.isWatching)
+        }
+        #expect(!watch.isUnchangedSinceLastCheck(), "the first check with the watch still asks for a stat")
+        #expect(watch.isWatching)
+        #expect(watch.isUnchangedSinceLastCheck(), "then nothing changed")
+    }
+
+    /// The mount table as read with plain `read` calls is the file's text.
+    @Test func theMountTableIsReadWhole() throws {
+        let table = try #require(CacheFileWatch.mountTable())
+        #expect(table == (try String(contentsOfFile: "/proc/self/mounts", encoding: .utf8)))
+        #expect(CacheFileWatch.fileSystemType(of: "/") != "")
+        #expect(CacheFileWatch.mountTable(path: "/nonexistent/mounts") == nil)
     }
 
     @Test func remoteFileSystemsAreNotWatched() {
@@ -124,6 +180,9 @@ import Testing
         #expect(CacheFileWatch.fileSystemType(of: "/home/adam/x", mounts: mounts) == "ext4")
         #expect(CacheFileWatch.fileSystemType(of: "/mnt/my files/cache", mounts: mounts) == "fuse.sshfs")
         #expect(CacheFileWatch.fileSystemType(of: "/tmp/x", mounts: mounts) == "tmpfs")
+        #expect(CacheFileWatch.fileSystemType(of: "/mnt/my files", mounts: mounts) == "fuse.sshfs")
+        #expect(CacheFileWatch.fileSystemType(of: "/mnt/my", mounts: mounts) == "ext4")
+        #expect(CacheFileWatch.fileSystemType(of: "/home/ada", mounts: nil) == "")
         #expect(CacheFileWatch.isRemote("nfs4") && CacheFileWatch.isRemote("fuse.sshfs") && CacheFileWatch.isRemote("cifs"))
         #expect(!CacheFileWatch.isRemote("ext4") && !CacheFileWatch.isRemote("tmpfs") && !CacheFileWatch.isRemote("btrfs"))
     }

@@ -149,16 +149,52 @@ import Testing
     }
 
     @Test func withoutABrowserTheHandlerGetsTheURLAndTheWaitGoesOn() async throws {
-        let handled = Locked<[URL]>([])
+        let handled = Locked<[MSALSignInAddress]>([])
         let authorization = InteractiveAuthorization(
             launcher: Self.noBrowser,
-            urlHandler: { url in
-                handled.withLock { $0.append(url) }
-                Task { _ = await Self.redirect(url, answer: "code=FROM-HANDLER") }
+            addressHandler: { address in
+                handled.withLock { $0.append(address) }
+                Task { _ = await Self.redirect(address.authorizationURL, answer: "code=FROM-HANDLER") }
             }, gate: InteractiveSessionGate())
         let grant = try await authorization.run(.init(clientId: "c", authority: Self.authority, scopes: ["Mail.Read"]))
         #expect(grant.code == "FROM-HANDLER")
         #expect(handled.withLock { $0.count } == 1)
+    }
+
+    /// Over SSH: the handler's short address leads to the authorize URL through the listener, its
+    /// ssh line forwards the listener's port to the server `$SSH_CONNECTION` names (the launcher's
+    /// environment), and the redirect then ends the sign-in.
+    @Test func theHandlersShortAddressLeadsToTheAuthorizeURL() async throws {
+        let followed = OneShot<String>()
+        let launcher = BrowserLauncher(
+            environment: ["PATH": "/nonexistent", "SSH_CONNECTION": "198.51.100.7 50122 203.0.113.5 22", "USER": "ada"], isWSL: false)
+        let seen = Locked<MSALSignInAddress?>(nil)
+        let authorization = InteractiveAuthorization(
+            launcher: launcher,
+            addressHandler: { address in
+                seen.withLock { $0 = address }
+                Task {
+                    // A person's browser: the short address first, then the page, then the redirect.
+                    let port = UInt16(address.port)
+                    let answer = (try? await LoopbackTestClient.get(address.shortURL.path, port: port)) ?? ""
+                    followed.resume(answer)
+                    _ = await Self.redirect(address.authorizationURL, answer: "code=VIA-SHORT-ADDRESS")
+                }
+            }, gate: InteractiveSessionGate())
+        let grant = try await authorization.run(.init(clientId: "c", authority: Self.authority, scopes: ["Mail.Read"]))
+        #expect(grant.code == "VIA-SHORT-ADDRESS")
+
+        let address = try #require(seen.withLock { $0 })
+        let port = try #require(URL(string: grant.redirectURI)?.port)
+        #expect(
+            address.port == port && address.shortURL.absoluteString.hasPrefix("http://localhost:\(port)/")
+                && address.shortURL.path.count == 9)
+        #expect(address.authorizationURL.absoluteString.hasPrefix(Self.authority.absoluteString + "/oauth2/v2.0/authorize?"))
+        #expect(address.forwardedPorts == [port], "the authority is not on this machine")
+        #expect(address.sshCommand == "ssh -L \(port):localhost:\(port) ada@203.0.113.5")
+        let answer = await followed.value()
+        #expect(answer.hasPrefix("HTTP/1.1 302 Found\r\n"))
+        #expect(answer.contains("\r\nLocation: \(address.authorizationURL.absoluteString)\r\n"))
     }
 
     @Test func theServicesErrorIsThrown() async throws {

@@ -358,7 +358,7 @@ import Testing
 
     @Test func routeClassifiesRequestHeads() {
         func route(_ head: String) -> LoopbackRedirectListener.Route {
-            LoopbackRedirectListener.route(head, requestPath: "/", expectedState: "S")
+            LoopbackRedirectListener.route(head, requestPath: "/", shortAddressPath: "/s", expectedState: "S")
         }
         #expect(route("GET /?code=a+b%2Bc&state=S HTTP/1.1\r\nHost: x") == .response(AuthorizationResponse(code: "a b+c", state: "S")))
         #expect(route("GET /?code=a&state=S&state=T HTTP/1.1") == .response(AuthorizationResponse(code: "a", state: "S")))
@@ -374,7 +374,8 @@ import Testing
 
     @Test func routeRefusesAStateThatIsOnlyAPrefixOrLonger() {
         func route(_ state: String) -> LoopbackRedirectListener.Route {
-            LoopbackRedirectListener.route("GET /?code=a&state=\(state) HTTP/1.1", requestPath: "/", expectedState: "ST")
+            LoopbackRedirectListener.route(
+                "GET /?code=a&state=\(state) HTTP/1.1", requestPath: "/", shortAddressPath: "/s", expectedState: "ST")
         }
         #expect(route("S") == .stateMismatch)
         #expect(route("") == .stateMismatch)

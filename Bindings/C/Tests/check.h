@@ -1,11 +1,15 @@
 /*
- * What the C tests share (bad_input_test.c, parity_test.c): counted checks that report the file,
- * line and expression of each failure, and a look at this thread's last error message.
+ * The checks the C tests share (bad_input_test.c, token_into_test.c, state_test.c, parity_test.c):
+ * CHECK counts a failed condition and goes on; CHECK_CODE compares an msal_na_error and names both
+ * sides; message_has looks in the calling thread's last error message; sum_on_threads runs a body
+ * on several threads at once. A test ends with `return report("name")`, which checks that no
+ * handle or string of the library is left live, prints the counts and fails on any failed check.
  */
-#ifndef MSAL_NA_TEST_SUPPORT_H
-#define MSAL_NA_TEST_SUPPORT_H
+#ifndef MSAL_NA_TEST_CHECK_H
+#define MSAL_NA_TEST_CHECK_H
 
 #include <msal_native_auth.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -36,6 +40,45 @@ static int message_has(const char *part) {
     if (!found) fprintf(stderr, "  last error message: %s (wanted '%s')\n", message ? message : "(none)", part);
     msal_na_string_free(message);
     return found;
+}
+
+/* Runs body(argument) on `count` threads at once (at most 16) and returns the sum of what they
+ * returned: the threads count (their failures, say) and the calling thread checks, so CHECK's
+ * counters are only ever touched by one thread. */
+struct thread_run {
+    int (*body)(void *);
+    void *argument;
+    int failures;
+};
+
+static void *thread_main(void *run) {
+    struct thread_run *this = run;
+    this->failures = this->body(this->argument);
+    return NULL;
+}
+
+static int sum_on_threads(int count, int (*body)(void *), void *argument) {
+    struct thread_run runs[16];
+    pthread_t ids[16];
+    int failures = 0;
+    count = count > 16 ? 16 : count;
+    for (int i = 0; i < count; i++) {
+        runs[i] = (struct thread_run){body, argument, 0};
+        pthread_create(&ids[i], NULL, thread_main, &runs[i]);
+    }
+    for (int i = 0; i < count; i++) {
+        pthread_join(ids[i], NULL);
+        failures += runs[i].failures;
+    }
+    return failures;
+}
+
+static int report(const char *name) {
+    /* Everything the test was given is freed: no handle or string of the library is left. */
+    CHECK(msal_na_live_handles() == 0);
+    CHECK(msal_na_live_strings() == 0);
+    printf("%s: %d checks, %d failed\n", name, checks, failures);
+    return failures ? 1 : 0;
 }
 
 #endif
