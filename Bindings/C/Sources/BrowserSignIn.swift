@@ -33,7 +33,7 @@ enum BrowserSignIn {
         switch (try options.bool("system_browser") ?? (bridge == nil), bridge) {
         case (true, nil): break // the system browser, or MSAL_NA_ERR_NO_BROWSER
         case (false, let bridge?): webview.browserLauncher = AppShownLauncher(bridge: bridge)
-        case (true, let bridge?): webview.authorizationURLHandler = { url in bridge.show(url) }
+        case (true, let bridge?): webview.signInAddressHandler = { address in bridge.show(SignInURLBridge.Address(address)) }
         case (false, nil):
             throw InterfaceError(.invalidArgument, "'options_json': \"system_browser\": false needs a URL callback to show the address")
         }
@@ -88,20 +88,45 @@ final class SignInURLBridge: Sendable {
         target = Target(callback: callback, userData: userData)
     }
 
-    /// Hands `url` to the callback (in a `msal_na_sign_in_url`: `size`, then `url`) and returns
-    /// without waiting for it: the sign-in goes on to wait for the redirect.
-    func show(_ url: URL) {
+    /// The fields of a `msal_na_sign_in_url` after `size`, in its order.
+    struct Address: Sendable {
+        var url: String
+        /// The SDK listener's short address and the `ssh -L` line: known when the SDK hands over
+        /// an `MSALSignInAddress` (no browser started), not when the app's launcher shows the URL.
+        var shortURL: String?
+        var sshCommand: String?
+
+        init(url: URL) {
+            self.url = url.absoluteString
+        }
+
+        init(_ address: MSALSignInAddress) {
+            url = address.authorizationURL.absoluteString
+            shortURL = address.shortURL.absoluteString
+            sshCommand = address.sshCommand
+        }
+    }
+
+    /// Hands the address to the callback in a `msal_na_sign_in_url` (`size`, then one `const char *`
+    /// per field, NULL for one not known) and returns without waiting for it: the sign-in goes on
+    /// to wait for the redirect.
+    func show(_ address: Address) {
         shown.withLock { $0 = true }
         let target = target
-        let text = url.absoluteString
         Self.queue.async {
-            text.withCString { pointer in
-                let info = UnsafeMutableRawPointer.allocate(byteCount: 2 * MemoryLayout<Int>.size, alignment: MemoryLayout<Int>.alignment)
-                defer { info.deallocate() }
-                info.storeBytes(of: 2 * MemoryLayout<Int>.size, as: Int.self)
-                info.storeBytes(of: UnsafeRawPointer(pointer), toByteOffset: MemoryLayout<Int>.size, as: UnsafeRawPointer.self)
-                target.callback(UnsafeRawPointer(info), target.userData)
+            let fields = [address.url, address.shortURL, address.sshCommand].map { $0.flatMap { strdup($0) } }
+            defer {
+                for field in fields { free(field) }
             }
+            let word = MemoryLayout<Int>.size
+            let size = (1 + fields.count) * word
+            let info = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: MemoryLayout<Int>.alignment)
+            defer { info.deallocate() }
+            info.storeBytes(of: size, as: Int.self)
+            for (index, field) in fields.enumerated() {
+                info.storeBytes(of: field.map(UnsafeRawPointer.init), toByteOffset: (1 + index) * word, as: UnsafeRawPointer?.self)
+            }
+            target.callback(UnsafeRawPointer(info), target.userData)
         }
     }
 
@@ -117,7 +142,7 @@ struct AppShownLauncher: MSALBrowserLauncher {
     let bridge: SignInURLBridge
 
     func open(_ url: URL) async throws {
-        bridge.show(url)
+        bridge.show(SignInURLBridge.Address(url: url))
     }
 }
 

@@ -11,6 +11,7 @@
 #include "check.h"
 #include <pthread.h>
 #include <spawn.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -108,6 +109,8 @@ struct browser {
     int calls, done, results, url_returned_before_result;
     size_t size;
     char url[4096];
+    /* The short address and the ssh -L line ("" when NULL); the browser opens the short address when there is one. */
+    char short_url[256], ssh_command[512];
     const char *mode; /* "password", "cancel" (the page's button), "library-cancel" (msal_na_cancel_browser),
                          "cancel-and-linger" (msal_na_cancel_browser, then stays a while), "nothing" */
     const char *username, *password;
@@ -134,16 +137,23 @@ static void run_browser(const struct browser *browser, const char *url) {
 
 static void *browser_thread(void *data) {
     struct browser *browser = data;
-    run_browser(browser, browser->url);
+    run_browser(browser, browser->short_url[0] ? browser->short_url : browser->url);
     return NULL;
 }
+
+/* Whether `field` of the callback's msal_na_sign_in_url is within the `size` the library filled. */
+#define SIGN_IN_URL_HAS(info, field) ((info)->size >= offsetof(msal_na_sign_in_url, field) + sizeof((info)->field))
 
 static void on_sign_in_url(const msal_na_sign_in_url *info, void *user_data) {
     struct browser *browser = user_data;
     pthread_mutex_lock(&browser->lock);
     browser->calls++;
     browser->size = info->size;
-    snprintf(browser->url, sizeof browser->url, "%s", info->size >= sizeof *info && info->url ? info->url : "");
+    snprintf(browser->url, sizeof browser->url, "%s", SIGN_IN_URL_HAS(info, url) && info->url ? info->url : "");
+    snprintf(browser->short_url, sizeof browser->short_url, "%s",
+             SIGN_IN_URL_HAS(info, short_url) && info->short_url ? info->short_url : "");
+    snprintf(browser->ssh_command, sizeof browser->ssh_command, "%s",
+             SIGN_IN_URL_HAS(info, ssh_command) && info->ssh_command ? info->ssh_command : "");
     browser->other_thread = !pthread_equal(pthread_self(), browser->caller);
     pthread_mutex_unlock(&browser->lock);
     if (strcmp(browser->mode, "library-cancel") == 0) {
@@ -222,6 +232,7 @@ static void browser_sign_in(msal_na_app *app) {
     CHECK(name && strcmp(name, "ada@example.com") == 0);
     CHECK(browser->calls == 1 && browser->other_thread && browser->size >= sizeof(msal_na_sign_in_url));
     CHECK(strstr(browser->url, "/oauth2/v2.0/authorize?") && strstr(browser->url, "code_challenge_method=S256"));
+    CHECK(browser->short_url[0] == 0 && browser->ssh_command[0] == 0); /* the app's own view: only the URL */
     msal_na_string_free(token);
     msal_na_string_free(name);
     msal_na_result_free(result);
@@ -255,11 +266,20 @@ static void browser_sign_in(msal_na_app *app) {
     setenv("BROWSER", "/bin/false", 1);
     CHECK_CODE(msal_na_app_acquire_token_wait(app, scopes, NULL, NULL, NULL), MSAL_NA_ERR_NO_BROWSER);
     CHECK(message_has("BROWSER"));
+    /* That callback also gets the short address and the ssh -L line; the browser signs in through
+     * the short address, which redirects to the authorize page. */
     browser = new_browser("password");
     CHECK_CODE(msal_na_app_acquire_token_wait(
-                   app, "{\"system_browser\": true, \"scopes\": \"api://emulator/todolist/ToDoList.Read\"}", on_sign_in_url, browser, NULL),
+                   app, "{\"system_browser\": true, \"scopes\": \"api://emulator/todolist/ToDoList.Read\", \"timeout_seconds\": 60}",
+                   on_sign_in_url, browser, NULL),
                MSAL_NA_OK);
-    CHECK(browser->calls == 1);
+    CHECK(browser->calls == 1 && strstr(browser->url, "/oauth2/v2.0/authorize?"));
+    int port = 0;
+    const char *path = strrchr(browser->short_url, '/');
+    CHECK(sscanf(browser->short_url, "http://localhost:%d/", &port) == 1 && port > 0 && path && strlen(path + 1) == 8);
+    char forward[64];
+    snprintf(forward, sizeof forward, "ssh -L %d:localhost:%d ", port, port);
+    CHECK(strncmp(browser->ssh_command, forward, strlen(forward)) == 0);
     free_browser(browser);
 
     /* Cancellation: from the callback, by the page's Cancel, by the timeout. */

@@ -460,8 +460,8 @@ char *msal_na_claims_from_challenge(const char *www_authenticate);
  *   url_callback, system_browser false    the app shows the address itself (prints it, opens its own
  *                                         view): the callback receives it and the sign-in waits
  *   url_callback, system_browser true     the system browser first; the callback only when none
- *                                         starts (for example over SSH: print it for another device,
- *                                         whose browser must reach this machine's loopback)
+ *                                         starts, with the short address and the ssh -L line too
+ *                                         (over SSH: print them for the person's own machine)
  * The callback receives a msal_na_sign_in_url, valid during the call only. Read `size` first: a
  * field is there when its end is within `size` (later versions add fields at the end, never
  * change these). It runs on a thread of the library kept for URL callbacks (not the result
@@ -477,8 +477,15 @@ char *msal_na_claims_from_challenge(const char *www_authenticate);
  * INVALID_ARGUMENT (also "openid", "profile" or "offline_access" among the scopes), GENERAL.
  */
 typedef struct msal_na_sign_in_url {
-    size_t size;     /* bytes of this struct as the library filled it */
-    const char *url; /* the authorize URL to open */
+    size_t size;             /* bytes of this struct as the library filled it */
+    const char *url;         /* the authorize URL to open (about 850 characters) */
+    /* When no system browser started ("system_browser": true), else NULL (the app's own view opens `url`): */
+    const char *short_url;   /* the SDK listener's short address, http://localhost:PORT/ and eight random
+                                characters, which redirects to `url` while the sign-in waits: easy to type */
+    const char *ssh_command; /* the command to run on the person's own machine, where the browser is, so
+                                that short_url reaches this one: "ssh -L PORT:localhost:PORT ada@203.0.113.5"
+                                (the destination from $SSH_CONNECTION and $USER, else the placeholder
+                                "user@host"; a second -L when the authority is on loopback) */
 } msal_na_sign_in_url;
 typedef void (*msal_na_sign_in_url_callback)(const msal_na_sign_in_url *info, void *user_data);
 

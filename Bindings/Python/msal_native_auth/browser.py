@@ -31,7 +31,15 @@ _OUT = ctypes.POINTER(ctypes.c_void_p)
 class _SignInURLStruct(ctypes.Structure):
     """``msal_na_sign_in_url``: read a field only when it lies within ``size``."""
 
-    _fields_ = [("size", ctypes.c_size_t), ("url", ctypes.c_char_p)]
+    _fields_ = [("size", ctypes.c_size_t), ("url", ctypes.c_char_p), ("short_url", ctypes.c_char_p), ("ssh_command", ctypes.c_char_p)]
+
+    def text(self, name: str) -> Optional[str]:
+        """The field ``name`` as text; None when it is NULL or beyond ``size`` (an older library)."""
+        field = getattr(type(self), name)
+        if self.size < field.offset + field.size:
+            return None
+        value = getattr(self, name)
+        return value.decode("utf-8") if value else None
 
 
 _URL_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.POINTER(_SignInURLStruct), ctypes.c_void_p)
@@ -48,9 +56,16 @@ _native.declare(
 @dataclass(frozen=True)
 class SignInURL:
     """Where the user signs in: open ``url`` in a browser on this machine (or on another one whose
-    browser reaches this machine's loopback, for example through ``ssh -L``)."""
+    browser reaches this machine's loopback, for example through ``ssh -L``).
+
+    When no system browser started (``use_system_browser=True``), also ``short_url``, the SDK
+    listener's ``http://localhost:PORT/`` address that redirects to ``url`` while the sign-in waits,
+    and ``ssh_command``, the ``ssh -L`` line to run on the person's own machine so that it reaches
+    this one; both None when the app shows the address itself."""
 
     url: str
+    short_url: Optional[str] = None
+    ssh_command: Optional[str] = None
 
 
 @dataclass
@@ -73,10 +88,11 @@ def _on_sign_in_url(info: "ctypes._Pointer[_SignInURLStruct]", user_data: Option
     if handler is None or not info:
         return
     raw = info.contents
-    if raw.size < ctypes.sizeof(_SignInURLStruct) or not raw.url:
+    url = raw.text("url")
+    if url is None:
         return
     try:
-        handler(SignInURL(raw.url.decode("utf-8")))
+        handler(SignInURL(url, raw.text("short_url"), raw.text("ssh_command")))
     except Exception:  # noqa: BLE001 - on a library thread, nobody to raise to
         import logging
 
@@ -134,7 +150,8 @@ def acquire_token_interactive(
     Who shows the page: without ``on_sign_in_url`` the system browser (``$BROWSER``, ``xdg-open``
     with a display, ``wslview``), else NoBrowserError. With ``on_sign_in_url(SignInURL)`` the app
     shows it itself (print it, open a view) and the call waits for the redirect; add
-    ``use_system_browser=True`` to try the system browser first and call it only when none starts.
+    ``use_system_browser=True`` to try the system browser first and call it only when none starts
+    (then with ``short_url`` and ``ssh_command`` as well: print them over SSH).
     The callback runs on a thread of the library and must return without waiting for the sign-in.
 
     ``prompt``: "select_account", "login", "consent", "create" or "if_necessary" (default).

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """A scripted browser for the emulator's authorize page, over plain HTTP (no JavaScript needed).
 
-It loads the authorize URL, fills the page's form by the emulator's page contract (docs/emulator.md,
+It loads the authorize URL (or the SDK listener's short address, which redirects to it), fills
+the page's form by the emulator's page contract (docs/emulator.md,
 "Browser sign-in": `form#authorize-form` with `data-step` sign_in / otp / consent, hidden `flow`,
 inputs `username`, `password`, `otp`, checkboxes `scope`, buttons `name="action"`), posts it, keeps
 the session cookie, and follows the final redirect to the SDK's loopback listener, which then
@@ -111,13 +112,15 @@ def sign_in(
     """Drives the page to the end; returns the redirect URL the app's listener was given. On a
     consent page it unchecks the scopes in `decline` and accepts the rest."""
     cookies: Dict[str, str] = {}
-    start = urllib.parse.urlsplit(url)
     status, headers, text = _load(url, cookies)
     seen = 0
     for _ in range(8):
         if 300 <= status < 400 and headers["Location"]:
             target = urllib.parse.urljoin(url, headers["Location"])
-            if urllib.parse.urlsplit(target).netloc == start.netloc:
+            # Followed unless it takes the answer to the app: on the page's own host, or from the
+            # short address to the authorize page (as Sources/NativeAuthTesting/HeadlessSignInBrowser.swift).
+            if urllib.parse.urlsplit(target).netloc == urllib.parse.urlsplit(url).netloc or not _answers_the_app(target):
+                url = target
                 status, headers, text = _load(target, cookies)
                 continue
             _load(target, cookies)  # the redirect to the app: its listener answers and finishes the sign-in
@@ -145,6 +148,12 @@ def sign_in(
             raise Stop(f"cannot fill the '{page.step}' page: {page.paragraphs}")
         status, headers, text = _load(urllib.parse.urljoin(url, page.action), cookies, fields)
     raise Stop("too many pages")
+
+
+def _answers_the_app(url: str) -> bool:
+    """Whether the query has ``code`` or ``error``: the redirect that ends the sign-in at the app."""
+    names = urllib.parse.parse_qs(urllib.parse.urlsplit(url).query, keep_blank_values=True)
+    return "code" in names or "error" in names
 
 
 def _codes(url: str, username: str) -> List[str]:

@@ -64,6 +64,7 @@ def test_the_app_shows_the_address_and_the_page_signs_in(emulator: Emulator, no_
 
     def show(address: m.SignInURL) -> None:
         shown.append(address.url)
+        assert address.short_url is None and address.ssh_command is None  # the app's own view: the URL only
         drive(username=ADA[0], password=ADA[1])(address)
 
     with emulator.app() as app:
@@ -96,16 +97,27 @@ def test_the_system_browser_by_default(emulator: Emulator, no_system_browser: No
 
 def test_the_callback_only_when_no_system_browser_starts(emulator: Emulator, no_system_browser: None, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("BROWSER", "/bin/false")  # exits 1 at once: not a browser
-    shown: List[str] = []
+    monkeypatch.setenv("SSH_CONNECTION", "198.51.100.7 50022 203.0.113.5 2222")  # as sshd sets it
+    monkeypatch.setenv("USER", "ada")
+    shown: List[m.SignInURL] = []
 
     def show(address: m.SignInURL) -> None:
-        shown.append(address.url)
-        drive(username=ADA[0], password=ADA[1])(address)
+        shown.append(address)
+        # The browser opens the short address, which redirects to the authorize page.
+        threading.Thread(target=lambda: _quietly(address.short_url or "", {"username": ADA[0], "password": ADA[1]}), daemon=True).start()
 
     with emulator.app() as app:
-        result = app.acquire_token_interactive([TODOLIST], on_sign_in_url=show, use_system_browser=True)
+        # A timeout: a browser that could not follow the short address ends the test instead of hanging it.
+        result = app.acquire_token_interactive([TODOLIST], on_sign_in_url=show, use_system_browser=True, timeout=60)
         assert result.account is not None and result.account.username == ADA[0]
-    assert len(shown) == 1
+    assert len(shown) == 1 and shown[0].url.startswith(emulator.authority + "/oauth2/v2.0/authorize?")
+    short = urllib.parse.urlsplit(shown[0].short_url or "")
+    assert (short.scheme, short.hostname) == ("http", "localhost") and len(short.path) == 9 and not short.query
+    # The listener's port, then the emulator's (a loopback authority), the SSH server's port and who to connect to.
+    service = urllib.parse.urlsplit(emulator.authority)
+    assert shown[0].ssh_command == (
+        f"ssh -L {short.port}:localhost:{short.port} -L {service.port}:{service.hostname}:{service.port} -p 2222 ada@203.0.113.5"
+    )
     # With a working system browser, the callback is not called.
     monkeypatch.setenv("BROWSER", browser_command("--password", *ADA))
     shown.clear()
