@@ -103,8 +103,10 @@ def test_the_callback_only_when_no_system_browser_starts(emulator: Emulator, no_
 
     def show(address: m.SignInURL) -> None:
         shown.append(address)
-        # The browser opens the short address, which redirects to the authorize page.
-        threading.Thread(target=lambda: _quietly(address.short_url or "", {"username": ADA[0], "password": ADA[1]}), daemon=True).start()
+        # The browser opens the short address, which redirects to the authorize page (the URL when
+        # there is none, so that the checks below report it).
+        opened = address.short_url or address.url
+        threading.Thread(target=lambda: _quietly(opened, {"username": ADA[0], "password": ADA[1]}), daemon=True).start()
 
     with emulator.app() as app:
         # A timeout: a browser that could not follow the short address ends the test instead of hanging it.

@@ -114,6 +114,10 @@ def test_the_refresh_token_only_when_asked(emulator: Emulator) -> None:
         with_refresh = step.account.get_access_token(TODOLIST, return_refresh_token=True)
         assert with_refresh.refresh_token and with_refresh.refresh_token not in repr(with_refresh)
         assert with_refresh.access_token == plain.access_token  # still from the cache
+        # Scopes as bytes, as the plain call takes them; invalid UTF-8 is refused before anything is sent.
+        assert step.account.get_access_token(TODOLIST.encode(), return_refresh_token=True).scopes == with_refresh.scopes
+        with pytest.raises(m.InvalidArgumentError, match="'scopes'"):
+            step.account.get_access_token(b"\xff", return_refresh_token=True)
         step.close()
 
 
