@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import atexit
 import ctypes
 import enum
 import itertools
@@ -664,6 +665,15 @@ def set_log_callback(
 def flush_log() -> None:
     """Returns once every line written so far has reached the callback."""
     lib.msal_na_flush_log()
+
+
+@atexit.register
+def _stop_logging_at_exit() -> None:
+    # Before the interpreter finalizes: a line delivered later would call into a finalizing Python,
+    # which ends the library's log thread under it (pthread_exit in PyGILState_Ensure), and
+    # libdispatch then aborts the process ("thread exit while a dispatch queue is running").
+    if _log_callback is not None:
+        set_log_callback(None)
 
 
 # The later modules use the classes above; imported last so that each can import this one.
