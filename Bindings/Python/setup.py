@@ -17,6 +17,7 @@ except ImportError:  # setuptools < 70.1
 
 HERE = Path(__file__).resolve().parent
 LIBRARY = "libmsalnativeauth.so"
+KEYRING_LIBRARY = "libmsalnativeauth-keyring.so"
 
 
 def library_path() -> Path:
@@ -30,10 +31,17 @@ def library_path() -> Path:
 class BuildPy(build_py):
     def run(self) -> None:
         super().run()
+        source = library_path()
         target = Path(self.build_lib) / "msal_native_auth" / LIBRARY
         target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(library_path(), target)
+        shutil.copyfile(source, target)
         target.chmod(0o755)
+        # The keyring's small library over libsecret, beside the main one, which opens it only
+        # when an application asks for "cache": "keyring" (Bindings/README.md).
+        keyring = source.with_name(KEYRING_LIBRARY)
+        if keyring.is_file():
+            shutil.copyfile(keyring, target.with_name(KEYRING_LIBRARY))
+            target.with_name(KEYRING_LIBRARY).chmod(0o755)
 
 
 class BinaryDistribution(Distribution):

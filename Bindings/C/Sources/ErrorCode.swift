@@ -35,6 +35,14 @@ enum ErrorCode: Int32, CaseIterable, Sendable {
     case stateExpired = 32
     case stateWrongApplication = 33
     case stateWrongKind = 34
+    // The browser, accounts and the keyring (Bindings/C/Sources/Outcome+Standard.swift, AccountDirectory.swift).
+    case userCanceled = 40
+    case noBrowser = 41
+    case browserSessionRunning = 42
+    case interactionRequired = 43
+    case declinedScopes = 44
+    case keyringUnavailable = 45
+    case keyringLocked = 46
     case `internal` = 99
 
     /// The name as in the header, without the `MSAL_NA_` prefix (`msal_na_error_name`).
@@ -70,6 +78,13 @@ enum ErrorCode: Int32, CaseIterable, Sendable {
         case .stateExpired: "ERR_STATE_EXPIRED"
         case .stateWrongApplication: "ERR_STATE_WRONG_APPLICATION"
         case .stateWrongKind: "ERR_STATE_WRONG_KIND"
+        case .userCanceled: "ERR_USER_CANCELED"
+        case .noBrowser: "ERR_NO_BROWSER"
+        case .browserSessionRunning: "ERR_BROWSER_SESSION_RUNNING"
+        case .interactionRequired: "ERR_INTERACTION_REQUIRED"
+        case .declinedScopes: "ERR_DECLINED_SCOPES"
+        case .keyringUnavailable: "ERR_KEYRING_UNAVAILABLE"
+        case .keyringLocked: "ERR_KEYRING_LOCKED"
         case .internal: "ERR_INTERNAL"
         }
     }
@@ -119,6 +134,7 @@ enum ErrorCode: Int32, CaseIterable, Sendable {
         case let error as RetrieveAccessTokenError:
             if error.isRefreshTokenExpired { return .refreshTokenExpired }
             if error.isInvalidScope { return .invalidScope }
+            if error.declinedScopes != nil { return .declinedScopes }
             // AADSTS50076 / 50079: the token needs a second factor (or registering one) first.
             if error.errorCodes.contains(50076) { return .mfaRequired }
             if error.errorCodes.contains(50079) { return .registrationRequired }

@@ -44,7 +44,11 @@ public func msal_na_app_create(_ configJSON: CString?, _ out: UnsafeMutablePoint
 
 @_cdecl("msal_na_app_free")
 public func msal_na_app_free(_ app: OpaquePointer?) -> Int32 {
-    freeHandle(app, "app", as: "an application") { if case .app = $0 { true } else { false } }
+    let entry = try? Operations.app(app)
+    let code = freeHandle(app, "app", as: "an application") { if case .app = $0 { true } else { false } }
+    // Its interceptor is not called after this returns (Bindings/C/Sources/RequestInterceptorBridge.swift).
+    if code == ErrorCode.ok.rawValue { entry?.interceptor?.detach() }
+    return code
 }
 
 @_cdecl("msal_na_app_current_account")

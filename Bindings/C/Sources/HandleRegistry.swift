@@ -76,10 +76,16 @@ final class HandleRegistry: Sendable {
 final class AppEntry: Sendable {
     let application: MSALNativeAuthPublicClientApplication
     let configuration: InterfaceConfiguration
+    /// The app's request interceptor (`msal_na_app_create_with_interceptor`), detached when the app is freed.
+    let interceptor: RequestInterceptorBridge?
 
-    init(application: MSALNativeAuthPublicClientApplication, configuration: InterfaceConfiguration) {
+    init(
+        application: MSALNativeAuthPublicClientApplication, configuration: InterfaceConfiguration,
+        interceptor: RequestInterceptorBridge? = nil
+    ) {
         self.application = application
         self.configuration = configuration
+        self.interceptor = interceptor
     }
 }
 

@@ -3,7 +3,7 @@ import MSAL
 
 /// The JSON configuration of `msal_na_app_create`: the terminal demo's `--config` format
 /// (`client_id`, `tenant_subdomain` or `authority`, `challenge_types`, `capabilities`, `cache_file`;
-/// its `api1`/`api2` are accepted and left to the program) plus `cache` (`"default"`, `"memory"`)
+/// its `api1`/`api2` are accepted and left to the program) plus `cache` (`"default"`, `"memory"`, `"keyring"`)
 /// and `request_timeout_seconds`.
 ///
 /// Parsed here rather than shared with the demo kit, which the SDK-facing library must not depend
@@ -17,10 +17,14 @@ struct InterfaceConfiguration: Sendable {
     var cacheFile: String?
     var inMemoryCache = false
     var requestTimeout: Double?
+    /// `allows_multiple_accounts`: a native sign-in keeps the other accounts (default false, as MSAL).
+    var allowsMultipleAccounts = false
+    /// `"cache": "keyring"` with its `keyring` object (InterfaceConfiguration+Keyring.swift).
+    var keyring: KeyringSettings?
 
     static let known: Set<String> = [
         "client_id", "tenant_subdomain", "authority", "challenge_types", "capabilities", "cache_file", "cache", "api1", "api2",
-        "request_timeout_seconds",
+        "request_timeout_seconds", "allows_multiple_accounts", "keyring",
     ]
 
     static func parse(_ text: String) throws(InterfaceError) -> InterfaceConfiguration {
@@ -59,11 +63,20 @@ struct InterfaceConfiguration: Sendable {
         }
         configuration.cacheFile = try optionalString(object, "cache_file")
         if let cache = try optionalString(object, "cache") {
-            guard cache == "default" || cache == "memory" else { throw problem("field 'cache' must be \"default\" or \"memory\"") }
-            guard cache == "default" || configuration.cacheFile == nil else {
+            guard ["default", "memory", "keyring"].contains(cache) else {
+                throw problem("field 'cache' must be \"default\", \"memory\" or \"keyring\"")
+            }
+            guard cache != "memory" || configuration.cacheFile == nil else {
                 throw problem("set at most one of 'cache_file' and \"cache\": \"memory\"")
             }
             configuration.inMemoryCache = cache == "memory"
+        }
+        configuration.keyring = try KeyringSettings.parse(object["keyring"], selected: object["cache"] as? String == "keyring")
+        if let raw = object["allows_multiple_accounts"] {
+            guard let flag = raw as? NSNumber, String(cString: flag.objCType) == "c" else {
+                throw problem("field 'allows_multiple_accounts' must be true or false")
+            }
+            configuration.allowsMultipleAccounts = flag.boolValue
         }
         if let raw = object["request_timeout_seconds"] {
             guard let seconds = raw as? Double, seconds > 0, seconds <= 600 else {
@@ -75,7 +88,7 @@ struct InterfaceConfiguration: Sendable {
     }
 
     /// The SDK application this configuration describes.
-    func makeApplication() throws(InterfaceError) -> MSALNativeAuthPublicClientApplication {
+    func makeApplication(interceptor: RequestInterceptorBridge? = nil) throws(InterfaceError) -> MSALNativeAuthPublicClientApplication {
         var types: MSALNativeAuthChallengeTypes = []
         if challengeTypes.contains("oob") { types.insert(.OOB) }
         if challengeTypes.contains("password") { types.insert(.password) }
@@ -98,6 +111,9 @@ struct InterfaceConfiguration: Sendable {
                 config.tokenCacheLocation = .file(URL(fileURLWithPath: cacheFile))
             }
             if let requestTimeout { config.requestTimeout = requestTimeout }
+            config.allowsMultipleAccounts = allowsMultipleAccounts
+            config.requestInterceptor = interceptor
+            if let keyring { config.tokenCacheLocation = try keyring.location(fallback: config.tokenCacheLocation) }
             return try MSALNativeAuthPublicClientApplication(nativeAuthConfiguration: config)
         } catch let error as InterfaceError {
             throw error
@@ -106,7 +122,7 @@ struct InterfaceConfiguration: Sendable {
         }
     }
 
-    private static func problem(_ text: String) -> InterfaceError {
+    static func problem(_ text: String) -> InterfaceError {
         InterfaceError(.invalidConfig, "invalid configuration: \(text)")
     }
 

@@ -75,6 +75,11 @@ enum Operations {
         let parameters = MSALNativeAuthSignInParameters(username: try CStrings.required(username, "username"))
         parameters.password = try CStrings.read(password, "password", optional: true)
         parameters.scopes = try Self.scopes(scopes)
+        return signIn(application, parameters)
+    }
+
+    /// The sign-in itself, for `msal_na_sign_in` and `msal_na_sign_in_ex`.
+    static func signIn(_ application: MSALNativeAuthPublicClientApplication, _ parameters: MSALNativeAuthSignInParameters) -> Work {
         let request = UncheckedParameters(value: parameters)
         return {
             do throws(SignInStartError) {
@@ -100,6 +105,11 @@ enum Operations {
         let parameters = MSALNativeAuthSignUpParameters(username: try CStrings.required(username, "username"))
         parameters.password = try CStrings.read(password, "password", optional: true)
         parameters.attributes = try Self.attributes(attributes, optional: true)
+        return signUp(application, parameters)
+    }
+
+    /// The sign-up itself, for `msal_na_sign_up` and `msal_na_sign_up_ex`.
+    static func signUp(_ application: MSALNativeAuthPublicClientApplication, _ parameters: MSALNativeAuthSignUpParameters) -> Work {
         let request = UncheckedParameters(value: parameters)
         return {
             do throws(SignUpStartError) {
@@ -117,6 +127,13 @@ enum Operations {
     static func resetPassword(_ app: OpaquePointer?, _ username: UnsafePointer<CChar>?) throws(InterfaceError) -> Work {
         let application = try Self.app(app).application
         let parameters = MSALNativeAuthResetPasswordParameters(username: try CStrings.required(username, "username"))
+        return resetPassword(application, parameters)
+    }
+
+    /// The reset itself, for `msal_na_reset_password` and `msal_na_reset_password_ex`.
+    static func resetPassword(_ application: MSALNativeAuthPublicClientApplication, _ parameters: MSALNativeAuthResetPasswordParameters)
+        -> Work
+    {
         let request = UncheckedParameters(value: parameters)
         return {
             do throws(ResetPasswordStartError) {
@@ -374,16 +391,21 @@ enum Operations {
     static func accessToken(_ handle: OpaquePointer?, _ scopes: UnsafePointer<CChar>?, _ forceRefresh: Int32) throws(InterfaceError) -> Work
     {
         let account = try Self.account(handle).result
-        let scopes = try Self.scopes(scopes)
+        let parameters = MSALNativeAuthGetAccessTokenParameters()
+        parameters.scopes = try Self.scopes(scopes)
+        parameters.forceRefresh = forceRefresh != 0
+        return accessToken(account, parameters)
+    }
+
+    /// The token itself, for `msal_na_account_get_access_token` and `_ex`.
+    static func accessToken(_ account: MSALNativeAuthUserAccountResult, _ parameters: MSALNativeAuthGetAccessTokenParameters) -> Work {
+        let request = UncheckedParameters(value: parameters)
         return {
-            let parameters = MSALNativeAuthGetAccessTokenParameters()
-            parameters.scopes = scopes
-            parameters.forceRefresh = forceRefresh != 0
             do throws(RetrieveAccessTokenError) {
-                let token = try await account.getAccessToken(parameters: parameters)
+                let token = try await account.getAccessToken(parameters: request.value)
                 return Outcome(
                     kind: .accessToken, correlationId: token.correlationId.uuidString.lowercased(), accessToken: token.accessToken,
-                    expiresOn: token.expiresOn, scopes: token.scopes)
+                    expiresOn: token.expiresOn, scopes: token.scopes, refreshToken: token.refreshToken)
             } catch {
                 return Outcome(error)
             }
@@ -392,7 +414,7 @@ enum Operations {
 
     /// The SDK's parameter classes are mutable and not `Sendable`; each is made here, filled, and
     /// only read by the one task it is handed to.
-    private struct UncheckedParameters<Value>: @unchecked Sendable {
+    struct UncheckedParameters<Value>: @unchecked Sendable {
         let value: Value
     }
 }

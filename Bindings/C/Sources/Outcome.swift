@@ -42,6 +42,10 @@ final class Outcome: Sendable {
     let accessToken: String?
     let expiresOn: Date?
     let scopes: [String]
+    /// Only when the call asked for it (`return_refresh_token`).
+    let refreshToken: String?
+    /// With `MSAL_NA_ERR_DECLINED_SCOPES`: the scopes not granted (`scopes` then lists those granted).
+    let declinedScopes: [String]
     /// Handed to the caller once each (`msal_na_result_take_state` / `_take_account`).
     private let state: Guarded<FlowState?>
     private let account: Guarded<MSALNativeAuthUserAccountResult?>
@@ -51,7 +55,8 @@ final class Outcome: Sendable {
         serverSuberror: String? = nil, errorCodes: [Int] = [], state: FlowState? = nil, account: MSALNativeAuthUserAccountResult? = nil,
         sentTo: String? = nil, channel: String? = nil, codeLength: Int = 0, authMethods: [MSALAuthMethod] = [],
         attributes: [Attribute] = [],
-        accessToken: String? = nil, expiresOn: Date? = nil, scopes: [String] = []
+        accessToken: String? = nil, expiresOn: Date? = nil, scopes: [String] = [], refreshToken: String? = nil,
+        declinedScopes: [String] = []
     ) {
         self.kind = kind
         self.code = code
@@ -70,6 +75,8 @@ final class Outcome: Sendable {
         self.accessToken = accessToken
         self.expiresOn = expiresOn
         self.scopes = scopes
+        self.refreshToken = refreshToken
+        self.declinedScopes = declinedScopes
     }
 
     /// An error the SDK reported.
@@ -77,7 +84,9 @@ final class Outcome: Sendable {
         self.init(
             kind: .error, code: ErrorCode.of(error, passwordMeansCredentials: passwordMeansCredentials),
             message: error.errorDescription ?? "\(error)", correlationId: error.correlationId.uuidString.lowercased(),
-            serverError: error.serverError, serverSuberror: error.serverSuberror, errorCodes: error.errorCodes)
+            serverError: error.serverError, serverSuberror: error.serverSuberror, errorCodes: error.errorCodes,
+            scopes: (error as? RetrieveAccessTokenError)?.grantedScopes ?? [],
+            declinedScopes: (error as? RetrieveAccessTokenError)?.declinedScopes ?? [])
     }
 
     /// An error of the interface itself (bad argument, handle, state).
@@ -149,6 +158,8 @@ final class Outcome: Sendable {
         object["access_token"] = accessToken
         if let expiresOn { object["expires_on"] = Int(expiresOn.timeIntervalSince1970) }
         if !scopes.isEmpty { object["scopes"] = scopes }
+        object["refresh_token"] = refreshToken
+        if !declinedScopes.isEmpty { object["declined_scopes"] = declinedScopes }
         object["has_state"] = hasState
         object["has_account"] = hasAccount
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return "{}" }

@@ -5,13 +5,11 @@
  * any crash, memory error or leak fails it, as does any check below.
  * Usage: bad_input_test AUTHORITY CLIENT_ID   (a running emulator)
  */
-#include <msal_native_auth.h>
+#include "check.h"
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "check.h"
 
 static void configuration_errors(const char *authority, const char *client_id) {
     msal_na_app *app = (msal_na_app *)0x1;
@@ -197,7 +195,9 @@ static void error_table(void) {
         ENTRY(MSAL_NA_ERR_VERIFICATION_CONTACT_BLOCKED), ENTRY(MSAL_NA_ERR_NO_ACCOUNT), ENTRY(MSAL_NA_ERR_CACHE),
         ENTRY(MSAL_NA_ERR_BUFFER_TOO_SMALL), ENTRY(MSAL_NA_ERR_STATE_MALFORMED), ENTRY(MSAL_NA_ERR_STATE_UNSUPPORTED_VERSION),
         ENTRY(MSAL_NA_ERR_STATE_EXPIRED), ENTRY(MSAL_NA_ERR_STATE_WRONG_APPLICATION), ENTRY(MSAL_NA_ERR_STATE_WRONG_KIND),
-        ENTRY(MSAL_NA_ERR_INTERNAL),
+        ENTRY(MSAL_NA_ERR_USER_CANCELED), ENTRY(MSAL_NA_ERR_NO_BROWSER), ENTRY(MSAL_NA_ERR_BROWSER_SESSION_RUNNING),
+        ENTRY(MSAL_NA_ERR_INTERACTION_REQUIRED), ENTRY(MSAL_NA_ERR_DECLINED_SCOPES), ENTRY(MSAL_NA_ERR_KEYRING_UNAVAILABLE),
+        ENTRY(MSAL_NA_ERR_KEYRING_LOCKED), ENTRY(MSAL_NA_ERR_INTERNAL),
     };
 #undef ENTRY
     int named = 0;

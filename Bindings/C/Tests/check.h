@@ -1,9 +1,10 @@
 /*
- * The checks the C tests share (bad_input_test.c, token_into_test.c, state_test.c): CHECK counts a
- * failed condition and goes on; CHECK_CODE compares an msal_na_error and names both sides;
- * message_has looks in the calling thread's last error message; sum_on_threads runs a body on
- * several threads at once. A test ends with `return report("name")`, which checks that no handle
- * or string of the library is left live, prints the counts and fails on any failed check.
+ * The checks the C tests share (bad_input_test.c, token_into_test.c, state_test.c, parity_test.c):
+ * CHECK counts a failed condition and goes on; CHECK_CODE compares an msal_na_error and names both
+ * sides; message_has looks in the calling thread's last error message; sum_on_threads runs a body
+ * on several threads at once. A test ends with `return report("name")`, which checks that no
+ * handle or string of the library is left live, prints the counts and fails on any failed check.
+ * The functions are `static inline`: a test that does not use one draws no unused-function warning.
  */
 #ifndef MSAL_NA_TEST_CHECK_H
 #define MSAL_NA_TEST_CHECK_H
@@ -34,7 +35,7 @@ static int failures, checks;
     } while (0)
 
 /* The last error message of this thread contains `part`. */
-static int message_has(const char *part) {
+static inline int message_has(const char *part) {
     char *message = msal_na_last_error_message();
     int found = message && strstr(message, part) != NULL;
     if (!found) fprintf(stderr, "  last error message: %s (wanted '%s')\n", message ? message : "(none)", part);
@@ -51,13 +52,13 @@ struct thread_run {
     int failures;
 };
 
-static void *thread_main(void *run) {
+static inline void *thread_main(void *run) {
     struct thread_run *this = run;
     this->failures = this->body(this->argument);
     return NULL;
 }
 
-static int sum_on_threads(int count, int (*body)(void *), void *argument) {
+static inline int sum_on_threads(int count, int (*body)(void *), void *argument) {
     struct thread_run runs[16];
     pthread_t ids[16];
     int failures = 0;
@@ -73,7 +74,7 @@ static int sum_on_threads(int count, int (*body)(void *), void *argument) {
     return failures;
 }
 
-static int report(const char *name) {
+static inline int report(const char *name) {
     /* Everything the test was given is freed: no handle or string of the library is left. */
     CHECK(msal_na_live_handles() == 0);
     CHECK(msal_na_live_strings() == 0);

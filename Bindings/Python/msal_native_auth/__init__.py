@@ -37,6 +37,8 @@ from .client import (
 )
 from .errors import *  # noqa: F401,F403 - the exception classes (errors.__all__)
 from .errors import ERROR_CLASSES, NativeAuthError, RestoreStateError
+from .browser import BrowserSignedIn, SignInURL, cancel_browser_sign_in
+from .options import claims_from_challenge
 
 __version__ = "0.1.0"
 
@@ -45,4 +47,5 @@ __all__ = [
     "MFARequired", "PasswordRequired", "PublicClientApplication", "RegistrationRequired", "RequiredAttribute",
     "ResetPasswordCompleted", "SignedIn", "SignUpCompleted", "StateKind", "Step", "NativeAuthError", "RestoreStateError", "ERROR_CLASSES",
     "library_version", "live_handles", "live_strings", "LogLevel", "set_log_callback", "flush_log",
+    "BrowserSignedIn", "SignInURL", "cancel_browser_sign_in", "claims_from_challenge",
 ] + [cls.__name__ for cls in ERROR_CLASSES.values()]

@@ -98,10 +98,15 @@ _SIGNATURES = {
     "msal_na_live_strings": (ctypes.c_size_t, []),
 }
 
-for _name, (_restype, _argtypes) in _SIGNATURES.items():
-    _function = getattr(lib, _name)
-    _function.restype = _restype
-    _function.argtypes = _argtypes
+def declare(signatures: "dict[str, tuple]") -> None:
+    """Sets the ctypes signatures of more functions (each module declares those it uses)."""
+    for name, (restype, argtypes) in signatures.items():
+        function = getattr(lib, name)
+        function.restype = restype
+        function.argtypes = argtypes
+
+
+declare(_SIGNATURES)
 
 
 def encode(value: Optional[Union[str, bytes]], name: str) -> Optional[bytes]:

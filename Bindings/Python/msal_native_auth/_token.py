@@ -28,24 +28,28 @@ INITIAL_CAPACITY = 4096  # the header's advice: holds the tokens Entra issues, w
 
 class AccessToken:
     """An access token: ``access_token`` (send it as ``Authorization: Bearer …``), ``expires_on``
-    (an aware ``datetime`` in UTC, or None), ``scopes`` (those granted) and ``correlation_id`` (of
-    the call that first returned the token, for support; None when that was the fast path).
-    Immutable: a cached token asked for again comes back as the same object."""
+    (an aware ``datetime`` in UTC, or None), ``scopes`` (those granted), ``correlation_id`` (of
+    the call that first returned the token, for support; None when that was the fast path) and
+    ``refresh_token`` (only with ``get_access_token(..., return_refresh_token=True)``; a secret:
+    never log it). Immutable: a cached token asked for again comes back as the same object."""
 
-    __slots__ = ("access_token", "_expires", "scopes", "correlation_id")
+    __slots__ = ("access_token", "_expires", "scopes", "correlation_id", "refresh_token")
 
     access_token: str
     scopes: "list[str]"
     correlation_id: Optional[str]
+    refresh_token: Optional[str]
 
     def __init__(
-        self, access_token: str, expires_on: Union[None, int, datetime], scopes: Sequence[str], correlation_id: Optional[str] = None
+        self, access_token: str, expires_on: Union[None, int, datetime], scopes: Sequence[str], correlation_id: Optional[str] = None,
+        refresh_token: Optional[str] = None,
     ) -> None:
         set_attribute = object.__setattr__
         set_attribute(self, "access_token", access_token)
         set_attribute(self, "_expires", int(expires_on.timestamp()) if isinstance(expires_on, datetime) else expires_on or 0)
         set_attribute(self, "scopes", list(scopes))
         set_attribute(self, "correlation_id", correlation_id)
+        set_attribute(self, "refresh_token", refresh_token)
 
     @property
     def expires_on(self) -> Optional[datetime]:
@@ -65,7 +69,7 @@ class AccessToken:
         return hash((self.access_token, self._expires))
 
     def __repr__(self) -> str:
-        # The token itself is a secret: only its length is shown.
+        # The tokens are secrets: only the access token's length is shown.
         return f"AccessToken(<{len(self.access_token)} characters>, expires_on={self.expires_on!r}, scopes={self.scopes!r})"
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import atexit
 import ctypes
 import enum
 import itertools
@@ -15,7 +16,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 from . import _native, _token
 from ._token import AccessToken
 from ._native import lib
-from .errors import ERROR_NAMES, NativeAuthError, NoAccountError, error_for
+from .errors import ERROR_NAMES, NativeAuthError, NoAccountError, annotate, error_for
 
 Text = Union[str, bytes]
 Scopes = Union[None, str, bytes, Sequence[str]]
@@ -207,13 +208,16 @@ def _outcome(result: int) -> Union[Step, AccessToken]:
         details: Dict[str, Any] = json.loads(_native.take_string(lib.msal_na_result_json(result)) or "{}")
         code = details.get("error", 0)
         if code != 0:
-            raise error_for(
-                code,
-                details.get("message"),
-                correlation_id=details.get("correlation_id"),
-                server_error=details.get("server_error"),
-                server_suberror=details.get("server_suberror"),
-                error_codes=details.get("error_codes"),
+            raise annotate(
+                error_for(
+                    code,
+                    details.get("message"),
+                    correlation_id=details.get("correlation_id"),
+                    server_error=details.get("server_error"),
+                    server_suberror=details.get("server_suberror"),
+                    error_codes=details.get("error_codes"),
+                ),
+                details,
             )
         outcome = details["outcome"]
         state_handle = lib.msal_na_result_take_state(result)
@@ -246,13 +250,13 @@ def _outcome(result: int) -> Union[Step, AccessToken]:
         lib.msal_na_result_free(result)
 
 
-def _wait(function: Any, *arguments: Any) -> Any:
+def _wait(function: Any, *arguments: Any, convert: Callable[[int], Any] = _outcome) -> Any:
     """Calls a `_wait` C function (ctypes releases the GIL meanwhile) and converts its result."""
     out = ctypes.c_void_p()
     function(*arguments, ctypes.byref(out))
     if not out.value:
         raise NativeAuthError("the library returned no result")
-    return _outcome(out.value)
+    return convert(out.value)
 
 
 # Asynchronous calls: the C callback runs on the library's thread and hands the result to the
@@ -279,7 +283,7 @@ def _on_result(result: Optional[int], user_data: Optional[int]) -> None:
         lib.msal_na_result_free(result)
 
 
-async def _start(function: Any, *arguments: Any) -> Any:
+async def _start(function: Any, *arguments: Any, convert: Callable[[int], Any] = _outcome) -> Any:
     loop = asyncio.get_running_loop()
     future: "asyncio.Future[int]" = loop.create_future()
     ticket = next(_tickets)
@@ -290,7 +294,7 @@ async def _start(function: Any, *arguments: Any) -> Any:
         with _pending_lock:
             _pending.pop(ticket, None)
         _check(code)
-    return _outcome(await future)
+    return convert(await future)
 
 
 # ---- Objects --------------------------------------------------------------------------------------
@@ -439,15 +443,30 @@ class Account(_Handle):
                 raise error_for(2 if self._handle else 1, message)
         return _native.take_string(pointer)
 
-    def get_access_token(self, scopes: Scopes, *, force_refresh: bool = False) -> AccessToken:
+    def get_access_token(
+        self, scopes: Scopes, *, force_refresh: bool = False, claims: Optional["options.Claims"] = None,
+        correlation_id: Optional["options.CorrelationId"] = None, return_refresh_token: bool = False,
+    ) -> AccessToken:
         """A token for ``scopes`` (a string of space-separated scopes, or a sequence of them):
         from the cache while it is valid, else refreshed (blocking, the GIL released). A cached
-        token costs one call into the library and no thread hop (see ``_token``)."""
+        token costs one call into the library and no thread hop (see ``_token``). ``claims`` (a
+        claims request, for example from ``claims_from_challenge``) always refreshes;
+        ``correlation_id`` is sent as the request's id; ``return_refresh_token`` also hands back the
+        refresh token. Any of these three takes the full call (``msal_na_account_get_access_token_ex``)."""
+        encoded = options.token_options(scopes, force_refresh, claims, correlation_id, return_refresh_token)
+        if encoded is not None:
+            return _wait(lib.msal_na_account_get_access_token_ex_wait, self._handle, encoded, convert=options.token_outcome)
         return _token.get_access_token(self._handle, scopes, force_refresh, self._tokens, _outcome)
 
-    async def get_access_token_async(self, scopes: Scopes, *, force_refresh: bool = False) -> AccessToken:
-        """``get_access_token`` as a coroutine (over the callback form: always a call into the library's
-                queue; the blocking form is faster for a cached token)."""
+    async def get_access_token_async(
+        self, scopes: Scopes, *, force_refresh: bool = False, claims: Optional["options.Claims"] = None,
+        correlation_id: Optional["options.CorrelationId"] = None, return_refresh_token: bool = False,
+    ) -> AccessToken:
+        """``get_access_token`` as a coroutine (over the callback form: always a call into the
+        library's queue; the blocking form is faster for a cached token)."""
+        encoded = options.token_options(scopes, force_refresh, claims, correlation_id, return_refresh_token)
+        if encoded is not None:
+            return await _start(lib.msal_na_account_get_access_token_ex, self._handle, encoded, convert=options.token_outcome)
         return await _start(lib.msal_na_account_get_access_token, self._handle, _scopes(scopes), int(force_refresh))
 
     def sign_out(self) -> None:
@@ -460,15 +479,26 @@ class PublicClientApplication(_Handle):
 
     ``config`` is the JSON configuration of the C interface, as a mapping or a JSON string:
     ``client_id``, ``tenant_subdomain`` or ``authority``, and optionally ``challenge_types``,
-    ``capabilities``, ``cache_file`` or ``"cache": "memory"``, ``request_timeout_seconds``.
+    ``capabilities``, ``cache_file`` or ``"cache": "memory"``, ``request_timeout_seconds``;
+    ``allows_multiple_accounts``; ``"cache": "keyring"`` with a ``keyring`` object (README).
+
+    ``request_interceptor(url) -> {name: value} or None`` adds the app's own ``x-`` headers to every
+    native-auth request (interceptor.py).
     """
 
     _free = lib.msal_na_app_free
 
-    def __init__(self, config: Union[Mapping[str, Any], str, bytes]) -> None:
+    def __init__(
+        self, config: Union[Mapping[str, Any], str, bytes], *, request_interceptor: Optional["interceptor.Interceptor"] = None
+    ) -> None:
         text = config if isinstance(config, (str, bytes)) else json.dumps(dict(config))
         out = ctypes.c_void_p()
-        _check(lib.msal_na_app_create(_bytes(text, "config"), ctypes.byref(out)))
+        if request_interceptor is None:
+            _check(lib.msal_na_app_create(_bytes(text, "config"), ctypes.byref(out)))
+        else:
+            # Kept on the object: the library calls it until close() returns.
+            self._interceptor = interceptor.bridge(request_interceptor)
+            _check(lib.msal_na_app_create_with_interceptor(_bytes(text, "config"), self._interceptor, None, ctypes.byref(out)))
         super().__init__(out.value or 0)
 
     @classmethod
@@ -486,20 +516,38 @@ class PublicClientApplication(_Handle):
             return None
         return Account(out.value or 0)
 
-    def sign_in(self, username: Text, password: Optional[Text] = None, scopes: Scopes = None) -> Step:
+    def sign_in(
+        self, username: Text, password: Optional[Text] = None, scopes: Scopes = None, *, claims: Optional["options.Claims"] = None,
+        correlation_id: Optional["options.CorrelationId"] = None,
+    ) -> Step:
         """Starts a sign-in. With ``password`` None the service asks for one (PasswordRequired) or
-                sends a code (CodeRequired). ``scopes``: of the first access token (openid, profile and
-                offline_access are always added). Ends in SignedIn, possibly after MFARequired or
-                RegistrationRequired."""
+        sends a code (CodeRequired). ``scopes``: of the first access token (openid, profile and
+        offline_access are always added). ``claims``: a claims request for the tokens;
+        ``correlation_id``: the flow's id (every step sends it). Ends in SignedIn, possibly after
+        MFARequired or RegistrationRequired."""
+        if claims is not None or correlation_id is not None:
+            encoded = options.encode(scopes=options.scope_list(scopes), claims=claims, correlation_id=correlation_id)
+            return _wait(lib.msal_na_sign_in_ex_wait, self._handle, _bytes(username, "username"), _bytes(password, "password"), encoded)
         return _wait(lib.msal_na_sign_in_wait, self._handle, _bytes(username, "username"), _bytes(password, "password"), _scopes(scopes))
 
-    def sign_up(self, username: Text, password: Optional[Text] = None, attributes: Optional[Mapping[str, Any]] = None) -> Step:
-        """Starts a sign-up: CodeRequired (the code verifies the e-mail address), or AttributesInvalid."""
+    def sign_up(
+        self, username: Text, password: Optional[Text] = None, attributes: Optional[Mapping[str, Any]] = None, *,
+        correlation_id: Optional["options.CorrelationId"] = None,
+    ) -> Step:
+        """Starts a sign-up: CodeRequired (the code verifies the e-mail address), or AttributesInvalid.
+        ``correlation_id``: the flow's id."""
+        if correlation_id is not None:
+            encoded = options.encode(attributes=attributes, correlation_id=correlation_id)
+            return _wait(lib.msal_na_sign_up_ex_wait, self._handle, _bytes(username, "username"), _bytes(password, "password"), encoded)
         encoded = _bytes(json.dumps(dict(attributes)), "attributes") if attributes is not None else None
         return _wait(lib.msal_na_sign_up_wait, self._handle, _bytes(username, "username"), _bytes(password, "password"), encoded)
 
-    def reset_password(self, username: Text) -> Step:
-        """Starts a password reset: CodeRequired, then PasswordRequired for the new password."""
+    def reset_password(self, username: Text, *, correlation_id: Optional["options.CorrelationId"] = None) -> Step:
+        """Starts a password reset: CodeRequired, then PasswordRequired for the new password.
+        ``correlation_id``: the flow's id."""
+        if correlation_id is not None:
+            encoded = options.encode(correlation_id=correlation_id)
+            return _wait(lib.msal_na_reset_password_ex_wait, self._handle, _bytes(username, "username"), encoded)
         return _wait(lib.msal_na_reset_password_wait, self._handle, _bytes(username, "username"))
 
     def restore_state(self, saved: Text, kind: Optional[StateKind] = None) -> FlowState:
@@ -514,20 +562,58 @@ class PublicClientApplication(_Handle):
 
     # The same flows as coroutines, over the C interface's callback form.
 
-    async def sign_in_async(self, username: Text, password: Optional[Text] = None, scopes: Scopes = None) -> Step:
+    async def sign_in_async(
+        self, username: Text, password: Optional[Text] = None, scopes: Scopes = None, *, claims: Optional["options.Claims"] = None,
+        correlation_id: Optional["options.CorrelationId"] = None,
+    ) -> Step:
         """``sign_in`` as a coroutine."""
+        if claims is not None or correlation_id is not None:
+            encoded = options.encode(scopes=options.scope_list(scopes), claims=claims, correlation_id=correlation_id)
+            return await _start(lib.msal_na_sign_in_ex, self._handle, _bytes(username, "username"), _bytes(password, "password"), encoded)
         return await _start(lib.msal_na_sign_in, self._handle, _bytes(username, "username"), _bytes(password, "password"), _scopes(scopes))
 
     async def sign_up_async(
-        self, username: Text, password: Optional[Text] = None, attributes: Optional[Mapping[str, Any]] = None
+        self, username: Text, password: Optional[Text] = None, attributes: Optional[Mapping[str, Any]] = None, *,
+        correlation_id: Optional["options.CorrelationId"] = None,
     ) -> Step:
         """``sign_up`` as a coroutine."""
+        if correlation_id is not None:
+            encoded = options.encode(attributes=attributes, correlation_id=correlation_id)
+            return await _start(lib.msal_na_sign_up_ex, self._handle, _bytes(username, "username"), _bytes(password, "password"), encoded)
         encoded = _bytes(json.dumps(dict(attributes)), "attributes") if attributes is not None else None
         return await _start(lib.msal_na_sign_up, self._handle, _bytes(username, "username"), _bytes(password, "password"), encoded)
 
-    async def reset_password_async(self, username: Text) -> Step:
+    async def reset_password_async(self, username: Text, *, correlation_id: Optional["options.CorrelationId"] = None) -> Step:
         """``reset_password`` as a coroutine."""
+        if correlation_id is not None:
+            encoded = options.encode(correlation_id=correlation_id)
+            return await _start(lib.msal_na_reset_password_ex, self._handle, _bytes(username, "username"), encoded)
         return await _start(lib.msal_na_reset_password, self._handle, _bytes(username, "username"))
+
+    # Several accounts, the cache's health and the browser sign-in (accounts.py, browser.py).
+
+    def accounts(self) -> List[Account]:
+        """Every account of this client id in the token cache, most recently used first."""
+        return accounts.all_accounts(self)
+
+    def account(self, *, username: Optional[Text] = None, home_account_id: Optional[Text] = None) -> Optional[Account]:
+        """The account with this username or home account id (case-insensitive), or None."""
+        return accounts.find_account(self, username=username, home_account_id=home_account_id)
+
+    def last_cache_error(self) -> Optional[NativeAuthError]:
+        """The token cache's last problem (KeyringLockedError, KeyringUnavailableError, CacheError), or None."""
+        return accounts.last_cache_error(self)
+
+    def acquire_token_interactive(self, scopes: Scopes = None, **settings: Any) -> "browser.BrowserSignedIn":
+        """Signs the user in in a browser, the way on after BrowserRequiredError or a claims challenge:
+        ``login_hint``, ``claims``, ``correlation_id``, ``prompt``, ``domain_hint``,
+        ``extra_scopes_to_consent``, ``extra_query_parameters``, ``timeout`` (seconds),
+        ``on_sign_in_url`` and ``use_system_browser`` (see ``browser.acquire_token_interactive``)."""
+        return browser.acquire_token_interactive(self, scopes, **settings)
+
+    async def acquire_token_interactive_async(self, scopes: Scopes = None, **settings: Any) -> "browser.BrowserSignedIn":
+        """The coroutine form; cancelling the task cancels the sign-in."""
+        return await browser.acquire_token_interactive_async(self, scopes, **settings)
 
 
 def live_handles() -> int:
@@ -579,3 +665,16 @@ def set_log_callback(
 def flush_log() -> None:
     """Returns once every line written so far has reached the callback."""
     lib.msal_na_flush_log()
+
+
+@atexit.register
+def _stop_logging_at_exit() -> None:
+    # Before the interpreter finalizes: a line delivered later would call into a finalizing Python,
+    # which ends the library's log thread under it (pthread_exit in PyGILState_Ensure), and
+    # libdispatch then aborts the process ("thread exit while a dispatch queue is running").
+    if _log_callback is not None:
+        set_log_callback(None)
+
+
+# The later modules use the classes above; imported last so that each can import this one.
+from . import accounts, browser, interceptor, options  # noqa: E402

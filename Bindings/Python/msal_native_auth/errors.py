@@ -87,6 +87,17 @@ StateExpiredError = _restore_kind("StateExpiredError", 32, "Its continuation tok
 StateWrongApplicationError = _restore_kind("StateWrongApplicationError", 33, "Saved by an application with another client id or authority.")
 StateWrongKindError = _restore_kind("StateWrongKindError", 34, "Not of the kind restore_state was asked for.")
 
+# The browser sign-in, accounts and the keyring.
+UserCanceledError = _kind("UserCanceledError", 40, doc="The browser sign-in was cancelled (cancel_browser_sign_in, Cancel, timeout).")
+NoBrowserError = _kind("NoBrowserError", 41, doc="No browser could be started and no on_sign_in_url shows the address.")
+BrowserSessionRunningError = _kind("BrowserSessionRunningError", 42, doc="Another browser sign-in runs in this process.")
+InteractionRequiredError = _kind("InteractionRequiredError", 43, doc="The service wants the user: sign in in the browser.")
+DeclinedScopesError = _kind(
+    "DeclinedScopesError", 44, doc="Some scopes were not granted: ``granted_scopes`` and ``declined_scopes`` say which."
+)
+KeyringUnavailableError = _kind("KeyringUnavailableError", 45, doc="No Secret Service or keyring, or libsecret is missing.")
+KeyringLockedError = _kind("KeyringLockedError", 46, doc="The keyring is locked and stayed locked.")
+
 ERROR_CLASSES: Dict[int, Type[NativeAuthError]] = {
     cls.code: cls
     for cls in (
@@ -96,6 +107,8 @@ ERROR_CLASSES: Dict[int, Type[NativeAuthError]] = {
         RefreshTokenExpiredError, InvalidScopeError, AuthMethodBlockedError, InvalidInputError,
         VerificationContactBlockedError, NoAccountError, CacheError, BufferTooSmallError, InternalError,
         StateMalformedError, StateUnsupportedVersionError, StateExpiredError, StateWrongApplicationError, StateWrongKindError,
+        UserCanceledError, NoBrowserError, BrowserSessionRunningError, InteractionRequiredError, DeclinedScopesError,
+        KeyringUnavailableError, KeyringLockedError,
     )
 }
 
@@ -108,3 +121,11 @@ def error_for(code: int, message: Optional[str], **details: object) -> NativeAut
 
 
 __all__ = ["NativeAuthError", "RestoreStateError", "ERROR_CLASSES", "error_for"] + [cls.__name__ for cls in ERROR_CLASSES.values()]
+
+
+def annotate(error: NativeAuthError, details: Dict[str, object]) -> NativeAuthError:
+    """Adds what a result's JSON says beyond the common fields: the scopes of a DeclinedScopesError."""
+    if isinstance(error, DeclinedScopesError):
+        error.granted_scopes = list(details.get("scopes") or [])  # type: ignore[attr-defined, call-overload]
+        error.declined_scopes = list(details.get("declined_scopes") or [])  # type: ignore[attr-defined, call-overload]
+    return error

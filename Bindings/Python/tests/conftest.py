@@ -11,7 +11,7 @@ import urllib.request
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Dict, Iterator, Optional
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 import pytest
 
@@ -55,6 +55,20 @@ class Emulator:
         assert self.hook("POST", "/_emulator/users", {"username": username, **fields}) == 201
         return username
 
+    def requests(self) -> List[Dict[str, Any]]:
+        """The emulator's request log (secrets redacted), oldest first."""
+        with urllib.request.urlopen(f"{self.base}/_emulator/requests") as response:
+            return json.load(response)
+
+    def api_answer(self, path: str, token: str) -> Tuple[int, str]:
+        """The status of an API call and its WWW-Authenticate header ("" when none)."""
+        request = urllib.request.Request(self.base + path, headers={"Authorization": f"Bearer {token}"})
+        try:
+            with urllib.request.urlopen(request) as response:
+                return response.status, ""
+        except urllib.error.HTTPError as error:
+            return error.code, error.headers.get("WWW-Authenticate", "")
+
     def call_api(self, path: str, token: str) -> Dict[str, Any]:
         request = urllib.request.Request(self.base + path, headers={"Authorization": f"Bearer {token}"})
         with urllib.request.urlopen(request) as response:
@@ -64,8 +78,14 @@ class Emulator:
 
 @pytest.fixture(scope="session")
 def emulator() -> Iterator[Emulator]:
+    yield from _running_emulator()
+
+
+def _running_emulator(*arguments: str) -> Iterator[Emulator]:
     command = os.environ.get("NATIVE_AUTH_EMULATOR", str(ROOT / ".build/debug/native-auth-emulator"))
-    process = subprocess.Popen([command, "--port", "0", "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    process = subprocess.Popen(
+        [command, "--port", "0", "--quiet", *arguments], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
+    )
     try:
         assert process.stdout is not None
         lines: Dict[str, str] = {}
@@ -81,3 +101,36 @@ def emulator() -> Iterator[Emulator]:
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+# API 2 (profile) asks for the authentication context c1 (docs/emulator.md, "Claims challenge"):
+# a token without it gets 401 with a claims challenge, which only a browser sign-in satisfies.
+CONDITIONAL_ACCESS_SEED = {
+    "tenant": {"subdomain": "emulator", "id": "5c3b1c2e-8a4f-4f5e-9d7a-0e6b2a9c1d00"},
+    "apps": [
+        {
+            "client_id": PASSWORD_APP, "name": "Demo app (email + password)", "sign_up_method": "password",
+            "attributes": [{"name": "displayName", "regex": "^.{1,64}$"}],
+        }
+    ],
+    "users": [
+        {"username": "ada@example.com", "password": "Analytical-Engine-1843", "attributes": {"displayName": "Ada Lovelace"}},
+    ],
+    "apis": [
+        {
+            "name": "todolist", "app_id": "33333333-3333-4333-8333-333333333333", "identifier_uri": "api://emulator/todolist",
+            "scopes": ["ToDoList.Read"], "path": "/api/todolist", "required_scope": "ToDoList.Read",
+        },
+        {
+            "name": "profile", "app_id": "44444444-4444-4444-8444-444444444444", "identifier_uri": "api://emulator/profile/",
+            "scopes": ["Profile.Read"], "path": "/api/profile", "required_scope": "Profile.Read", "required_acrs": ["c1"],
+        },
+    ],
+}
+
+
+@pytest.fixture(scope="session")
+def conditional_access_emulator(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Emulator]:
+    seed = tmp_path_factory.mktemp("seed") / "conditional-access.json"
+    seed.write_text(json.dumps(CONDITIONAL_ACCESS_SEED))
+    yield from _running_emulator("--seed", str(seed))

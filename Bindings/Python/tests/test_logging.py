@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import threading
+from pathlib import Path
 from typing import List, Tuple
 
 import msal_native_auth as m
 from conftest import Emulator
+
+PACKAGE_PATH = str(Path(m.__file__).resolve().parents[1])
 
 
 def test_log_lines_arrive_masked_and_stop(emulator: Emulator) -> None:
@@ -52,3 +58,27 @@ def test_personal_data_is_shown_only_when_asked(emulator: Emulator) -> None:
         m.set_log_callback(None)
     assert any(pii for _, pii in lines), "some line shows personal data when allowed"
     assert not any("Analytical-Engine-1843" in message for message, _ in lines), "a password never"
+
+
+EXIT_WHILE_LOGGING = """
+import sys, time
+import msal_native_auth as m
+config = {"client_id": sys.argv[1], "authority": sys.argv[2], "cache": "memory"}
+m.set_log_callback(lambda level, message, pii: time.sleep(0.02), level=m.LogLevel.VERBOSE)  # a slow reader
+with m.PublicClientApplication(config) as app:
+    app.sign_in("ada@example.com", password="Analytical-Engine-1843").close()
+print("signed in", flush=True)
+# Exits with lines still queued for the callback.
+"""
+
+
+def test_a_process_exits_cleanly_while_log_lines_are_still_queued(emulator: Emulator) -> None:
+    # Lines delivered once the interpreter finalizes would end the library's log thread under it
+    # and abort the process (SIGILL); the package stops logging before that (client.py, atexit).
+    config = emulator.config()
+    for _ in range(3):
+        done = subprocess.run(
+            [sys.executable, "-c", EXIT_WHILE_LOGGING, config["client_id"], config["authority"]],
+            capture_output=True, text=True, timeout=120, env={**os.environ, "PYTHONPATH": PACKAGE_PATH},
+        )
+        assert done.returncode == 0 and done.stdout == "signed in\n", (done.returncode, done.stdout, done.stderr[-2000:])

@@ -1,0 +1,39 @@
+import Foundation
+import MSAL
+
+/// The accounts of an application's token cache as account handles: every one a
+/// `MSALNativeAuthUserAccountResult`, as `getNativeAuthUserAccount()` hands out the most recent,
+/// so each handle gets tokens natively and signs out alone.
+///
+/// Listing goes through the public `allAccounts()` (which reports an unusable cache); making a
+/// result for an account other than the most recent uses the SDK's `package` `accountResult(for:)`,
+/// the one thing here beyond MSAL's public API, because MSAL's native surface has no public way to it.
+enum AccountDirectory {
+    /// Every account, most recently used first.
+    static func all(_ application: MSALNativeAuthPublicClientApplication) throws(InterfaceError) -> [MSALNativeAuthUserAccountResult] {
+        let listed: [MSALAccount]
+        do { listed = try application.allAccounts() } catch { throw cacheProblem(error as NSError) }
+        let cached = application.environment.cache.accounts()
+        return listed.compactMap { account in
+            cached.first { $0.homeAccountId.lowercased() == account.identifier?.lowercased() }.map(application.accountResult(for:))
+        }
+    }
+
+    /// The account with this home account id (`uid.utid`, case-insensitive), if cached.
+    static func account(_ application: MSALNativeAuthPublicClientApplication, identifier: String) -> MSALNativeAuthUserAccountResult? {
+        application.environment.cache.accounts().first { $0.homeAccountId.lowercased() == identifier.lowercased() }
+            .map(application.accountResult(for:))
+    }
+
+    /// A cache that cannot be used, as the C error it is: the keyring's own kinds, else `MSAL_NA_ERR_CACHE`.
+    static func cacheProblem(_ error: NSError) -> InterfaceError {
+        if error.domain == KeyringError.errorDomain {
+            switch KeyringError.Code(rawValue: error.code) {
+            case .unavailable: return InterfaceError(.keyringUnavailable, error.localizedDescription)
+            case .locked: return InterfaceError(.keyringLocked, error.localizedDescription)
+            default: break
+            }
+        }
+        return InterfaceError(.cache, "the token cache cannot be used: \(error.localizedDescription)")
+    }
+}
