@@ -78,10 +78,11 @@ def redirect_origin(authorize_url):
 
 
 def is_short_address(url):
-    """Whether `url` is the SDK listener's short address (http://localhost:PORT/, no query) rather than
-    the authorize URL: the browser then learns the authorize URL from its redirect."""
+    """Whether `url` is the SDK listener's short address (http://localhost:PORT/ and a random path, no
+    query) rather than the authorize URL, which always has one: the browser then learns the authorize
+    URL from its redirect."""
     parts = urllib.parse.urlsplit(url)
-    return parts.scheme == "http" and parts.path in ("", "/") and not parts.query
+    return parts.scheme == "http" and parts.hostname in ("localhost", "127.0.0.1", "::1") and not parts.query
 
 
 def same_origin(url, origin):
