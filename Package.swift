@@ -57,8 +57,8 @@ let package = Package(
         .target(name: "NativeAuthCLI", dependencies: ["MSAL", "NativeAuthAppConfig"]),
         .executableTarget(name: "native-auth", dependencies: ["NativeAuthCLI", "LazyLibcurl"], linkerSettings: lazyLibcurlLinkerSettings),
         .executableTarget(name: "native-auth-keyring", dependencies: ["NativeAuthCLI", "MSALSecretService"]),
-        // `@_cdecl` functions over MSAL's public API, for C, Python (ctypes) and other languages; one `package`
-        // entry besides (`freshCachedAccessToken`, the cached-token fast path without a task).
+        // `@_cdecl` functions over MSAL's public API, for C, Python (ctypes) and other languages, and three
+        // `package` entries besides (Bindings/README.md names them).
         .target(name: "msalnativeauth", dependencies: ["MSAL"], path: "Bindings/C/Sources"),
         // The Swift reference of the bindings' cached-token benchmark (scripts/bench-bindings).
         .executableTarget(
