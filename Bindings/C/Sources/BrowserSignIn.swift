@@ -126,7 +126,7 @@ final class SignInURLBridge: Sendable {
             for (index, field) in fields.enumerated() {
                 info.storeBytes(of: field.map(UnsafeRawPointer.init), toByteOffset: (1 + index) * word, as: UnsafeRawPointer?.self)
             }
-            target.callback(UnsafeRawPointer(info), target.userData)
+            HostCallbacks.shared.call { target.callback(UnsafeRawPointer(info), target.userData) }
         }
     }
 

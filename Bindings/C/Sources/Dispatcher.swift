@@ -29,6 +29,12 @@ enum Dispatcher {
         _ callback: ResultCallback?, _ userData: UnsafeMutableRawPointer?, _ prepare: () throws(InterfaceError) -> Work
     ) -> Int32 {
         guard callback != nil else { return fail(InterfaceError(.invalidArgument, "'callback' is NULL")) }
+        guard !HostCallbacks.shared.isDetached else {
+            return fail(
+                InterfaceError(
+                    .invalidArgument,
+                    "callbacks are detached (msal_na_detach_callbacks): 'callback' would never be called; use the _wait form"))
+        }
         do {
             return start(callback, userData, try prepare())
         } catch {
@@ -47,8 +53,9 @@ enum Dispatcher {
         }
     }
 
-    /// The asynchronous form: returns at once; `callback` gets the result exactly once.
-    static func start(
+    /// The asynchronous form: returns at once; `callback` gets the result exactly once, unless
+    /// callbacks are detached before it (then the result is dropped: it never becomes a handle).
+    private static func start(
         _ callback: ResultCallback?, _ userData: UnsafeMutableRawPointer?, _ operation: @escaping @Sendable () async -> Outcome
     ) -> Int32 {
         guard let callback else { return fail(InterfaceError(.invalidArgument, "'callback' is NULL")) }
@@ -56,9 +63,9 @@ enum Dispatcher {
         LastError.set(nil)
         Task.detached {
             let outcome = await operation()
-            // The handle crosses to the callback queue as its bit pattern (an id, never dereferenced).
-            let handle = UInt(bitPattern: Int(bitPattern: HandleRegistry.shared.insert(.result(outcome))))
-            callbackQueue.async { callback(OpaquePointer(bitPattern: handle), data.pointer) }
+            callbackQueue.async {
+                HostCallbacks.shared.call { callback(HandleRegistry.shared.insert(.result(outcome)), data.pointer) }
+            }
         }
         return ErrorCode.ok.rawValue
     }

@@ -268,7 +268,11 @@ public func msal_na_set_log_callback(_ level: Int32, _ pii: Int32, _ callback: L
         logger.piiEnabled = pii == 1
         logger.setLogCallback { level, message, containsPII in
             let line = message ?? ""
-            logQueue.async { line.withCString { target.callback(Int32(level.rawValue), $0, containsPII ? 1 : 0, target.userData) } }
+            logQueue.async {
+                HostCallbacks.shared.call {
+                    line.withCString { target.callback(Int32(level.rawValue), $0, containsPII ? 1 : 0, target.userData) }
+                }
+            }
         }
     }
 }
@@ -278,6 +282,15 @@ public func msal_na_set_log_callback(_ level: Int32, _ pii: Int32, _ callback: L
 @_cdecl("msal_na_flush_log")
 public func msal_na_flush_log() {
     logQueue.sync {}
+}
+
+// MARK: Detaching every callback
+
+/// Stops every call from the library into the app, for good (HostCallbacks.swift): for a program
+/// or a language runtime that goes away with operations still running.
+@_cdecl("msal_na_detach_callbacks")
+public func msal_na_detach_callbacks() {
+    HostCallbacks.shared.detach()
 }
 
 // MARK: Strings, errors, diagnostics

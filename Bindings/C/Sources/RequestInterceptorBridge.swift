@@ -12,6 +12,7 @@ public typealias RequestInterceptorCallback = @convention(c) (UnsafePointer<CCha
 /// runs on the pool), and its headers go back through the completion block, which MSAL gives 5 s
 /// (docs/decisions.md). After `detach()` (the application was freed) the callback is never
 /// called again: `detach()` waits for a call in progress, and a call after it adds no header.
+/// Nor after `msal_na_detach_callbacks` (HostCallbacks.swift), for every application at once.
 final class RequestInterceptorBridge: MSALNativeAuthRequestInterceptor, @unchecked Sendable {
     // `@unchecked`: the callback and user data are the app's; `attached` is behind `lock`.
 
@@ -43,7 +44,7 @@ final class RequestInterceptorBridge: MSALNativeAuthRequestInterceptor, @uncheck
         defer { lock.unlock() }
         guard attached else { return nil }
         let (handle, headers) = HeaderCollector.open()
-        (url?.absoluteString ?? "").withCString { callback($0, handle, userData) }
+        HostCallbacks.shared.call { (url?.absoluteString ?? "").withCString { callback($0, handle, userData) } }
         return HeaderCollector.close(handle, headers)
     }
 }

@@ -40,8 +40,9 @@
  * msal_na_account_get_access_token_into (which waits only when the token is not served from the
  * cache). Each operation that talks to the service has two forms:
  *   - msal_na_X(..., callback, user_data): checks its arguments, starts the work and returns at
- *     once. MSAL_NA_OK means `callback` will be called exactly once, later, with a result; any
- *     other return means it will not be called (msal_na_last_error_message says why).
+ *     once. MSAL_NA_OK means `callback` will be called exactly once, later, with a result (unless
+ *     callbacks are detached first, below); any other return means it will not be called
+ *     (msal_na_last_error_message says why).
  *   - msal_na_X_wait(..., &result): does the same and waits on the calling thread. When `out` is not
  *     NULL, `*out` always receives a result (also for an argument error) that you free; the return
  *     value is msal_na_result_error of that result.
@@ -51,6 +52,17 @@
  * owns the result it receives. A callback may call any function of this header, including a
  * `_wait` one (later callbacks wait meanwhile) and the one that started it (re-entrancy is fine).
  * The `_wait` forms may be called from any thread, including a callback, and do not deadlock.
+ *
+ * Detaching: msal_na_detach_callbacks stops every call of the library into your code, for good:
+ * result callbacks, log lines, request interceptors and URL callbacks, of every application. Call
+ * it before your program, or the language runtime your callbacks run in (Python at interpreter
+ * exit), goes away while operations may still be running. It returns once none of your callbacks
+ * runs: it waits for those in progress on other threads to return (not for the one that calls it,
+ * when a callback does; nor for another callback that is detaching at the same time). From then on
+ * a result that would have been delivered is freed by the library, a log line is dropped, an
+ * interceptor is skipped (the request goes without its headers) and a URL callback is skipped (the
+ * sign-in waits for its timeout or msal_na_cancel_browser). The _wait forms and the functions
+ * without a callback keep working; a callback form returns MSAL_NA_ERR_INVALID_ARGUMENT.
  *
  * Thread safety: every function may be called from any thread at the same time, on the same or
  * different handles. Handles are not bound to threads. Two operations on one state at once are both
@@ -370,6 +382,12 @@ typedef void (*msal_na_log_callback)(int level, const char *message, int contain
 msal_na_error msal_na_set_log_callback(int level, int pii, msal_na_log_callback callback, void *user_data);
 void msal_na_flush_log(void);
 
+/* ---- Detaching callbacks ---------------------------------------------------------------------- */
+
+/* No callback of yours (results, log lines, interceptors, URL callbacks) is called after this returns,
+ * from any thread; it waits for those in progress and cannot be undone. See "Detaching" at the top. */
+void msal_na_detach_callbacks(void);
+
 /* ---- Strings, errors, diagnostics ------------------------------------------------------------ */
 
 /* Frees a string this library returned. NULL is fine. MSAL_NA_ERR_INVALID_HANDLE (nothing freed)
@@ -531,8 +549,8 @@ msal_na_error msal_na_app_last_cache_error(msal_na_app *app);
  * returned within 5 s the request goes on without its headers. It may call any function here
  * (a _wait operation started in it waits 5 s for its own interceptor calls, queued behind this one,
  * and then goes without their headers).
- * It is never called after msal_na_app_free returns (which waits for a call in progress), so
- * `user_data` must stay valid until then. Otherwise as msal_na_app_create.
+ * It is never called after msal_na_app_free returns (which waits for a call in progress), nor after
+ * msal_na_detach_callbacks, so `user_data` must stay valid until then. Otherwise as msal_na_app_create.
  */
 typedef struct msal_na_headers msal_na_headers;
 typedef void (*msal_na_request_interceptor)(const char *url, msal_na_headers *headers, void *user_data);

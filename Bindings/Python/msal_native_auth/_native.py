@@ -90,6 +90,7 @@ _SIGNATURES = {
     "msal_na_result_free": (_INT, [_HANDLE]),
     "msal_na_set_log_callback": (_INT, [_INT, _INT, LOG_CALLBACK, ctypes.c_void_p]),
     "msal_na_flush_log": (None, []),
+    "msal_na_detach_callbacks": (None, []),
     "msal_na_string_free": (_INT, [ctypes.c_void_p]),
     "msal_na_last_error_message": (_OWNED, []),
     "msal_na_error_name": (ctypes.c_char_p, [_INT]),

@@ -668,12 +668,15 @@ def flush_log() -> None:
 
 
 @atexit.register
-def _stop_logging_at_exit() -> None:
-    # Before the interpreter finalizes: a line delivered later would call into a finalizing Python,
-    # which ends the library's log thread under it (pthread_exit in PyGILState_Ensure), and
-    # libdispatch then aborts the process ("thread exit while a dispatch queue is running").
+def _detach_at_exit() -> None:
+    # Before the interpreter finalizes, the library stops calling into Python (results of the
+    # asyncio forms, the interceptor, URL callbacks, log lines: every CFUNCTYPE of the package),
+    # whatever is still running. A call into a finalizing Python ends the library's thread under it
+    # (pthread_exit in PyGILState_Ensure), and libdispatch then aborts the process ("thread exit
+    # while a dispatch queue is running"). Calls in progress finish first (the GIL is released).
     if _log_callback is not None:
-        set_log_callback(None)
+        lib.msal_na_flush_log()  # the lines written so far still reach the callback
+    lib.msal_na_detach_callbacks()
 
 
 # The later modules use the classes above; imported last so that each can import this one.
