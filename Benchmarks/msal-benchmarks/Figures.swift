@@ -74,11 +74,9 @@ func roundTrips() async throws -> [Row] {
         minimum: 3, app: codeApp)
     var resetAfter: SignInAfterResetPasswordState?
     try await measure("password reset", minimum: 5) {
-        guard case .codeRequired(let state, _, _, _) = try await app.resetPassword(parameters: .init(username: "ada@example.com")) else {
-            return
-        }
-        guard case .passwordRequired(let next) = try await state.submitCode(code: log.lastCode("ada@example.com")) else { return }
-        if case .completed(let done) = try await next.submitPassword(password: "Difference-Engine-1822") { resetAfter = done }
+        let sent = try await app.resetPassword(parameters: .init(username: "ada@example.com"))
+        let next = try await sent.newState.submitCode(code: log.lastCode("ada@example.com"))
+        resetAfter = try await next.submitPassword(password: "Difference-Engine-1822")
     }
     try await measure("sign-in after reset", minimum: 1) { if case .completed(let r) = try await resetAfter!.signIn() { signedIn = r } }
 
@@ -88,10 +86,9 @@ func roundTrips() async throws -> [Row] {
     try await measure("MFA sign-in (password + code)", minimum: 6) {
         let parameters = MSALNativeAuthSignInParameters(username: "alan@example.com")
         parameters.password = "Turing-Machine-1936"
-        guard case .awaitingMFA(let methods, let state) = try await strongAuthApp.signIn(parameters: parameters),
-            case .verificationRequired(let next, _, _, _) = try await state.requestChallenge(authMethod: methods[0])
-        else { return }
-        _ = try await next.submitChallenge(challenge: log.lastCode("alan@example.com"))
+        guard case .awaitingMFA(let methods, let state) = try await strongAuthApp.signIn(parameters: parameters) else { return }
+        let sent = try await state.requestChallenge(authMethod: methods[0])
+        _ = try await sent.newState.submitChallenge(challenge: log.lastCode("alan@example.com"))
     }
     try log.addUser(["username": "jit@example.com", "password": "Fresh-Start-2026", "mfa_required": true])
     try await measure("JIT registration (code)", minimum: 7) {

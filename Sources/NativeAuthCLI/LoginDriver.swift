@@ -21,11 +21,9 @@ struct LoginDriver {
             let answer = try need(step, .code, prompt: codePrompt(sent))
             if answer.value.isEmpty, answer.source == .prompt {
                 return try await sdk {
-                    switch try await state.resendCode() {
-                    case .codeRequired(let newState, let sentTo, let channel, let length):
-                        reporter.note("A new code was sent to \(sentTo).")
-                        return .pending(.code(newState, SentCode(sentTo: sentTo, channel: channel.value, codeLength: length)))
-                    }
+                    let sent = try await state.resendCode()
+                    reporter.note("A new code was sent to \(sent.sentTo).")
+                    return .pending(.code(sent.newState, SentCode(sent)))
                 }
             }
             return try await send(step, answer) {
@@ -40,9 +38,7 @@ struct LoginDriver {
                 return try await requestMFA(method, methods: methods, on: state)
             }
             return try await send(step, answer) {
-                switch try await state.submitChallenge(challenge: answer.value) {
-                case .completed(let result): return .signedIn(result)
-                }
+                .signedIn(try await state.submitChallenge(challenge: answer.value))
             }
         case .registerMethod(let methods, let state):
             let chosen = try choose(step, methods, heading: "Register a second factor for \(username):")
@@ -60,9 +56,7 @@ struct LoginDriver {
         case .registerCode(let state, let sent):
             let answer = try need(step, .code, prompt: codePrompt(sent))
             return try await send(step, answer) {
-                switch try await state.submitChallenge(challenge: answer.value) {
-                case .completed(let result): return .signedIn(result)
-                }
+                .signedIn(try await state.submitChallenge(challenge: answer.value))
             }
         }
     }
@@ -71,12 +65,8 @@ struct LoginDriver {
         -> LoginOutcome
     {
         try await sdk {
-            switch try await state.requestChallenge(authMethod: method) {
-            case .verificationRequired(let newState, let sentTo, let channel, let length):
-                return .pending(
-                    .mfaCode(
-                        newState, method: method, methods: methods, SentCode(sentTo: sentTo, channel: channel.value, codeLength: length)))
-            }
+            let sent = try await state.requestChallenge(authMethod: method)
+            return .pending(.mfaCode(sent.newState, method: method, methods: methods, SentCode(sent)))
         }
     }
 

@@ -8,6 +8,13 @@ struct SentCode: Equatable, Sendable {
     var codeLength: Int
 }
 
+extension SentCode {
+    /// Where the code of `sent` went.
+    init<State>(_ sent: CodeRequiredResult<State>) {
+        self.init(sentTo: sent.sentTo, channel: sent.channelTargetType.value, codeLength: sent.codeLength)
+    }
+}
+
 /// A sign-in step that waits for the user, with the SDK state that continues it.
 enum PendingStep {
     case password(SignInPasswordRequiredState)

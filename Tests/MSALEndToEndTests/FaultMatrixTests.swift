@@ -177,19 +177,15 @@ import Testing
         Step(
             name: "reset continue", endpoint: "/resetpassword/v1.0/continue",
             prepare: { world in
-                guard case .codeRequired(let state, _, _, _) = try await world.app.resetPassword(parameters: .init(username: H.ada)) else {
-                    throw CancellationError()
-                }
+                let state = try await world.app.resetPassword(parameters: .init(username: H.ada)).newState
                 return Handle(state)
             }, run: { world, handle in _ = try await (handle.value as! ResetPasswordCodeRequiredState).submitCode(code: world.code(H.ada)) }
         ),
         Step(
             name: "reset submit", endpoint: "/resetpassword/v1.0/submit",
             prepare: { world in
-                guard case .codeRequired(let state, _, _, _) = try await world.app.resetPassword(parameters: .init(username: H.ada)),
-                    case .passwordRequired(let next) = try await state.submitCode(code: world.code(H.ada))
-                else { throw CancellationError() }
-                return Handle(next)
+                let sent = try await world.app.resetPassword(parameters: .init(username: H.ada))
+                return Handle(try await sent.newState.submitCode(code: world.code(H.ada)))
             },
             run: { world, handle in
                 _ = try await (handle.value as! ResetPasswordRequiredState).submitPassword(
@@ -198,10 +194,8 @@ import Testing
         Step(
             name: "reset poll", endpoint: "/resetpassword/v1.0/poll_completion", failureEndsFlow: true,
             prepare: { world in
-                guard case .codeRequired(let state, _, _, _) = try await world.app.resetPassword(parameters: .init(username: H.ada)),
-                    case .passwordRequired(let next) = try await state.submitCode(code: world.code(H.ada))
-                else { throw CancellationError() }
-                return Handle(next)
+                let sent = try await world.app.resetPassword(parameters: .init(username: H.ada))
+                return Handle(try await sent.newState.submitCode(code: world.code(H.ada)))
             },
             run: { world, handle in
                 _ = try await (handle.value as! ResetPasswordRequiredState).submitPassword(
@@ -241,9 +235,7 @@ import Testing
             name: "MFA submit (mfa_oob)", endpoint: "/oauth2/v2.0/token",
             prepare: { world in
                 let (methods, state) = try await awaitingMFA(world)
-                guard case .verificationRequired(let next, _, _, _) = try await state.requestChallenge(authMethod: methods[0]) else {
-                    throw CancellationError()
-                }
+                let next = try await state.requestChallenge(authMethod: methods[0]).newState
                 return Handle(next)
             },
             run: { world, handle in _ = try await (handle.value as! MFARequiredState).submitChallenge(challenge: world.code(H.alan)) }),

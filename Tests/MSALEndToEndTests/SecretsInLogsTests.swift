@@ -111,7 +111,7 @@ import Testing
         guard case .codeRequired(let state, _, _, _) = try await codeApp.signIn(parameters: .init(username: H.grace)) else { return }
         _ = code(H.grace)
         _ = try? await state.submitCode(code: "13572468")
-        guard case .codeRequired(let next, _, _, _) = try await state.resendCode() else { return }
+        let next = try await state.resendCode().newState
         _ = try await next.submitCode(code: code(H.grace))
 
         // Sign-up with the password after verification and attributes, then sign-in.
@@ -128,11 +128,9 @@ import Testing
         _ = try await afterSignUp.signIn()
 
         // Password reset with polls in progress, then sign-in.
-        guard case .codeRequired(let reset, _, _, _) = try await passwordApp.resetPassword(parameters: .init(username: H.ada)) else {
-            return
-        }
-        guard case .passwordRequired(let newPassword) = try await reset.submitCode(code: code(H.ada)) else { return }
-        guard case .completed(let afterReset) = try await newPassword.submitPassword(password: "Difference-Engine-1822") else { return }
+        let reset = try await passwordApp.resetPassword(parameters: .init(username: H.ada)).newState
+        let newPassword = try await reset.submitCode(code: code(H.ada))
+        let afterReset = try await newPassword.submitPassword(password: "Difference-Engine-1822")
         _ = try await afterReset.signIn()
 
         let log = lines.withLock { $0 }.joined(separator: "\n")
@@ -178,20 +176,15 @@ import Testing
         api.scopes = ["api://emulator/todolist/ToDoList.Read"]
 
         // MFA: the email method, a wrong code, again to the SMS method, the right code, an API token.
-        guard case .awaitingMFA(let methods, let awaiting) = try await signIn(H.alan, H.alanPassword),
-            case .verificationRequired(let byEmail, _, _, _) = try await awaiting.requestChallenge(authMethod: methods[0])
-        else {
+        guard case .awaitingMFA(let methods, let awaiting) = try await signIn(H.alan, H.alanPassword) else {
             Issue.record("MFA")
             return
         }
+        let byEmail = try await awaiting.requestChallenge(authMethod: methods[0]).newState
         _ = code(H.alan)
         _ = try? await byEmail.submitChallenge(challenge: "24681357")
-        guard case .verificationRequired(let bySMS, _, _, _) = try await byEmail.requestChallenge(authMethod: methods[1]),
-            case .completed(let alan) = try await bySMS.submitChallenge(challenge: code(H.alan))
-        else {
-            Issue.record("MFA code")
-            return
-        }
+        let bySMS = try await byEmail.requestChallenge(authMethod: methods[1]).newState
+        let alan = try await bySMS.submitChallenge(challenge: code(H.alan))
         _ = try await alan.getAccessToken(parameters: api)
 
         // The delegate form of the same steps.
@@ -243,26 +236,25 @@ import Testing
         }
         _ = code(user)
         _ = try? await registering.newState.submitChallenge(challenge: "97531864")
-        guard case .completed = try await registering.newState.submitChallenge(challenge: code(user)),
-            case .awaitingMFA(let registered, let next) = try await signIn(user, password),
-            case .verificationRequired(let nextCode, _, _, _) = try await next.requestChallenge(authMethod: registered[0]),
-            case .completed = try await nextCode.submitChallenge(challenge: code(user))
-        else {
+        _ = try await registering.newState.submitChallenge(challenge: code(user))
+        guard case .awaitingMFA(let registered, let next) = try await signIn(user, password) else {
             Issue.record("registered method")
             return
         }
+        let nextCode = try await next.requestChallenge(authMethod: registered[0]).newState
+        _ = try await nextCode.submitChallenge(challenge: code(user))
 
         // A phone number, for another new user.
         let phoneUser = "phone.keeper@example.com"
         #expect(h.hook("POST", "users", json: ["username": phoneUser, "password": password, "mfa_required": true]).status == 201)
         guard case .strongAuthMethodRegistration(let phoneKinds, let phoneState) = try await signIn(phoneUser, password),
             case .verificationRequired(let phone) = try await phoneState.challengeAuthMethod(
-                parameters: .init(authMethod: phoneKinds[1], verificationContact: "+1 555-0123")),
-            case .completed = try await phone.newState.submitChallenge(challenge: code(phoneUser))
+                parameters: .init(authMethod: phoneKinds[1], verificationContact: "+1 555-0123"))
         else {
             Issue.record("phone")
             return
         }
+        _ = try await phone.newState.submitChallenge(challenge: code(phoneUser))
 
         let log = lines.withLock { $0 }.joined(separator: "\n")
         #expect(log.count > 1000, "the flows were logged at all")

@@ -213,10 +213,9 @@ import Testing
             switch form {
             case .async:
                 do {
-                    switch try await state.requestChallenge(authMethod: method) {
-                    case .verificationRequired(let next, let sentTo, let channel, let codeLength):
-                        return .mfaCodeSent(next, sentTo: sentTo, channel: channel.value, codeLength: codeLength)
-                    }
+                    let sent = try await state.requestChallenge(authMethod: method)
+                    return .mfaCodeSent(
+                        sent.newState, sentTo: sent.sentTo, channel: sent.channelTargetType.value, codeLength: sent.codeLength)
                 } catch { return .failed(error, retry: state) }
             case .delegate: return await delegated { state.requestChallenge(authMethod: method, delegate: $0) }
             }
@@ -225,11 +224,7 @@ import Testing
         func submitMFA(_ state: MFARequiredState, _ code: String) async -> Outcome {
             switch form {
             case .async:
-                do {
-                    switch try await state.submitChallenge(challenge: code) {
-                    case .completed(let result): return .signedIn(result)
-                    }
-                } catch { return .failed(error, retry: state) }
+                do { return .signedIn(try await state.submitChallenge(challenge: code)) } catch { return .failed(error, retry: state) }
             case .delegate: return await delegated { state.submitChallenge(challenge: code, delegate: $0) }
             }
         }
@@ -253,11 +248,7 @@ import Testing
         func submitRegistration(_ state: RegisterStrongAuthVerificationRequiredState, _ code: String) async -> Outcome {
             switch form {
             case .async:
-                do {
-                    switch try await state.submitChallenge(challenge: code) {
-                    case .completed(let result): return .signedIn(result)
-                    }
-                } catch { return .failed(error, retry: state) }
+                do { return .signedIn(try await state.submitChallenge(challenge: code)) } catch { return .failed(error, retry: state) }
             case .delegate: return await delegated { state.submitChallenge(challenge: code, delegate: $0) }
             }
         }
@@ -505,10 +496,9 @@ import Testing
         let world = try World()
         let app = try world.app()
         let run = Driver(form: form)
-        guard case .codeRequired(let reset, _, _, _) = try await app.resetPassword(parameters: .init(username: H.alan)),
-            case .passwordRequired(let newPassword) = try await reset.submitCode(code: world.code(H.alan)),
-            case .completed(let after) = try await newPassword.submitPassword(password: "Enigma-Broken-1941")
-        else { throw Unexpected("expected reset") }
+        let reset = try await app.resetPassword(parameters: .init(username: H.alan)).newState
+        let newPassword = try await reset.submitCode(code: world.code(H.alan))
+        let after = try await newPassword.submitPassword(password: "Enigma-Broken-1941")
         let (methods, awaiting) = try awaitingMFA(await run.signIn(after: after))
         let sent = try mfaCodeSent(await run.requestChallenge(awaiting, methods[1]))
         #expect(world.mails(H.alan).last?["purpose"] as? String == "mfa")

@@ -276,8 +276,8 @@ import Testing
         guard case .awaitingMFA(let methods, let awaiting) = try await app(h, capabilities: [.mfaRequired]).signIn(parameters: parameters)
         else { throw EndToEndFailure("no MFA step") }
         let email = try #require(methods.first { $0.channelTargetType.isEmailType })
-        guard case .verificationRequired(let mfa, _, _, _) = try await awaiting.requestChallenge(authMethod: email) else { return }
-        guard case .completed(let account) = try await mfa.submitChallenge(challenge: h.lastCode(username) ?? "") else { return }
+        let mfa = try await awaiting.requestChallenge(authMethod: email).newState
+        let account = try await mfa.submitChallenge(challenge: h.lastCode(username) ?? "")
         let token = try await account.getAccessToken(parameters: MSALNativeAuthGetAccessTokenParameters())
         let payload = try #require(token.accessToken.split(separator: ".").dropFirst().first.flatMap { Base64URLCoding.decode($0) })
         #expect(String(decoding: payload, as: UTF8.self).contains(#""acrs":["c1"]"#), "as Microsoft's end-to-end test reads it")

@@ -78,7 +78,7 @@ import Testing
         }
         #expect(sentTo == "g***e@e*****e.com" && channel.isEmailType && length == 8)
         let first = try await LiveEmulator.lastCode(server, H.grace)
-        guard case .codeRequired(let next, _, _, _) = try await state.resendCode() else { return }
+        let next = try await state.resendCode().newState
         let second = try await LiveEmulator.lastCode(server, H.grace)
         #expect(first != second)
         let stale = try await #require(throws: VerifyCodeError.self) { try await next.submitCode(code: first) }

@@ -137,10 +137,7 @@ enum Operations {
         let request = UncheckedParameters(value: parameters)
         return {
             do throws(ResetPasswordStartError) {
-                switch try await application.resetPassword(parameters: request.value) {
-                case .codeRequired(let state, let sentTo, let channel, let length):
-                    return .codeRequired(.resetCode(state), sentTo: sentTo, channel: channel, codeLength: length)
-                }
+                return .codeRequired(try await application.resetPassword(parameters: request.value), FlowState.resetCode)
             } catch {
                 return Outcome(error)
             }
@@ -172,9 +169,7 @@ enum Operations {
         case .resetCode(let state):
             return {
                 do throws(VerifyCodeError) {
-                    switch try await state.submitCode(code: code) {
-                    case .passwordRequired(let next): return Outcome(kind: .passwordRequired, state: .resetPassword(next))
-                    }
+                    return Outcome(kind: .passwordRequired, state: .resetPassword(try await state.submitCode(code: code)))
                 } catch {
                     return Outcome(error)
                 }
@@ -182,9 +177,7 @@ enum Operations {
         case .mfaRequired(let state, _):
             return {
                 do throws(MFASubmitChallengeError) {
-                    switch try await state.submitChallenge(challenge: code) {
-                    case .completed(let account): return Outcome(kind: .signedIn, account: account)
-                    }
+                    return Outcome(kind: .signedIn, account: try await state.submitChallenge(challenge: code))
                 } catch {
                     return Outcome(error)
                 }
@@ -192,9 +185,7 @@ enum Operations {
         case .registerVerification(let state, _):
             return {
                 do throws(RegisterStrongAuthSubmitChallengeError) {
-                    switch try await state.submitChallenge(challenge: code) {
-                    case .completed(let account): return Outcome(kind: .signedIn, account: account)
-                    }
+                    return Outcome(kind: .signedIn, account: try await state.submitChallenge(challenge: code))
                 } catch {
                     return Outcome(error)
                 }
@@ -230,9 +221,8 @@ enum Operations {
         case .resetPassword(let state):
             return {
                 do throws(PasswordRequiredError) {
-                    switch try await state.submitPassword(password: password) {
-                    case .completed(let next): return Outcome(kind: .resetPasswordCompleted, state: .signInAfterReset(next))
-                    }
+                    return Outcome(
+                        kind: .resetPasswordCompleted, state: .signInAfterReset(try await state.submitPassword(password: password)))
                 } catch {
                     return Outcome(error)
                 }
@@ -265,10 +255,7 @@ enum Operations {
         case .signInCode(let state):
             return {
                 do throws(ResendCodeError) {
-                    switch try await state.resendCode() {
-                    case .codeRequired(let next, let sentTo, let channel, let length):
-                        return .codeRequired(.signInCode(next), sentTo: sentTo, channel: channel, codeLength: length)
-                    }
+                    return .codeRequired(try await state.resendCode(), FlowState.signInCode)
                 } catch {
                     return Outcome(error)
                 }
@@ -276,10 +263,7 @@ enum Operations {
         case .signUpCode(let state):
             return {
                 do throws(ResendCodeError) {
-                    switch try await state.resendCode() {
-                    case .codeRequired(let next, let sentTo, let channel, let length):
-                        return .codeRequired(.signUpCode(next), sentTo: sentTo, channel: channel, codeLength: length)
-                    }
+                    return .codeRequired(try await state.resendCode(), FlowState.signUpCode)
                 } catch {
                     return Outcome(error)
                 }
@@ -287,10 +271,7 @@ enum Operations {
         case .resetCode(let state):
             return {
                 do throws(ResendCodeError) {
-                    switch try await state.resendCode() {
-                    case .codeRequired(let next, let sentTo, let channel, let length):
-                        return .codeRequired(.resetCode(next), sentTo: sentTo, channel: channel, codeLength: length)
-                    }
+                    return .codeRequired(try await state.resendCode(), FlowState.resetCode)
                 } catch {
                     return Outcome(error)
                 }
@@ -316,11 +297,8 @@ enum Operations {
         }
         return {
             do throws(MFARequestChallengeError) {
-                switch try await mfa.requestChallenge(authMethod: method) {
-                case .verificationRequired(let next, let sentTo, let channel, let length):
-                    return .codeRequired(
-                        .mfaRequired(next, methods: methods), sentTo: sentTo, channel: channel, codeLength: length, methods: methods)
-                }
+                let sent = try await mfa.requestChallenge(authMethod: method)
+                return .codeRequired(sent, { .mfaRequired($0, methods: methods) }, methods: methods)
             } catch {
                 return Outcome(error)
             }

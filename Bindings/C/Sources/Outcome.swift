@@ -107,6 +107,14 @@ final class Outcome: Sendable {
         Outcome(kind: .codeRequired, state: state, sentTo: sentTo, channel: channel.value, codeLength: codeLength, authMethods: methods)
     }
 
+    /// A code was sent: `sent`'s state wrapped as `state` makes it.
+    static func codeRequired<State>(_ sent: CodeRequiredResult<State>, _ state: (State) -> FlowState, methods: [MSALAuthMethod] = [])
+        -> Outcome
+    {
+        codeRequired(
+            state(sent.newState), sentTo: sent.sentTo, channel: sent.channelTargetType, codeLength: sent.codeLength, methods: methods)
+    }
+
     static func step(_ result: SignInStepResult) -> Outcome {
         switch result {
         case .completed(let account):

@@ -138,7 +138,7 @@ public final class MSALNativeAuthPublicClientApplication: MSALPublicClientApplic
 
     /// Starts a self-service password reset (docs/protocol.md#password-reset): the server sends a code to the address.
     public func resetPassword(parameters: MSALNativeAuthResetPasswordParameters) async throws(ResetPasswordStartError)
-        -> ResetPasswordStartResult
+        -> CodeRequiredResult<ResetPasswordCodeRequiredState>
     {
         try await resetPasswordController.start(resetRequest(parameters))
     }
@@ -149,11 +149,9 @@ public final class MSALNativeAuthPublicClientApplication: MSALPublicClientApplic
         let controller = resetPasswordController
         withDelegateOnMainActor(delegate) { delegate in
             do throws(ResetPasswordStartError) {
-                switch try await controller.start(request) {
-                case .codeRequired(let newState, let sentTo, let channel, let codeLength):
-                    delegate.onResetPasswordCodeRequired(
-                        newState: newState, sentTo: sentTo, channelTargetType: channel, codeLength: codeLength)
-                }
+                let sent = try await controller.start(request)
+                delegate.onResetPasswordCodeRequired(
+                    newState: sent.newState, sentTo: sent.sentTo, channelTargetType: sent.channelTargetType, codeLength: sent.codeLength)
             } catch {
                 delegate.onResetPasswordStartError(error: error)
             }

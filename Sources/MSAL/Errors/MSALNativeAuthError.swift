@@ -83,6 +83,27 @@ package enum NativeAuthErrorKind: Sendable, Equatable {
     case stateWrongKind
 }
 
+extension NativeAuthErrorKind {
+    /// MSAL's text for an error of this kind that has no description of its own.
+    package var message: String {
+        switch self {
+        case .browserRequired: NativeAuthErrorMessage.browserRequired
+        case .userNotFound: NativeAuthErrorMessage.userNotFound
+        case .invalidCredentials: NativeAuthErrorMessage.invalidCredentials
+        case .invalidUsername: NativeAuthErrorMessage.invalidUsername
+        case .userAlreadyExists: NativeAuthErrorMessage.userAlreadyExists
+        case .invalidPassword: NativeAuthErrorMessage.invalidPassword
+        case .userDoesNotHavePassword: NativeAuthErrorMessage.userDoesNotHavePassword
+        case .invalidCode: NativeAuthErrorMessage.invalidCode
+        case .refreshTokenExpired: NativeAuthErrorMessage.refreshTokenExpired
+        case .invalidScope: NativeAuthErrorMessage.invalidScope
+        case .invalidChallenge: NativeAuthErrorMessage.invalidChallenge
+        case .invalidInput: NativeAuthErrorMessage.invalidInput
+        default: NativeAuthErrorMessage.generalError
+        }
+    }
+}
+
 /// What every native-auth error is built from, gathered in one place by the error mapping.
 package struct NativeAuthErrorDetails: Sendable {
     package var message: String?

@@ -19,13 +19,14 @@ public final class ResetPasswordCodeRequiredState: Sendable {
         self.correlationId = correlationId
     }
 
-    /// Submits the code. After `isInvalidCode` this state accepts another code.
-    public func submitCode(code: String) async throws(VerifyCodeError) -> ResetPasswordVerifyCodeResult {
+    /// Submits the code; the state it returns takes the new password. After `isInvalidCode` this
+    /// state accepts another code.
+    public func submitCode(code: String) async throws(VerifyCodeError) -> ResetPasswordRequiredState {
         try await controller.submitCode(code, on: self)
     }
 
     /// Sends a new code. As in MSAL, a failure the server answered ends the flow.
-    public func resendCode() async throws(ResendCodeError) -> ResetPasswordResendCodeResult {
+    public func resendCode() async throws(ResendCodeError) -> CodeRequiredResult<ResetPasswordCodeRequiredState> {
         try await controller.resendCode(on: self)
     }
 
@@ -33,9 +34,7 @@ public final class ResetPasswordCodeRequiredState: Sendable {
     public func submitCode(code: String, delegate: any ResetPasswordVerifyCodeDelegate) {
         withDelegateOnMainActor(delegate) { [self] delegate in
             do throws(VerifyCodeError) {
-                switch try await submitCode(code: code) {
-                case .passwordRequired(let next): delegate.onPasswordRequired(newState: next)
-                }
+                delegate.onPasswordRequired(newState: try await submitCode(code: code))
             } catch {
                 delegate.onResetPasswordVerifyCodeError(error: error, newState: lifecycle.hasEnded ? nil : self)
             }
@@ -47,11 +46,9 @@ public final class ResetPasswordCodeRequiredState: Sendable {
     public func resendCode(delegate: any ResetPasswordResendCodeDelegate) {
         withDelegateOnMainActor(delegate) { [self] delegate in
             do throws(ResendCodeError) {
-                switch try await resendCode() {
-                case .codeRequired(let next, let sentTo, let channel, let length):
-                    delegate.onResetPasswordResendCodeRequired(
-                        newState: next, sentTo: sentTo, channelTargetType: channel, codeLength: length)
-                }
+                let sent = try await resendCode()
+                delegate.onResetPasswordResendCodeRequired(
+                    newState: sent.newState, sentTo: sent.sentTo, channelTargetType: sent.channelTargetType, codeLength: sent.codeLength)
             } catch {
                 delegate.onResetPasswordResendCodeError(error: error, newState: lifecycle.hasEnded ? nil : self)
             }

@@ -29,9 +29,10 @@ public final class ResetPasswordRequiredState: Sendable {
         token.withLock { $0 = newToken }
     }
 
-    /// Submits the new password and waits for the change. After `isInvalidPassword` this state
-    /// accepts another password.
-    public func submitPassword(password: String) async throws(PasswordRequiredError) -> ResetPasswordRequiredResult {
+    /// Submits the new password and waits for the change; the state it returns signs the user in
+    /// without typing the password again. After `isInvalidPassword` this state accepts another
+    /// password.
+    public func submitPassword(password: String) async throws(PasswordRequiredError) -> SignInAfterResetPasswordState {
         try await controller.submitPassword(password, on: self)
     }
 
@@ -39,9 +40,7 @@ public final class ResetPasswordRequiredState: Sendable {
     public func submitPassword(password: String, delegate: any ResetPasswordRequiredDelegate) {
         withDelegateOnMainActor(delegate) { [self] delegate in
             do throws(PasswordRequiredError) {
-                switch try await submitPassword(password: password) {
-                case .completed(let next): delegate.onResetPasswordCompleted(newState: next)
-                }
+                delegate.onResetPasswordCompleted(newState: try await submitPassword(password: password))
             } catch {
                 delegate.onResetPasswordRequiredError(error: error, newState: lifecycle.hasEnded ? nil : self)
             }

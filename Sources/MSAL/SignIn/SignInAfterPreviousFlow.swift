@@ -25,25 +25,6 @@ package struct SignInAfterPreviousFlow: Sendable {
     }
 }
 
-extension SignInController {
-    /// Signs in with the continuation token that ends a sign-up or a password reset (docs/protocol.md#sign-in-after-sign-up-or-reset).
-    package func signInAfterPreviousFlow(
-        username: String, continuationToken: String?, parameters scopes: [String]?, claims: String?, correlationId: UUID
-    ) async -> Result<SignInStepResult, GenericFailure> {
-        var machine: SignInMachine
-        let grant: TokenGrant
-        switch SignInMachine.afterPreviousFlow(
-            username: username, continuationToken: continuationToken, scopes: scopes, claims: claims, correlationId: correlationId,
-            controller: self)
-        {
-        case .success(let started): (machine, grant) = started
-        case .failure(let failure): return .failure(GenericFailure(failure))
-        }
-        // The token is single-use; a second call sends it again and the service answers, as in MSAL.
-        return await finish(&machine, redeeming: grant, correlationId: correlationId).mapError(GenericFailure.init)
-    }
-}
-
 /// A browser-required-or-general failure before it becomes one of the generic public errors.
 package struct GenericFailure: Error, Sendable {
     package var type: MSALNativeAuthGenericError.ErrorType

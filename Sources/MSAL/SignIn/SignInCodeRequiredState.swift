@@ -38,7 +38,7 @@ public final class SignInCodeRequiredState: Sendable {
     }
 
     /// Asks the server to send a new code; the previous one stops working.
-    public func resendCode() async throws(ResendCodeError) -> SignInResendCodeResult {
+    public func resendCode() async throws(ResendCodeError) -> CodeRequiredResult<SignInCodeRequiredState> {
         try await controller.resendCode(on: self)
     }
 
@@ -60,11 +60,9 @@ public final class SignInCodeRequiredState: Sendable {
     public func resendCode(delegate: any SignInResendCodeDelegate) {
         withDelegateOnMainActor(delegate) { [self] delegate in
             do throws(ResendCodeError) {
-                switch try await resendCode() {
-                case .codeRequired(let newState, let sentTo, let channel, let codeLength):
-                    delegate.onSignInResendCodeCodeRequired(
-                        newState: newState, sentTo: sentTo, channelTargetType: channel, codeLength: codeLength)
-                }
+                let sent = try await resendCode()
+                delegate.onSignInResendCodeCodeRequired(
+                    newState: sent.newState, sentTo: sent.sentTo, channelTargetType: sent.channelTargetType, codeLength: sent.codeLength)
             } catch {
                 delegate.onSignInResendCodeError(error: error, newState: retryState)
             }

@@ -1,34 +1,39 @@
 import Foundation
 
 /// Every rule of the sign-in flow in one value (docs/protocol.md#password-sign-in, #code-sign-in,
-/// docs/error-mapping.md#sign-in-start, #sign-in-states): which answer of `/initiate`,
-/// `/challenge`, the token endpoint and the introspect endpoints leads to which next state or
-/// request, which to which error, and which error ends the flow of the state that sent the request.
+/// docs/error-mapping.md#sign-in-start, #sign-in-states): what is checked before a request, which
+/// answer of `/initiate`, `/challenge`, the token endpoint and the introspect endpoints leads to
+/// which request or outcome, which to which error, and which error ends the flow of the state that
+/// sent the request.
 ///
-/// It sends nothing. `SignInController` makes a machine for one call of one step, sends the
-/// request, feeds the answer to the event method named after it, and does what the returned
-/// `FlowAction` says. Every step that redeems a credential (a password, a code, the token that ends
-/// a sign-up or a password reset) goes on through `redeemed` and, when the tenant wants a second
-/// factor, `introspected`, so MFA and registration start the same way after each of them
-/// (docs/protocol.md#multifactor-authentication, #strong-auth-registration).
-package struct SignInMachine: Sendable {
+/// It sends nothing and knows no public state: `SignInController` starts a machine for one call of
+/// one step, sends what it asks for, feeds each answer to the event method named after it, and makes
+/// the public states from the plain outcome. Every step that redeems a credential (a password, a
+/// code, the token that ends a sign-up or a password reset) goes on through `redeemed` and, when the
+/// tenant wants a second factor, `introspected`, so MFA and registration start the same way after
+/// each of them (docs/protocol.md#multifactor-authentication, #strong-auth-registration).
+package struct SignInMachine: FlowMachine {
     package enum State: Sendable, Equatable {
-        /// `signIn(parameters:)`: waiting for `/oauth2/v2.0/initiate`.
-        case initiating
-        /// `signIn(parameters:)`: waiting for the challenge after `/initiate`.
-        case challenging
+        /// A step is about to begin.
+        case idle
+        /// `signIn(parameters:)`: waiting for `/oauth2/v2.0/initiate`, then for its challenge;
+        /// `password` is the one the app supplied, redeemed as soon as the server asks for it.
+        case initiating(password: String?)
+        case challenging(password: String?)
         /// `resendCode`: waiting for the challenge that sends a new code.
         case resendingCode
-        /// Waiting for the token endpoint to redeem the credential.
-        case redeeming
-        /// The credential was right and a second factor is wanted; waiting for the introspect
-        /// endpoint. Every failure from here ends the flow (the server has spent the token).
-        case introspecting
+        /// Waiting for the token endpoint to redeem the credential `step` sent.
+        case redeeming(Step)
+        /// The credential was right and a second factor is wanted; waiting for the MFA (`mfa`) or
+        /// the registration introspect endpoint. Every failure from here ends the flow (the server
+        /// has spent the token).
+        case introspecting(mfa: Bool)
         /// The step has its result or its error.
         case done
     }
 
-    /// Which public step the machine runs: it decides which error kinds a token answer maps to.
+    /// Which public step sent the credential being redeemed: it decides which error kinds a token
+    /// answer maps to.
     package enum Step: Sendable, Equatable {
         /// `signIn(parameters:)`.
         case start
@@ -40,203 +45,134 @@ package struct SignInMachine: Sendable {
         case afterPreviousFlow
     }
 
-    /// The requests a sign-in step may send after its first.
+    /// The requests of the sign-in flow.
     package enum Call: Sendable {
+        /// `/oauth2/v2.0/initiate` for the machine's username.
+        case initiate(correlationId: UUID)
         /// `/oauth2/v2.0/challenge` with this token.
-        case challenge(continuationToken: String, correlationId: UUID)
+        case challenge(Continuation)
         /// The token endpoint with this grant.
         case redeem(TokenGrant, correlationId: UUID)
+        /// `/oauth2/v2.0/introspect` (`mfa`) or `/register/v1.0/introspect` with this token.
+        case introspect(mfa: Bool, Continuation)
     }
 
-    /// The request after a redemption that wants a second factor.
-    package enum Introspection: Sendable, Equatable {
-        /// `/oauth2/v2.0/introspect`: the methods of the second factor.
-        case mfa(continuationToken: String, correlationId: UUID)
-        /// `/register/v1.0/introspect`: the kinds of strong-auth method the user may register.
-        case registration(continuationToken: String, correlationId: UUID)
+    /// How a sign-in step ends, in plain values: the controller makes the public states from them.
+    package enum Outcome: Sendable {
+        /// A code was sent (the start, `resendCode`).
+        case codeRequired(CodeSent)
+        /// The server wants the password (the start, when the app supplied none).
+        case passwordRequired(Continuation)
+        /// The user is signed in.
+        case completed(MSALNativeAuthUserAccountResult)
+        /// A second factor is wanted: the methods, and the continuation the MFA state is made of.
+        case awaitingMFA([MSALAuthMethod], Continuation)
+        /// A strong-auth method must be registered first: the kinds the user may register.
+        case registrationRequired([MSALAuthMethod], Continuation)
     }
 
-    package private(set) var state: State
-    package let step: Step
-    private let controller: SignInController
-    private let username: String
-    private let password: String?
+    package typealias Action = FlowAction<Outcome, Call>
+
+    package var state = State.idle
+    package static let done = State.done
+    package let username: String
     private let scopes: [String]
     private let claims: String?
-    /// Which introspect endpoint `introspected` answers for.
-    private var introspectingMFA = false
 
-    private init(
-        _ state: State, step: Step, controller: SignInController, username: String = "", password: String? = nil, scopes: [String],
-        claims: String?
-    ) {
-        self.state = state
-        self.step = step
-        self.controller = controller
+    /// A machine for one step of a sign-in of `username` (empty where the step does not send it)
+    /// that asks for `scopes` (the OIDC defaults included) and `claims`.
+    package init(username: String, scopes: [String], claims: String?) {
         self.username = username
-        self.password = password
         self.scopes = scopes
         self.claims = claims
     }
 
-    private var context: SignInContinuationContext {
-        SignInContinuationContext(controller: controller, scopes: scopes, claims: claims)
-    }
-
     // MARK: Steps
 
-    package static func start(_ request: SignInController.StartRequest, controller: SignInController) -> SignInMachine {
-        SignInMachine(
-            .initiating, step: .start, controller: controller, username: request.username, password: request.password,
-            scopes: request.scopes, claims: request.claims)
+    /// `signIn(parameters:)`: an empty username, or an empty password the app supplied, is refused
+    /// before anything is sent.
+    package mutating func start(password: String?, correlationId id: UUID) -> Action {
+        expect(.idle)
+        if let failure = FlowFailure.ifEmpty(username, .invalidUsername, id) { return fail(failure) }
+        if let password, let failure = FlowFailure.ifEmpty(password, .invalidCredentials, id) { return fail(failure) }
+        return send(.initiate(correlationId: id), awaiting: .initiating(password: password))
     }
 
-    package static func resendCode(on state: SignInCodeRequiredState) -> SignInMachine {
-        SignInMachine(.resendingCode, step: .submitCode, controller: state.controller, scopes: state.scopes, claims: state.claims)
+    /// `SignInCodeRequiredState.resendCode`.
+    package mutating func resendCode(on continuation: Continuation) -> Action {
+        expect(.idle)
+        return send(.challenge(continuation), awaiting: .resendingCode)
     }
 
-    /// `submitCode` on `state`, and the grant to redeem (with the state's correlation id).
-    package static func submitCode(_ code: String, on state: SignInCodeRequiredState) -> (SignInMachine, TokenGrant) {
-        let machine = SignInMachine(.redeeming, step: .submitCode, controller: state.controller, scopes: state.scopes, claims: state.claims)
-        let grant = TokenGrant(
-            kind: .oob(code: code), continuationToken: state.continuationToken, scopes: state.scopes, claims: state.claims)
-        return (machine, grant)
+    /// `SignInCodeRequiredState.submitCode`: an empty code is refused before anything is sent.
+    package mutating func submitCode(_ code: String, on continuation: Continuation) -> Action {
+        expect(.idle)
+        if let failure = FlowFailure.ifEmpty(code, .invalidCode, continuation.correlationId) { return fail(failure) }
+        return redeem(.oob(code: code), continuation, step: .submitCode)
     }
 
-    /// `submitPassword` on `state`, and the grant to redeem (with the state's correlation id).
-    package static func submitPassword(_ password: String, on state: SignInPasswordRequiredState) -> (SignInMachine, TokenGrant) {
-        let machine = SignInMachine(
-            .redeeming, step: .submitPassword, controller: state.controller, username: state.username, scopes: state.scopes,
-            claims: state.claims)
-        let grant = TokenGrant(
-            kind: .password(username: state.username, password: password), continuationToken: state.continuationToken,
-            scopes: state.scopes, claims: state.claims)
-        return (machine, grant)
+    /// `SignInPasswordRequiredState.submitPassword`: an empty password is refused before anything
+    /// is sent.
+    package mutating func submitPassword(_ password: String, on continuation: Continuation) -> Action {
+        expect(.idle)
+        if let failure = FlowFailure.ifEmpty(password, .invalidPassword, continuation.correlationId) { return fail(failure) }
+        return redeem(.password(username: username, password: password), continuation, step: .submitPassword)
     }
 
-    /// The sign-in with the token that ended a sign-up or a password reset, and the grant to redeem
-    /// first; without a token there is nothing to redeem (docs/protocol.md#sign-in-after-sign-up-or-reset).
-    package static func afterPreviousFlow(
-        username: String, continuationToken: String?, scopes: [String]?, claims: String?, correlationId: UUID, controller: SignInController
-    ) -> Result<(SignInMachine, TokenGrant), FlowFailure> {
+    /// The sign-in with the token that ended a sign-up or a password reset; without a token there
+    /// is nothing to redeem (docs/protocol.md#sign-in-after-sign-up-or-reset).
+    package mutating func signInAfterPreviousFlow(continuationToken: String?, correlationId id: UUID) -> Action {
+        expect(.idle)
         guard let continuationToken else {
-            return .failure(
-                FlowFailure(
-                    .generalError,
-                    NativeAuthErrorDetails(
-                        message: "Sign In is not available at this point, please use the standalone sign in methods",
-                        correlationId: correlationId)))
+            let message = "Sign In is not available at this point, please use the standalone sign in methods"
+            return fail(.keepingState(.generalError, NativeAuthErrorDetails(message: message, correlationId: id)))
         }
-        let scopes = Scopes.withDefaults(scopes)
-        let machine = SignInMachine(
-            .redeeming, step: .afterPreviousFlow, controller: controller, username: username, scopes: scopes, claims: claims)
-        let grant = TokenGrant(
-            kind: .continuationToken(username: username), continuationToken: continuationToken, scopes: scopes, claims: claims)
-        return .success((machine, grant))
+        return redeem(.continuationToken(username: username), Continuation(continuationToken, id), step: .afterPreviousFlow)
     }
 
-    // MARK: Checks before anything is sent
-
-    /// `signIn(parameters:)`: an empty username, or an empty password the app supplied.
-    package static func checkStart(_ request: SignInController.StartRequest) -> FlowFailure? {
-        if let failure = LocalCheck.username(request.username, correlationId: request.correlationId) { return failure }
-        if let password = request.password, password.isEmpty {
-            return FlowFailure(
-                .invalidCredentials,
-                NativeAuthErrorDetails(message: NativeAuthErrorMessage.invalidCredentials, correlationId: request.correlationId))
-        }
-        return nil
+    private mutating func redeem(_ kind: TokenGrant.Kind, _ continuation: Continuation, step: Step) -> Action {
+        let grant = TokenGrant(kind: kind, continuationToken: continuation.token, scopes: scopes, claims: claims)
+        return send(.redeem(grant, correlationId: continuation.correlationId), awaiting: .redeeming(step))
     }
 
     // MARK: signIn(parameters:)
 
     /// `/oauth2/v2.0/initiate` answered: `user_not_found` is its own kind; any other error is general.
-    package mutating func initiateAnswered(_ outcome: NativeAuthOutcome<ContinuationTokenResponse>, correlationId id: UUID)
-        -> FlowAction<SignInStartResult, Call>
+    package mutating func initiateAnswered(_ answer: NativeAuthOutcome<ContinuationTokenResponse>, correlationId id: UUID)
+        -> Action
     {
-        expect(.initiating)
-        switch outcome {
+        guard case .initiating(let password) = state else { preconditionFailure("SignInMachine got /initiate while \(state)") }
+        switch answer {
         case .success(let body):
-            state = .challenging
-            return .call(.challenge(continuationToken: body.continuationToken, correlationId: id))
-        case .redirect(let reason):
-            return .fail(FlowFailure(.browserRequired, NativeAuthErrorDetails(redirectReason: reason, correlationId: id)))
-        case .apiError(let error):
-            if error.error == .userNotFound {
-                return .fail(
-                    FlowFailure(
-                        .userNotFound, NativeAuthErrorDetails(error, correlationId: id, fallback: NativeAuthErrorMessage.userNotFound)))
-            }
-            return .fail(
-                FlowFailure(.generalError, NativeAuthErrorDetails(error, correlationId: id, fallback: NativeAuthErrorMessage.generalError)))
-        case .failure(let failure):
-            return .fail(FlowFailure(.generalError, NativeAuthErrorDetails(failure, correlationId: id)))
+            return send(.challenge(Continuation(body.continuationToken, id)), awaiting: .challenging(password: password))
+        case .apiError(let error) where error.error == .userNotFound:
+            return fail(.keepingState(.userNotFound, error, id))
+        default:
+            return fail(.keepingState(answer, id))
         }
     }
 
-    /// The challenge after `/initiate` answered: a code, a password prompt (redeemed at once when
-    /// the app supplied the password), or an error.
-    package mutating func startChallengeAnswered(_ outcome: NativeAuthOutcome<ChallengeResponse>, correlationId id: UUID)
-        -> FlowAction<SignInStartResult, Call>
-    {
-        expect(.challenging)
-        switch outcome {
-        case .success(.oob(let token, let label, let channel, let codeLength, _)):
+    /// `/oauth2/v2.0/challenge` answered.
+    ///
+    /// After `/initiate`: a code, a password prompt (redeemed at once when the app supplied the
+    /// password), or an error. After `resendCode`: a new code; a refusal, a redirect or no answer
+    /// keeps the state, and a password prompt ends the flow.
+    package mutating func challengeAnswered(_ answer: NativeAuthOutcome<ChallengeResponse>, correlationId id: UUID) -> Action {
+        switch (state, answer) {
+        case (.challenging(let password), .success(let challenge)):
             // A code-only account gets a code even when the app supplied a password (docs/protocol.md#sign-in-endpoints).
-            let next = SignInCodeRequiredState(
-                controller: controller, continuationToken: token, correlationId: id, scopes: scopes, claims: claims)
-            return .succeed(
-                .codeRequired(
-                    newState: next, sentTo: label, channelTargetType: MSALNativeAuthChannelType(value: channel), codeLength: codeLength))
-        case .success(.password(let token)):
-            guard let password else {
-                return .succeed(
-                    .passwordRequired(
-                        newState: SignInPasswordRequiredState(
-                            controller: controller, continuationToken: token, correlationId: id, username: username, scopes: scopes,
-                            claims: claims)))
-            }
-            state = .redeeming
-            let grant = TokenGrant(
-                kind: .password(username: username, password: password), continuationToken: token, scopes: scopes, claims: claims)
-            return .call(.redeem(grant, correlationId: id))
-        case .redirect(let reason):
-            return .fail(FlowFailure(.browserRequired, NativeAuthErrorDetails(redirectReason: reason, correlationId: id)))
-        case .apiError(let error):
-            return .fail(
-                FlowFailure(.generalError, NativeAuthErrorDetails(error, correlationId: id, fallback: NativeAuthErrorMessage.generalError)))
-        case .failure(let failure):
-            return .fail(FlowFailure(.generalError, NativeAuthErrorDetails(failure, correlationId: id)))
-        }
-    }
-
-    // MARK: SignInCodeRequiredState.resendCode
-
-    /// The challenge of `resendCode` answered. A refusal, a redirect or no answer keeps the state;
-    /// a password prompt ends the flow.
-    package mutating func resendAnswered(_ outcome: NativeAuthOutcome<ChallengeResponse>, correlationId id: UUID)
-        -> FlowAction<SignInResendCodeResult, Never>
-    {
-        expect(.resendingCode)
-        switch outcome {
-        case .success(.oob(let token, let label, let channel, let codeLength, _)):
-            let next = SignInCodeRequiredState(
-                controller: controller, continuationToken: token, correlationId: id, scopes: scopes, claims: claims)
-            return .succeed(
-                .codeRequired(
-                    newState: next, sentTo: label, channelTargetType: MSALNativeAuthChannelType(value: channel), codeLength: codeLength))
-        case .success(.password):
-            return .fail(
-                .ending(
-                    .generalError,
-                    NativeAuthErrorDetails(message: "The server asked for a password instead of sending a new code", correlationId: id)))
-        case .redirect(let reason):
-            return .fail(.retry(.browserRequired, NativeAuthErrorDetails(redirectReason: reason, correlationId: id)))
-        case .apiError(let error):
-            return .fail(
-                .retry(.generalError, NativeAuthErrorDetails(error, correlationId: id, fallback: NativeAuthErrorMessage.generalError)))
-        case .failure(let failure):
-            return .fail(.retry(.generalError, NativeAuthErrorDetails(failure, correlationId: id)))
+            if let sent = challenge.codeSent(id) { return succeed(.codeRequired(sent)) }
+            let next = Continuation(challenge.continuationToken, id)
+            guard let password else { return succeed(.passwordRequired(next)) }
+            return redeem(.password(username: username, password: password), next, step: .start)
+        case (.resendingCode, .success(let challenge)):
+            if let sent = challenge.codeSent(id) { return succeed(.codeRequired(sent)) }
+            let message = "The server asked for a password instead of sending a new code"
+            return fail(.endingFlow(.generalError, NativeAuthErrorDetails(message: message, correlationId: id)))
+        case (.challenging, _), (.resendingCode, _):
+            return fail(.keepingState(answer, id))
+        default:
+            preconditionFailure("SignInMachine got a challenge answer while \(state)")
         }
     }
 
@@ -247,58 +183,34 @@ package struct SignInMachine: Sendable {
     /// the state that sent the credential (docs/error-mapping.md#sign-in-states), with the kind of
     /// the step that sent it.
     package mutating func redeemed(_ result: Result<MSALNativeAuthUserAccountResult, TokenRedemptionFailure>, correlationId id: UUID)
-        -> FlowAction<SignInStepResult, Introspection>
+        -> Action
     {
-        expect(.redeeming)
+        guard case .redeeming(let step) = state else { preconditionFailure("SignInMachine got a token answer while \(state)") }
         switch result {
         case .success(let account):
-            return .succeed(.completed(account))
+            return succeed(.completed(account))
         case .failure(.mfaRequired(let token, _)):
-            state = .introspecting
-            introspectingMFA = true
-            return .call(.mfa(continuationToken: token, correlationId: id))
+            return send(.introspect(mfa: true, Continuation(token, id)), awaiting: .introspecting(mfa: true))
         case .failure(.registrationRequired(let token, _)):
-            state = .introspecting
-            introspectingMFA = false
-            return .call(.registration(continuationToken: token, correlationId: id))
+            return send(.introspect(mfa: false, Continuation(token, id)), awaiting: .introspecting(mfa: false))
         case .failure(let failure):
-            return .fail(.retry(Self.kind(of: failure, in: step), Self.details(of: failure, in: step)))
+            return fail(.keepingState(Self.kind(of: failure, in: step), Self.details(of: failure, in: step)))
         }
     }
 
-    /// The introspect endpoint answered: the methods and the state that continues with them. Every
-    /// failure ends the flow of the state that sent the credential (the server has spent its token).
-    package mutating func introspected(_ outcome: NativeAuthOutcome<IntrospectResponse>, correlationId id: UUID)
-        -> FlowAction<SignInStepResult, Never>
-    {
-        expect(.introspecting)
-        switch outcome {
-        case .success(let body):
-            let methods = body.methods.map {
-                MSALAuthMethod(
-                    id: $0.id, challengeType: $0.challengeType, channelTargetType: MSALNativeAuthChannelType(value: $0.channel),
-                    loginHint: $0.loginHint)
-            }
-            var context = context
-            context.authMethods = methods
-            if introspectingMFA {
-                return .succeed(
-                    .awaitingMFA(
-                        authMethods: methods,
-                        newState: AwaitingMFAState(context: context, continuationToken: body.continuationToken, correlationId: id)))
-            }
-            return .succeed(
-                .strongAuthMethodRegistration(
-                    authMethods: methods,
-                    newState: RegisterStrongAuthState(context: context, continuationToken: body.continuationToken, correlationId: id)))
-        case .redirect(let reason):
-            return .fail(.ending(.browserRequired, NativeAuthErrorDetails(redirectReason: reason, correlationId: id)))
-        case .apiError(let error):
-            return .fail(
-                .ending(.generalError, NativeAuthErrorDetails(error, correlationId: id, fallback: NativeAuthErrorMessage.generalError)))
-        case .failure(let failure):
-            return .fail(.ending(.generalError, NativeAuthErrorDetails(failure, correlationId: id)))
+    /// The introspect endpoint answered: the methods and the continuation that goes on with them.
+    /// Every failure ends the flow of the state that sent the credential (the server has spent its
+    /// token).
+    package mutating func introspected(_ answer: NativeAuthOutcome<IntrospectResponse>, correlationId id: UUID) -> Action {
+        guard case .introspecting(let mfa) = state else { preconditionFailure("SignInMachine got an introspect answer while \(state)") }
+        guard case .success(let body) = answer else { return fail(.endingFlow(answer, id)) }
+        let methods = body.methods.map {
+            MSALAuthMethod(
+                id: $0.id, challengeType: $0.challengeType, channelTargetType: MSALNativeAuthChannelType(value: $0.channel),
+                loginHint: $0.loginHint)
         }
+        let next = Continuation(body.continuationToken, id)
+        return succeed(mfa ? .awaitingMFA(methods, next) : .registrationRequired(methods, next))
     }
 
     /// The kind a refused redemption has in `step`: a redirect is always browser-required; a wrong
@@ -329,10 +241,5 @@ package struct SignInMachine: Sendable {
         default: break
         }
         return details
-    }
-
-    private mutating func expect(_ expected: State) {
-        precondition(state == expected, "SignInMachine got an answer for \(expected) while \(state)")
-        state = .done
     }
 }

@@ -30,9 +30,3 @@ public enum SignInStartResult: Sendable {
         }
     }
 }
-
-/// How `SignInCodeRequiredState.resendCode()` went, when it did not fail.
-public enum SignInResendCodeResult: Sendable {
-    /// A new code was sent (the previous one no longer works); submit it on `newState`.
-    case codeRequired(newState: SignInCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int)
-}

@@ -23,7 +23,7 @@ public final class SignUpCodeRequiredState: Sendable {
     }
 
     /// Sends a new code; the previous one stops working.
-    public func resendCode() async throws(ResendCodeError) -> SignUpResendCodeResult {
+    public func resendCode() async throws(ResendCodeError) -> CodeRequiredResult<SignUpCodeRequiredState> {
         try await controller.resendCode(on: self)
     }
 
@@ -47,11 +47,9 @@ public final class SignUpCodeRequiredState: Sendable {
     public func resendCode(delegate: any SignUpResendCodeDelegate) {
         withDelegateOnMainActor(delegate) { [self] delegate in
             do throws(ResendCodeError) {
-                switch try await resendCode() {
-                case .codeRequired(let next, let sentTo, let channel, let length):
-                    delegate.onSignUpResendCodeCodeRequired(
-                        newState: next, sentTo: sentTo, channelTargetType: channel, codeLength: length)
-                }
+                let sent = try await resendCode()
+                delegate.onSignUpResendCodeCodeRequired(
+                    newState: sent.newState, sentTo: sent.sentTo, channelTargetType: sent.channelTargetType, codeLength: sent.codeLength)
             } catch {
                 delegate.onSignUpResendCodeError(error: error, newState: lifecycle.hasEnded ? nil : self)
             }

@@ -1,21 +1,21 @@
 import Foundation
 
-/// Every rule of the sign-up flow in one value: which answer of `/signup/v1.0/start`, `/challenge`
-/// and `/continue` leads to which next state, which to which error, and which error ends the flow
-/// of the state that sent the request.
+/// Every rule of the sign-up flow in one value (docs/protocol.md#sign-up,
+/// docs/error-mapping.md#sign-up): what is checked before a request, which answer of
+/// `/signup/v1.0/start`, `/challenge` and `/continue` leads to which request or outcome, which to
+/// which error, and which error ends the flow of the state that sent the request.
 ///
-/// It sends nothing. `SignUpController` makes a machine for one call of one step, sends the
-/// request, feeds the answer to the event method named after it, and does what the returned
-/// `FlowAction` says: send the next request, return the result, or throw the error (ending the
-/// state's lifecycle first when the failure says so). `state` says which answer the machine waits
-/// for; feeding it another is a programming error. The machine holds the controller only to give
-/// the states it creates their owner; it never calls it.
-package struct SignUpMachine: Sendable {
+/// It sends nothing and knows no public state: `SignUpController` runs it as `SignInController`
+/// runs `SignInMachine`.
+package struct SignUpMachine: FlowMachine {
     package enum State: Sendable, Equatable {
+        /// A step is about to begin.
+        case idle
         /// `signUp(parameters:)`: waiting for `/signup/v1.0/start`.
         case starting
-        /// `signUp(parameters:)`: waiting for the challenge that sends the first code.
-        case sendingCode
+        /// `signUp(parameters:)`: waiting for the challenge that sends the first code; a failure
+        /// that says nothing of its own carries the start's correlation id.
+        case sendingCode(startCorrelationId: UUID)
         /// `submitCode`: waiting for `/continue` with the code.
         case verifyingCode
         /// `submitCode`: the code was accepted and a credential is wanted; waiting for the
@@ -31,346 +31,200 @@ package struct SignUpMachine: Sendable {
         case done
     }
 
-    /// The request a sign-up step may send after its first.
-    package enum Call: Sendable, Equatable {
-        /// `/signup/v1.0/challenge` with this token.
-        case challenge(continuationToken: String, correlationId: UUID)
+    /// What `/signup/v1.0/continue` is sent with.
+    package enum Grant: Sendable, Equatable {
+        case oob(code: String)
+        case password(String)
+        /// The attributes as JSON.
+        case attributes(String)
     }
 
-    package private(set) var state: State
-    private let controller: SignUpController
-    private let username: String
-    /// The correlation id the step goes on with (the server's echo of the last answer).
-    private var correlationId: UUID
-    /// `submitAttributes`: the state that sent them, handed back when the values are refused.
-    private let attributesState: SignUpAttributesRequiredState?
+    /// The requests of the sign-up flow.
+    package enum Call: Sendable, Equatable {
+        /// `/signup/v1.0/start` for the machine's username.
+        case start(password: String?, attributes: String?, correlationId: UUID)
+        /// `/signup/v1.0/challenge` with this token.
+        case challenge(Continuation)
+        /// `/signup/v1.0/continue` with this token.
+        case continueSignUp(Grant, Continuation)
+    }
 
-    private init(
-        _ state: State, controller: SignUpController, username: String, correlationId: UUID,
-        attributesState: SignUpAttributesRequiredState? = nil
-    ) {
-        self.state = state
-        self.controller = controller
+    /// How a sign-up step ends, in plain values.
+    package enum Outcome: Sendable {
+        /// A code was sent (the start, `resendCode`).
+        case codeRequired(CodeSent)
+        /// The server refused these attributes (the start; `submitAttributes`, whose state takes
+        /// corrected values).
+        case attributesInvalid([String])
+        /// The email is verified; the user flow needs a password next.
+        case passwordRequired(Continuation)
+        /// The user flow needs these attributes next.
+        case attributesRequired([MSALNativeAuthRequiredAttribute], Continuation)
+        /// The account exists; the token signs the user in (none when the server gave none).
+        case completed(token: String?, correlationId: UUID)
+    }
+
+    package typealias Action = FlowAction<Outcome, Call>
+
+    package var state = State.idle
+    package static let done = State.done
+    package let username: String
+
+    package init(username: String) {
         self.username = username
-        self.correlationId = correlationId
-        self.attributesState = attributesState
     }
 
     // MARK: Steps
 
-    package static func start(username: String, correlationId: UUID, controller: SignUpController) -> SignUpMachine {
-        SignUpMachine(.starting, controller: controller, username: username, correlationId: correlationId)
-    }
-
-    package static func submitCode(on state: SignUpCodeRequiredState) -> SignUpMachine {
-        SignUpMachine(.verifyingCode, controller: state.controller, username: state.username, correlationId: state.correlationId)
-    }
-
-    package static func resendCode(on state: SignUpCodeRequiredState) -> SignUpMachine {
-        SignUpMachine(.resendingCode, controller: state.controller, username: state.username, correlationId: state.correlationId)
-    }
-
-    package static func submitPassword(on state: SignUpPasswordRequiredState) -> SignUpMachine {
-        SignUpMachine(.verifyingPassword, controller: state.controller, username: state.username, correlationId: state.correlationId)
-    }
-
-    package static func submitAttributes(on state: SignUpAttributesRequiredState) -> SignUpMachine {
-        SignUpMachine(
-            .verifyingAttributes, controller: state.controller, username: state.username, correlationId: state.correlationId,
-            attributesState: state)
-    }
-
-    // MARK: Checks before anything is sent
-
-    /// `signUp(parameters:)`: the attributes as JSON, or why the request is refused.
-    package static func checkStart(_ request: SignUpController.StartRequest) -> Result<String?, FlowFailure> {
-        if let failure = LocalCheck.username(request.username, correlationId: request.correlationId) { return .failure(failure) }
-        if let password = request.password, let failure = LocalCheck.password(password, correlationId: request.correlationId) {
-            return .failure(failure)
-        }
-        return request.attributes.mapError {
-            FlowFailure(.generalError, NativeAuthErrorDetails(message: $0.message, correlationId: request.correlationId))
+    /// `signUp(parameters:)`: an empty username, an empty password the app supplied, or attributes
+    /// that are no JSON object are refused before anything is sent.
+    package mutating func start(password: String?, attributes: Result<String?, SetupError>, correlationId id: UUID) -> Action {
+        expect(.idle)
+        if let failure = FlowFailure.ifEmpty(username, .invalidUsername, id) { return fail(failure) }
+        if let password, let failure = FlowFailure.ifEmpty(password, .invalidPassword, id) { return fail(failure) }
+        switch attributes {
+        case .success(let json): return send(.start(password: password, attributes: json, correlationId: id), awaiting: .starting)
+        case .failure(let error): return fail(.keepingState(.generalError, NativeAuthErrorDetails(message: error.message, correlationId: id)))
         }
     }
 
-    /// `submitAttributes`: the attributes as JSON (`{}` for none), or why they cannot be sent.
-    package static func checkAttributes(_ attributes: Result<String?, SetupError>, correlationId: UUID) -> Result<String, FlowFailure> {
-        attributes.map { $0 ?? "{}" }.mapError {
-            FlowFailure(.generalError, NativeAuthErrorDetails(message: $0.message, correlationId: correlationId))
+    /// `SignUpCodeRequiredState.submitCode`: an empty code is refused before anything is sent.
+    package mutating func submitCode(_ code: String, on continuation: Continuation) -> Action {
+        expect(.idle)
+        if let failure = FlowFailure.ifEmpty(code, .invalidCode, continuation.correlationId) { return fail(failure) }
+        return send(.continueSignUp(.oob(code: code), continuation), awaiting: .verifyingCode)
+    }
+
+    /// `SignUpCodeRequiredState.resendCode`.
+    package mutating func resendCode(on continuation: Continuation) -> Action {
+        expect(.idle)
+        return send(.challenge(continuation), awaiting: .resendingCode)
+    }
+
+    /// `SignUpPasswordRequiredState.submitPassword`: an empty password is refused before anything
+    /// is sent.
+    package mutating func submitPassword(_ password: String, on continuation: Continuation) -> Action {
+        expect(.idle)
+        if let failure = FlowFailure.ifEmpty(password, .invalidPassword, continuation.correlationId) { return fail(failure) }
+        return send(.continueSignUp(.password(password), continuation), awaiting: .verifyingPassword)
+    }
+
+    /// `SignUpAttributesRequiredState.submitAttributes`: attributes that are no JSON object are
+    /// refused before anything is sent; none at all go as `{}`.
+    package mutating func submitAttributes(_ attributes: Result<String?, SetupError>, on continuation: Continuation) -> Action {
+        expect(.idle)
+        switch attributes {
+        case .success(let json):
+            return send(.continueSignUp(.attributes(json ?? "{}"), continuation), awaiting: .verifyingAttributes)
+        case .failure(let error):
+            return fail(.keepingState(.generalError, NativeAuthErrorDetails(message: error.message, correlationId: continuation.correlationId)))
         }
     }
 
-    // MARK: signUp(parameters:)
+    // MARK: Answers
 
-    /// `/signup/v1.0/start` answered.
-    package mutating func startAnswered(_ outcome: NativeAuthOutcome<ContinuationTokenResponse>, correlationId id: UUID)
-        -> FlowAction<SignUpStartResult, Call>
-    {
+    /// `/signup/v1.0/start` answered: the password policy, an existing user and a refused username
+    /// have their own kinds; refused attributes are an outcome; anything else is general.
+    package mutating func startAnswered(_ answer: NativeAuthOutcome<ContinuationTokenResponse>, correlationId id: UUID) -> Action {
         expect(.starting)
-        correlationId = id
-        switch outcome {
+        switch answer {
         case .success(let body):
-            state = .sendingCode
-            return .call(.challenge(continuationToken: body.continuationToken, correlationId: id))
-        case .redirect(let reason):
-            return .fail(FlowFailure(.browserRequired, NativeAuthErrorDetails(redirectReason: reason, correlationId: id)))
-        case .apiError(let error):
-            if error.error == .invalidGrant, error.suberror == .attributeValidationFailed, !error.invalidAttributes.isEmpty {
-                return .succeed(.attributesInvalid(attributeNames: error.invalidAttributes))
+            return send(.challenge(Continuation(body.continuationToken, id)), awaiting: .sendingCode(startCorrelationId: id))
+        case .apiError(let error) where error.error == .invalidGrant && error.suberror == .attributeValidationFailed && !error.invalidAttributes.isEmpty:
+            return succeed(.attributesInvalid(error.invalidAttributes))
+        case .apiError(let error) where error.error == .invalidGrant && error.suberror?.isPasswordPolicyFailure == true:
+            return fail(.keepingState(.invalidPassword, error, id))
+        case .apiError(let error) where error.error == .userAlreadyExists:
+            return fail(.keepingState(.userAlreadyExists, error, id))
+        case .apiError(let error)
+        where error.error == .invalidRequest && error.firstCode == NativeAuthServerCode.invalidParameter
+            && error.errorDescription?.contains("username parameter is empty or not valid") == true:
+            return fail(.keepingState(.invalidUsername, error, id))
+        default:
+            return fail(.keepingState(answer, id))
+        }
+    }
+
+    /// `/signup/v1.0/challenge` answered.
+    ///
+    /// After the start it must send a code. After an accepted code it must ask for the password,
+    /// and every failure ends the flow (the server has spent the code's token). After `resendCode`
+    /// a refusal or no answer keeps the state; a redirect or a password prompt ends the flow.
+    package mutating func challengeAnswered(_ answer: NativeAuthOutcome<ChallengeResponse>, correlationId id: UUID) -> Action {
+        let sent: CodeSent? = if case .success(let challenge) = answer { challenge.codeSent(id) } else { nil }
+        switch (state, answer) {
+        case (.sendingCode, .success), (.resendingCode, .success):
+            if let sent { return succeed(.codeRequired(sent)) }
+            if case .sendingCode(let startId) = state {
+                return fail(.keepingState(.generalError, NativeAuthErrorDetails(message: "The server did not send a verification code", correlationId: startId)))
             }
-            return .fail(Self.startRefused(error, correlationId: id))
-        case .failure(let failure):
-            return .fail(FlowFailure(.generalError, NativeAuthErrorDetails(failure, correlationId: id)))
+            return fail(.endingFlow(.generalError, Self.unexpected("asked for a password instead of sending a new code", id)))
+        case (.requestingPassword, .success(let challenge)):
+            guard sent == nil else { return fail(.endingFlow(.generalError, Self.unexpected("asked for another code instead of a password", id))) }
+            return succeed(.passwordRequired(Continuation(challenge.continuationToken, id)))
+        case (.sendingCode, _), (.resendingCode, .apiError), (.resendingCode, .failure):
+            return fail(.keepingState(answer, id))
+        case (.requestingPassword, _), (.resendingCode, .redirect):
+            return fail(.endingFlow(answer, id))
+        default:
+            preconditionFailure("SignUpMachine got a challenge answer while \(state)")
         }
     }
 
-    /// The challenge after `/signup/v1.0/start` answered: it must send a code.
-    package mutating func startChallengeAnswered(_ outcome: NativeAuthOutcome<ChallengeResponse>, correlationId id: UUID)
-        -> FlowAction<SignUpStartResult, Never>
-    {
-        expect(.sendingCode)
-        switch challenged(outcome, correlationId: id) {
-        case .code(let state, let sentTo, let channel, let length):
-            return .succeed(.codeRequired(newState: state, sentTo: sentTo, channelTargetType: channel, codeLength: length))
-        case .password:
-            // The message carries the correlation id of the start answer, as it always has.
-            return .fail(
-                FlowFailure(
-                    .generalError,
-                    NativeAuthErrorDetails(message: "The server did not send a verification code", correlationId: correlationId)))
-        case .redirect(let details):
-            return .fail(FlowFailure(.browserRequired, details))
-        case .error(let details), .networkFailure(let details):
-            return .fail(FlowFailure(.generalError, details))
-        }
-    }
-
-    /// `/signup/v1.0/start` errors: the password policy, an existing user and a refused username
-    /// have their own kinds; anything else is general.
-    private static func startRefused(_ error: NativeAuthAPIError, correlationId: UUID) -> FlowFailure {
-        if error.error == .invalidGrant, error.suberror?.isPasswordPolicyFailure == true {
-            return FlowFailure(
-                .invalidPassword,
-                NativeAuthErrorDetails(error, correlationId: correlationId, fallback: NativeAuthErrorMessage.invalidPassword))
-        }
-        if error.error == .userAlreadyExists {
-            return FlowFailure(
-                .userAlreadyExists,
-                NativeAuthErrorDetails(error, correlationId: correlationId, fallback: NativeAuthErrorMessage.userAlreadyExists))
-        }
-        if error.error == .invalidRequest, error.firstCode == NativeAuthServerCode.invalidParameter,
-            error.errorDescription?.contains("username parameter is empty or not valid") == true
-        {
-            return FlowFailure(
-                .invalidUsername,
-                NativeAuthErrorDetails(error, correlationId: correlationId, fallback: NativeAuthErrorMessage.invalidUsername))
-        }
-        return FlowFailure(
-            .generalError,
-            NativeAuthErrorDetails(error, correlationId: correlationId, fallback: NativeAuthErrorMessage.generalError))
-    }
-
-    // MARK: SignUpCodeRequiredState
-
-    /// `/signup/v1.0/continue` with the code answered. A wrong code (or a password-policy answer)
-    /// keeps the state; any other refusal ends the flow; no answer at all keeps it.
-    package mutating func codeAnswered(_ outcome: NativeAuthOutcome<SignUpCompletedResponse>, correlationId id: UUID)
-        -> FlowAction<SignUpVerifyCodeResult, Call>
-    {
-        expect(.verifyingCode)
-        switch continued(outcome, correlationId: id) {
-        case .completed(let next):
-            return .succeed(.completed(next))
-        case .attributesRequired(let attributes, let next):
-            return .succeed(.attributesRequired(attributes: attributes, newState: next))
-        case .credentialRequired(let token, let id):
-            // The code was accepted and the server moved on: a failure from here ends the flow.
-            state = .requestingPassword
-            return .call(.challenge(continuationToken: token, correlationId: id))
-        case .apiError(let error, let id):
-            let details = NativeAuthErrorDetails(error, correlationId: id, fallback: NativeAuthErrorMessage.invalidCode)
-            if error.error == .invalidGrant, let suberror = error.suberror, suberror == .invalidOOBValue || suberror.isPasswordPolicyFailure
-            {
-                return .fail(.retry(.invalidCode, details))
+    /// `/signup/v1.0/continue` answered.
+    ///
+    /// Success, more attributes, or (after the code) a credential to ask for move the flow on. No
+    /// answer at all keeps the state. A refusal keeps it when the input may be corrected: a wrong
+    /// code (or a password-policy answer) after the code; a password the policy refuses, or an
+    /// `invalid_oob_value`, after the password; refused values after the attributes (the same
+    /// state takes corrected ones). Any other refusal ends the flow.
+    package mutating func continued(_ answer: NativeAuthOutcome<SignUpCompletedResponse>, correlationId id: UUID) -> Action {
+        precondition([.verifyingCode, .verifyingPassword, .verifyingAttributes].contains(state), "SignUpMachine got /continue while \(state)")
+        // A refusal without a description reads as the input the step sent.
+        let fallback: String? =
+            switch state {
+            case .verifyingCode: NativeAuthErrorMessage.invalidCode
+            case .verifyingPassword: NativeAuthErrorMessage.invalidPassword
+            default: nil
             }
-            return .fail(.ending(.generalError, details))
-        case .failure(let failure, let id):
-            // Nothing reached the server's decision: the code may be tried again.
-            return .fail(.retry(.generalError, NativeAuthErrorDetails(failure, correlationId: id)))
-        }
-    }
-
-    /// The challenge after the code was accepted answered: it must ask for the password. Every
-    /// failure ends the flow (the server has spent the code's token).
-    package mutating func passwordChallengeAnswered(_ outcome: NativeAuthOutcome<ChallengeResponse>, correlationId id: UUID)
-        -> FlowAction<SignUpVerifyCodeResult, Never>
-    {
-        expect(.requestingPassword)
-        switch challenged(outcome, correlationId: id) {
-        case .password(let next):
-            return .succeed(.passwordRequired(newState: next))
-        case .redirect(let details):
-            return .fail(.ending(.browserRequired, details))
-        case .error(let details), .networkFailure(let details):
-            return .fail(.ending(.generalError, details))
-        case .code(let next, _, _, _):
-            return .fail(
-                .ending(
-                    .generalError,
-                    NativeAuthErrorDetails(
-                        message: "The server asked for another code instead of a password", correlationId: next.correlationId)))
-        }
-    }
-
-    /// The challenge of `resendCode` answered. A refusal or no answer keeps the state; a redirect
-    /// or a password prompt ends the flow.
-    package mutating func resendAnswered(_ outcome: NativeAuthOutcome<ChallengeResponse>, correlationId id: UUID)
-        -> FlowAction<SignUpResendCodeResult, Never>
-    {
-        expect(.resendingCode)
-        switch challenged(outcome, correlationId: id) {
-        case .code(let next, let sentTo, let channel, let length):
-            return .succeed(.codeRequired(newState: next, sentTo: sentTo, channelTargetType: channel, codeLength: length))
-        case .error(let details), .networkFailure(let details):
-            return .fail(.retry(.generalError, details))
-        case .redirect(let details):
-            return .fail(.ending(.browserRequired, details))
-        case .password(let next):
-            return .fail(
-                .ending(
-                    .generalError,
-                    NativeAuthErrorDetails(
-                        message: "The server asked for a password instead of sending a new code", correlationId: next.correlationId)))
-        }
-    }
-
-    // MARK: SignUpPasswordRequiredState
-
-    /// `/signup/v1.0/continue` with the password answered. A password the policy refuses, or an
-    /// `invalid_oob_value`, keeps the state; any other refusal ends the flow.
-    package mutating func passwordAnswered(_ outcome: NativeAuthOutcome<SignUpCompletedResponse>, correlationId id: UUID)
-        -> FlowAction<SignUpPasswordRequiredResult, Never>
-    {
-        expect(.verifyingPassword)
-        switch continued(outcome, correlationId: id) {
-        case .completed(let next):
-            return .succeed(.completed(next))
-        case .attributesRequired(let attributes, let next):
-            return .succeed(.attributesRequired(attributes: attributes, newState: next))
-        case .apiError(let error, let id):
-            let details = NativeAuthErrorDetails(error, correlationId: id, fallback: NativeAuthErrorMessage.invalidPassword)
-            if error.error == .invalidGrant, error.suberror?.isPasswordPolicyFailure == true {
-                return .fail(.retry(.invalidPassword, details))
-            }
-            if error.error == .invalidGrant, error.suberror == .invalidOOBValue {
-                return .fail(.retry(.generalError, details))
-            }
-            return .fail(.ending(.generalError, details))
-        case .credentialRequired(_, let id):
-            return .fail(
-                .ending(.generalError, NativeAuthErrorDetails(message: "The server asked for a credential again", correlationId: id)))
-        case .failure(let failure, let id):
-            return .fail(.retry(.generalError, NativeAuthErrorDetails(failure, correlationId: id)))
-        }
-    }
-
-    // MARK: SignUpAttributesRequiredState
-
-    /// `/signup/v1.0/continue` with the attributes answered. Refused values hand back the same
-    /// state (its token accepts corrected values); any other refusal ends the flow.
-    package mutating func attributesAnswered(_ outcome: NativeAuthOutcome<SignUpCompletedResponse>, correlationId id: UUID)
-        -> FlowAction<SignUpAttributesRequiredResult, Never>
-    {
-        expect(.verifyingAttributes)
-        switch continued(outcome, correlationId: id) {
-        case .completed(let next):
-            return .succeed(.completed(next))
-        case .attributesRequired(let required, let next):
-            return .succeed(.attributesRequired(attributes: required, newState: next))
-        case .apiError(let error, let id):
-            if error.error == .invalidGrant, error.suberror == .attributeValidationFailed, !error.invalidAttributes.isEmpty {
-                // `submitAttributes(on:)`, the only way into `.verifyingAttributes`, set the state.
-                return .succeed(.attributesInvalid(attributeNames: error.invalidAttributes, newState: attributesState!))
-            }
-            return .fail(
-                .ending(
-                    .generalError, NativeAuthErrorDetails(error, correlationId: id, fallback: NativeAuthErrorMessage.generalError)))
-        case .credentialRequired(_, let id):
-            return .fail(
-                .ending(.generalError, NativeAuthErrorDetails(message: "The server asked for a credential again", correlationId: id)))
-        case .failure(let failure, let id):
-            return .fail(.retry(.generalError, NativeAuthErrorDetails(failure, correlationId: id)))
-        }
-    }
-
-    // MARK: Reading the answers
-
-    private mutating func expect(_ expected: State) {
-        precondition(state == expected, "SignUpMachine got an answer for \(expected) while \(state)")
-        state = .done
-    }
-
-    /// What `/signup/v1.0/challenge` said, before each step maps it.
-    private enum Challenged {
-        case code(SignUpCodeRequiredState, sentTo: String, channel: MSALNativeAuthChannelType, codeLength: Int)
-        case password(SignUpPasswordRequiredState)
-        case redirect(NativeAuthErrorDetails)
-        /// A server error answer (the previous token still stands).
-        case error(NativeAuthErrorDetails)
-        /// No usable answer (transport failure, unexpected status, undecodable body): the previous
-        /// token still stands as far as the client knows.
-        case networkFailure(NativeAuthErrorDetails)
-    }
-
-    private func challenged(_ outcome: NativeAuthOutcome<ChallengeResponse>, correlationId id: UUID) -> Challenged {
-        switch outcome {
-        case .success(.oob(let next, let label, let channel, let length, _)):
-            return .code(
-                SignUpCodeRequiredState(controller: controller, username: username, continuationToken: next, correlationId: id),
-                sentTo: label, channel: MSALNativeAuthChannelType(value: channel), codeLength: length)
-        case .success(.password(let next)):
-            return .password(
-                SignUpPasswordRequiredState(controller: controller, username: username, continuationToken: next, correlationId: id))
-        case .redirect(let reason):
-            return .redirect(NativeAuthErrorDetails(redirectReason: reason, correlationId: id))
-        case .apiError(let error):
-            return .error(NativeAuthErrorDetails(error, correlationId: id, fallback: NativeAuthErrorMessage.generalError))
-        case .failure(let failure):
-            return .networkFailure(NativeAuthErrorDetails(failure, correlationId: id))
-        }
-    }
-
-    /// What `/signup/v1.0/continue` said, before each step maps it.
-    private enum Continued {
-        case completed(SignInAfterSignUpState)
-        case attributesRequired([MSALNativeAuthRequiredAttribute], SignUpAttributesRequiredState)
-        case credentialRequired(token: String, correlationId: UUID)
-        case apiError(NativeAuthAPIError, correlationId: UUID)
-        case failure(MSALNativeAuthNetworkFailure, correlationId: UUID)
-    }
-
-    private func continued(_ outcome: NativeAuthOutcome<SignUpCompletedResponse>, correlationId id: UUID) -> Continued {
-        switch outcome {
+        switch answer {
         case .success(let body):
-            return .completed(
-                SignInAfterSignUpState(
-                    controller: controller.signIn, username: username, continuationToken: body.continuationToken, correlationId: id))
+            return succeed(.completed(token: body.continuationToken, correlationId: id))
         case .redirect:
             // Not produced with honoursRedirect: false; a redirect body at continue counts as completion.
-            return .completed(
-                SignInAfterSignUpState(controller: controller.signIn, username: username, continuationToken: nil, correlationId: id))
+            return succeed(.completed(token: nil, correlationId: id))
+        case .apiError(let error) where error.error == .attributesRequired && error.continuationToken != nil && !error.requiredAttributes.isEmpty:
+            let attributes = error.requiredAttributes.map(MSALNativeAuthRequiredAttribute.init)
+            return succeed(.attributesRequired(attributes, Continuation(error.continuationToken ?? "", id)))
+        case .apiError(let error) where error.error == .credentialRequired && error.continuationToken != nil:
+            guard state == .verifyingCode else {
+                return fail(.endingFlow(.generalError, NativeAuthErrorDetails(message: "The server asked for a credential again", correlationId: id)))
+            }
+            // The code was accepted and the server moved on: a failure from here ends the flow.
+            return send(.challenge(Continuation(error.continuationToken ?? "", id)), awaiting: .requestingPassword)
+        case .apiError(let error) where error.error == .invalidGrant:
+            let suberror = error.suberror
+            switch state {
+            case .verifyingCode where suberror == .invalidOOBValue || suberror?.isPasswordPolicyFailure == true:
+                return fail(.keepingState(.invalidCode, error, id))
+            case .verifyingPassword where suberror?.isPasswordPolicyFailure == true:
+                return fail(.keepingState(.invalidPassword, error, id))
+            case .verifyingPassword where suberror == .invalidOOBValue:
+                return fail(.keepingState(.generalError, error, id, fallback: fallback))
+            case .verifyingAttributes where suberror == .attributeValidationFailed && !error.invalidAttributes.isEmpty:
+                return succeed(.attributesInvalid(error.invalidAttributes))
+            default:
+                return fail(.endingFlow(.generalError, error, id, fallback: fallback))
+            }
         case .apiError(let error):
-            if error.error == .attributesRequired, let next = error.continuationToken, !error.requiredAttributes.isEmpty {
-                let state = SignUpAttributesRequiredState(
-                    controller: controller, username: username, continuationToken: next, correlationId: id)
-                return .attributesRequired(error.requiredAttributes.map(MSALNativeAuthRequiredAttribute.init), state)
-            }
-            if error.error == .credentialRequired, let next = error.continuationToken {
-                return .credentialRequired(token: next, correlationId: id)
-            }
-            return .apiError(error, correlationId: id)
-        case .failure(let failure):
-            return .failure(failure, correlationId: id)
+            return fail(.endingFlow(.generalError, error, id, fallback: fallback))
+        case .failure:
+            // Nothing reached the server's decision: the input may be sent again.
+            return fail(.keepingState(answer, id))
         }
+    }
+
+    private static func unexpected(_ what: String, _ id: UUID) -> NativeAuthErrorDetails {
+        NativeAuthErrorDetails(message: "The server \(what)", correlationId: id)
     }
 }

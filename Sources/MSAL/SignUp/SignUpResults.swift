@@ -16,11 +16,6 @@ public enum SignUpVerifyCodeResult: Sendable {
     case attributesRequired(attributes: [MSALNativeAuthRequiredAttribute], newState: SignUpAttributesRequiredState)
 }
 
-/// How `SignUpCodeRequiredState.resendCode()` went, when it did not fail.
-public enum SignUpResendCodeResult: Sendable {
-    case codeRequired(newState: SignUpCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int)
-}
-
 /// How `SignUpPasswordRequiredState.submitPassword(password:)` went, when it did not fail.
 public enum SignUpPasswordRequiredResult: Sendable {
     case completed(SignInAfterSignUpState)

@@ -2,42 +2,27 @@ import Foundation
 
 /// Runs the steps after a first factor: the second factor (docs/protocol.md#multifactor-authentication)
 /// and the registration of a strong-auth method (docs/protocol.md#strong-auth-registration). Each
-/// step sends the requests its `StrongAuthMachine` asks for and does what the machine decides
-/// (StrongAuthMachine.swift has the rules). Every step that can lead here goes through
-/// `SignInController.finish`, so MFA and registration work the same after a password, a code, a
-/// sign-up or a password reset.
+/// step sends the requests its `StrongAuthMachine` asks for (StrongAuthMachine.swift has the
+/// rules). Every step that can lead here goes through `SignInMachine.redeemed`, so MFA and
+/// registration work the same after a password, a code, a sign-up or a password reset.
 extension SignInController {
     // MARK: MFA (docs/error-mapping.md#mfa-states)
 
     package func requestMFAChallenge(_ authMethod: MSALAuthMethod, on state: MFABaseState) async throws(MFARequestChallengeError)
-        -> MFARequestChallengeResult
+        -> CodeRequiredResult<MFARequiredState>
     {
-        var machine = StrongAuthMachine.requestMFAChallenge(on: state)
-        let (outcome, correlationId) = await client.call(
-            .signInChallenge,
-            [
-                ("continuation_token", state.continuationToken),
-                ("challenge_type", client.environment.challengeTypes.wireValue),
-                ("id", authMethod.id),
-            ], correlationId: state.correlationId, expecting: ChallengeResponse.self)
-        switch machine.mfaChallengeAnswered(outcome, correlationId: correlationId) {
-        case .succeed(let result): return result
-        case .fail(let failure): throw MFARequestChallengeError(failure.recorded(on: state.lifecycle))
-        }
+        var machine = StrongAuthMachine(scopes: state.context.scopes, claims: state.context.claims)
+        let first = machine.requestMFAChallenge(methodId: authMethod.id, on: state.continuation)
+        let sent = try await run(first, &machine).get(MFARequestChallengeError.init, ending: state.lifecycle).codeSent
+        return CodeRequiredResult(sent) { MFARequiredState(context: state.context, continuationToken: $0.token, correlationId: $0.correlationId) }
     }
 
     package func submitMFAChallenge(_ code: String, on state: MFARequiredState) async throws(MFASubmitChallengeError)
-        -> MFASubmitChallengeResult
+        -> MSALNativeAuthUserAccountResult
     {
-        if let failure = StrongAuthMachine.checkChallenge(code, correlationId: state.correlationId) {
-            throw MFASubmitChallengeError(failure)
-        }
-        var (machine, grant) = StrongAuthMachine.submitMFAChallenge(code, on: state)
-        let redeemed = await client.redeem(grant, correlationId: state.correlationId)
-        switch machine.mfaRedeemed(redeemed.result, correlationId: redeemed.correlationId) {
-        case .succeed(let result): return result
-        case .fail(let failure): throw MFASubmitChallengeError(failure.recorded(on: state.lifecycle))
-        }
+        var machine = StrongAuthMachine(scopes: state.context.scopes, claims: state.context.claims)
+        let first = machine.submitMFAChallenge(code, on: state.continuation)
+        return try await run(first, &machine).get(MFASubmitChallengeError.init, ending: state.lifecycle).account
     }
 
     // MARK: Strong-auth registration (docs/error-mapping.md#registration-states)
@@ -45,76 +30,93 @@ extension SignInController {
     package func challengeAuthMethod(_ parameters: MSALNativeAuthChallengeAuthMethodParameters, on state: RegisterStrongAuthBaseState)
         async throws(RegisterStrongAuthChallengeError) -> RegisterStrongAuthChallengeResult
     {
-        let contact: String
-        switch StrongAuthMachine.checkContact(parameters.verificationContact, correlationId: state.correlationId) {
-        case .success(let trimmed): contact = trimmed
-        case .failure(let failure): throw RegisterStrongAuthChallengeError(failure)
-        }
-        logger.info("Registering a strong-auth method (\(parameters.authMethod.channelTargetType.value)) for \(pii: contact)")
-        var machine = StrongAuthMachine.challengeAuthMethod(on: state)
-        let (outcome, correlationId) = await client.call(
-            .registerChallenge,
-            [
-                ("continuation_token", state.continuationToken),
-                ("challenge_type", parameters.authMethod.challengeType),
-                ("challenge_target", contact),
-                ("challenge_channel", parameters.authMethod.channelTargetType.value),
-            ], correlationId: state.correlationId, expecting: RegisterChallengeResponse.self)
-        switch machine.registerChallengeAnswered(outcome, correlationId: correlationId) {
-        case .succeed(let result): return result
-        case .fail(let failure): throw RegisterStrongAuthChallengeError(failure.recorded(on: state.lifecycle))
-        case .call(let call):
-            switch await completeRegistration(&machine, call) {
-            case .success(let result): return .completed(result)
-            case .failure(let failure): throw RegisterStrongAuthChallengeError(failure.recorded(on: state.lifecycle))
+        var machine = StrongAuthMachine(scopes: state.context.scopes, claims: state.context.claims)
+        let contact = StrongAuthMachine.Contact(
+            target: parameters.verificationContact, challengeType: parameters.authMethod.challengeType,
+            channel: parameters.authMethod.channelTargetType.value)
+        let first = machine.challengeAuthMethod(contact, on: state.continuation)
+        switch try await run(first, &machine).get(RegisterStrongAuthChallengeError.init, ending: state.lifecycle) {
+        case .completed(let account):
+            return .completed(account)
+        case .codeRequired(let sent):
+            let result = CodeRequiredResult(sent) {
+                RegisterStrongAuthVerificationRequiredState(context: state.context, continuationToken: $0.token, correlationId: $0.correlationId)
             }
+            return .verificationRequired(
+                MSALNativeAuthRegisterStrongAuthVerificationRequiredResult(
+                    newState: result.newState, sentTo: result.sentTo, channelTargetType: result.channelTargetType,
+                    codeLength: result.codeLength))
         }
     }
 
     package func submitRegistrationChallenge(_ code: String, on state: RegisterStrongAuthVerificationRequiredState)
-        async throws(RegisterStrongAuthSubmitChallengeError) -> RegisterStrongAuthSubmitChallengeResult
+        async throws(RegisterStrongAuthSubmitChallengeError) -> MSALNativeAuthUserAccountResult
     {
-        if let failure = StrongAuthMachine.checkChallenge(code, correlationId: state.correlationId) {
-            throw RegisterStrongAuthSubmitChallengeError(failure)
-        }
-        var (machine, first) = StrongAuthMachine.submitRegistrationChallenge(code, on: state)
-        switch await completeRegistration(&machine, first) {
-        case .success(let result): return .completed(result)
-        case .failure(let failure): throw RegisterStrongAuthSubmitChallengeError(failure.recorded(on: state.lifecycle))
-        }
+        var machine = StrongAuthMachine(scopes: state.context.scopes, claims: state.context.claims)
+        let first = machine.submitRegistrationChallenge(code, on: state.continuation)
+        return try await run(first, &machine).get(RegisterStrongAuthSubmitChallengeError.init, ending: state.lifecycle).account
     }
 
-    /// `/register/v1.0/continue`, then the continuation-token grant that signs the user in
-    /// (docs/protocol.md#strong-auth-registration steps 4-5), as the machine asks. The token call
-    /// sends no username, and the scopes the sign-in asked for (MSAL sends only the OIDC defaults
-    /// here; asking for the app's scopes saves the refresh an API call would otherwise need).
-    private func completeRegistration(_ machine: inout StrongAuthMachine, _ first: StrongAuthMachine.Call) async
-        -> Result<MSALNativeAuthUserAccountResult, FlowFailure>
+    // MARK: Requests
+
+    /// Sends what `first` asks for, and every request after it, feeding each answer to `machine`.
+    /// The token call that ends a registration sends no username, and the scopes the sign-in asked
+    /// for (MSAL sends only the OIDC defaults there; asking for the app's scopes saves the refresh
+    /// an API call would otherwise need).
+    private func run(_ first: StrongAuthMachine.Action, _ machine: inout StrongAuthMachine) async
+        -> FlowAction<StrongAuthMachine.Outcome, Never>
     {
-        var next = first
-        while true {
-            switch next {
-            case .continueRegistration(let grant, let token, let correlationId):
+        await first.run { call in
+            switch call {
+            case .mfaChallenge(let methodId, let next):
+                let (answer, id) = await client.call(
+                    .signInChallenge,
+                    [
+                        ("continuation_token", next.token), ("challenge_type", client.environment.challengeTypes.wireValue),
+                        ("id", methodId),
+                    ], correlationId: next.correlationId, expecting: ChallengeResponse.self)
+                return machine.mfaChallengeAnswered(answer, correlationId: id)
+            case .redeem(let grant, let correlationId):
+                let (result, id) = await client.redeem(grant, correlationId: correlationId)
+                return machine.redeemed(result, correlationId: id)
+            case .registerChallenge(let contact, let next):
+                logger.info("Registering a strong-auth method (\(contact.channel)) for \(pii: contact.target)")
+                let (answer, id) = await client.call(
+                    .registerChallenge,
+                    [
+                        ("continuation_token", next.token), ("challenge_type", contact.challengeType),
+                        ("challenge_target", contact.target), ("challenge_channel", contact.channel),
+                    ], correlationId: next.correlationId, expecting: RegisterChallengeResponse.self)
+                return machine.registerChallengeAnswered(answer, correlationId: id)
+            case .continueRegistration(let grant, let next):
                 let fields: [(String, String?)] =
                     switch grant {
                     case .preverified: [("grant_type", "continuation_token")]
                     case .oob(let code): [("grant_type", "oob"), ("oob", code)]
                     }
-                let (outcome, answeredId) = await client.call(
-                    .registerContinue, [("continuation_token", token)] + fields, correlationId: correlationId,
+                let (answer, id) = await client.call(
+                    .registerContinue, [("continuation_token", next.token)] + fields, correlationId: next.correlationId,
                     expecting: ContinuationTokenResponse.self)
-                switch machine.registrationContinued(outcome, correlationId: answeredId) {
-                case .succeed(let result): return .success(result)
-                case .fail(let failure): return .failure(failure)
-                case .call(let call): next = call
-                }
-            case .redeem(let grant, let correlationId):
-                let redeemed = await client.redeem(grant, correlationId: correlationId)
-                switch machine.registrationRedeemed(redeemed.result, correlationId: redeemed.correlationId) {
-                case .succeed(let result): return .success(result)
-                case .fail(let failure): return .failure(failure)
-                }
+                return machine.registrationContinued(answer, correlationId: id)
             }
         }
     }
+}
+
+extension StrongAuthMachine.Outcome {
+    /// The code an MFA challenge sent; the MFA machine ends a challenge with nothing else.
+    fileprivate var codeSent: CodeSent {
+        guard case .codeRequired(let sent) = self else { preconditionFailure("an MFA challenge ends with a code or an error") }
+        return sent
+    }
+
+    /// The account a step that submits a code signs in; such a step ends with nothing else.
+    fileprivate var account: MSALNativeAuthUserAccountResult {
+        guard case .completed(let account) = self else { preconditionFailure("a submitted code ends with the account or an error") }
+        return account
+    }
+}
+
+extension MSALNativeAuthBaseState {
+    var continuation: Continuation { Continuation(continuationToken, correlationId) }
 }

@@ -35,22 +35,6 @@ public typealias SignInAfterSignUpResult = SignInStepResult
 /// How `SignInAfterResetPasswordState.signIn(parameters:)` went, when it did not fail.
 public typealias SignInAfterResetPasswordResult = SignInStepResult
 
-/// How a step that can only end the sign-in went: the user is signed in.
-public enum SignInCompletedResult: Sendable {
-    case completed(MSALNativeAuthUserAccountResult)
-}
-
-/// How `MFARequiredState.submitChallenge(challenge:)` went, when it did not fail.
-public typealias MFASubmitChallengeResult = SignInCompletedResult
-/// How `RegisterStrongAuthVerificationRequiredState.submitChallenge(challenge:)` went, when it did not fail.
-public typealias RegisterStrongAuthSubmitChallengeResult = SignInCompletedResult
-
-/// How `requestChallenge(authMethod:)` on an MFA state went, when it did not fail.
-public enum MFARequestChallengeResult: Sendable {
-    /// A code was sent to the method; submit it on `newState` (which can also send another).
-    case verificationRequired(newState: MFARequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int)
-}
-
 /// How `challengeAuthMethod(parameters:)` on a registration state went, when it did not fail.
 public enum RegisterStrongAuthChallengeResult: Sendable {
     /// A code was sent to the contact; submit it on `result.newState`.

@@ -49,7 +49,7 @@ public class MFABaseState: MSALNativeAuthBaseState, @unchecked Sendable {
     public var authMethods: [MSALAuthMethod] { context.authMethods }
 
     /// Asks the server to send a code to `authMethod`.
-    public func requestChallenge(authMethod: MSALAuthMethod) async throws(MFARequestChallengeError) -> MFARequestChallengeResult {
+    public func requestChallenge(authMethod: MSALAuthMethod) async throws(MFARequestChallengeError) -> CodeRequiredResult<MFARequiredState> {
         try await context.controller.requestMFAChallenge(authMethod, on: self)
     }
 
@@ -58,11 +58,9 @@ public class MFABaseState: MSALNativeAuthBaseState, @unchecked Sendable {
     public func requestChallenge(authMethod: MSALAuthMethod, delegate: any MFARequestChallengeDelegate) {
         withDelegateOnMainActor(delegate) { [self] delegate in
             do throws(MFARequestChallengeError) {
-                switch try await requestChallenge(authMethod: authMethod) {
-                case .verificationRequired(let newState, let sentTo, let channel, let codeLength):
-                    delegate.onMFARequestChallengeVerificationRequired(
-                        newState: newState, sentTo: sentTo, channelTargetType: channel, codeLength: codeLength)
-                }
+                let sent = try await requestChallenge(authMethod: authMethod)
+                delegate.onMFARequestChallengeVerificationRequired(
+                    newState: sent.newState, sentTo: sent.sentTo, channelTargetType: sent.channelTargetType, codeLength: sent.codeLength)
             } catch {
                 delegate.onMFARequestChallengeError(error: error, newState: retryState)
             }
@@ -88,7 +86,7 @@ public final class AwaitingMFAState: MFABaseState, @unchecked Sendable {}
 public final class MFARequiredState: MFABaseState, @unchecked Sendable {
     /// Submits the second-factor code. A wrong code throws `isInvalidChallenge` and this state
     /// accepts another.
-    public func submitChallenge(challenge: String) async throws(MFASubmitChallengeError) -> MFASubmitChallengeResult {
+    public func submitChallenge(challenge: String) async throws(MFASubmitChallengeError) -> MSALNativeAuthUserAccountResult {
         try await context.controller.submitMFAChallenge(challenge, on: self)
     }
 
@@ -96,9 +94,7 @@ public final class MFARequiredState: MFABaseState, @unchecked Sendable {
     public func submitChallenge(challenge: String, delegate: any MFASubmitChallengeDelegate) {
         withDelegateOnMainActor(delegate) { [self] delegate in
             do throws(MFASubmitChallengeError) {
-                switch try await submitChallenge(challenge: challenge) {
-                case .completed(let result): delegate.onSignInCompleted(result: result)
-                }
+                delegate.onSignInCompleted(result: try await submitChallenge(challenge: challenge))
             } catch {
                 delegate.onMFASubmitChallengeError(error: error, newState: ifUsable)
             }
@@ -173,7 +169,7 @@ public final class RegisterStrongAuthState: RegisterStrongAuthBaseState, @unchec
 public final class RegisterStrongAuthVerificationRequiredState: RegisterStrongAuthBaseState, @unchecked Sendable {
     /// Submits the verification code; on success the method is registered and the user signed in.
     public func submitChallenge(challenge: String) async throws(RegisterStrongAuthSubmitChallengeError)
-        -> RegisterStrongAuthSubmitChallengeResult
+        -> MSALNativeAuthUserAccountResult
     {
         try await context.controller.submitRegistrationChallenge(challenge, on: self)
     }
@@ -182,9 +178,7 @@ public final class RegisterStrongAuthVerificationRequiredState: RegisterStrongAu
     public func submitChallenge(challenge: String, delegate: any RegisterStrongAuthSubmitChallengeDelegate) {
         withDelegateOnMainActor(delegate) { [self] delegate in
             do throws(RegisterStrongAuthSubmitChallengeError) {
-                switch try await submitChallenge(challenge: challenge) {
-                case .completed(let result): delegate.onSignInCompleted(result: result)
-                }
+                delegate.onSignInCompleted(result: try await submitChallenge(challenge: challenge))
             } catch {
                 delegate.onRegisterStrongAuthSubmitChallengeError(error: error, newState: ifUsable)
             }

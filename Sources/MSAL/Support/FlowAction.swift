@@ -1,22 +1,87 @@
 import Foundation
 
-/// What a flow's machine (`SignUpMachine`, ...) tells its runner to do after an event: send the
-/// next request, return the step's result, or throw the step's error.
+/// What a flow's machine (`SignInMachine`, ...) tells its controller after an event: send the next
+/// request, finish the step with a value, or fail it.
 ///
 /// `Call` names the requests that may follow; it is `Never` where the event always ends the step,
-/// so the runner's `switch` has no `.call` case to write.
+/// and such a finished action becomes the step's result or typed error in one call, `get(_:ending:)`.
 package enum FlowAction<Result, Call> {
     /// Send this request and feed its answer to the machine.
     case call(Call)
     /// The step succeeded with this result.
     case succeed(Result)
-    /// The step failed; if `endsFlow`, record it on the state's lifecycle before throwing.
+    /// The step failed.
     case fail(FlowFailure)
+}
+
+extension FlowAction {
+    /// Sends each request this action asks for through `perform`, which feeds the answer to the
+    /// machine and returns what it decides next, until the step ends.
+    package func run(_ perform: (Call) async -> FlowAction) async -> FlowAction<Result, Never> {
+        var action = self
+        while true {
+            switch action {
+            case .call(let call): action = await perform(call)
+            case .succeed(let result): return .succeed(result)
+            case .fail(let failure): return .fail(failure)
+            }
+        }
+    }
+}
+
+extension FlowAction where Call == Never {
+    /// The step's result, or its failure as the step's public error. A failure that ends the flow
+    /// first ends `lifecycle`, the lifecycle of the state that sent the request (see `StateLifecycle`).
+    package func get<Failure: Error>(_ error: (FlowFailure) -> Failure, ending lifecycle: StateLifecycle? = nil) throws(Failure) -> Result {
+        switch self {
+        case .succeed(let result):
+            return result
+        case .fail(let failure):
+            if failure.endsFlow { lifecycle?.end() }
+            throw error(failure)
+        }
+    }
+}
+
+/// A flow's machine: a value whose `state` says which answer it waits for and carries what it needs
+/// to read that answer. Every branch of an event method leaves through `send`, `succeed` or `fail`,
+/// which set the state the machine goes on in.
+package protocol FlowMachine {
+    associatedtype State: Equatable
+    var state: State { get set }
+    /// The state of a machine whose step has its result or its error.
+    static var done: State { get }
+}
+
+extension FlowMachine {
+    /// Waits in `next` for the answer to `call`.
+    package mutating func send<Result, Call>(_ call: Call, awaiting next: State) -> FlowAction<Result, Call> {
+        state = next
+        return .call(call)
+    }
+
+    /// Ends the step with `result`.
+    package mutating func succeed<Result, Call>(_ result: Result) -> FlowAction<Result, Call> {
+        state = Self.done
+        return .succeed(result)
+    }
+
+    /// Ends the step with `failure`.
+    package mutating func fail<Result, Call>(_ failure: FlowFailure) -> FlowAction<Result, Call> {
+        state = Self.done
+        return .fail(failure)
+    }
+
+    /// Feeding a machine an answer it does not wait for is a programming error of its controller.
+    package func expect(_ expected: State) {
+        precondition(state == expected, "\(Self.self) got an answer for \(expected) while \(state)")
+    }
 }
 
 /// A failed step before it becomes the step's public error class (`VerifyCodeError`, ...): the
 /// error's kind and details, and whether the answer ended the flow of the state that sent the
-/// request (see `StateLifecycle`).
+/// request (see `StateLifecycle`). A step that starts a flow has no state yet: its failures are
+/// spelled `keepingState`, with nothing to keep.
 package struct FlowFailure: Error, Sendable {
     package var kind: NativeAuthErrorKind
     package var details: NativeAuthErrorDetails
@@ -25,30 +90,65 @@ package struct FlowFailure: Error, Sendable {
     /// password the reset refuses while polling goes to `/submit` again with the poll token).
     package var continuationToken: String?
 
-    package init(
-        _ kind: NativeAuthErrorKind, _ details: NativeAuthErrorDetails, endsFlow: Bool = false, continuationToken: String? = nil
-    ) {
-        self.kind = kind
-        self.details = details
-        self.endsFlow = endsFlow
-        self.continuationToken = continuationToken
-    }
-
     /// The state's flow goes on: the user may try again on it.
-    package static func retry(_ kind: NativeAuthErrorKind, _ details: NativeAuthErrorDetails) -> FlowFailure {
-        FlowFailure(kind, details, endsFlow: false)
+    package static func keepingState(_ kind: NativeAuthErrorKind, _ details: NativeAuthErrorDetails) -> FlowFailure {
+        FlowFailure(kind: kind, details: details, endsFlow: false)
     }
 
     /// The answer ended the state's flow.
-    package static func ending(_ kind: NativeAuthErrorKind, _ details: NativeAuthErrorDetails) -> FlowFailure {
-        FlowFailure(kind, details, endsFlow: true)
+    package static func endingFlow(_ kind: NativeAuthErrorKind, _ details: NativeAuthErrorDetails) -> FlowFailure {
+        FlowFailure(kind: kind, details: details, endsFlow: true)
     }
 
-    /// What a runner does with a failure: ends `lifecycle` when the failure ended the flow, and
-    /// hands the failure on to be thrown.
-    package func recorded(on lifecycle: StateLifecycle?) -> FlowFailure {
-        if endsFlow { lifecycle?.end() }
-        return self
+    /// A server error of `kind`; the message is the server's description, else `fallback`, else
+    /// MSAL's text for `kind`. The state's flow goes on.
+    package static func keepingState(
+        _ kind: NativeAuthErrorKind, _ error: NativeAuthAPIError, _ id: UUID, fallback: String? = nil
+    ) -> FlowFailure {
+        .keepingState(kind, NativeAuthErrorDetails(error, correlationId: id, fallback: fallback ?? kind.message))
+    }
+
+    /// A server error of `kind` (as `keepingState(_:_:_:fallback:)`) that ended the state's flow.
+    package static func endingFlow(_ kind: NativeAuthErrorKind, _ error: NativeAuthAPIError, _ id: UUID, fallback: String? = nil)
+        -> FlowFailure
+    {
+        .endingFlow(kind, NativeAuthErrorDetails(error, correlationId: id, fallback: fallback ?? kind.message))
+    }
+
+    /// The endings every step shares for an answer it has no rule of its own for: a redirect is
+    /// browser-required, a server error general (its description, else `fallback`), no usable
+    /// answer general. The state's flow goes on.
+    package static func keepingState<Body>(_ answer: NativeAuthOutcome<Body>, _ id: UUID, fallback: String? = nil) -> FlowFailure {
+        let (kind, details) = shared(answer, id, fallback: fallback)
+        return .keepingState(kind, details)
+    }
+
+    /// The shared endings (as `keepingState(_:_:fallback:)`) for an answer that ended the state's flow.
+    package static func endingFlow<Body>(_ answer: NativeAuthOutcome<Body>, _ id: UUID, fallback: String? = nil) -> FlowFailure {
+        let (kind, details) = shared(answer, id, fallback: fallback)
+        return .endingFlow(kind, details)
+    }
+
+    private static func shared<Body>(_ answer: NativeAuthOutcome<Body>, _ id: UUID, fallback: String?) -> (
+        NativeAuthErrorKind, NativeAuthErrorDetails
+    ) {
+        switch answer {
+        case .redirect(let reason):
+            (.browserRequired, NativeAuthErrorDetails(redirectReason: reason, correlationId: id))
+        case .apiError(let error):
+            (.generalError, NativeAuthErrorDetails(error, correlationId: id, fallback: fallback ?? NativeAuthErrorMessage.generalError))
+        case .failure(let failure):
+            (.generalError, NativeAuthErrorDetails(failure, correlationId: id))
+        case .success:
+            // Each machine reads the successes it expects before this; another one is no use to the step.
+            (.generalError, NativeAuthErrorDetails(message: "The server's answer does not fit this step", correlationId: id))
+        }
+    }
+
+    /// `kind` with MSAL's text for it when `input` is empty: the check before a user's input is
+    /// sent. The state stays usable.
+    package static func ifEmpty(_ input: String, _ kind: NativeAuthErrorKind, _ id: UUID) -> FlowFailure? {
+        input.isEmpty ? .keepingState(kind, NativeAuthErrorDetails(message: kind.message, correlationId: id)) : nil
     }
 }
 
@@ -59,25 +159,37 @@ extension MSALNativeAuthError {
     }
 }
 
-/// The checks every flow makes before it sends a user's input.
-package enum LocalCheck {
-    /// An empty one-time code: `invalidCode`, before anything is sent.
-    package static func code(_ code: String, correlationId: UUID) -> FlowFailure? {
-        empty(code, .invalidCode, NativeAuthErrorMessage.invalidCode, correlationId)
+/// A continuation token and the correlation id of the answer that issued it: what a machine hands
+/// its controller to make the next public state from.
+package struct Continuation: Sendable, Equatable {
+    package var token: String
+    package var correlationId: UUID
+
+    package init(_ token: String, _ correlationId: UUID) {
+        self.token = token
+        self.correlationId = correlationId
+    }
+}
+
+/// A one-time code was sent: the continuation to submit it on, and where it went.
+package struct CodeSent: Sendable, Equatable {
+    package var next: Continuation
+    package var sentTo: String
+    package var channel: String
+    package var codeLength: Int
+}
+
+extension ChallengeResponse {
+    /// The token the flow goes on with.
+    package var continuationToken: String {
+        switch self {
+        case .password(let token), .oob(let token, _, _, _, _): token
+        }
     }
 
-    /// An empty password: `invalidPassword`, before anything is sent.
-    package static func password(_ password: String, correlationId: UUID) -> FlowFailure? {
-        empty(password, .invalidPassword, NativeAuthErrorMessage.invalidPassword, correlationId)
-    }
-
-    /// An empty username: `invalidUsername`, before anything is sent.
-    package static func username(_ username: String, correlationId: UUID) -> FlowFailure? {
-        empty(username, .invalidUsername, NativeAuthErrorMessage.invalidUsername, correlationId)
-    }
-
-    /// `kind` with MSAL's fixed `message` when `input` is empty; the state stays usable.
-    private static func empty(_ input: String, _ kind: NativeAuthErrorKind, _ message: String, _ correlationId: UUID) -> FlowFailure? {
-        input.isEmpty ? .retry(kind, NativeAuthErrorDetails(message: message, correlationId: correlationId)) : nil
+    /// The code this challenge sent, with the correlation id of its answer; nil for a password prompt.
+    package func codeSent(_ id: UUID) -> CodeSent? {
+        guard case .oob(let token, let label, let channel, let codeLength, _) = self else { return nil }
+        return CodeSent(next: Continuation(token, id), sentTo: label, channel: channel, codeLength: codeLength)
     }
 }

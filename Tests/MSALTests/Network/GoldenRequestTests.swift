@@ -29,7 +29,7 @@ import Testing
         var again = Fixture.oobChallenge
         again["continuation_token"] = "T2"
         h.stub.expect(path: "/oauth2/v2.0/challenge", reply: .json(200, again))
-        guard case .codeRequired(let next, _, _, _) = try await state.resendCode() else { return }
+        let next = try await state.resendCode().newState
         h.stub.expect(path: "/oauth2/v2.0/token", reply: .json(200, Fixture.tokenBody()))
         _ = try await next.submitCode(code: Fixture.code)
         let requests = h.stub.receivedRequests
@@ -71,7 +71,7 @@ import Testing
         let h = try Harness { $0.capabilities = [.mfaRequired] }
         let (methods, awaiting) = try await h.awaitingMFA()
         h.stub.expect(path: "/oauth2/v2.0/challenge", reply: StrongAuthFixture.mfaChallenge())
-        guard case .verificationRequired(let state, _, _, _) = try await awaiting.requestChallenge(authMethod: methods[1]) else { return }
+        let state = try await awaiting.requestChallenge(authMethod: methods[1]).newState
         h.stub.expect(path: "/oauth2/v2.0/token", reply: .json(200, Fixture.tokenBody()))
         _ = try await state.submitChallenge(challenge: Fixture.code)
         let requests = h.stub.receivedRequests

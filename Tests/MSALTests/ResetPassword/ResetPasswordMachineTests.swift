@@ -4,27 +4,46 @@ import Testing
 
 @testable import MSAL
 
-/// `ResetPasswordMachine` on its own: answers in, decisions out, nothing sent and no waiting.
+/// `ResetPasswordMachine` on its own: answers in, decisions out, nothing sent, no waiting and no
+/// SDK around it.
 @Suite struct ResetPasswordMachineTests {
-    let offline: OfflineControllers
-    init() throws { offline = try OfflineControllers() }
+    private let token = Continuation("T0", Fixture.correlation)
 
-    private var codeState: ResetPasswordCodeRequiredState {
-        ResetPasswordCodeRequiredState(
-            controller: offline.resetPassword, username: Fixture.username, continuationToken: "T0", correlationId: Fixture.correlation)
-    }
-    private var passwordState: ResetPasswordRequiredState {
-        ResetPasswordRequiredState(
-            controller: offline.resetPassword, username: Fixture.username, continuationToken: "T0", correlationId: Fixture.correlation)
-    }
     private var starting: ResetPasswordMachine {
-        .start(username: Fixture.username, correlationId: Fixture.correlation, controller: offline.resetPassword)
+        var machine = ResetPasswordMachine()
+        _ = machine.start(username: Fixture.username, correlationId: Fixture.correlation)
+        return machine
     }
+    private func sent(_ step: (inout ResetPasswordMachine) -> ResetPasswordMachine.Action) throws -> ResetPasswordMachine {
+        var machine = ResetPasswordMachine()
+        _ = try call(step(&machine))
+        return machine
+    }
+    private func resendingCode() throws -> ResetPasswordMachine { try sent { $0.resendCode(on: token) } }
+    private func verifyingCode() throws -> ResetPasswordMachine { try sent { $0.submitCode(Fixture.code, on: token) } }
+    private func submittingPassword() throws -> ResetPasswordMachine { try sent { $0.submitPassword(Fixture.password, on: token) } }
     /// A machine whose password `/submit` accepted (token P, interval 2), waiting for the first poll.
     private func polling() throws -> ResetPasswordMachine {
-        var machine = ResetPasswordMachine.submitPassword(on: passwordState)
+        var machine = try submittingPassword()
         _ = try call(machine.passwordAnswered(.success(Answer.submitted("P", interval: 2)), correlationId: Answer.first))
         return machine
+    }
+
+    // MARK: Checks before anything is sent
+
+    @Test func anEmptyUsernameCodeOrPasswordIsRefusedBeforeSending() throws {
+        var username = ResetPasswordMachine()
+        #expect(try failure(username.start(username: "", correlationId: Fixture.correlation)).kind == .invalidUsername)
+        var code = ResetPasswordMachine()
+        let emptyCode = try failure(code.submitCode("", on: token))
+        #expect(emptyCode.kind == .invalidCode && emptyCode.details.message == NativeAuthErrorMessage.invalidCode && !emptyCode.endsFlow)
+        var password = ResetPasswordMachine()
+        #expect(try failure(password.submitPassword("", on: token)).kind == .invalidPassword)
+        #expect([username.state, code.state, password.state] == [.done, .done, .done])
+        var valid = ResetPasswordMachine()
+        #expect(
+            try call(valid.start(username: Fixture.username, correlationId: Fixture.correlation))
+                == .start(correlationId: Fixture.correlation))
     }
 
     // MARK: Start
@@ -32,13 +51,11 @@ import Testing
     @Test func aStartTokenLeadsToTheChallengeAndACodeToTheCodeState() throws {
         var machine = starting
         let next = try call(machine.startAnswered(.success(.init(continuationToken: "T0")), correlationId: Answer.first))
-        #expect(next == .init(continuationToken: "T0", correlationId: Answer.first) && machine.state == .sendingCode)
+        #expect(next == .challenge(Continuation("T0", Answer.first)) && machine.state == .sendingCode)
         guard
-            case .codeRequired(let state, let sentTo, _, let length) = try result(
-                machine.startChallengeAnswered(.success(Answer.code("T1")), correlationId: Answer.second))
+            case .codeRequired(let sent) = try result(machine.challengeAnswered(.success(Answer.code("T1")), correlationId: Answer.second))
         else { throw UnexpectedOutcome("expected codeRequired") }
-        #expect(state.continuationToken == "T1" && state.correlationId == Answer.second && sentTo == "a***@co**o.com" && length == 8)
-        #expect(offline.requests == 0)
+        #expect(sent == CodeSent(next: Continuation("T1", Answer.second), sentTo: "a***@co**o.com", channel: "email", codeLength: 8))
     }
 
     @Test func startErrorsMapToTheirKinds() throws {
@@ -62,7 +79,9 @@ import Testing
         func decide(_ outcome: NativeAuthOutcome<ChallengeResponse>) throws -> FlowFailure {
             var machine = starting
             _ = try call(machine.startAnswered(.success(.init(continuationToken: "T0")), correlationId: Answer.first))
-            return try failure(machine.startChallengeAnswered(outcome, correlationId: Answer.second))
+            let failure = try failure(machine.challengeAnswered(outcome, correlationId: Answer.second))
+            #expect(!failure.endsFlow)
+            return failure
         }
         let password = try decide(.success(Answer.password()))
         #expect(password.kind == .generalError && password.details.message == "The server asked for a password instead of sending a code")
@@ -76,8 +95,8 @@ import Testing
 
     @Test func everyAnsweredResendFailureEndsTheFlowButNoAnswerKeepsIt() throws {
         func decide(_ outcome: NativeAuthOutcome<ChallengeResponse>) throws -> FlowFailure {
-            var machine = ResetPasswordMachine.resendCode(on: codeState)
-            return try failure(machine.resendAnswered(outcome, correlationId: Answer.first))
+            var machine = try resendingCode()
+            return try failure(machine.challengeAnswered(outcome, correlationId: Answer.first))
         }
         let password = try decide(.success(Answer.password()))
         #expect(password.kind == .generalError && password.endsFlow)
@@ -88,28 +107,26 @@ import Testing
         let unanswered = try decide(.failure(Answer.unreachable))
         #expect(unanswered.kind == .generalError && !unanswered.endsFlow)
 
-        var machine = ResetPasswordMachine.resendCode(on: codeState)
-        guard
-            case .codeRequired(let next, _, _, _) = try result(
-                machine.resendAnswered(.success(Answer.code("T9")), correlationId: Answer.first))
+        var machine = try resendingCode()
+        guard case .codeRequired(let sent) = try result(machine.challengeAnswered(.success(Answer.code("T9")), correlationId: Answer.first))
         else { throw UnexpectedOutcome("expected codeRequired") }
-        #expect(next.continuationToken == "T9")
+        #expect(sent.next == Continuation("T9", Answer.first))
     }
 
     // MARK: Code
 
     @Test func aRightCodeAsksForTheNewPassword() throws {
-        var machine = ResetPasswordMachine.submitCode(on: codeState)
+        var machine = try verifyingCode()
         guard
             case .passwordRequired(let next) = try result(
                 machine.codeAnswered(.success(.init(continuationToken: "T2")), correlationId: Answer.first))
         else { throw UnexpectedOutcome("expected passwordRequired") }
-        #expect(next.continuationToken == "T2" && next.correlationId == Answer.first && next.username == Fixture.username)
+        #expect(next == Continuation("T2", Answer.first) && machine.state == .done)
     }
 
     @Test func aWrongCodeKeepsTheStateAndOtherRefusalsEndIt() throws {
         func decide(_ outcome: NativeAuthOutcome<ContinuationTokenResponse>) throws -> FlowFailure {
-            var machine = ResetPasswordMachine.submitCode(on: codeState)
+            var machine = try verifyingCode()
             return try failure(machine.codeAnswered(outcome, correlationId: Answer.first))
         }
         let wrong = try decide(.apiError(Answer.error(.invalidGrant, .invalidOOBValue, description: nil)))
@@ -127,24 +144,25 @@ import Testing
     // MARK: Password and polling
 
     @Test func anAcceptedPasswordIsPolledAtOnceThenAtTheIntervalUntilItSucceeds() throws {
-        var machine = ResetPasswordMachine.submitPassword(on: passwordState)
+        var machine = try submittingPassword()
         let first = try call(machine.passwordAnswered(.success(Answer.submitted("P", interval: 2)), correlationId: Answer.first))
-        #expect(first == .init(continuationToken: "P", correlationId: Answer.first, delay: nil))
-        #expect(machine.state == .polling(retriesLeft: ResetPasswordMachine.maxPollRetries))
+        let polling = ResetPasswordMachine.Polling(next: Continuation("P", Answer.first), interval: 2)
+        #expect(first == .poll(polling.next, delay: nil))
+        #expect(machine.state == .polling(polling, retriesLeft: ResetPasswordMachine.maxPollRetries))
         let again = try call(machine.pollAnswered(.success(Answer.polled("in_progress")), correlationId: Answer.second))
-        #expect(again == .init(continuationToken: "P", correlationId: Answer.first, delay: 2), "every poll keeps the submit answer's id")
+        #expect(again == .poll(polling.next, delay: 2), "every poll keeps the submit answer's id")
+        #expect(machine.state == .waiting(polling, retriesLeft: ResetPasswordMachine.maxPollRetries - 1, lastAnswer: Answer.second))
         machine.waited()
-        #expect(machine.state == .polling(retriesLeft: ResetPasswordMachine.maxPollRetries - 1))
+        #expect(machine.state == .polling(polling, retriesLeft: ResetPasswordMachine.maxPollRetries - 1))
         guard
-            case .completed(let signIn) = try result(
+            case .completed("S", Answer.second) = try result(
                 machine.pollAnswered(.success(Answer.polled("succeeded", token: "S")), correlationId: Answer.second))
-        else { throw UnexpectedOutcome("expected completed") }
-        #expect(signIn.core.continuationToken == "S" && signIn.core.correlationId == Answer.second)
+        else { throw UnexpectedOutcome("expected completed with the token") }
     }
 
     @Test func aPolicyRefusalAtSubmitKeepsTheStateAndOtherRefusalsEndIt() throws {
         func decide(_ outcome: NativeAuthOutcome<ResetPasswordSubmitResponse>) throws -> FlowFailure {
-            var machine = ResetPasswordMachine.submitPassword(on: passwordState)
+            var machine = try submittingPassword()
             return try failure(machine.passwordAnswered(outcome, correlationId: Answer.first))
         }
         let weak = try decide(.apiError(Answer.error(.invalidGrant, .passwordTooWeak, description: nil)))
@@ -193,9 +211,9 @@ import Testing
     @Test func aCancelledWaitEndsTheFlowWithTheLastAnswersCorrelationId() throws {
         var machine = try polling()
         _ = try call(machine.pollAnswered(.success(Answer.polled("in_progress")), correlationId: Answer.second))
-        let cancelled = machine.waitCancelled()
+        let cancelled = try failure(machine.waitCancelled())
         #expect(cancelled.kind == .generalError && cancelled.endsFlow && cancelled.details.correlationId == Answer.second)
         #expect(cancelled.details.message == "The password reset was cancelled while waiting for the server")
-        #expect(machine.state == .done && offline.requests == 0)
+        #expect(machine.state == .done)
     }
 }

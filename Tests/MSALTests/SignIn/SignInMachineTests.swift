@@ -4,47 +4,35 @@ import Testing
 
 @testable import MSAL
 
-/// `SignInMachine` on its own: answers in, decisions out, nothing sent.
+/// `SignInMachine` on its own: answers in, decisions out, nothing sent and no SDK around it.
 @Suite struct SignInMachineTests {
-    let offline: OfflineControllers
-    init() throws { offline = try OfflineControllers() }
-
     private let scopes = ["User.Read", "openid", "profile", "offline_access"]
+    private let token = Continuation("T0", Fixture.correlation)
 
-    private func request(username: String = Fixture.username, password: String? = nil) -> SignInController.StartRequest {
-        SignInController.StartRequest(
-            username: username, password: password, scopes: scopes, claims: #"{"c":1}"#, correlationId: Fixture.correlation)
-    }
-    private var codeState: SignInCodeRequiredState {
-        SignInCodeRequiredState(
-            controller: offline.signIn, continuationToken: "T0", correlationId: Fixture.correlation, scopes: scopes, claims: nil)
-    }
-    private var passwordState: SignInPasswordRequiredState {
-        SignInPasswordRequiredState(
-            controller: offline.signIn, continuationToken: "T0", correlationId: Fixture.correlation, username: Fixture.username,
-            scopes: scopes, claims: nil)
+    private func machine(username: String = Fixture.username) -> SignInMachine {
+        SignInMachine(username: username, scopes: scopes, claims: #"{"c":1}"#)
     }
     /// A start machine that has had `/initiate` answered and waits for the challenge.
     private func challenging(password: String? = nil) throws -> SignInMachine {
-        var machine = SignInMachine.start(request(password: password), controller: offline.signIn)
+        var machine = machine()
+        _ = try call(machine.start(password: password, correlationId: Fixture.correlation))
         _ = try call(machine.initiateAnswered(.success(ContinuationTokenResponse(continuationToken: "T0")), correlationId: Answer.first))
         return machine
     }
     /// A machine of `step` waiting for the token endpoint.
     private func redeeming(_ step: SignInMachine.Step) throws -> SignInMachine {
+        var machine = machine()
         switch step {
         case .start:
-            var machine = try challenging(password: Fixture.password)
-            _ = try call(machine.startChallengeAnswered(.success(Answer.password("T1")), correlationId: Answer.second))
-            return machine
-        case .submitCode: return SignInMachine.submitCode(Fixture.code, on: codeState).0
-        case .submitPassword: return SignInMachine.submitPassword(Fixture.password, on: passwordState).0
+            machine = try challenging(password: Fixture.password)
+            _ = try call(machine.challengeAnswered(.success(Answer.password("T1")), correlationId: Answer.second))
+        case .submitCode: _ = try call(machine.submitCode(Fixture.code, on: token))
+        case .submitPassword: _ = try call(machine.submitPassword(Fixture.password, on: token))
         case .afterPreviousFlow:
-            return try SignInMachine.afterPreviousFlow(
-                username: Fixture.username, continuationToken: "T-after", scopes: nil, claims: nil, correlationId: Fixture.correlation,
-                controller: offline.signIn
-            ).get().0
+            _ = try call(machine.signInAfterPreviousFlow(continuationToken: "T-after", correlationId: Fixture.correlation))
         }
+        #expect(machine.state == .redeeming(step))
+        return machine
     }
     /// A machine of `step` whose credential was right and that waits for the introspect answer.
     private func introspecting(mfa: Bool, _ step: SignInMachine.Step = .submitPassword) throws -> SignInMachine {
@@ -55,31 +43,51 @@ import Testing
         return machine
     }
 
-    // MARK: Local checks
+    // MARK: Checks before anything is sent
 
-    @Test func theStartChecksRefuseAnEmptyUsernameAndAnEmptyPassword() {
-        let username = SignInMachine.checkStart(request(username: ""))
-        #expect(username?.kind == .invalidUsername && username?.details.message == NativeAuthErrorMessage.invalidUsername)
-        let password = SignInMachine.checkStart(request(password: ""))
-        #expect(password?.kind == .invalidCredentials && password?.details.message == NativeAuthErrorMessage.invalidCredentials)
-        #expect(SignInMachine.checkStart(request()) == nil)
-        #expect(SignInMachine.checkStart(request(password: Fixture.password)) == nil)
+    @Test func theStartRefusesAnEmptyUsernameAndAnEmptyPasswordBeforeSending() throws {
+        var noUsername = machine(username: "")
+        let username = try failure(noUsername.start(password: nil, correlationId: Fixture.correlation))
+        #expect(username.kind == .invalidUsername && username.details.message == NativeAuthErrorMessage.invalidUsername)
+        #expect(noUsername.state == .done)
+        var emptyPassword = machine()
+        let password = try failure(emptyPassword.start(password: "", correlationId: Fixture.correlation))
+        #expect(password.kind == .invalidCredentials && password.details.message == NativeAuthErrorMessage.invalidCredentials)
+        for supplied in [nil, Fixture.password] {
+            var machine = machine()
+            guard case .initiate(let id) = try call(machine.start(password: supplied, correlationId: Fixture.correlation)) else {
+                throw UnexpectedOutcome("expected /initiate")
+            }
+            #expect(id == Fixture.correlation && machine.state == .initiating(password: supplied))
+        }
+    }
+
+    @Test func anEmptyCodeOrPasswordIsRefusedBeforeSending() throws {
+        var code = machine()
+        let emptyCode = try failure(code.submitCode("", on: token))
+        #expect(emptyCode.kind == .invalidCode && emptyCode.details.message == NativeAuthErrorMessage.invalidCode && !emptyCode.endsFlow)
+        var password = machine()
+        let emptyPassword = try failure(password.submitPassword("", on: token))
+        #expect(emptyPassword.kind == .invalidPassword && emptyPassword.details.message == NativeAuthErrorMessage.invalidPassword)
+        #expect(code.state == .done && password.state == .done)
     }
 
     // MARK: Start
 
     @Test func anInitiateTokenLeadsToTheChallengeWithTheEchoedCorrelationId() throws {
-        var machine = SignInMachine.start(request(), controller: offline.signIn)
+        var machine = machine()
+        _ = try call(machine.start(password: nil, correlationId: Fixture.correlation))
         guard
-            case .challenge(let token, let id) = try call(
+            case .challenge(let next) = try call(
                 machine.initiateAnswered(.success(ContinuationTokenResponse(continuationToken: "T0")), correlationId: Answer.first))
         else { throw UnexpectedOutcome("expected the challenge") }
-        #expect(token == "T0" && id == Answer.first && machine.state == .challenging)
+        #expect(next == Continuation("T0", Answer.first) && machine.state == .challenging(password: nil))
     }
 
     @Test func initiateErrorsMapToTheirKinds() throws {
         func decide(_ outcome: NativeAuthOutcome<ContinuationTokenResponse>) throws -> FlowFailure {
-            var machine = SignInMachine.start(request(), controller: offline.signIn)
+            var machine = machine()
+            _ = try call(machine.start(password: nil, correlationId: Fixture.correlation))
             let failure = try failure(machine.initiateAnswered(outcome, correlationId: Answer.first))
             #expect(machine.state == .done && failure.details.correlationId == Answer.first && !failure.endsFlow)
             return failure
@@ -94,42 +102,42 @@ import Testing
         #expect(unanswered.kind == .generalError && unanswered.details.underlyingError is MSALNativeAuthNetworkFailure)
     }
 
-    @Test func aCodeChallengeHandsBackTheCodeStateEvenWithAPassword() throws {
+    @Test func aCodeChallengeSendsACodeEvenWithAPassword() throws {
         for password in [nil, Fixture.password] {
             var machine = try challenging(password: password)
             guard
-                case .codeRequired(let state, let sentTo, let channel, let length) = try result(
-                    machine.startChallengeAnswered(.success(Answer.code("T1")), correlationId: Answer.second))
+                case .codeRequired(let sent) = try result(
+                    machine.challengeAnswered(.success(Answer.code("T1")), correlationId: Answer.second))
             else { throw UnexpectedOutcome("expected codeRequired") }
-            #expect(state.continuationToken == "T1" && state.correlationId == Answer.second && state.scopes == scopes)
-            #expect(state.claims == #"{"c":1}"#)
-            #expect(sentTo == "a***@co**o.com" && channel.isEmailType && length == 8)
+            #expect(sent == CodeSent(next: Continuation("T1", Answer.second), sentTo: "a***@co**o.com", channel: "email", codeLength: 8))
+            #expect(machine.state == .done)
         }
-        #expect(offline.requests == 0)
     }
 
     @Test func aPasswordChallengeAsksForThePasswordOrRedeemsTheOneSupplied() throws {
         var asking = try challenging()
         guard
-            case .passwordRequired(let state) = try result(
-                asking.startChallengeAnswered(.success(Answer.password("T1")), correlationId: Answer.second))
+            case .passwordRequired(let next) = try result(
+                asking.challengeAnswered(.success(Answer.password("T1")), correlationId: Answer.second))
         else { throw UnexpectedOutcome("expected passwordRequired") }
-        #expect(state.continuationToken == "T1" && state.username == Fixture.username && state.correlationId == Answer.second)
+        #expect(next == Continuation("T1", Answer.second))
 
         var redeeming = try challenging(password: Fixture.password)
         guard
             case .redeem(let grant, let id) = try call(
-                redeeming.startChallengeAnswered(.success(Answer.password("T1")), correlationId: Answer.second)),
+                redeeming.challengeAnswered(.success(Answer.password("T1")), correlationId: Answer.second)),
             case .password(let username, let password) = grant.kind
         else { throw UnexpectedOutcome("expected a password grant") }
         #expect(username == Fixture.username && password == Fixture.password && grant.continuationToken == "T1")
-        #expect(id == Answer.second && grant.scopes == scopes && redeeming.state == .redeeming)
+        #expect(id == Answer.second && grant.scopes == scopes && grant.claims == #"{"c":1}"# && redeeming.state == .redeeming(.start))
     }
 
     @Test func startChallengeErrorsMapToTheirKinds() throws {
         func decide(_ outcome: NativeAuthOutcome<ChallengeResponse>) throws -> FlowFailure {
             var machine = try challenging()
-            return try failure(machine.startChallengeAnswered(outcome, correlationId: Answer.second))
+            let failure = try failure(machine.challengeAnswered(outcome, correlationId: Answer.second))
+            #expect(machine.state == .done)
+            return failure
         }
         #expect(try decide(.redirect(reason: nil)).kind == .browserRequired)
         let refused = try decide(.apiError(Answer.error(.expiredToken, description: nil)))
@@ -139,19 +147,22 @@ import Testing
 
     // MARK: Resend
 
-    @Test func aResentCodeHandsBackANewCodeState() throws {
-        var machine = SignInMachine.resendCode(on: codeState)
-        guard
-            case .codeRequired(let state, _, _, let length) = try result(
-                machine.resendAnswered(.success(Answer.code("T2")), correlationId: Answer.first))
+    @Test func aResendSendsTheChallengeAndHandsBackTheNewCode() throws {
+        var machine = machine()
+        guard case .challenge(let sentWith) = try call(machine.resendCode(on: token)) else {
+            throw UnexpectedOutcome("expected the challenge")
+        }
+        #expect(sentWith == token && machine.state == .resendingCode)
+        guard case .codeRequired(let sent) = try result(machine.challengeAnswered(.success(Answer.code("T2")), correlationId: Answer.first))
         else { throw UnexpectedOutcome("expected codeRequired") }
-        #expect(state.continuationToken == "T2" && state.correlationId == Answer.first && state.scopes == scopes && length == 8)
+        #expect(sent.next == Continuation("T2", Answer.first) && sent.codeLength == 8)
     }
 
     @Test func aResendThatAsksForAPasswordEndsTheFlowAndOtherFailuresKeepTheState() throws {
         func decide(_ outcome: NativeAuthOutcome<ChallengeResponse>) throws -> FlowFailure {
-            var machine = SignInMachine.resendCode(on: codeState)
-            return try failure(machine.resendAnswered(outcome, correlationId: Answer.first))
+            var machine = machine()
+            _ = try call(machine.resendCode(on: token))
+            return try failure(machine.challengeAnswered(outcome, correlationId: Answer.first))
         }
         let password = try decide(.success(Answer.password()))
         #expect(password.kind == .generalError && password.endsFlow)
@@ -167,28 +178,31 @@ import Testing
     // MARK: Redeeming
 
     @Test func eachStepRedeemsItsGrant() throws {
-        let code = SignInMachine.submitCode("1234", on: codeState).1
-        guard case .oob("1234") = code.kind else { throw UnexpectedOutcome("expected an oob grant") }
-        #expect(code.continuationToken == "T0" && code.scopes == scopes)
-        let password = SignInMachine.submitPassword("pw", on: passwordState).1
-        guard case .password(Fixture.username, "pw") = password.kind else { throw UnexpectedOutcome("expected a password grant") }
-        let after = try SignInMachine.afterPreviousFlow(
-            username: Fixture.username, continuationToken: "T-after", scopes: ["User.Read"], claims: nil,
-            correlationId: Fixture.correlation, controller: offline.signIn
-        ).get().1
-        guard case .continuationToken(Fixture.username) = after.kind else {
+        func grant(_ action: SignInMachine.Action) throws -> TokenGrant {
+            guard case .redeem(let grant, let id) = try call(action) else { throw UnexpectedOutcome("expected a grant") }
+            #expect(id == Fixture.correlation && grant.scopes == scopes)
+            return grant
+        }
+        var code = machine()
+        let oob = try grant(code.submitCode("1234", on: token))
+        guard case .oob("1234") = oob.kind else { throw UnexpectedOutcome("expected an oob grant") }
+        #expect(oob.continuationToken == "T0")
+        var password = machine()
+        guard case .password(Fixture.username, "pw") = try grant(password.submitPassword("pw", on: token)).kind else {
+            throw UnexpectedOutcome("expected a password grant")
+        }
+        var after = machine()
+        let continuation = try grant(after.signInAfterPreviousFlow(continuationToken: "T-after", correlationId: Fixture.correlation))
+        guard case .continuationToken(Fixture.username) = continuation.kind else {
             throw UnexpectedOutcome("expected a continuation-token grant")
         }
-        #expect(after.continuationToken == "T-after" && after.scopes == Scopes.withDefaults(["User.Read"]))
+        #expect(continuation.continuationToken == "T-after")
     }
 
     @Test func aSignInAfterAPreviousFlowWithoutATokenFailsBeforeSending() throws {
-        guard
-            case .failure(let failure) = SignInMachine.afterPreviousFlow(
-                username: Fixture.username, continuationToken: nil, scopes: nil, claims: nil, correlationId: Fixture.correlation,
-                controller: offline.signIn)
-        else { throw UnexpectedOutcome("expected a failure") }
-        #expect(failure.kind == .generalError && failure.details.correlationId == Fixture.correlation)
+        var machine = machine()
+        let failure = try failure(machine.signInAfterPreviousFlow(continuationToken: nil, correlationId: Fixture.correlation))
+        #expect(failure.kind == .generalError && failure.details.correlationId == Fixture.correlation && machine.state == .done)
         #expect(failure.details.message == "Sign In is not available at this point, please use the standalone sign in methods")
     }
 
@@ -204,14 +218,18 @@ import Testing
     @Test func aSecondFactorGoesOnAtTheMatchingIntrospectEndpoint() throws {
         for step in [SignInMachine.Step.start, .submitCode, .submitPassword, .afterPreviousFlow] {
             var mfa = try redeeming(step)
-            let toMFA = try call(
-                mfa.redeemed(.failure(.mfaRequired(continuationToken: "Tm", Answer.details)), correlationId: Answer.first))
-            #expect(toMFA == .mfa(continuationToken: "Tm", correlationId: Answer.first) && mfa.state == .introspecting)
+            guard
+                case .introspect(true, let toMFA) = try call(
+                    mfa.redeemed(.failure(.mfaRequired(continuationToken: "Tm", Answer.details)), correlationId: Answer.first))
+            else { throw UnexpectedOutcome("expected the MFA introspect") }
+            #expect(toMFA == Continuation("Tm", Answer.first) && mfa.state == .introspecting(mfa: true))
             var registration = try redeeming(step)
-            let toRegistration = try call(
-                registration.redeemed(.failure(.registrationRequired(continuationToken: "Tr", Answer.details)), correlationId: Answer.first)
-            )
-            #expect(toRegistration == .registration(continuationToken: "Tr", correlationId: Answer.first))
+            guard
+                case .introspect(false, let toRegistration) = try call(
+                    registration.redeemed(
+                        .failure(.registrationRequired(continuationToken: "Tr", Answer.details)), correlationId: Answer.first))
+            else { throw UnexpectedOutcome("expected the registration introspect") }
+            #expect(toRegistration == Continuation("Tr", Answer.first) && registration.state == .introspecting(mfa: false))
         }
     }
 
@@ -287,23 +305,23 @@ import Testing
 
     // MARK: Introspecting
 
-    @Test func theIntrospectAnswerHandsBackTheSecondFactorState() throws {
+    @Test func theIntrospectAnswerHandsBackTheMethodsAndTheSecondFactorsToken() throws {
         var mfa = try introspecting(mfa: true)
         guard
-            case .awaitingMFA(let methods, let state) = try result(
+            case .awaitingMFA(let methods, let next) = try result(
                 mfa.introspected(.success(try Answer.introspected()), correlationId: Answer.second))
         else { throw UnexpectedOutcome("expected awaitingMFA") }
         #expect(
             methods.map(\.id) == ["m-email"] && methods.first?.loginHint == "a***@co**o.com"
                 && methods.first?.channelTargetType.isEmailType == true)
-        #expect(state.continuationToken == "Ti" && state.correlationId == Answer.second && state.context.scopes == scopes)
+        #expect(next == Continuation("Ti", Answer.second) && mfa.state == .done)
 
         var registration = try introspecting(mfa: false)
         guard
-            case .strongAuthMethodRegistration(let kinds, let next) = try result(
+            case .registrationRequired(let kinds, let registered) = try result(
                 registration.introspected(.success(try Answer.introspected()), correlationId: Answer.second))
-        else { throw UnexpectedOutcome("expected strongAuthMethodRegistration") }
-        #expect(kinds.map(\.challengeType) == ["oob"] && next.continuationToken == "Ti" && next.correlationId == Answer.second)
+        else { throw UnexpectedOutcome("expected registrationRequired") }
+        #expect(kinds.map(\.challengeType) == ["oob"] && registered == Continuation("Ti", Answer.second))
     }
 
     @Test func everyIntrospectFailureEndsTheFlow() throws {

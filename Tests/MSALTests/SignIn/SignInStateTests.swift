@@ -90,7 +90,10 @@ import Testing
                 request.formFields["continuation_token"] == "T1" && request.formFields["challenge_type"] == "oob password redirect"
                     ? nil : "resend must send T1 with the challenge types"
             })
-        guard case .codeRequired(let next, let sentTo, _, let codeLength) = try await state.resendCode() else { return }
+        let sent = try await state.resendCode()
+        let next = sent.newState
+        let sentTo = sent.sentTo
+        let codeLength = sent.codeLength
         #expect(next.continuationToken == "T2" && sentTo == "a***@co**o.com" && codeLength == 8)
         #expect(!state.lifecycle.hasEnded)
         #expect(h.stubProblems.isEmpty, "\(h.stubProblems)")

@@ -290,7 +290,7 @@ import Testing
         let error = try await #require(throws: ResendCodeError.self) { try await state.resendCode() }
         #expect(!error.isBrowserRequired && !state.lifecycle.hasEnded)
         h.stub.expect(path: Self.challenge, reply: .json(200, Fixture.oobChallenge.merging(["continuation_token": "T9"]) { _, n in n }))
-        guard case .codeRequired(let next, _, _, _) = try await state.resendCode() else { return }
+        let next = try await state.resendCode().newState
         #expect(next.continuationToken == "T9" && !state.lifecycle.hasEnded, "a resend does not end the state that asked for it")
         h.stub.expect(path: Self.challenge, reply: .json(200, ["challenge_type": "redirect"]))
         let redirect = try await #require(throws: ResendCodeError.self) { try await next.resendCode() }

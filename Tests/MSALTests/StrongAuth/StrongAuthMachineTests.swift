@@ -4,72 +4,90 @@ import Testing
 
 @testable import MSAL
 
-/// `StrongAuthMachine` on its own: answers in, decisions out, nothing sent.
+/// `StrongAuthMachine` on its own: answers in, decisions out, nothing sent and no SDK around it.
 @Suite struct StrongAuthMachineTests {
-    let offline: OfflineControllers
-    init() throws { offline = try OfflineControllers() }
-
     private let scopes = ["User.Read", "openid", "profile", "offline_access"]
-    private var context: SignInContinuationContext { SignInContinuationContext(controller: offline.signIn, scopes: scopes, claims: nil) }
-    private var awaitingMFA: AwaitingMFAState {
-        AwaitingMFAState(context: context, continuationToken: "Ti", correlationId: Fixture.correlation)
-    }
-    private var mfaRequired: MFARequiredState {
-        MFARequiredState(context: context, continuationToken: "Tc", correlationId: Fixture.correlation)
-    }
-    private var registerState: RegisterStrongAuthState {
-        RegisterStrongAuthState(context: context, continuationToken: "Tj", correlationId: Fixture.correlation)
-    }
-    private var verificationState: RegisterStrongAuthVerificationRequiredState {
-        RegisterStrongAuthVerificationRequiredState(context: context, continuationToken: "Tk", correlationId: Fixture.correlation)
-    }
     private var blocked: NativeAuthAPIError { Answer.error(.accessDenied, .providerBlockedByRep) }
+    private let contact = StrongAuthMachine.Contact(target: "+15550100", challengeType: "oob", channel: "sms")
 
+    private func machine() -> StrongAuthMachine { StrongAuthMachine(scopes: scopes, claims: nil) }
+    private func requestingMFAChallenge() throws -> StrongAuthMachine {
+        var machine = machine()
+        _ = try call(machine.requestMFAChallenge(methodId: "m-email", on: Continuation("Ti", Fixture.correlation)))
+        return machine
+    }
+    private func redeemingMFACode() throws -> StrongAuthMachine {
+        var machine = machine()
+        _ = try call(machine.submitMFAChallenge("1234", on: Continuation("Tc", Fixture.correlation)))
+        return machine
+    }
+    private func challengingContact() throws -> StrongAuthMachine {
+        var machine = machine()
+        _ = try call(machine.challengeAuthMethod(contact, on: Continuation("Tj", Fixture.correlation)))
+        return machine
+    }
     /// A `challengeAuthMethod` machine whose contact was pre-verified, waiting for `/register/v1.0/continue`.
     private func continuingPreverified() throws -> StrongAuthMachine {
-        var machine = StrongAuthMachine.challengeAuthMethod(on: registerState)
+        var machine = try challengingContact()
         _ = try call(machine.registerChallengeAnswered(.success(.preverified(continuationToken: "Tp")), correlationId: Answer.first))
         return machine
     }
-    private func continuingWithCode() -> StrongAuthMachine {
-        StrongAuthMachine.submitRegistrationChallenge("1234", on: verificationState).0
+    private func continuingWithCode() throws -> StrongAuthMachine {
+        var machine = machine()
+        _ = try call(machine.submitRegistrationChallenge("1234", on: Continuation("Tk", Fixture.correlation)))
+        return machine
     }
-    /// A machine of the registration `step` whose method is registered, waiting for the token endpoint.
+    /// A machine whose method is registered, waiting for the token endpoint.
     private func redeemingRegistration(preverified: Bool) throws -> StrongAuthMachine {
-        var machine = preverified ? try continuingPreverified() : continuingWithCode()
+        var machine = preverified ? try continuingPreverified() : try continuingWithCode()
         _ = try call(
             machine.registrationContinued(.success(ContinuationTokenResponse(continuationToken: "Ts")), correlationId: Answer.second))
         return machine
     }
 
-    // MARK: Local checks
+    // MARK: Checks before anything is sent
 
     @Test func anEmptyCodeIsAnInvalidChallengeAndAnEmptyContactAnInvalidInput() throws {
-        let code = StrongAuthMachine.checkChallenge("", correlationId: Fixture.correlation)
-        #expect(code?.kind == .invalidChallenge && code?.details.message == NativeAuthErrorMessage.invalidChallenge)
-        #expect(StrongAuthMachine.checkChallenge("1234", correlationId: Fixture.correlation) == nil)
-        guard case .failure(let contact) = StrongAuthMachine.checkContact(" \n", correlationId: Fixture.correlation) else {
-            throw UnexpectedOutcome("expected a failure")
+        let token = Continuation("Tc", Fixture.correlation)
+        for submit in [
+            { (m: inout StrongAuthMachine) in m.submitMFAChallenge("", on: token) }, { $0.submitRegistrationChallenge("", on: token) },
+        ] {
+            var machine = machine()
+            let code = try failure(submit(&machine))
+            #expect(
+                code.kind == .invalidChallenge && code.details.message == NativeAuthErrorMessage.invalidChallenge && machine.state == .done)
         }
-        #expect(contact.kind == .invalidInput && contact.details.message == NativeAuthErrorMessage.invalidInput)
-        #expect(try StrongAuthMachine.checkContact("  +15550100 ", correlationId: Fixture.correlation).get() == "+15550100")
+        var empty = machine()
+        let blank = StrongAuthMachine.Contact(target: " \n", challengeType: "oob", channel: "sms")
+        let contactFailure = try failure(empty.challengeAuthMethod(blank, on: token))
+        #expect(contactFailure.kind == .invalidInput && contactFailure.details.message == NativeAuthErrorMessage.invalidInput)
+        var trimmed = machine()
+        let padded = StrongAuthMachine.Contact(target: "  +15550100 ", challengeType: "oob", channel: "sms")
+        guard case .registerChallenge(let sent, let next) = try call(trimmed.challengeAuthMethod(padded, on: token)) else {
+            throw UnexpectedOutcome("expected /register/v1.0/challenge")
+        }
+        #expect(sent == contact && next == token && trimmed.state == .challengingContact)
     }
 
     // MARK: MFA challenge
 
     @Test func anMFAChallengeHandsBackTheStateThatTakesTheCode() throws {
-        var machine = StrongAuthMachine.requestMFAChallenge(on: awaitingMFA)
+        var machine = machine()
         guard
-            case .verificationRequired(let state, let sentTo, let channel, let length) = try result(
+            case .mfaChallenge("m-email", let token) = try call(
+                machine.requestMFAChallenge(methodId: "m-email", on: Continuation("Ti", Fixture.correlation)))
+        else { throw UnexpectedOutcome("expected the challenge with the method's id") }
+        #expect(token == Continuation("Ti", Fixture.correlation) && machine.state == .requestingMFAChallenge)
+        guard
+            case .codeRequired(let sent) = try result(
                 machine.mfaChallengeAnswered(.success(Answer.code("Tc2")), correlationId: Answer.first))
-        else { throw UnexpectedOutcome("expected verificationRequired") }
-        #expect(state.continuationToken == "Tc2" && state.correlationId == Answer.first && state.context.scopes == scopes)
-        #expect(sentTo == "a***@co**o.com" && channel.isEmailType && length == 8 && offline.requests == 0)
+        else { throw UnexpectedOutcome("expected codeRequired") }
+        #expect(sent == CodeSent(next: Continuation("Tc2", Answer.first), sentTo: "a***@co**o.com", channel: "email", codeLength: 8))
     }
 
     @Test func anMFAChallengeThatAsksForAPasswordEndsTheFlowAndOtherFailuresKeepTheState() throws {
         func decide(_ outcome: NativeAuthOutcome<ChallengeResponse>) throws -> FlowFailure {
-            var machine = StrongAuthMachine.requestMFAChallenge(on: awaitingMFA)
+            var machine = try requestingMFAChallenge()
             return try failure(machine.mfaChallengeAnswered(outcome, correlationId: Answer.first))
         }
         let password = try decide(.success(Answer.password()))
@@ -88,18 +106,22 @@ import Testing
     // MARK: MFA submit
 
     @Test func anMFACodeIsRedeemedWithTheMFAGrant() throws {
-        var (machine, grant) = StrongAuthMachine.submitMFAChallenge("1234", on: mfaRequired)
-        guard case .mfaOOB("1234") = grant.kind else { throw UnexpectedOutcome("expected an mfa_oob grant") }
-        #expect(grant.continuationToken == "Tc" && grant.scopes == scopes)
-        guard case .completed(let account) = try result(machine.mfaRedeemed(.success(try Answer.signedIn()), correlationId: Answer.first))
+        var machine = machine()
+        guard
+            case .redeem(let grant, Fixture.correlation) = try call(
+                machine.submitMFAChallenge("1234", on: Continuation("Tc", Fixture.correlation))),
+            case .mfaOOB("1234") = grant.kind
+        else { throw UnexpectedOutcome("expected an mfa_oob grant") }
+        #expect(grant.continuationToken == "Tc" && grant.scopes == scopes && machine.state == .redeemingMFACode)
+        guard case .completed(let account) = try result(machine.redeemed(.success(try Answer.signedIn()), correlationId: Answer.first))
         else { throw UnexpectedOutcome("expected completed") }
         #expect(account.account.username == Fixture.username)
     }
 
     @Test func aSecondFactorAfterTheSecondFactorEndsTheFlowAndOtherRefusalsKeepTheState() throws {
         func decide(_ refusal: TokenRedemptionFailure) throws -> FlowFailure {
-            var machine = StrongAuthMachine.submitMFAChallenge("1234", on: mfaRequired).0
-            return try failure(machine.mfaRedeemed(.failure(refusal), correlationId: Answer.first))
+            var machine = try redeemingMFACode()
+            return try failure(machine.redeemed(.failure(refusal), correlationId: Answer.first))
         }
         let wrong = try decide(.invalidCode(Answer.details))
         #expect(wrong.kind == .invalidChallenge && !wrong.endsFlow && wrong.details.message == "refused")
@@ -121,25 +143,23 @@ import Testing
     // MARK: Registration challenge
 
     @Test func aRegistrationChallengeSendsACodeOrRegistersAPreverifiedContact() throws {
-        var code = StrongAuthMachine.challengeAuthMethod(on: registerState)
+        var code = try challengingContact()
         let answer = RegisterChallengeResponse.oob(continuationToken: "Tk2", target: "+15550100", channel: "sms", codeLength: 8)
-        guard
-            case .verificationRequired(let sent) = try result(code.registerChallengeAnswered(.success(answer), correlationId: Answer.first))
-        else { throw UnexpectedOutcome("expected verificationRequired") }
-        #expect(sent.newState.continuationToken == "Tk2" && sent.newState.correlationId == Answer.first && sent.sentTo == "+15550100")
-        #expect(sent.codeLength == 8 && sent.channelTargetType.value == "sms")
+        guard case .codeRequired(let sent) = try result(code.registerChallengeAnswered(.success(answer), correlationId: Answer.first))
+        else { throw UnexpectedOutcome("expected codeRequired") }
+        #expect(sent == CodeSent(next: Continuation("Tk2", Answer.first), sentTo: "+15550100", channel: "sms", codeLength: 8))
 
-        var preverified = StrongAuthMachine.challengeAuthMethod(on: registerState)
+        var preverified = try challengingContact()
         guard
-            case .continueRegistration(.preverified, "Tp", Answer.first) = try call(
+            case .continueRegistration(.preverified, let next) = try call(
                 preverified.registerChallengeAnswered(.success(.preverified(continuationToken: "Tp")), correlationId: Answer.first))
         else { throw UnexpectedOutcome("expected /register/v1.0/continue") }
-        #expect(preverified.state == .continuingRegistration)
+        #expect(next == Continuation("Tp", Answer.first) && preverified.state == .continuingRegistration(preverified: true))
     }
 
     @Test func registrationChallengeErrorsMapToTheirKinds() throws {
         func decide(_ outcome: NativeAuthOutcome<RegisterChallengeResponse>) throws -> FlowFailure {
-            var machine = StrongAuthMachine.challengeAuthMethod(on: registerState)
+            var machine = try challengingContact()
             return try failure(machine.registerChallengeAnswered(outcome, correlationId: Answer.first))
         }
         let redirect = try decide(.redirect(reason: nil))
@@ -160,7 +180,7 @@ import Testing
 
     @Test func aRegisteredMethodSignsInWithTheContinuationTokenGrant() throws {
         for preverified in [true, false] {
-            var machine = preverified ? try continuingPreverified() : continuingWithCode()
+            var machine = preverified ? try continuingPreverified() : try continuingWithCode()
             guard
                 case .redeem(let grant, let id) = try call(
                     machine.registrationContinued(
@@ -168,14 +188,16 @@ import Testing
                 case .continuationToken(nil) = grant.kind
             else { throw UnexpectedOutcome("expected a continuation-token grant without a username") }
             #expect(grant.continuationToken == "Ts" && grant.scopes == scopes && id == Answer.second)
-            let account = try result(machine.registrationRedeemed(.success(try Answer.signedIn()), correlationId: Answer.second))
+            guard case .completed(let account) = try result(machine.redeemed(.success(try Answer.signedIn()), correlationId: Answer.second))
+            else { throw UnexpectedOutcome("expected completed") }
             #expect(account.account.username == Fixture.username && machine.state == .done)
         }
+        var code = machine()
         guard
-            case .continueRegistration(.oob("1234"), "Tk", Fixture.correlation) = StrongAuthMachine.submitRegistrationChallenge(
-                "1234", on: verificationState
-            ).1
+            case .continueRegistration(.oob("1234"), let token) = try call(
+                code.submitRegistrationChallenge("1234", on: Continuation("Tk", Fixture.correlation)))
         else { throw UnexpectedOutcome("expected /register/v1.0/continue with the code") }
+        #expect(token == Continuation("Tk", Fixture.correlation) && code.state == .continuingRegistration(preverified: false))
     }
 
     @Test func afterAPreverifiedContactEveryContinueFailureEndsTheFlowAsAGeneralError() throws {
@@ -192,7 +214,7 @@ import Testing
 
     @Test func afterACodeAWrongCodeIsAnInvalidChallengeAndARedirectEndsTheFlow() throws {
         func decide(_ outcome: NativeAuthOutcome<ContinuationTokenResponse>) throws -> FlowFailure {
-            var machine = continuingWithCode()
+            var machine = try continuingWithCode()
             return try failure(machine.registrationContinued(outcome, correlationId: Answer.second))
         }
         let wrong = try decide(.apiError(Answer.error(.invalidGrant, .invalidOOBValue, description: nil)))
@@ -210,7 +232,7 @@ import Testing
             for refusal in [TokenRedemptionFailure.browserRequired(Answer.details), .invalidCode(Answer.details), .general(Answer.details)]
             {
                 var machine = try redeemingRegistration(preverified: preverified)
-                let decided = try failure(machine.registrationRedeemed(.failure(refusal), correlationId: Answer.second))
+                let decided = try failure(machine.redeemed(.failure(refusal), correlationId: Answer.second))
                 #expect(decided.kind == .generalError && decided.endsFlow && decided.details.message == "refused")
             }
         }

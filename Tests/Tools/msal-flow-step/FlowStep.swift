@@ -55,19 +55,13 @@ struct FlowStep {
             case .attributesRequired(_, let next), .attributesInvalid(_, let next): return saved(next)
             }
         case (.resetPasswordCodeRequired(let state), "submit-code", 1):
-            switch try await state.submitCode(code: values[0]) {
-            case .passwordRequired(let next): return saved(next)
-            }
+            return saved(try await state.submitCode(code: values[0]))
         case (.resetPasswordRequired(let state), "submit-password", 1):
-            switch try await state.submitPassword(password: values[0]) {
-            case .completed(let next): return saved(next)
-            }
+            return saved(try await state.submitPassword(password: values[0]))
         case (.awaitingMFA(let state), "request-challenge", 1): return try await requestChallenge(state, values[0])
         case (.mfaRequired(let state), "request-challenge", 1): return try await requestChallenge(state, values[0])
         case (.mfaRequired(let state), "submit-challenge", 1):
-            switch try await state.submitChallenge(challenge: values[0]) {
-            case .completed(let result): return signedIn(result)
-            }
+            return signedIn(try await state.submitChallenge(challenge: values[0]))
         case (.registerStrongAuth(let state), "challenge-auth-method", 2):
             guard let method = state.authMethods.first(where: { $0.id == values[0] }) else { return line(["outcome": "no such method"]) }
             let parameters = MSALNativeAuthChallengeAuthMethodParameters(authMethod: method, verificationContact: values[1])
@@ -76,9 +70,7 @@ struct FlowStep {
             case .completed(let result): return signedIn(result)
             }
         case (.registerStrongAuthVerificationRequired(let state), "submit-challenge", 1):
-            switch try await state.submitChallenge(challenge: values[0]) {
-            case .completed(let result): return signedIn(result)
-            }
+            return signedIn(try await state.submitChallenge(challenge: values[0]))
         default:
             return line(["outcome": "unsupported", "kind": flow.kind, "action": action])
         }
@@ -86,9 +78,7 @@ struct FlowStep {
 
     static func requestChallenge(_ state: MFABaseState, _ id: String) async throws -> String {
         guard let method = state.authMethods.first(where: { $0.id == id }) else { return line(["outcome": "no such method"]) }
-        switch try await state.requestChallenge(authMethod: method) {
-        case .verificationRequired(let next, _, _, _): return saved(next)
-        }
+        return saved(try await state.requestChallenge(authMethod: method).newState)
     }
 
     static func report(_ result: SignInStepResult) -> String {

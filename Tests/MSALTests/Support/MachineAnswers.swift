@@ -3,39 +3,6 @@ import MSAL
 
 @testable import MSAL
 
-/// Flow controllers whose transport refuses every request: what the machine tests hand a machine
-/// so that it can give the states it creates their owner. A machine never sends; `requests`
-/// counts what would have been sent (always 0).
-final class OfflineControllers: Sendable {
-    final class RefusingTransport: HTTPTransport {
-        let sent = Locked(0)
-        func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
-            sent.withLock { $0 += 1 }
-            throw HTTPTransportError(kind: .other, message: "a machine test sent a request")
-        }
-    }
-
-    let transport = RefusingTransport()
-    let signIn: SignInController
-    let signUp: SignUpController
-    let resetPassword: ResetPasswordController
-
-    init() throws {
-        let config = try MSALNativeAuthPublicClientApplicationConfig(
-            clientId: Fixture.clientId, tenantSubdomain: "contoso", challengeTypes: [.OOB, .password])
-        config.transport = transport
-        config.tokenCacheLocation = .inMemory
-        let environment = try MSALNativeAuthPublicClientApplication.makeEnvironment(
-            config, clock: TestClock(), uuid: { Fixture.correlation })
-        let client = NativeAuthClient(environment: environment)
-        signIn = SignInController(client: client)
-        signUp = SignUpController(client: client, signIn: signIn)
-        resetPassword = ResetPasswordController(client: client, signIn: signIn)
-    }
-
-    var requests: Int { transport.sent.withLock { $0 } }
-}
-
 /// Server answers for the machine tests, as `NativeAuthClient.call` decodes them.
 enum Answer {
     static let first = UUID(uuidString: "aaaaaaaa-0000-0000-0000-000000000001")!
