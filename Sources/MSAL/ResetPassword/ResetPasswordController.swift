@@ -14,7 +14,8 @@ package struct ResetPasswordController: Sendable {
         var correlationId: UUID
     }
 
-    package func start(_ request: StartRequest) async throws(ResetPasswordStartError) -> CodeRequiredResult<ResetPasswordCodeRequiredState> {
+    package func start(_ request: StartRequest) async throws(ResetPasswordStartError) -> CodeRequiredResult<ResetPasswordCodeRequiredState>
+    {
         environment.logger.info("Password reset started for \(pii: request.username) correlation \(request.correlationId.uuidString)")
         var machine = ResetPasswordMachine()
         let first = machine.start(username: request.username, correlationId: request.correlationId)
@@ -36,9 +37,12 @@ package struct ResetPasswordController: Sendable {
     {
         var machine = ResetPasswordMachine()
         let first = machine.submitCode(code, on: Continuation(state.continuationToken, state.correlationId))
-        guard case .passwordRequired(let next) = try await run(first, &machine, username: state.username).get(VerifyCodeError.init, ending: state.lifecycle)
+        guard
+            case .passwordRequired(let next) = try await run(first, &machine, username: state.username).get(
+                VerifyCodeError.init, ending: state.lifecycle)
         else { preconditionFailure("a code ends with the password state or an error") }
-        return ResetPasswordRequiredState(controller: self, username: state.username, continuationToken: next.token, correlationId: next.correlationId)
+        return ResetPasswordRequiredState(
+            controller: self, username: state.username, continuationToken: next.token, correlationId: next.correlationId)
     }
 
     /// Sends the password, then polls `poll_completion` with the submit token: at once, then at the
@@ -57,10 +61,13 @@ package struct ResetPasswordController: Sendable {
         return SignInAfterResetPasswordState(controller: signIn, username: state.username, continuationToken: token, correlationId: id)
     }
 
-    private func codeRequired(_ outcome: ResetPasswordMachine.Outcome, username: String) -> CodeRequiredResult<ResetPasswordCodeRequiredState> {
+    private func codeRequired(_ outcome: ResetPasswordMachine.Outcome, username: String) -> CodeRequiredResult<
+        ResetPasswordCodeRequiredState
+    > {
         guard case .codeRequired(let sent) = outcome else { preconditionFailure("a challenge ends with a code or an error") }
         return CodeRequiredResult(sent) {
-            ResetPasswordCodeRequiredState(controller: self, username: username, continuationToken: $0.token, correlationId: $0.correlationId)
+            ResetPasswordCodeRequiredState(
+                controller: self, username: username, continuationToken: $0.token, correlationId: $0.correlationId)
         }
     }
 
@@ -83,7 +90,8 @@ package struct ResetPasswordController: Sendable {
                 return machine.startAnswered(answer, correlationId: id)
             case .challenge(let next):
                 let (answer, id) = await client.call(
-                    .resetPasswordChallenge, [("continuation_token", next.token), ("challenge_type", environment.challengeTypes.wireValue)],
+                    .resetPasswordChallenge,
+                    [("continuation_token", next.token), ("challenge_type", environment.challengeTypes.wireValue)],
                     correlationId: next.correlationId, expecting: ChallengeResponse.self)
                 return machine.challengeAnswered(answer, correlationId: id)
             case .submitCode(let code, let next):

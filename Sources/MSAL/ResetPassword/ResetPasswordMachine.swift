@@ -176,17 +176,21 @@ package struct ResetPasswordMachine: FlowMachine {
     /// interval `/submit` gave, at most `maxPollRetries` more times. A password refused this late
     /// keeps the state, which goes on with the poll token; every other failure ends the flow.
     package mutating func pollAnswered(_ answer: NativeAuthOutcome<ResetPasswordPollResponse>, correlationId id: UUID) -> Action {
-        guard case .polling(let polling, let retriesLeft) = state else { preconditionFailure("ResetPasswordMachine got a poll answer while \(state)") }
+        guard case .polling(let polling, let retriesLeft) = state else {
+            preconditionFailure("ResetPasswordMachine got a poll answer while \(state)")
+        }
         switch answer {
         case .success(let body) where body.status == .succeeded:
             return succeed(.completed(token: body.continuationToken, correlationId: id))
         case .success(let body) where body.status == .failed:
-            return fail(.endingFlow(.generalError, NativeAuthErrorDetails(message: "The password reset failed on the server", correlationId: id)))
+            return fail(
+                .endingFlow(.generalError, NativeAuthErrorDetails(message: "The password reset failed on the server", correlationId: id)))
         case .success where retriesLeft == 0:
             let message = "The password reset did not complete after \(Self.maxPollRetries + 1) checks"
             return fail(.endingFlow(.generalError, NativeAuthErrorDetails(message: message, correlationId: id)))
         case .success:
-            return send(.poll(polling.next, delay: polling.interval), awaiting: .waiting(polling, retriesLeft: retriesLeft - 1, lastAnswer: id))
+            return send(
+                .poll(polling.next, delay: polling.interval), awaiting: .waiting(polling, retriesLeft: retriesLeft - 1, lastAnswer: id))
         case .apiError(let error) where error.error == .invalidGrant && error.suberror?.isPasswordPolicyFailure == true:
             // The password was refused late: a new password goes to /submit with the poll token (as MSAL does).
             var failure = FlowFailure.keepingState(.invalidPassword, error, id)
@@ -199,13 +203,17 @@ package struct ResetPasswordMachine: FlowMachine {
 
     /// The controller waited as asked; the next poll goes out.
     package mutating func waited() {
-        guard case .waiting(let polling, let retriesLeft, _) = state else { preconditionFailure("ResetPasswordMachine waited while \(state)") }
+        guard case .waiting(let polling, let retriesLeft, _) = state else {
+            preconditionFailure("ResetPasswordMachine waited while \(state)")
+        }
         state = .polling(polling, retriesLeft: retriesLeft)
     }
 
     /// The wait before a poll was cancelled: the reset is given up, and so is the state's flow.
     package mutating func waitCancelled() -> Action {
-        guard case .waiting(_, _, let lastAnswer) = state else { preconditionFailure("ResetPasswordMachine's wait was cancelled while \(state)") }
+        guard case .waiting(_, _, let lastAnswer) = state else {
+            preconditionFailure("ResetPasswordMachine's wait was cancelled while \(state)")
+        }
         let message = "The password reset was cancelled while waiting for the server"
         return fail(.endingFlow(.generalError, NativeAuthErrorDetails(message: message, correlationId: lastAnswer)))
     }

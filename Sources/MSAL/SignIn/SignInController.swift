@@ -27,7 +27,8 @@ package struct SignInController: Sendable {
         case .codeRequired(let sent):
             let result = CodeRequiredResult(sent) { SignInCodeRequiredState(context, $0) }
             return .codeRequired(
-                newState: result.newState, sentTo: result.sentTo, channelTargetType: result.channelTargetType, codeLength: result.codeLength)
+                newState: result.newState, sentTo: result.sentTo, channelTargetType: result.channelTargetType, codeLength: result.codeLength
+            )
         case .passwordRequired(let next):
             return .passwordRequired(
                 newState: SignInPasswordRequiredState(
@@ -45,7 +46,8 @@ package struct SignInController: Sendable {
         return SignInStepResult(outcome, state.context)
     }
 
-    package func resendCode(on state: SignInCodeRequiredState) async throws(ResendCodeError) -> CodeRequiredResult<SignInCodeRequiredState> {
+    package func resendCode(on state: SignInCodeRequiredState) async throws(ResendCodeError) -> CodeRequiredResult<SignInCodeRequiredState>
+    {
         var machine = SignInMachine(username: "", scopes: state.scopes, claims: state.claims)
         let first = machine.resendCode(on: state.continuation)
         let outcome = try await first.run { await perform($0, &machine) }.get(ResendCodeError.init, ending: state.lifecycle)
@@ -103,7 +105,10 @@ package struct SignInController: Sendable {
             let (result, id) = await client.redeem(grant, correlationId: correlationId)
             return machine.redeemed(result, correlationId: id)
         case .introspect(let mfa, let next):
-            logger.info(mfa ? "The sign-in needs a second factor; asking for the user's methods" : "The sign-in needs a strong-auth method registered; asking which kinds")
+            logger.info(
+                mfa
+                    ? "The sign-in needs a second factor; asking for the user's methods"
+                    : "The sign-in needs a strong-auth method registered; asking which kinds")
             let (answer, id) = await client.call(
                 mfa ? .signInIntrospect : .registerIntrospect, [("continuation_token", next.token)], correlationId: next.correlationId,
                 expecting: IntrospectResponse.self)

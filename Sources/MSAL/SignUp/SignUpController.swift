@@ -25,7 +25,8 @@ package struct SignUpController: Sendable {
         case .codeRequired(let sent):
             let result = CodeRequiredResult(sent) { state(request.username, $0) as SignUpCodeRequiredState }
             return .codeRequired(
-                newState: result.newState, sentTo: result.sentTo, channelTargetType: result.channelTargetType, codeLength: result.codeLength)
+                newState: result.newState, sentTo: result.sentTo, channelTargetType: result.channelTargetType, codeLength: result.codeLength
+            )
         case .attributesInvalid(let names):
             return .attributesInvalid(attributeNames: names)
         case let outcome:
@@ -39,12 +40,14 @@ package struct SignUpController: Sendable {
         switch try await run(first, &machine).get(VerifyCodeError.init, ending: state.lifecycle) {
         case .completed(let token, let id): return .completed(signInState(state.username, token, id))
         case .passwordRequired(let next): return .passwordRequired(newState: self.state(state.username, next))
-        case .attributesRequired(let attributes, let next): return .attributesRequired(attributes: attributes, newState: self.state(state.username, next))
+        case .attributesRequired(let attributes, let next):
+            return .attributesRequired(attributes: attributes, newState: self.state(state.username, next))
         case let outcome: preconditionFailure("a code does not end with \(outcome)")
         }
     }
 
-    package func resendCode(on state: SignUpCodeRequiredState) async throws(ResendCodeError) -> CodeRequiredResult<SignUpCodeRequiredState> {
+    package func resendCode(on state: SignUpCodeRequiredState) async throws(ResendCodeError) -> CodeRequiredResult<SignUpCodeRequiredState>
+    {
         var machine = SignUpMachine(username: state.username)
         let first = machine.resendCode(on: Continuation(state.continuationToken, state.correlationId))
         guard case .codeRequired(let sent) = try await run(first, &machine).get(ResendCodeError.init, ending: state.lifecycle) else {
@@ -60,7 +63,8 @@ package struct SignUpController: Sendable {
         let first = machine.submitPassword(password, on: Continuation(state.continuationToken, state.correlationId))
         switch try await run(first, &machine).get(PasswordRequiredError.init, ending: state.lifecycle) {
         case .completed(let token, let id): return .completed(signInState(state.username, token, id))
-        case .attributesRequired(let attributes, let next): return .attributesRequired(attributes: attributes, newState: self.state(state.username, next))
+        case .attributesRequired(let attributes, let next):
+            return .attributesRequired(attributes: attributes, newState: self.state(state.username, next))
         case let outcome: preconditionFailure("a password does not end with \(outcome)")
         }
     }
@@ -72,7 +76,8 @@ package struct SignUpController: Sendable {
         let first = machine.submitAttributes(attributes, on: Continuation(state.continuationToken, state.correlationId))
         switch try await run(first, &machine).get(AttributesRequiredError.init, ending: state.lifecycle) {
         case .completed(let token, let id): return .completed(signInState(state.username, token, id))
-        case .attributesRequired(let required, let next): return .attributesRequired(attributes: required, newState: self.state(state.username, next))
+        case .attributesRequired(let required, let next):
+            return .attributesRequired(attributes: required, newState: self.state(state.username, next))
         // The state that sent the values takes corrected ones.
         case .attributesInvalid(let names): return .attributesInvalid(attributeNames: names, newState: state)
         case let outcome: preconditionFailure("attributes do not end with \(outcome)")

@@ -84,7 +84,8 @@ package struct SignUpMachine: FlowMachine {
         if let password, let failure = FlowFailure.ifEmpty(password, .invalidPassword, id) { return fail(failure) }
         switch attributes {
         case .success(let json): return send(.start(password: password, attributes: json, correlationId: id), awaiting: .starting)
-        case .failure(let error): return fail(.keepingState(.generalError, NativeAuthErrorDetails(message: error.message, correlationId: id)))
+        case .failure(let error):
+            return fail(.keepingState(.generalError, NativeAuthErrorDetails(message: error.message, correlationId: id)))
         }
     }
 
@@ -117,7 +118,8 @@ package struct SignUpMachine: FlowMachine {
         case .success(let json):
             return send(.continueSignUp(.attributes(json ?? "{}"), continuation), awaiting: .verifyingAttributes)
         case .failure(let error):
-            return fail(.keepingState(.generalError, NativeAuthErrorDetails(message: error.message, correlationId: continuation.correlationId)))
+            return fail(
+                .keepingState(.generalError, NativeAuthErrorDetails(message: error.message, correlationId: continuation.correlationId)))
         }
     }
 
@@ -130,7 +132,8 @@ package struct SignUpMachine: FlowMachine {
         switch answer {
         case .success(let body):
             return send(.challenge(Continuation(body.continuationToken, id)), awaiting: .sendingCode(startCorrelationId: id))
-        case .apiError(let error) where error.error == .invalidGrant && error.suberror == .attributeValidationFailed && !error.invalidAttributes.isEmpty:
+        case .apiError(let error)
+        where error.error == .invalidGrant && error.suberror == .attributeValidationFailed && !error.invalidAttributes.isEmpty:
             return succeed(.attributesInvalid(error.invalidAttributes))
         case .apiError(let error) where error.error == .invalidGrant && error.suberror?.isPasswordPolicyFailure == true:
             return fail(.keepingState(.invalidPassword, error, id))
@@ -156,11 +159,16 @@ package struct SignUpMachine: FlowMachine {
         case (.sendingCode, .success), (.resendingCode, .success):
             if let sent { return succeed(.codeRequired(sent)) }
             if case .sendingCode(let startId) = state {
-                return fail(.keepingState(.generalError, NativeAuthErrorDetails(message: "The server did not send a verification code", correlationId: startId)))
+                return fail(
+                    .keepingState(
+                        .generalError,
+                        NativeAuthErrorDetails(message: "The server did not send a verification code", correlationId: startId)))
             }
             return fail(.endingFlow(.generalError, Self.unexpected("asked for a password instead of sending a new code", id)))
         case (.requestingPassword, .success(let challenge)):
-            guard sent == nil else { return fail(.endingFlow(.generalError, Self.unexpected("asked for another code instead of a password", id))) }
+            guard sent == nil else {
+                return fail(.endingFlow(.generalError, Self.unexpected("asked for another code instead of a password", id)))
+            }
             return succeed(.passwordRequired(Continuation(challenge.continuationToken, id)))
         case (.sendingCode, _), (.resendingCode, .apiError), (.resendingCode, .failure):
             return fail(.keepingState(answer, id))
@@ -179,7 +187,8 @@ package struct SignUpMachine: FlowMachine {
     /// `invalid_oob_value`, after the password; refused values after the attributes (the same
     /// state takes corrected ones). Any other refusal ends the flow.
     package mutating func continued(_ answer: NativeAuthOutcome<SignUpCompletedResponse>, correlationId id: UUID) -> Action {
-        precondition([.verifyingCode, .verifyingPassword, .verifyingAttributes].contains(state), "SignUpMachine got /continue while \(state)")
+        precondition(
+            [.verifyingCode, .verifyingPassword, .verifyingAttributes].contains(state), "SignUpMachine got /continue while \(state)")
         // A refusal without a description reads as the input the step sent.
         let fallback: String? =
             switch state {
@@ -193,12 +202,15 @@ package struct SignUpMachine: FlowMachine {
         case .redirect:
             // Not produced with honoursRedirect: false; a redirect body at continue counts as completion.
             return succeed(.completed(token: nil, correlationId: id))
-        case .apiError(let error) where error.error == .attributesRequired && error.continuationToken != nil && !error.requiredAttributes.isEmpty:
+        case .apiError(let error)
+        where error.error == .attributesRequired && error.continuationToken != nil && !error.requiredAttributes.isEmpty:
             let attributes = error.requiredAttributes.map(MSALNativeAuthRequiredAttribute.init)
             return succeed(.attributesRequired(attributes, Continuation(error.continuationToken ?? "", id)))
         case .apiError(let error) where error.error == .credentialRequired && error.continuationToken != nil:
             guard state == .verifyingCode else {
-                return fail(.endingFlow(.generalError, NativeAuthErrorDetails(message: "The server asked for a credential again", correlationId: id)))
+                return fail(
+                    .endingFlow(
+                        .generalError, NativeAuthErrorDetails(message: "The server asked for a credential again", correlationId: id)))
             }
             // The code was accepted and the server moved on: a failure from here ends the flow.
             return send(.challenge(Continuation(error.continuationToken ?? "", id)), awaiting: .requestingPassword)

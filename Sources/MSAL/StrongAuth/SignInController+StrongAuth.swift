@@ -14,7 +14,9 @@ extension SignInController {
         var machine = StrongAuthMachine(scopes: state.context.scopes, claims: state.context.claims)
         let first = machine.requestMFAChallenge(methodId: authMethod.id, on: state.continuation)
         let sent = try await run(first, &machine).get(MFARequestChallengeError.init, ending: state.lifecycle).codeSent
-        return CodeRequiredResult(sent) { MFARequiredState(context: state.context, continuationToken: $0.token, correlationId: $0.correlationId) }
+        return CodeRequiredResult(sent) {
+            MFARequiredState(context: state.context, continuationToken: $0.token, correlationId: $0.correlationId)
+        }
     }
 
     package func submitMFAChallenge(_ code: String, on state: MFARequiredState) async throws(MFASubmitChallengeError)
@@ -40,7 +42,8 @@ extension SignInController {
             return .completed(account)
         case .codeRequired(let sent):
             let result = CodeRequiredResult(sent) {
-                RegisterStrongAuthVerificationRequiredState(context: state.context, continuationToken: $0.token, correlationId: $0.correlationId)
+                RegisterStrongAuthVerificationRequiredState(
+                    context: state.context, continuationToken: $0.token, correlationId: $0.correlationId)
             }
             return .verificationRequired(
                 MSALNativeAuthRegisterStrongAuthVerificationRequiredResult(

@@ -146,7 +146,8 @@ package struct StrongAuthMachine: FlowMachine {
             return fail(.keepingState(.invalidChallenge, details))
         case (.redeemingMFACode, .failure(.browserRequired(let details))):
             return fail(.keepingState(.browserRequired, details))
-        case (.redeemingMFACode, .failure(.mfaRequired(_, let details))), (.redeemingMFACode, .failure(.registrationRequired(_, let details))):
+        case (.redeemingMFACode, .failure(.mfaRequired(_, let details))),
+            (.redeemingMFACode, .failure(.registrationRequired(_, let details))):
             return fail(.endingFlow(.generalError, details))
         case (.redeemingMFACode, .failure(let failure)):
             return fail(.keepingState(.generalError, failure.details))
@@ -174,7 +175,8 @@ package struct StrongAuthMachine: FlowMachine {
             return send(.continueRegistration(.preverified, Continuation(token, id)), awaiting: .continuingRegistration(preverified: true))
         case .redirect:
             return fail(.endingFlow(answer, id))
-        case .apiError(let error) where error.error == .invalidRequest && error.errorCodes.contains(NativeAuthServerCode.invalidVerificationContact):
+        case .apiError(let error)
+        where error.error == .invalidRequest && error.errorCodes.contains(NativeAuthServerCode.invalidVerificationContact):
             return fail(.keepingState(.invalidInput, error, id))
         case .apiError(let error) where error.isProviderBlocked:
             return fail(.keepingState(.verificationContactBlocked, error, id, fallback: NativeAuthErrorMessage.generalError))

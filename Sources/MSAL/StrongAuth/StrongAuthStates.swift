@@ -49,7 +49,8 @@ public class MFABaseState: MSALNativeAuthBaseState, @unchecked Sendable {
     public var authMethods: [MSALAuthMethod] { context.authMethods }
 
     /// Asks the server to send a code to `authMethod`.
-    public func requestChallenge(authMethod: MSALAuthMethod) async throws(MFARequestChallengeError) -> CodeRequiredResult<MFARequiredState> {
+    public func requestChallenge(authMethod: MSALAuthMethod) async throws(MFARequestChallengeError) -> CodeRequiredResult<MFARequiredState>
+    {
         try await context.controller.requestMFAChallenge(authMethod, on: self)
     }
 
