@@ -118,7 +118,8 @@ public final class MSALWebviewParameters: @unchecked Sendable {
 
     /// Only `.default` (the system browser) on Linux.
     public var webviewType: MSALWebviewType = .default
-    /// No effect on Linux.
+    /// Accepted and ignored (docs/compatibility.md): the system browser started through `$BROWSER`,
+    /// `xdg-open` or `wslview` cannot be asked for a private window; give a `browserLauncher` that opens one.
     public var prefersEphemeralWebBrowserSession = false
     /// Opens the authorization URL. Nil: `$BROWSER`, then `xdg-open` on a desktop, then `wslview` on WSL.
     public var browserLauncher: (any MSALBrowserLauncher)?
