@@ -72,7 +72,8 @@ public enum MSALNativeAuthTokenCacheLocation: Sendable, Equatable {
 
 /// Data-centre routing. Mirrors MSAL's `MSALSliceConfig`; native auth sends only `dc`.
 public struct MSALSliceConfig: Sendable, Equatable {
-    /// The slice to route to. Kept for MSAL compatibility: it is not sent.
+    /// The slice to route to. Accepted and ignored, as MSAL's native auth ignores it
+    /// (docs/compatibility.md): only `dc` is sent.
     public var slice: String?
     /// The data centre to route to, sent as the `dc` query parameter of every native-auth request.
     public var dc: String?

@@ -136,7 +136,7 @@ open class MSALPublicClientApplication: @unchecked Sendable {
     /// write), or nil. The SDK keeps working in memory meanwhile; see the log for details.
     public var lastTokenCacheError: NSError? { environment.cache.lastError?.nsError }
 
-    private func checkCache() throws {
+    func checkCache() throws {
         _ = environment.cache.accounts()
         if let error = environment.cache.lastError, error.code == .cacheUnavailable { throw error.nsError }
     }

@@ -19,16 +19,20 @@ open class MSALPublicClientApplicationConfig {
     public var redirectUri: String?
     /// The authority; default `https://login.microsoftonline.com/common`.
     public var authority: MSALAuthority
-    /// Authorities trusted without validation. Kept for MSAL compatibility; only the configured
-    /// authority is used.
+    /// Authorities MSAL trusts without validating them. Accepted and ignored (docs/compatibility.md):
+    /// the SDK never validates an authority against the service, so the configured one is already
+    /// trusted as given, and one application uses only that one.
     public var knownAuthorities: [MSALAuthority] = []
-    /// Kept for MSAL compatibility; extended-lifetime tokens are not used.
+    /// Accepted and ignored (docs/compatibility.md): a cached access token is never served past its
+    /// expiry, even while the service is down, and `MSALResult.extendedLifeTimeToken` is always false.
     public var extendedLifetimeEnabled = false
     /// Sends `instance_aware=true` on the authorize request.
     public var multipleCloudsSupported = false
-    /// Kept for MSAL compatibility; loopback redirect URIs are always validated.
+    /// Accepted and ignored (docs/compatibility.md): the redirect URI is where the SDK's loopback
+    /// listener receives the browser, so `acquireToken` always checks that it is one it can listen on.
     public var bypassRedirectURIValidation = false
-    /// Data-centre routing for test slices; only `dc` is sent, as a query parameter.
+    /// Data-centre routing for test slices; only `dc` is sent, as a query parameter, as in MSAL's
+    /// native auth (`slice` is accepted and ignored, docs/compatibility.md).
     public var sliceConfig: MSALSliceConfig?
     /// Client capabilities (for example `cp1`), sent as `xms_cc` in the `claims` request.
     public var clientApplicationCapabilities: [String]?

@@ -214,6 +214,38 @@ package final class TokenCache: Sendable {
         }
     }
 
+    /// Every account the cache has a record of at this environment, whether or not this client
+    /// (or any) holds credentials for it: what MSAL lists with `returnOnlySignedInAccounts = false`.
+    /// The id token is this client's when it has one, else another client's; most recently used
+    /// (any client's credential) first; one entry per home account id.
+    package func knownAccounts() -> [CachedAccount] {
+        withCurrent { state in
+            let document = state.document
+            var lastUsed: [String: Double] = [:]
+            var idTokens: [String: (own: Bool, secret: String)] = [:]
+            for section in [TokenCacheDocument.Section.accessToken, .refreshToken, .idToken] {
+                for entry in document[section].values where entry.string("environment", equalsIgnoringCase: environment) {
+                    guard let id = entry.string("home_account_id")?.lowercased() else { continue }
+                    let used = entry.epochSeconds("last_modification_time") ?? entry.epochSeconds("cached_at") ?? 0
+                    lastUsed[id] = max(lastUsed[id] ?? 0, used)
+                    guard section == .idToken, let secret = entry.string("secret") else { continue }
+                    let own = belongsToClient(entry)
+                    if own || idTokens[id] == nil { idTokens[id] = (own, secret) }
+                }
+            }
+            var seen = Set<String>()
+            var accounts: [CachedAccount] = []
+            for entry in document[.account].values where entry.string("environment", equalsIgnoringCase: environment) {
+                guard let id = entry.string("home_account_id"), seen.insert(id.lowercased()).inserted else { continue }
+                accounts.append(
+                    CachedAccount(
+                        homeAccountId: id, environment: environment, username: entry.string("username"),
+                        idToken: idTokens[id.lowercased()]?.secret, lastUsed: lastUsed[id.lowercased()] ?? 0))
+            }
+            return accounts.sorted { $0.lastUsed > $1.lastUsed || ($0.lastUsed == $1.lastUsed && $0.homeAccountId < $1.homeAccountId) }
+        }
+    }
+
     private func belongsToClient(_ entry: TokenCacheEntry) -> Bool {
         entry.string("client_id", equalsIgnoringCase: clientId) && entry.string("environment", equalsIgnoringCase: environment)
     }

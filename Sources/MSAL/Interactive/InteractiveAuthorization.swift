@@ -75,6 +75,8 @@ package struct InteractiveAuthorization: Sendable {
     package var addressHandler: (@Sendable (MSALSignInAddress) async -> Void)?
     /// How long to wait for the redirect once the browser is open.
     package var timeout: Double
+    /// The app's pages for the redirect that ends the wait (`successPageHTML`, `errorPageHTML`).
+    package var pages = LoopbackRedirectListener.ResultPages()
     /// Secrets' source.
     package var random: RandomBytes
     /// One session per process.
@@ -106,7 +108,7 @@ package struct InteractiveAuthorization: Sendable {
         defer { gate.leave() }
 
         let secrets = AuthorizationSecrets.generate(using: random)
-        let listener = try LoopbackRedirectListener(redirectURI: request.redirectURI, expectedState: secrets.state)
+        let listener = try LoopbackRedirectListener(redirectURI: request.redirectURI, expectedState: secrets.state, pages: pages)
         // Opened just before the browser (RFC 8252 §8.3). Closed by `waitForResponse` however it
         // ends, or by `cancelAndWait()` on the ways out before it.
         let redirectURI = try listener.start().absoluteString

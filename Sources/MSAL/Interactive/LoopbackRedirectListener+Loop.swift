@@ -31,6 +31,8 @@ extension LoopbackRedirectListener {
         let requestPath: String
         let shortAddressPath: String
         let expectedState: String
+        /// The app's result pages, if any.
+        let pages: ResultPages
         let readTimeout: Double
         let headerLimit: Int
         /// More connections at once than a browser opens; beyond this the oldest is dropped for each new one.
@@ -40,7 +42,7 @@ extension LoopbackRedirectListener {
 
         init(
             core: Core, listeners: [Int32], wakeRead: Int32, requestPath: String, shortAddressPath: String, expectedState: String,
-            readTimeout: Double, headerLimit: Int
+            pages: ResultPages, readTimeout: Double, headerLimit: Int
         ) {
             self.core = core
             self.listeners = listeners
@@ -48,6 +50,7 @@ extension LoopbackRedirectListener {
             self.requestPath = requestPath
             self.shortAddressPath = shortAddressPath
             self.expectedState = expectedState
+            self.pages = pages
             self.readTimeout = readTimeout
             self.headerLimit = headerLimit
         }
@@ -199,7 +202,7 @@ extension LoopbackRedirectListener {
             case .foreignHost:
                 finish(&connection, Self.page(status: 403, reason: "Forbidden", text: "Open this address as localhost"))
             case .response(let response):
-                send(connection.descriptor, Self.resultPage(for: response))
+                send(connection.descriptor, LoopbackRedirectListener.resultPage(for: response, pages: pages))
                 shutdown(connection.descriptor, Int32(SHUT_WR))
                 return response
             }
@@ -250,14 +253,8 @@ extension LoopbackRedirectListener {
             return http(status: 302, reason: "Found", body: body, extraHeaders: "Location: \(location)\r\n")
         }
 
-        static func resultPage(for response: AuthorizationResponse) -> [UInt8] {
-            guard let error = response.error else {
-                return page(status: 200, reason: "OK", text: LoopbackRedirectListener.successText)
-            }
-            return page(status: 200, reason: "OK", text: LoopbackRedirectListener.errorText(for: response, error: error))
-        }
-
-        private static func http(status: Int, reason: String, body: String, extraHeaders: String = "") -> [UInt8] {
+        /// An answer with the listener's headers (`text/html`, `no-store`, `no-referrer`, `Connection: close`).
+        static func http(status: Int, reason: String, body: String, extraHeaders: String = "") -> [UInt8] {
             let head =
                 "HTTP/1.1 \(status) \(reason)\r\n" + extraHeaders + "Content-Type: text/html; charset=utf-8\r\n"
                 + "Content-Length: \(body.utf8.count)\r\n"

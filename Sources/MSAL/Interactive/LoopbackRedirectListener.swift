@@ -48,6 +48,7 @@ package final class LoopbackRedirectListener: Sendable {
 
     private let endpoint: Endpoint
     private let expectedState: String
+    private let pages: ResultPages
     /// The short address's path: `/` and eight random characters, so that only who is shown the
     /// address (not another user of the machine, who can see the port) can read the authorize URL
     /// through it (docs/decisions.md, "Short sign-in address").
@@ -60,15 +61,18 @@ package final class LoopbackRedirectListener: Sendable {
     ///
     /// - Parameters:
     ///   - expectedState: the `state` of the authorize request; only a redirect carrying it ends the wait.
+    ///   - pages: the app's pages for the redirect that ends the wait; the SDK's plain ones by default.
     ///   - readTimeout: how long one connection may take to send its request head (10 s).
     ///   - headerLimit: the largest request head accepted, in bytes (8 KiB).
     /// - Throws: `.invalidRedirectURI` unless the URI is `http://localhost[:port][/path]`,
     ///   `http://127.0.0.1…` or `http://[::1]…` without query, fragment or user.
     package init(
-        redirectURI: URL?, expectedState: String, readTimeout: Double = 10, headerLimit: Int = 8 * 1024, random: RandomBytes = .system
+        redirectURI: URL?, expectedState: String, pages: ResultPages = ResultPages(), readTimeout: Double = 10,
+        headerLimit: Int = 8 * 1024, random: RandomBytes = .system
     ) throws(InteractiveAuthorizationError) {
         self.endpoint = try Self.endpoint(for: redirectURI)
         self.expectedState = expectedState
+        self.pages = pages
         shortAddressPath = "/" + Base64URL.encode(Data(random.bytes(6)))
         self.readTimeout = readTimeout
         self.headerLimit = headerLimit
@@ -105,7 +109,7 @@ package final class LoopbackRedirectListener: Sendable {
         let loop = Loop(
             core: core, listeners: sockets.descriptors, wakeRead: pipe.read, requestPath: endpoint.requestPath,
             shortAddressPath: shortAddressPath,
-            expectedState: expectedState, readTimeout: readTimeout, headerLimit: headerLimit)
+            expectedState: expectedState, pages: pages, readTimeout: readTimeout, headerLimit: headerLimit)
         let addresses = sockets.descriptors.map(Self.localAddress(of:))
         core.withState {
             $0.boundAddresses = addresses

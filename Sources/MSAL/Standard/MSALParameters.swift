@@ -118,7 +118,8 @@ public final class MSALWebviewParameters: @unchecked Sendable {
 
     /// Only `.default` (the system browser) on Linux.
     public var webviewType: MSALWebviewType = .default
-    /// No effect on Linux.
+    /// Accepted and ignored (docs/compatibility.md): the system browser started through `$BROWSER`,
+    /// `xdg-open` or `wslview` cannot be asked for a private window; give a `browserLauncher` that opens one.
     public var prefersEphemeralWebBrowserSession = false
     /// Opens the authorization URL. Nil: `$BROWSER`, then `xdg-open` on a desktop, then `wslview` on WSL.
     public var browserLauncher: (any MSALBrowserLauncher)?
@@ -133,9 +134,21 @@ public final class MSALWebviewParameters: @unchecked Sendable {
     public var signInAddressHandler: (@Sendable (MSALSignInAddress) -> Void)?
     /// How long to wait for the user; nil: until cancelled.
     public var timeout: TimeInterval?
-    /// The page the loopback redirect shows after a successful sign-in (HTML); nil: a plain page.
+    /// The page (HTML) the SDK's loopback listener answers the browser with when the sign-in
+    /// redirect brings a code; nil: a plain "Authentication completed" page. Sent exactly as given:
+    /// nothing in it is replaced (the redirect's query holds the code, which no page shows).
     public var successPageHTML: String?
-    /// The page shown after a failed sign-in (HTML); nil: a plain page naming the error.
+    /// The page (HTML) the loopback listener answers with when the redirect brings an error (the
+    /// user cancelled, the service refused); nil: a plain page naming the error. `$error`,
+    /// `$error_description` and `$error_subcode` (or `${error}` …) are replaced by the redirect's
+    /// values, HTML-escaped (an absent value by nothing), and `$$` by `$`, as MSAL for Python's
+    /// `error_template`. The escaping is for text and quoted attribute values: keep the
+    /// placeholders out of scripts, styles and URLs.
+    ///
+    /// ```swift
+    /// let webview = MSALWebviewParameters()
+    /// webview.errorPageHTML = "<!DOCTYPE html><title>Sign-in failed</title><p>Sign-in failed: $error_description</p>"
+    /// ```
     public var errorPageHTML: String?
 
     /// The defaults: the system browser started by the SDK, no URL handler, no time limit, plain pages.

@@ -9,7 +9,13 @@ public final class MSALAccountEnumerationParameters: MSALParameters {
     public let username: String?
     /// Only accounts whose object id in their home tenant is this (`MSALAccountId.objectId`); nil: any.
     public let tenantProfileIdentifier: String?
-    /// Only accounts with a refresh token of this client (default true).
+    /// Whether to list only the accounts signed in to this application (default true), as MSAL
+    /// decides it: an account is signed in while the token cache holds a refresh token of this
+    /// client id for it, so an account removed with `remove(_:)` or `signout` is not. False lists
+    /// every account the token cache knows at the application's authority host, signed in or not,
+    /// including accounts only other apps sharing the cache have signed in (MSAL for Python, another
+    /// client id); a silent call for such an account answers `.interactionRequired`, and
+    /// `acquireToken` with it as `account` fills the sign-in page with its username.
     public var returnOnlySignedInAccounts = true
 
     public override init() {
@@ -41,9 +47,15 @@ public final class MSALAccountEnumerationParameters: MSALParameters {
 }
 
 extension MSALPublicClientApplication {
-    /// The accounts matching `parameters`, most recently used first.
+    /// The accounts matching `parameters`, most recently used first: by default those signed in to
+    /// this application (see `returnOnlySignedInAccounts`).
     public func accounts(for parameters: MSALAccountEnumerationParameters) throws -> [MSALAccount] {
-        try allAccounts().filter { account in
+        try checkCache()
+        let cache = environment.cache
+        let listed =
+            parameters.returnOnlySignedInAccounts
+            ? cache.accounts().filter { cache.refreshToken(homeAccountId: $0.homeAccountId) != nil } : cache.knownAccounts()
+        return listed.map { accountResult(for: $0).account }.filter { account in
             if let identifier = parameters.identifier, account.identifier?.lowercased() != identifier.lowercased() { return false }
             if let username = parameters.username, account.username?.lowercased() != username.lowercased() { return false }
             if let profile = parameters.tenantProfileIdentifier, account.homeAccountId?.objectId.lowercased() != profile.lowercased() {

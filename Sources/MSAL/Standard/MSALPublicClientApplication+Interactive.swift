@@ -8,6 +8,8 @@ struct InteractiveTokenRequest: Sendable {
     var launcher: BrowserLauncher
     var addressHandler: (@Sendable (MSALSignInAddress) async -> Void)?
     var timeout: Double
+    /// The app's `successPageHTML` and `errorPageHTML`.
+    var pages: LoopbackRedirectListener.ResultPages
 }
 
 extension MSALPublicClientApplication {
@@ -93,13 +95,15 @@ extension MSALPublicClientApplication {
         return .success(
             InteractiveTokenRequest(
                 authorization: authorization, scopes: Scopes.withDefaults(parameters.scopes), launcher: launcher ?? BrowserLauncher(),
-                addressHandler: handler, timeout: webview.timeout ?? .infinity))
+                addressHandler: handler, timeout: webview.timeout ?? .infinity,
+                pages: LoopbackRedirectListener.ResultPages(successHTML: webview.successPageHTML, errorHTML: webview.errorPageHTML)))
     }
 
     func interactiveToken(_ request: InteractiveTokenRequest) async -> Result<MSALResult, NSError> {
         let correlationId = request.authorization.correlationId
         let logger = environment.logger
         var flow = InteractiveAuthorization(launcher: request.launcher, addressHandler: request.addressHandler, timeout: request.timeout)
+        flow.pages = request.pages
         flow.onURL = { url in logger.info("Browser sign-in opens \(url.scheme ?? "")://\(url.host ?? "")\(url.path)") }
         let grant: InteractiveAuthorization.Grant
         do throws(InteractiveAuthorizationError) {

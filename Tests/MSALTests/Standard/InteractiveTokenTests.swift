@@ -8,14 +8,21 @@ import Testing
 
 /// `acquireToken` over the stub transport: a launcher plays the browser by calling the SDK's
 /// loopback listener with the authorize URL's `state`, and the stub answers the code redemption.
-/// Checks the token request (docs/error-mapping.md#code-redemption), the nonce rule and the authorize URL's essentials
-/// (docs/error-mapping.md#authorize-request).
+/// Checks the token request (docs/error-mapping.md#code-redemption), the nonce rule, the authorize URL's essentials
+/// (docs/error-mapping.md#authorize-request) and the app's result pages.
 @Suite(.serialized, .browserSignInTurn) struct InteractiveTokenTests {
-    /// A "browser" that records the authorize URL and lands on the redirect with a code.
+    /// A "browser" that records the authorize URL and lands on the redirect with a code (or with
+    /// `redirectQuery`), keeping the page the listener answers.
     final class RedirectingLauncher: MSALBrowserLauncher, @unchecked Sendable {
         private let lock = NSLock()
+        private let redirectQuery: String
         private var seen: URL?
+        private var landing: Task<String?, Never>?
         var url: URL? { lock.withLock { seen } }
+
+        init(redirectQuery: String = "code=CODE-1") {
+            self.redirectQuery = redirectQuery
+        }
 
         func open(_ url: URL) async throws {
             lock.withLock { seen = url }
@@ -23,8 +30,14 @@ import Testing
                 (URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []).map { ($0.name, $0.value ?? "") },
                 uniquingKeysWith: { first, _ in first })
             let redirect = try #require(query["redirect_uri"].flatMap(URLComponents.init(string:)))
-            let state = query["state"] ?? ""
-            Task { _ = try? await LoopbackTestClient.get("/?code=CODE-1&state=\(state)", port: UInt16(redirect.port ?? 0)) }
+            let target = "/?\(redirectQuery)&state=\(query["state"] ?? "")"
+            let task = Task { try? await LoopbackTestClient.get(target, port: UInt16(redirect.port ?? 0)) }
+            lock.withLock { landing = task }
+        }
+
+        /// The listener's whole answer to the redirect (head and page), once it has come.
+        func redirectAnswer() async -> String? {
+            await lock.withLock { landing }?.value
         }
 
         func query(_ name: String) -> String? {
@@ -78,6 +91,34 @@ import Testing
             #expect(error.userInfo[MSALInternalErrorCodeKey] as? Int == MSALInternalError.internalErrorInvalidResponse.rawValue)
         }
         #expect(try h.app.allAccounts().isEmpty, "nothing cached from a refused answer")
+    }
+
+    /// `successPageHTML` and `errorPageHTML` reach the SDK's listener: they are what the browser
+    /// shows after the redirect (docs/decisions.md, "The app's result pages").
+    @Test func theAppsPagesAreWhatTheBrowserGetsAfterTheRedirect() async throws {
+        let h = try Harness()
+        h.stub.expect(path: "/oauth2/v2.0/token", reply: .json(200, Fixture.tokenBody(scope: "api://todo/ToDoList.Read")))
+        func withPages(_ launcher: RedirectingLauncher) -> MSALInteractiveTokenParameters {
+            let withPages = parameters(launcher)
+            withPages.webviewParameters.successPageHTML = "<p>Welcome back to Contoso</p>"
+            withPages.webviewParameters.errorPageHTML = "<p>Not signed in: $error ($error_subcode)</p>"
+            return withPages
+        }
+        let signedIn = RedirectingLauncher()
+        _ = try await h.app.acquireToken(with: withPages(signedIn))
+        let success = try #require(await signedIn.redirectAnswer())
+        #expect(success.hasPrefix("HTTP/1.1 200 OK\r\n") && success.hasSuffix("\r\n\r\n<p>Welcome back to Contoso</p>"), "\(success)")
+
+        let cancelled = RedirectingLauncher(redirectQuery: "error=access_denied&error_subcode=cancel")
+        do {
+            _ = try await h.app.acquireToken(with: withPages(cancelled))
+            Issue.record("a cancelled sign-in gave tokens")
+        } catch {
+            #expect((error as NSError).msalCode == .userCanceled)
+        }
+        let failure = try #require(await cancelled.redirectAnswer())
+        #expect(failure.hasSuffix("\r\n\r\n<p>Not signed in: access_denied (cancel)</p>"), "\(failure)")
+        #expect(h.stub.mismatches.isEmpty)
     }
 
     @Test func aRefusedCodeIsTheServersAnswerAsMSALMapsIt() async throws {
