@@ -5,11 +5,15 @@ import Foundation
 extension EmulatorRouter {
     /// How much the emulator holds right now: the figures its limits bound.
     public struct Occupancy: Sendable, Equatable {
+        /// Native-auth flows in progress, bounded by `EmulatorConfiguration.maxFlows`.
         public var flows: Int
+        /// Refresh tokens held, bounded by `EmulatorConfiguration.maxRefreshTokens`.
         public var refreshTokens: Int
+        /// Entries in the request log, bounded by `EmulatorConfiguration.maxRequestLogEntries`.
         public var requestLogEntries: Int
     }
 
+    /// What the emulator holds now, read under its lock.
     public var occupancy: Occupancy {
         world.withLock { Occupancy(flows: $0.flows.count, refreshTokens: $0.refreshTokens.count, requestLogEntries: $0.requestLog.count) }
     }

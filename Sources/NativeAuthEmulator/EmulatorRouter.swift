@@ -7,7 +7,9 @@ import MSAL
 /// Native-auth endpoints live under the tenant, `/{subdomain}.onmicrosoft.com/…` (or the tenant
 /// id); test hooks under `/_emulator/`; the sample protected APIs at their seeded paths.
 public final class EmulatorRouter: Sendable {
+    /// The tenant, apps, users and sample APIs the router serves.
     public let seed: Seed
+    /// Lifetimes, limits and lengths (codes, tokens, flows) the router applies.
     public let configuration: EmulatorConfiguration
     let signingKey: RSAKey
     let world: Locked<EmulatorWorld>
