@@ -39,7 +39,8 @@ let package = Package(
         .target(name: "MSALSecretService", dependencies: ["MSAL", "CSecretService"]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
-        // Imports MSAL's public API only (for `HTTPTransport`), never its internals.
+        // Imports MSAL's public API (for `HTTPTransport`) and one `package` type, the lock box `Locked`
+        // (Sources/MSAL/Support/Locked.swift); never MSAL's internals.
         .target(name: "NativeAuthEmulator", dependencies: ["MSAL", "CMicroHTTPD", "CCrypto"]),
         .executableTarget(name: "native-auth-emulator", dependencies: ["NativeAuthEmulator"]),
         // No pkgConfig: ncursesw's .pc file adds -D flags SwiftPM refuses; the headers are in /usr/include.
