@@ -15,7 +15,8 @@ let package = Package(
         // The token cache in the desktop keyring (Secret Service, through libsecret), shared with
         // MSAL for Python's msal-extensions. Optional: only apps that use it need libsecret.
         .library(name: "MSALSecretService", targets: ["MSALSecretService"]),
-        // Test doubles for apps that embed the SDK: a strict stub transport and recording delegates.
+        // Test doubles for apps that embed the SDK: a strict stub transport, recording delegates and a
+        // headless browser for acquireToken.
         .library(name: "NativeAuthTesting", targets: ["NativeAuthTesting"]),
         // The local native-auth server, as a library (in-process) and as a command.
         .library(name: "NativeAuthEmulator", targets: ["NativeAuthEmulator"]),
