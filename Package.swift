@@ -15,7 +15,8 @@ let package = Package(
         // The token cache in the desktop keyring (Secret Service, through libsecret), shared with
         // MSAL for Python's msal-extensions. Optional: only apps that use it need libsecret.
         .library(name: "MSALSecretService", targets: ["MSALSecretService"]),
-        // Test doubles for apps that embed the SDK: a strict stub transport and recording delegates.
+        // Test doubles for apps that embed the SDK: a strict stub transport, recording delegates and a
+        // headless browser for acquireToken.
         .library(name: "NativeAuthTesting", targets: ["NativeAuthTesting"]),
         // The local native-auth server, as a library (in-process) and as a command.
         .library(name: "NativeAuthEmulator", targets: ["NativeAuthEmulator"]),
@@ -39,7 +40,8 @@ let package = Package(
         .target(name: "MSALSecretService", dependencies: ["MSAL", "CSecretService"]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
-        // Imports MSAL's public API only (for `HTTPTransport`), never its internals.
+        // Imports MSAL's public API (for `HTTPTransport`) and one `package` type, the lock box `Locked`
+        // (Sources/MSAL/Support/Locked.swift); never MSAL's internals.
         .target(name: "NativeAuthEmulator", dependencies: ["MSAL", "CMicroHTTPD", "CCrypto"]),
         .executableTarget(name: "native-auth-emulator", dependencies: ["NativeAuthEmulator"]),
         // No pkgConfig: ncursesw's .pc file adds -D flags SwiftPM refuses; the headers are in /usr/include.

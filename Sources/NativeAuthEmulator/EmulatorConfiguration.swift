@@ -48,5 +48,6 @@ public struct EmulatorConfiguration: Sendable {
     /// Seconds the browser's SSO session (cookie) lasts. Default 24 hours.
     public var browserSessionLifetime: Int = 24 * 3600
 
+    /// The defaults given with each property.
     public init() {}
 }

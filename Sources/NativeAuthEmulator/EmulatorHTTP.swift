@@ -3,6 +3,7 @@ import Foundation
 /// One HTTP request as the emulator's router sees it, whatever carried it (a socket or an
 /// in-process call).
 public struct EmulatorRequest: Sendable {
+    /// The request method as sent, for example `GET` or `POST`.
     public var method: String
     /// The path without the query, for example `/contoso.onmicrosoft.com/oauth2/v2.0/token`.
     public var path: String
@@ -10,10 +11,12 @@ public struct EmulatorRequest: Sendable {
     public var query: [String: String]
     /// Header fields with lower-cased names.
     public var headers: [String: String]
+    /// The request body as received (a form for every native-auth endpoint).
     public var body: Data
     /// `scheme://host[:port]` the client used, for URLs in discovery documents.
     public var baseURL: String
 
+    /// A request; the header names are lower-cased.
     public init(
         method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:], body: Data = Data(),
         baseURL: String
@@ -29,14 +32,18 @@ public struct EmulatorRequest: Sendable {
 
 /// What the router answers: a response, possibly after a delay, or a dropped connection.
 public struct EmulatorResponse: Sendable {
+    /// The HTTP status code.
     public var status: Int
+    /// The header fields to send, by name.
     public var headers: [String: String]
+    /// The response body (JSON for the native-auth endpoints, HTML for the sign-in pages).
     public var body: Data
     /// Wait this long before answering (fault injection).
     public var delayMilliseconds: Int = 0
     /// Close the connection without any answer (fault injection).
     public var dropConnection = false
 
+    /// A response sent at once, without any fault.
     public init(status: Int, headers: [String: String] = [:], body: Data = Data()) {
         self.status = status
         self.headers = headers

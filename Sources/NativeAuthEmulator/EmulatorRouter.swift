@@ -7,7 +7,9 @@ import MSAL
 /// Native-auth endpoints live under the tenant, `/{subdomain}.onmicrosoft.com/…` (or the tenant
 /// id); test hooks under `/_emulator/`; the sample protected APIs at their seeded paths.
 public final class EmulatorRouter: Sendable {
+    /// The tenant, apps, users and sample APIs the router serves.
     public let seed: Seed
+    /// Lifetimes, limits and lengths (codes, tokens, flows) the router applies.
     public let configuration: EmulatorConfiguration
     let signingKey: RSAKey
     let world: Locked<EmulatorWorld>
@@ -243,72 +245,7 @@ public final class EmulatorRouter: Sendable {
         return values
     }
 
-    // MARK: Housekeeping
-
-    /// How much the emulator holds right now: the figures its limits bound.
-    public struct Occupancy: Sendable, Equatable {
-        public var flows: Int
-        public var refreshTokens: Int
-        public var requestLogEntries: Int
-    }
-
-    public var occupancy: Occupancy {
-        world.withLock { Occupancy(flows: $0.flows.count, refreshTokens: $0.refreshTokens.count, requestLogEntries: $0.requestLog.count) }
-    }
-
-    /// Drops expired flows, tokens and refresh tokens so memory stays bounded. Amortised: the
-    /// order list is compacted only when its dead head is large, tokens are filtered only when
-    /// they outnumber live flows by far, refresh tokens only a tenth past their limit, so a busy
-    /// emulator does no per-request O(n) work.
-    private func sweep(now: Date) {
-        world.withLock { world in
-            let horizon = TimeInterval(configuration.continuationTokenLifetime + configuration.codeLifetime)
-            while world.flowHead < world.flowOrder.count {
-                let id = world.flowOrder[world.flowHead]
-                if let flow = world.flows[id] {
-                    guard flow.createdAt.addingTimeInterval(horizon) < now || world.flows.count > configuration.maxFlows else { break }
-                    world.flows.removeValue(forKey: id)
-                }
-                world.flowHead += 1
-            }
-            if world.flowHead > 1024, world.flowHead * 2 > world.flowOrder.count {
-                world.flowOrder.removeFirst(world.flowHead)
-                world.flowHead = 0
-            }
-            if world.tokens.count > 4 * max(world.flows.count, 1000) {
-                world.tokens = world.tokens.filter { $0.value.expiresAt > now && world.flows[$0.value.flowId] != nil }
-            }
-            let limit = configuration.maxRefreshTokens
-            if world.refreshTokens.count > limit + max(1, limit / 10) {
-                world.refreshTokens = world.refreshTokens.filter { $0.value.expiresAt > now }
-                if world.refreshTokens.count > limit {
-                    let kept = world.refreshTokens.sorted { $0.value.expiresAt > $1.value.expiresAt }.prefix(limit)
-                    world.refreshTokens = Dictionary(uniqueKeysWithValues: kept.map { ($0.key, $0.value) })
-                }
-            }
-        }
-    }
-
-    private func log(_ context: RequestContext, form: FormBody, status: Int) {
-        let redacted: Set<String> = [
-            "password", "new_password", "oob", "continuation_token", "refresh_token", "attributes", "code", "code_verifier",
-        ]
-        var fields: [String: String] = [:]
-        for (name, value) in form.fields { fields[name] = redacted.contains(name) ? "<redacted>" : value }
-        // The contact typed during strong-auth registration is shown only masked.
-        if let contact = fields["challenge_target"] { fields["challenge_target"] = Self.maskedContact(contact) }
-        let entry = LoggedRequest(
-            method: context.request.method, path: context.request.path, endpoint: context.endpoint, fields: fields,
-            clientRequestId: context.request.headers["client-request-id"], status: status, at: context.now)
-        world.withLock { world in
-            world.requestLog.append(entry)
-            // Trim a tenth at a time, not one entry per request.
-            let limit = configuration.maxRequestLogEntries
-            if world.requestLog.count > limit + max(1, limit / 10) {
-                world.requestLog.removeFirst(world.requestLog.count - limit)
-            }
-        }
-    }
+    // MARK: Codes
 
     /// Sends a code for the account `username` (records it in that account's mailbox and tells the
     /// observer). `target` is where it goes when that is not the account's own email address (a
@@ -392,19 +329,4 @@ public final class EmulatorRouter: Sendable {
         let name: String
         init(_ step: FlowStep) { name = String(describing: step) }
     }
-}
-
-/// A one-time code the emulator "sent".
-public struct EmulatorMail: Sendable, Equatable {
-    /// The account's username, whatever the channel (the mailbox hook lists codes by account).
-    public var to: String
-    public var code: String
-    /// `sign_in`, `sign_up`, `reset_password`, `mfa`, `registration` or `browser_sign_in`.
-    public var purpose: String
-    public var sentAt: Date
-    /// `email` or `sms`.
-    public var channel: String
-    /// The address or phone number the code went to: the account's email for sign-in, sign-up and
-    /// reset; the strong-auth method's target for `mfa`; the contact being registered for `registration`.
-    public var target: String
 }

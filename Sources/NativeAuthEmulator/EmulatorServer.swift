@@ -15,9 +15,13 @@ import MSAL
 /// defer { server.stop() }
 /// ```
 public final class EmulatorServer: Sendable {
+    /// The router that answers every request.
     public let router: EmulatorRouter
+    /// The address the server listens on.
     public let host: String
+    /// The port it listens on (the one the system chose when started with 0).
     public let port: UInt16
+    /// Whether it serves HTTPS.
     public let usesTLS: Bool
     /// The token every `/_emulator/` request must carry in `X-Emulator-Hook-Token` when the
     /// server listens on a non-loopback address; nil on loopback, where hooks need none.

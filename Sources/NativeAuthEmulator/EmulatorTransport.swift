@@ -5,12 +5,15 @@ import MSAL
 /// Injected faults behave as on the wire: delays wait, a dropped connection is a transport error,
 /// an oversize body is refused at the request's cap.
 public struct EmulatorTransport: HTTPTransport {
+    /// The router each request goes to.
     public let router: EmulatorRouter
 
+    /// A transport that hands every request to `router`.
     public init(router: EmulatorRouter) {
         self.router = router
     }
 
+    /// Answers `request` through the router, applying its injected faults as a socket would.
     public func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
         var base = "\(request.url.scheme ?? "http")://\(request.url.host ?? "127.0.0.1")"
         if let port = request.url.port { base += ":\(port)" }

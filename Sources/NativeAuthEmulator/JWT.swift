@@ -28,6 +28,7 @@ public enum JWT {
 
     /// Why a bearer token was refused.
     public struct Rejection: Error, Sendable, Equatable {
+        /// Why, in a sentence (for example "The token is not a compact JWS").
         public let description: String
         init(_ description: String) { self.description = description }
     }

@@ -3,20 +3,28 @@ import Foundation
 /// The emulator's world at start: one tenant, its apps, users and protected APIs.
 /// Loaded from JSON (`--seed FILE`) with the field names below, or `Seed.demo`.
 public struct Seed: Codable, Sendable {
+    /// The tenant the emulator plays: its names in the authority and the tokens.
     public struct Tenant: Codable, Sendable {
         /// The subdomain: the authority is `…/{subdomain}.onmicrosoft.com` (the tenant id works too).
         public var subdomain: String
+        /// The tenant id (a GUID): the `tid` of tokens and part of the issuer.
         public var id: String
     }
 
+    /// A user attribute an app collects at sign-up (JSON under an app's `attributes`).
     public struct Attribute: Codable, Sendable {
+        /// The attribute's name as sent in `attributes`, for example `displayName`.
         public var name: String
+        /// The type announced in `required_attributes`. Default `string`.
         public var type: String = "string"
+        /// Sign-up asks for it before it completes. Default true.
         public var required: Bool = true
+        /// A pattern the value must match at sign-up (`attribute_validation_failed` otherwise); nil: any value.
         public var regex: String?
         /// Required attributes are asked for one screen at a time, lowest first.
         public var screen: Int = 1
 
+        /// An attribute; the defaults are those of the JSON.
         public init(name: String, type: String = "string", required: Bool = true, regex: String? = nil, screen: Int = 1) {
             self.name = name
             self.type = type
@@ -26,6 +34,7 @@ public struct Seed: Codable, Sendable {
         }
 
         enum CodingKeys: String, CodingKey { case name, type, required, regex, screen }
+        /// Reads an attribute from the seed's JSON, absent fields taking their defaults.
         public init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             name = try c.decode(String.self, forKey: .name)
@@ -36,6 +45,7 @@ public struct Seed: Codable, Sendable {
         }
     }
 
+    /// How an app's users sign up (JSON `sign_up_method`).
     public enum SignUpMethod: String, Codable, Sendable {
         /// Email with password: the password is set during sign-up.
         case password
@@ -51,14 +61,25 @@ public struct Seed: Codable, Sendable {
         case required
     }
 
+    /// An app registration: a public client, its native-auth switches, sign-up attributes, MFA policy
+    /// and browser sign-in settings.
     public struct App: Codable, Sendable {
+        /// The application (client) id the SDK is configured with (JSON `client_id`).
         public var clientId: String
+        /// The app's display name, shown on the browser sign-in and consent pages.
         public var name: String
+        /// Native authentication is enabled for the app (JSON `native_auth_enabled`); without it every
+        /// native-auth request answers `nativeauthapi_disabled`. Default true.
         public var nativeAuthEnabled: Bool = true
+        /// The app is a public client (JSON `public_client`), which native authentication requires. Default true.
         public var publicClient: Bool = true
+        /// How its users sign up (JSON `sign_up_method`). Default `password`.
         public var signUpMethod: SignUpMethod = .password
+        /// Sign-up is enabled (JSON `sign_up_enabled`). Default true.
         public var signUpEnabled: Bool = true
+        /// Self-service password reset is enabled (JSON `password_reset_enabled`). Default true.
         public var passwordResetEnabled: Bool = true
+        /// The attributes sign-up collects. Default none.
         public var attributes: [Attribute] = []
         /// JSON `mfa_policy`, default `off`.
         public var mfaPolicy: MFAPolicy = .off
@@ -76,6 +97,7 @@ public struct Seed: Codable, Sendable {
         /// AADSTS65001 (EmulatorRouter+Token.swift, `resolveScopes`).
         public var graphScopes: [String] = ["User.Read"]
 
+        /// An app; the fields not given take their defaults.
         public init(
             clientId: String, name: String, signUpMethod: SignUpMethod, attributes: [Attribute] = [], mfaPolicy: MFAPolicy = .off,
             blockedContacts: [String] = []
@@ -104,6 +126,7 @@ public struct Seed: Codable, Sendable {
             case graphScopes = "graph_scopes"
         }
 
+        /// Reads an app from the seed's JSON, absent fields taking their defaults (`name` defaults to the client id).
         public init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             clientId = try c.decode(String.self, forKey: .clientId)
@@ -124,18 +147,21 @@ public struct Seed: Codable, Sendable {
 
     /// A registered strong-auth (second-factor) method of a user.
     public struct StrongAuthMethod: Codable, Sendable, Equatable {
+        /// Where a method's codes go.
         public enum Channel: String, Codable, Sendable {
             case email, sms
         }
 
         /// The id `/oauth2/v2.0/introspect` lists and `/oauth2/v2.0/challenge` takes, e.g. a GUID.
         public var id: String
+        /// Where its codes go: `email` or `sms`.
         public var channel: Channel
         /// An email address (channel `email`) or a phone number such as `+15550100` (channel `sms`).
         public var target: String
         /// The service refuses to send to it (`access_denied` + `provider_blocked_by_rep`).
         public var blocked: Bool = false
 
+        /// A registered method.
         public init(id: String, channel: Channel, target: String, blocked: Bool = false) {
             self.id = id
             self.channel = channel
@@ -144,6 +170,7 @@ public struct Seed: Codable, Sendable {
         }
 
         enum CodingKeys: String, CodingKey { case id, channel, target, blocked }
+        /// Reads a method from the seed's JSON; `blocked` defaults to false.
         public init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             id = try c.decode(String.self, forKey: .id)
@@ -153,17 +180,22 @@ public struct Seed: Codable, Sendable {
         }
     }
 
+    /// An account of the tenant.
     public struct User: Codable, Sendable {
+        /// The sign-in name, an email address (compared case-insensitively).
         public var username: String
         /// Nil for an email-code-only account.
         public var password: String?
+        /// The user's object id, the `oid` of its tokens (JSON `object_id`); nil: a random one at start.
         public var objectId: String?
+        /// Profile attributes by name, for example `displayName` (the id token's `name`).
         public var attributes: [String: String] = [:]
         /// Second-factor methods already registered (JSON `strong_auth_methods`, default none).
         public var strongAuthMethods: [StrongAuthMethod] = []
         /// The user must pass MFA whatever the app's policy (JSON `mfa_required`, default false).
         public var mfaRequired: Bool = false
 
+        /// A user; `objectId` nil gives a random one at start.
         public init(
             username: String, password: String?, objectId: String? = nil, attributes: [String: String] = [:],
             strongAuthMethods: [StrongAuthMethod] = [], mfaRequired: Bool = false
@@ -183,6 +215,7 @@ public struct Seed: Codable, Sendable {
             case strongAuthMethods = "strong_auth_methods"
             case mfaRequired = "mfa_required"
         }
+        /// Reads a user from the seed's JSON, absent fields taking their defaults.
         public init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             username = try c.decode(String.self, forKey: .username)
@@ -196,11 +229,13 @@ public struct Seed: Codable, Sendable {
 
     /// A protected web API: a resource with scopes, served by the emulator at `path`.
     public struct API: Codable, Sendable {
+        /// The API's short name, for example `todolist`.
         public var name: String
         /// The resource's application id: the `aud` of its access tokens.
         public var appId: String
         /// The application id URI that prefixes its scopes, e.g. `api://emulator/todolist`.
         public var identifierUri: String
+        /// The scopes it defines, without the identifier URI, for example `ToDoList.Read`.
         public var scopes: [String]
         /// Where the emulator serves the sample API, e.g. `/api/todolist`.
         public var path: String
@@ -210,6 +245,7 @@ public struct Seed: Codable, Sendable {
         /// without them the API answers 401 with a claims challenge. Default nil: none.
         public var requiredAcrs: [String]?
 
+        /// An API; `requiredAcrs` starts nil.
         public init(name: String, appId: String, identifierUri: String, scopes: [String], path: String, requiredScope: String) {
             self.name = name
             self.appId = appId
@@ -240,11 +276,16 @@ public struct Seed: Codable, Sendable {
         }
     }
 
+    /// The tenant.
     public var tenant: Tenant
+    /// The app registrations; at least one.
     public var apps: [App]
+    /// The accounts present at start (more can be added with `POST /_emulator/users`).
     public var users: [User]
+    /// The protected web APIs the emulator serves.
     public var apis: [API]
 
+    /// A seed of these parts.
     public init(tenant: Tenant, apps: [App], users: [User], apis: [API]) {
         self.tenant = tenant
         self.apps = apps
@@ -314,6 +355,7 @@ public struct Seed: Codable, Sendable {
 }
 
 extension Seed: CustomStringConvertible {
+    /// A one-line summary: the tenant's subdomain and how many apps, users and APIs.
     public var description: String { "Seed(tenant: \(tenant.subdomain), apps: \(apps.count), users: \(users.count), apis: \(apis.count))" }
 }
 

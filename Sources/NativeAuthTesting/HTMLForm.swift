@@ -4,15 +4,19 @@ import Foundation
 /// `data-step`, its hidden inputs, the names of its inputs, its checked checkboxes and its
 /// `name="action"` buttons. Made for the emulator's sign-in pages (no JavaScript, one form).
 public struct HTMLForm: Sendable {
+    /// The page's HTML, as received.
     public let html: String
 
+    /// The form of the page `html`.
     public init(html: String) {
         self.html = html
     }
 
+    /// The `<form>`'s `action`: where the page submits to.
     public var action: String? { tags("form").first.flatMap { Self.attribute("action", in: $0) } }
     /// The page's `data-step` (`sign_in`, `otp`, `consent`).
     public var step: String? { tags("form").first.flatMap { Self.attribute("data-step", in: $0) } }
+    /// The hidden inputs, by name (the page's single-use `flow` among them).
     public var hidden: [String: String] {
         var out: [String: String] = [:]
         for tag in tags("input") where Self.attribute("type", in: tag) == "hidden" {
@@ -20,12 +24,15 @@ public struct HTMLForm: Sendable {
         }
         return out
     }
+    /// The names of every `<input>`, hidden ones included.
     public var inputs: [String] { tags("input").compactMap { Self.attribute("name", in: $0) } }
+    /// The values of the checked checkboxes (on the consent page, the scopes offered).
     public var checkboxes: [String] {
         tags("input").filter { Self.attribute("type", in: $0) == "checkbox" && $0.contains(" checked") }.compactMap {
             Self.attribute("value", in: $0)
         }
     }
+    /// The values of the `name="action"` buttons, for example `password`, `send_code`, `cancel`.
     public var buttons: [String] {
         tags("button").filter { Self.attribute("name", in: $0) == "action" }.compactMap { Self.attribute("value", in: $0) }
     }

@@ -42,7 +42,9 @@ public final class HeadlessSignInBrowser: MSALBrowserLauncher, @unchecked Sendab
         case declineAll
     }
 
+    /// How the person signs in on the page.
     public let action: Action
+    /// How the person answers a consent page.
     public let consent: Consent
     private let session: URLSession
     private let state = NSLock()
@@ -50,6 +52,8 @@ public final class HeadlessSignInBrowser: MSALBrowserLauncher, @unchecked Sendab
     private var result: Result<URL, any Error>?
     private var waiters: [CheckedContinuation<Result<URL, any Error>, Never>] = []
 
+    /// A browser that signs in with `action` and answers consent with `consent`, keeping its own
+    /// cookies (none shared with other instances).
     public init(_ action: Action, consent: Consent = .acceptAll) {
         self.action = action
         self.consent = consent
@@ -90,6 +94,7 @@ public final class HeadlessSignInBrowser: MSALBrowserLauncher, @unchecked Sendab
 
     /// Why a run stopped before delivering the redirect.
     public struct Failure: Error, CustomStringConvertible {
+        /// Why, in a sentence.
         public let description: String
     }
 

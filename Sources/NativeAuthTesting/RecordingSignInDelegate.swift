@@ -49,10 +49,12 @@ public final class RecordingSignInDelegate: SignInStartDelegate, SignInPasswordR
         }
     }
 
+    /// Every callback received so far, in order.
     public private(set) var events: [Event] = []
     private var waiters: [CheckedContinuation<Event, Never>] = []
     private var delivered = 0
 
+    /// A delegate with no events yet.
     public init() {}
 
     /// The next event not yet returned by this method, waiting for it if needed.
@@ -72,52 +74,68 @@ public final class RecordingSignInDelegate: SignInStartDelegate, SignInPasswordR
         }
     }
 
+    /// Records `.startError`.
     public func onSignInStartError(error: SignInStartError) { record(.startError(error)) }
+    /// Records `.codeRequired`, with the channel's `value`.
     public func onSignInCodeRequired(
         newState: SignInCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int
     ) {
         record(.codeRequired(newState, sentTo: sentTo, channel: channelTargetType.value, codeLength: codeLength))
     }
+    /// Records `.passwordRequired`.
     public func onSignInPasswordRequired(newState: SignInPasswordRequiredState) { record(.passwordRequired(newState)) }
+    /// Records `.completed`.
     public func onSignInCompleted(result: MSALNativeAuthUserAccountResult) { record(.completed(result)) }
+    /// Records `.passwordError`.
     public func onSignInPasswordRequiredError(error: PasswordRequiredError, newState: SignInPasswordRequiredState?) {
         record(.passwordError(error, newState: newState))
     }
+    /// Records `.verifyCodeError`.
     public func onSignInVerifyCodeError(error: VerifyCodeError, newState: SignInCodeRequiredState?) {
         record(.verifyCodeError(error, newState: newState))
     }
+    /// Records `.resendError`.
     public func onSignInResendCodeError(error: ResendCodeError, newState: SignInCodeRequiredState?) {
         record(.resendError(error, newState: newState))
     }
+    /// Records `.resendCodeRequired` (without the channel).
     public func onSignInResendCodeCodeRequired(
         newState: SignInCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int
     ) {
         record(.resendCodeRequired(newState, sentTo: sentTo, codeLength: codeLength))
     }
 
+    /// Records `.awaitingMFA`.
     public func onSignInAwaitingMFA(authMethods: [MSALAuthMethod], newState: AwaitingMFAState) {
         record(.awaitingMFA(authMethods, newState))
     }
+    /// Records `.strongAuthMethodRegistration`.
     public func onSignInStrongAuthMethodRegistration(authMethods: [MSALAuthMethod], newState: RegisterStrongAuthState) {
         record(.strongAuthMethodRegistration(authMethods, newState))
     }
+    /// Records `.mfaVerificationRequired`, with the channel's `value`.
     public func onMFARequestChallengeVerificationRequired(
         newState: MFARequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int
     ) {
         record(.mfaVerificationRequired(newState, sentTo: sentTo, channel: channelTargetType.value, codeLength: codeLength))
     }
+    /// Records `.mfaRequestError`.
     public func onMFARequestChallengeError(error: MFARequestChallengeError, newState: MFARequiredState?) {
         record(.mfaRequestError(error, newState: newState))
     }
+    /// Records `.mfaSubmitError`.
     public func onMFASubmitChallengeError(error: MFASubmitChallengeError, newState: MFARequiredState?) {
         record(.mfaSubmitError(error, newState: newState))
     }
+    /// Records `.registerVerificationRequired`.
     public func onRegisterStrongAuthVerificationRequired(result: MSALNativeAuthRegisterStrongAuthVerificationRequiredResult) {
         record(.registerVerificationRequired(result))
     }
+    /// Records `.registerChallengeError`.
     public func onRegisterStrongAuthChallengeError(error: RegisterStrongAuthChallengeError, newState: RegisterStrongAuthState?) {
         record(.registerChallengeError(error, newState: newState))
     }
+    /// Records `.registerSubmitError`.
     public func onRegisterStrongAuthSubmitChallengeError(
         error: RegisterStrongAuthSubmitChallengeError, newState: RegisterStrongAuthVerificationRequiredState?
     ) {

@@ -32,6 +32,7 @@ public final class StubTransport: HTTPTransport, Sendable {
 
     /// A request the stub did not expect.
     public struct Mismatch: Error, CustomStringConvertible, Sendable {
+        /// What was wrong: the request, and the stub it was checked against.
         public let description: String
     }
 
@@ -50,6 +51,7 @@ public final class StubTransport: HTTPTransport, Sendable {
 
     private let state = Locked(State())
 
+    /// A transport with nothing queued: every request fails until `expect` queues its answer.
     public init() {}
 
     /// Queues the answer to the next request, which must be a POST to a URL whose path ends with
@@ -70,6 +72,9 @@ public final class StubTransport: HTTPTransport, Sendable {
     /// Requests that did not match their stub or came when none was queued.
     public var mismatches: [String] { state.withLock { $0.mismatches } }
 
+    /// Takes the next queued stub and answers with its reply (a response, or the error it throws). A
+    /// request when none is queued, or one its stub refuses, is recorded in `mismatches` and fails
+    /// with an `HTTPTransportError` whose underlying error is a `Mismatch`.
     public func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
         let outcome: Result<Reply, Mismatch> = state.withLock { state in
             state.received.append(request)

@@ -91,7 +91,7 @@ import Testing
         #expect(entries.keys.filter { $0.hasPrefix("beta-") }.count == 40)
     }
 
-    /// Issue 13 for the keyring: look-ups do not ask the Secret Service each time, yet a sign-out
+    /// CacheVisibilityTests for the keyring: look-ups do not ask the Secret Service each time, yet a sign-out
     /// written by another process is seen by the next call here.
     @Test(.enabled(if: KeyringSession.isPrivate, KeyringSession.reason))
     func aSignOutInAnotherProcessIsSeenByTheNextCall() async throws {

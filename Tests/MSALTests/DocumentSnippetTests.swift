@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 
-/// The Swift fragments of the product documents (shared/docs, docs/error-mapping.md#documented-fragments) compile against
-/// `MSAL` as written: the migration guides (000/001), the error-handling guide (002) and the
-/// custom-claims guide (003). They live in `DocumentSnippets/` verbatim (formatting and unused
+/// The Swift fragments of Microsoft's MSAL for iOS/macOS guides (docs/error-mapping.md#documented-fragments) compile against
+/// `MSAL` as written: the ADAL-to-MSAL migration guide (000-migration), the error-handling guide
+/// (002-errors) and the custom-claims guide (003-claims). They live in `DocumentSnippets/` verbatim (formatting and unused
 /// values included, which the test targets' warnings-as-errors would refuse), each wrapped in a
 /// function whose parameters stand for the document's placeholders, and are type-checked in Swift 6 mode.
 @Suite struct DocumentSnippetTests {

@@ -62,13 +62,3 @@ public struct HTTPTransportResponse: Sendable, Equatable {
 public protocol HTTPTransport: Sendable {
     func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse
 }
-
-/// The former name of `HTTPTransportRequest`, which collided with swift-http-types' `HTTPRequest`
-/// in files that import both. Kept for one release.
-@available(*, deprecated, renamed: "HTTPTransportRequest")
-public typealias HTTPRequest = HTTPTransportRequest
-
-/// The former name of `HTTPTransportResponse`, which collided with swift-http-types' `HTTPResponse`
-/// in files that import both. Kept for one release.
-@available(*, deprecated, renamed: "HTTPTransportResponse")
-public typealias HTTPResponse = HTTPTransportResponse

@@ -5,8 +5,9 @@ import Testing
 
 @testable import MSAL
 
-/// Issue 13: the cached look-up no longer `stat`s the file on every call, yet a refresh or a
-/// sign-out written by another process is seen by the very next call in this one.
+/// The cached look-up no longer `stat`s the file on every call (BENCHMARKS.md, "Token cache and
+/// emulator targets"), yet a refresh or a sign-out written by another process is seen by the very
+/// next call in this one.
 @Suite(.tags(.concurrency)) struct CacheVisibilityTests {
     static let todo = "api://contoso/todolist/ToDoList.Read"
 
