@@ -34,6 +34,10 @@ let package = Package(
     ],
     targets: [
         .target(name: "MSAL"),
+        // The one option parser of native-auth and native-auth-emulator: the rules, typed options
+        // declared once for parsing and help (docs/decisions.md#the-command-line-parser). No
+        // dependencies, not even Foundation.
+        .target(name: "CommandLineOptions"),
         .target(name: "NativeAuthTesting", dependencies: ["MSAL"]),
         .systemLibrary(name: "CSecretService", pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
         .target(name: "MSALSecretService", dependencies: ["MSAL", "CSecretService"]),
@@ -123,5 +127,7 @@ let package = Package(
         .testTarget(
             name: "NativeAuthCLITests",
             dependencies: ["NativeAuthCLI", "NativeAuthAppConfig", "MSAL", "NativeAuthEmulator", "NativeAuthTesting", "TestSupport"]),
+        // The option parser's rules, on a command of its own.
+        .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
     ]
 )
