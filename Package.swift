@@ -58,7 +58,7 @@ let package = Package(
         .target(name: "NativeAuthAppConfig", dependencies: ["MSAL"]),
         // The command-line tool's logic (arguments, commands, prompts, files, exit codes), apart
         // from its thin executables so that tests call it in process.
-        .target(name: "NativeAuthCLI", dependencies: ["MSAL", "NativeAuthAppConfig"]),
+        .target(name: "NativeAuthCLI", dependencies: ["MSAL", "NativeAuthAppConfig", "CommandLineOptions"]),
         .executableTarget(name: "native-auth", dependencies: ["NativeAuthCLI", "LazyLibcurl"], linkerSettings: lazyLibcurlLinkerSettings),
         .executableTarget(name: "native-auth-keyring", dependencies: ["NativeAuthCLI", "MSALSecretService"]),
         // `@_cdecl` functions over MSAL's public API, for C, Python (ctypes) and other languages, and three
@@ -126,7 +126,10 @@ let package = Package(
         // against the emulator as a subprocess.
         .testTarget(
             name: "NativeAuthCLITests",
-            dependencies: ["NativeAuthCLI", "NativeAuthAppConfig", "MSAL", "NativeAuthEmulator", "NativeAuthTesting", "TestSupport"]),
+            dependencies: [
+                "NativeAuthCLI", "NativeAuthAppConfig", "MSAL", "NativeAuthEmulator", "NativeAuthTesting", "TestSupport",
+                "CommandLineOptions",
+            ]),
         // The option parser's rules, on a command of its own.
         .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
     ]
