@@ -44,7 +44,7 @@ let package = Package(
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // Imports MSAL's public API only (for `HTTPTransport`), never its internals.
-        .target(name: "NativeAuthEmulator", dependencies: ["MSAL", "CMicroHTTPD", "CCrypto"]),
+        .target(name: "NativeAuthEmulator", dependencies: ["MSAL", "CMicroHTTPD", "CCrypto", "CommandLineOptions"]),
         .executableTarget(name: "native-auth-emulator", dependencies: ["NativeAuthEmulator"]),
         // No pkgConfig: ncursesw's .pc file adds -D flags SwiftPM refuses; the headers are in /usr/include.
         .systemLibrary(name: "CNCurses", providers: [.apt(["libncurses-dev"])]),
@@ -99,7 +99,8 @@ let package = Package(
         ),
         // The emulator's own tests: its router, endpoints, server, command and in-process transport.
         .testTarget(
-            name: "NativeAuthEmulatorTests", dependencies: ["NativeAuthEmulator", "MSAL", "NativeAuthTesting", "TestSupport"]),
+            name: "NativeAuthEmulatorTests",
+            dependencies: ["NativeAuthEmulator", "MSAL", "NativeAuthTesting", "TestSupport", "CommandLineOptions"]),
         // The SDK end to end against the emulator (in process and over loopback, a real browser too).
         .testTarget(
             name: "MSALEndToEndTests", dependencies: ["MSAL", "NativeAuthEmulator", "NativeAuthTesting", "TestSupport"],
