@@ -1,6 +1,6 @@
 import Foundation
 
-/// `native-auth emulator start|stop|status|mailbox EMAIL` (docs/cli.md#the-emulator).
+/// `native-auth emulator start|stop|status|mailbox EMAIL` (docs/cli.md#the-emulator-mode).
 struct EmulatorCommand {
     let options: EmulatorOptions
     let context: ToolContext

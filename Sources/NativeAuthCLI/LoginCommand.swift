@@ -1,7 +1,7 @@
 import Foundation
 import MSAL
 
-/// `native-auth login`: a new sign-in, or the continuation of a saved one (docs/cli.md#login).
+/// `native-auth login`: a new sign-in, or the continuation of a saved one (docs/cli.md#the-two-invocation-login).
 struct LoginCommand {
     let global: GlobalOptions
     let options: LoginOptions

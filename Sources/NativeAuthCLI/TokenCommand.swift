@@ -3,7 +3,7 @@ import MSAL
 
 /// `native-auth token`: the access token alone on stdout, from the cache or refreshed. Kept light
 /// for scripts that call it often: one configuration file, the token cache, and the network only
-/// when a refresh is due (docs/cli.md#token).
+/// when a refresh is due (docs/cli.md#token-and-its-cost).
 struct TokenCommand {
     let global: GlobalOptions
     let options: TokenOptions
