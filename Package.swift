@@ -35,6 +35,10 @@ let package = Package(
     ],
     targets: [
         .target(name: "MSAL"),
+        // The one option parser of native-auth and native-auth-emulator: the rules, typed options
+        // declared once for parsing and help (docs/decisions.md#the-command-line-parser). No
+        // dependencies, not even Foundation.
+        .target(name: "CommandLineOptions"),
         .target(name: "NativeAuthTesting", dependencies: ["MSAL"]),
         .systemLibrary(name: "CSecretService", pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
         .target(name: "MSALSecretService", dependencies: ["MSAL", "CSecretService"]),
@@ -42,7 +46,7 @@ let package = Package(
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // Imports MSAL's public API (for `HTTPTransport`) and one `package` type, the lock box `Locked`
         // (Sources/MSAL/Support/Locked.swift); never MSAL's internals.
-        .target(name: "NativeAuthEmulator", dependencies: ["MSAL", "CMicroHTTPD", "CCrypto"]),
+        .target(name: "NativeAuthEmulator", dependencies: ["MSAL", "CMicroHTTPD", "CCrypto", "CommandLineOptions"]),
         .executableTarget(name: "native-auth-emulator", dependencies: ["NativeAuthEmulator"]),
         // No pkgConfig: ncursesw's .pc file adds -D flags SwiftPM refuses; the headers are in /usr/include.
         .systemLibrary(name: "CNCurses", providers: [.apt(["libncurses-dev"])]),
@@ -56,7 +60,7 @@ let package = Package(
         .target(name: "NativeAuthAppConfig", dependencies: ["MSAL"]),
         // The command-line tool's logic (arguments, commands, prompts, files, exit codes), apart
         // from its thin executables so that tests call it in process.
-        .target(name: "NativeAuthCLI", dependencies: ["MSAL", "NativeAuthAppConfig"]),
+        .target(name: "NativeAuthCLI", dependencies: ["MSAL", "NativeAuthAppConfig", "CommandLineOptions"]),
         .executableTarget(name: "native-auth", dependencies: ["NativeAuthCLI", "LazyLibcurl"], linkerSettings: lazyLibcurlLinkerSettings),
         .executableTarget(name: "native-auth-keyring", dependencies: ["NativeAuthCLI", "MSALSecretService"]),
         // `@_cdecl` functions over MSAL's public API, for C, Python (ctypes) and other languages, and three
@@ -97,7 +101,8 @@ let package = Package(
         ),
         // The emulator's own tests: its router, endpoints, server, command and in-process transport.
         .testTarget(
-            name: "NativeAuthEmulatorTests", dependencies: ["NativeAuthEmulator", "MSAL", "NativeAuthTesting", "TestSupport"]),
+            name: "NativeAuthEmulatorTests",
+            dependencies: ["NativeAuthEmulator", "MSAL", "NativeAuthTesting", "TestSupport", "CommandLineOptions"]),
         // The SDK end to end against the emulator (in process and over loopback, a real browser too).
         .testTarget(
             name: "MSALEndToEndTests", dependencies: ["MSAL", "NativeAuthEmulator", "NativeAuthTesting", "TestSupport"],
@@ -124,6 +129,11 @@ let package = Package(
         // against the emulator as a subprocess.
         .testTarget(
             name: "NativeAuthCLITests",
-            dependencies: ["NativeAuthCLI", "NativeAuthAppConfig", "MSAL", "NativeAuthEmulator", "NativeAuthTesting", "TestSupport"]),
+            dependencies: [
+                "NativeAuthCLI", "NativeAuthAppConfig", "MSAL", "NativeAuthEmulator", "NativeAuthTesting", "TestSupport",
+                "CommandLineOptions",
+            ]),
+        // The option parser's rules, on a command of its own.
+        .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
     ]
 )

@@ -3,7 +3,7 @@ import MSAL
 
 /// `native-auth status`, `accounts` and `logout`: the token cache's accounts and the saved sign-in.
 struct AccountCommands {
-    let line: ParsedCommandLine
+    let global: GlobalOptions
     let context: ToolContext
     let reporter: Reporter
 
@@ -41,7 +41,7 @@ struct AccountCommands {
             list.map { "\($0.username ?? "")\t\($0.identifier ?? "")" }.joined(separator: "\n"), ["accounts": list.map(AccountJSON.object)])
     }
 
-    func logout() async throws(CLIError) {
+    func logout(_ options: LogoutOptions) async throws(CLIError) {
         guard let session = try sessionIfAny() else {
             reporter.result("", ["signed_out": [Any]()])
             return
@@ -49,7 +49,7 @@ struct AccountCommands {
         let app = try session.application(context)
         FlowStore(path: session.flowFile, app: app).clear()
         let removed: [MSALAccount]
-        if line.flag("all") {
+        if options.all {
             removed = try allAccounts(app)
         } else {
             removed = app.getNativeAuthUserAccount().map { [$0.account] } ?? []
@@ -68,8 +68,8 @@ struct AccountCommands {
     /// The session, or nil in emulator mode when no emulator runs (then no account is signed in).
     private func sessionIfAny() throws(CLIError) -> Session? {
         do {
-            return try Session.resolve(line, context, startEmulator: false)
-        } catch  where error.code == .notSignedIn && line.flag("emulator") {
+            return try Session.resolve(global, context, startEmulator: false)
+        } catch  where error.code == .notSignedIn && global.emulator {
             return nil
         }
     }

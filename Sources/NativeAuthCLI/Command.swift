@@ -1,3 +1,5 @@
+import CommandLineOptions
+
 /// The tool's commands, with the options and help of each (docs/cli.md#commands).
 public enum Command: String, CaseIterable, Sendable {
     case login, token, status, accounts, logout, emulator
@@ -5,21 +7,10 @@ public enum Command: String, CaseIterable, Sendable {
     struct Spec {
         var summary: String
         var usage: String
-        var options: [OptionSpec]
+        /// The command's own options: what it is parsed by and its help lists.
+        var options: any CommandOptions.Type
         var positionals: (min: Int, max: Int, names: String) = (0, 0, "")
         var details: String
-    }
-
-    /// Options every command takes, before or after the command.
-    static let globalOptions: [OptionSpec] = [
-        .value("config", "FILE", "the app's configuration (default $XDG_CONFIG_HOME/native-auth/config.json)"),
-        .flag("emulator", "use the local emulator instead of a tenant (started in the background at the first use)"),
-        .flag("keyring", "keep tokens in the desktop keyring (Secret Service) instead of a file"),
-        .flag("json", "print the result, and errors on stderr, as JSON"),
-    ]
-
-    static func option(named name: String, for command: Command?) -> OptionSpec? {
-        globalOptions.first { $0.name == name } ?? command?.spec.options.first { $0.name == name }
     }
 
     var spec: Spec {
@@ -29,17 +20,7 @@ public enum Command: String, CaseIterable, Sendable {
                 summary: "sign in (email, password or code, MFA, method registration)",
                 usage: "native-auth login [--username EMAIL] [--password PASSWORD|-] [--scope SCOPE]... [--no-prompt]\n"
                     + "       native-auth login [--code CODE] [--password PASSWORD|-] [--method METHOD] [--contact CONTACT] [--no-prompt]",
-                options: [
-                    .value("username", "EMAIL", "the account to sign in (asked for when missing)"),
-                    .value(
-                        "password", "PASSWORD", "the password; '-' reads one line from stdin (a value on the command line is visible to ps)"
-                    ),
-                    .value("code", "CODE", "the one-time code sent by email or SMS (sign-in, MFA or registration)"),
-                    .value("method", "METHOD", "the second factor to send a code to: 'email', 'sms' or a method id"),
-                    .value("contact", "CONTACT", "the email address or phone number to register as a second factor"),
-                    .value("scope", "SCOPE", repeatable: true, "also get a token for SCOPE at sign-in (repeatable)"),
-                    .flag("no-prompt", "never ask: when the sign-in needs input, save it and exit 4 naming the option to pass"),
-                ],
+                options: LoginOptions.self,
                 details: """
                     In a terminal it asks for what the sign-in needs (the password without echo); without one it
                     reads the answers from stdin, one per line. An empty code sends a new one.
@@ -56,12 +37,7 @@ public enum Command: String, CaseIterable, Sendable {
             Spec(
                 summary: "print an access token (cached, or refreshed)",
                 usage: "native-auth token --scope SCOPE [--scope SCOPE]... [--force-refresh]",
-                options: [
-                    .value(
-                        "scope", "SCOPE", repeatable: true,
-                        "a scope the token is for (repeatable; default: api1's scopes in the configuration)"),
-                    .flag("force-refresh", "redeem the refresh token even when a cached token is good"),
-                ],
+                options: TokenOptions.self,
                 details: """
                     Prints only the access token on stdout, for example:
                       curl -H "Authorization: Bearer $(native-auth token --scope api://contoso/todolist/ToDoList.Read)" https://api.contoso.com/todolist
@@ -70,24 +46,24 @@ public enum Command: String, CaseIterable, Sendable {
         case .status:
             Spec(
                 summary: "show the signed-in account and any sign-in waiting for input",
-                usage: "native-auth status", options: [],
+                usage: "native-auth status", options: NoOptions.self,
                 details: "Exits with status 0 when an account is signed in, 8 when none is.")
         case .accounts:
             Spec(
                 summary: "list the accounts in the token cache",
-                usage: "native-auth accounts", options: [],
+                usage: "native-auth accounts", options: NoOptions.self,
                 details: "One account per line: username and identifier. Nothing (status 0) when there are none.")
         case .logout:
             Spec(
                 summary: "forget the signed-in account's tokens and any saved sign-in",
                 usage: "native-auth logout [--all]",
-                options: [.flag("all", "forget every account of the app, not only the signed-in one")],
+                options: LogoutOptions.self,
                 details: "Local only: the tokens are removed from the cache; nothing is sent to the service.")
         case .emulator:
             Spec(
                 summary: "the local emulator: start, stop, status, mailbox EMAIL",
                 usage: "native-auth emulator start|stop|status\n       native-auth emulator mailbox EMAIL [--latest]",
-                options: [.flag("latest", "mailbox: print only the newest code")],
+                options: EmulatorOptions.self,
                 positionals: (1, 2, "an action: start, stop, status or mailbox EMAIL"),
                 details: """
                     The emulator (native-auth-emulator, beside this program) serves the native-auth API on
@@ -104,8 +80,8 @@ public enum Command: String, CaseIterable, Sendable {
     var help: String {
         let spec = spec
         var text = "Usage: \(spec.usage)\n\n\(spec.summary.prefix(1).uppercased() + spec.summary.dropFirst()).\n"
-        if !spec.options.isEmpty { text += "\nOptions:\n" + Self.optionLines(spec.options) }
-        text += "\nGlobal options:\n" + Self.optionLines(Self.globalOptions) + "  -h, --help             show this help\n"
+        if !spec.options.names.isEmpty { text += "\nOptions:\n" + Self.optionLines(spec.options.helpEntries) }
+        text += "\nGlobal options:\n" + Self.optionLines(GlobalOptions.helpEntries + [.help])
         text += "\n" + spec.details + "\n"
         return text
     }
@@ -122,7 +98,7 @@ public enum Command: String, CaseIterable, Sendable {
           help COMMAND  the options of a command (or: native-auth COMMAND --help)
 
         Global options:
-        \(optionLines(globalOptions))  -h, --help             show this help
+        \(optionLines(GlobalOptions.helpEntries + [.help]).dropLast())
 
         Results go to stdout, prompts and errors to stderr. Tokens and a sign-in waiting for input are
         kept under $XDG_STATE_HOME/native-auth (files 0600, directories 0700); docs/cli.md has the details.
@@ -133,12 +109,8 @@ public enum Command: String, CaseIterable, Sendable {
         """
     }
 
-    private static func optionLines(_ options: [OptionSpec]) -> String {
-        options.map { option in
-            let left = "--\(option.name)" + (option.value.map { " \($0)" } ?? "")
-            return "  " + padded(left, 21) + "  " + option.help + "\n"
-        }.joined()
-    }
+    /// The options in help: each option's text in one column, for every command.
+    private static func optionLines(_ entries: [OptionHelp]) -> String { OptionHelp.lines(entries, width: 21) }
 }
 
 /// `text` followed by spaces up to `width` (never cut).

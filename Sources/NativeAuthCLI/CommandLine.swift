@@ -1,116 +1,122 @@
-/// An option a command takes: a flag (`--json`) or an option with a value (`--scope S`,
-/// `--scope=S`), which may be repeatable.
-struct OptionSpec: Sendable {
-    var name: String
-    /// The placeholder in help (`EMAIL`); nil for a flag.
-    var value: String?
-    var repeatable = false
-    var help: String
+import CommandLineOptions
 
-    static func flag(_ name: String, _ help: String) -> OptionSpec { OptionSpec(name: name, value: nil, help: help) }
-    static func value(_ name: String, _ placeholder: String, repeatable: Bool = false, _ help: String) -> OptionSpec {
-        OptionSpec(name: name, value: placeholder, repeatable: repeatable, help: help)
-    }
+/// What the command line asks for, once parsed and checked against the command's options.
+enum ParsedCommandLine: Equatable, Sendable {
+    /// `--help`/`-h` anywhere, or the `help` command: the help of the command, or the overview (nil).
+    case help(Command?)
+    /// A command to run, with the global options and its own.
+    case run(GlobalOptions, Invocation)
 }
 
-/// What the command line asked for, once parsed and checked against the command's options.
-public struct ParsedCommandLine: Equatable, Sendable {
-    /// The command (`login`, `token`, …); nil when none was given (then `help` is true or it is a usage error).
-    public var command: Command?
-    /// `--help`/`-h` anywhere, or the `help` command: show the help of `command` (or the overview).
-    public var help = false
-    /// Each option's values in order; a flag has one empty value.
-    public var options: [String: [String]] = [:]
-    /// The arguments that are not options, after the command (for `emulator`: the action, the address).
-    public var positionals: [String] = []
-
-    /// The single value of `name`, or nil.
-    public func value(_ name: String) -> String? { options[name]?.last }
-    /// Every value of a repeatable option.
-    public func values(_ name: String) -> [String] { options[name] ?? [] }
-    /// Whether the flag `name` was given.
-    public func flag(_ name: String) -> Bool { options[name] != nil }
+/// A command and its typed options.
+enum Invocation: Equatable, Sendable {
+    case login(LoginOptions)
+    case token(TokenOptions)
+    case status
+    case accounts
+    case logout(LogoutOptions)
+    case emulator(EmulatorOptions)
 }
 
-/// The parser: subcommands, `--flag`, `--option value`, `--option=value`, `--` to end options.
-/// Global options may come before or after the command; a command's own options after it. Anything
-/// else is a usage error (exit status 2) naming the problem.
-public enum CommandLineParser {
-    public static func parse(_ arguments: [String]) throws(CLIError) -> ParsedCommandLine {
-        var parsed = ParsedCommandLine()
-        var remaining = arguments[...]
-        var optionsEnded = false
-        var helpCommand = false
-        while let argument = remaining.popFirst() {
-            if optionsEnded || !argument.hasPrefix("-") || argument == "-" {
-                if parsed.command == nil, !helpCommand {
-                    if argument == "help" {
-                        helpCommand = true
-                        parsed.help = true
-                        continue
-                    }
-                    guard let command = Command(rawValue: argument) else {
-                        throw usage("unknown command '\(argument)'; commands: \(Command.allCases.map(\.rawValue).joined(separator: ", "))")
-                    }
-                    parsed.command = command
-                } else if helpCommand, parsed.command == nil {
-                    guard let command = Command(rawValue: argument) else { throw usage("no help for '\(argument)': not a command") }
-                    parsed.command = command
-                } else {
-                    parsed.positionals.append(argument)
-                }
-                continue
-            }
-            if argument == "--" {
-                optionsEnded = true
-                continue
-            }
-            if argument == "-h" || argument == "--help" {
-                parsed.help = true
-                continue
-            }
-            guard argument.hasPrefix("--") else { throw usage("unknown option '\(argument)'\(suffix(parsed.command))") }
-            let body = argument.dropFirst(2)
-            let name: String
-            var inline: String?
-            if let equals = body.firstIndex(of: "=") {
-                name = String(body[..<equals])
-                inline = String(body[body.index(after: equals)...])
-            } else {
-                name = String(body)
-            }
-            guard let spec = Command.option(named: name, for: parsed.command) else {
-                if parsed.command == nil, Command.allCases.contains(where: { $0.spec.options.contains { $0.name == name } }) {
-                    throw usage("option '--\(name)' goes after the command it belongs to")
-                }
-                throw usage("unknown option '--\(name)'\(suffix(parsed.command))")
-            }
-            let value: String
-            if spec.value == nil {
-                if inline != nil { throw usage("option '--\(name)' takes no value") }
-                value = ""
-            } else if let inline {
-                value = inline
-            } else {
-                guard let next = remaining.popFirst() else { throw usage("option '--\(name)' needs a value (\(spec.value ?? ""))") }
-                value = next
-            }
-            if parsed.options[name] != nil, !spec.repeatable { throw usage("option '--\(name)' is given twice") }
-            parsed.options[name, default: []].append(value)
+/// The global options and a command's own, decoded together.
+struct CommandLineValues<Options: CommandOptions> {
+    var global = GlobalOptions()
+    var options = Options()
+}
+
+/// The tool's command line, by the rules of `OptionParser` (docs/cli.md#commands): the command is
+/// the first argument that is not an option (`help COMMAND` asks for its help); global options may
+/// come before or after it, a command's own options after it. Anything else is a usage error (exit
+/// status 2) naming the problem.
+enum CommandLineParser {
+    static func parse(_ arguments: [String]) throws(CLIError) -> ParsedCommandLine {
+        // Up to the command only global options may come, so they alone find it.
+        var head = try globalsOnly(arguments, positionals: 1)
+        let helpCommand = head.positionals == ["help"]
+        if helpCommand { head = try globalsOnly(arguments, positionals: 2) }
+        guard let name = head.positionals.dropFirst(helpCommand ? 1 : 0).first else {
+            if head.help || helpCommand { return .help(nil) }
+            throw usage("no command given")
         }
-        if parsed.help { return parsed }
-        guard let command = parsed.command else { throw usage("no command given") }
-        let spec = command.spec
-        if parsed.positionals.count < spec.positionals.min || parsed.positionals.count > spec.positionals.max {
+        guard let command = Command(rawValue: name) else {
             throw usage(
-                parsed.positionals.count > spec.positionals.max
-                    ? "unexpected argument '\(parsed.positionals[spec.positionals.max])'\(suffix(command))"
-                    : "'\(command.rawValue)' needs \(spec.positionals.names)")
+                helpCommand
+                    ? "no help for '\(name)': not a command"
+                    : "unknown command '\(name)'; commands: \(Command.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        return parsed
+        let line = Line(arguments: arguments, command: command, leading: head.positionals.count, helpCommand: helpCommand)
+        switch command {
+        case .login: return try line.parse { (options: LoginOptions, _) in .login(options) }
+        case .token: return try line.parse { (options: TokenOptions, _) in .token(options) }
+        case .status: return try line.parse { (_: NoOptions, _) in .status }
+        case .accounts: return try line.parse { (_: NoOptions, _) in .accounts }
+        case .logout: return try line.parse { (options: LogoutOptions, _) in .logout(options) }
+        case .emulator:
+            return try line.parse { (options: EmulatorOptions, positionals) in
+                var options = options
+                options.action = positionals[0]
+                options.argument = positionals.dropFirst().first
+                return .emulator(options)
+            }
+        }
+    }
+
+    /// The whole command line, once its command is known.
+    private struct Line {
+        let arguments: [String]
+        let command: Command
+        /// The positionals before the options' (the command, after `help`).
+        let leading: Int
+        let helpCommand: Bool
+
+        /// Decodes the global options and the command's own, checks the positionals' count, and
+        /// makes the invocation of the options and positionals.
+        func parse<Options: CommandOptions>(
+            _ invocation: (Options, [String]) -> Invocation
+        ) throws(CLIError) -> ParsedCommandLine {
+            assert(command.spec.options == Options.self, "\(command) is parsed with the options its help lists")
+            let parser = OptionParser<CommandLineValues<Options>>(
+                GlobalOptions.specs.map { $0.within(\.global) } + Options.specs.map { $0.within(\.options) })
+            var values = CommandLineValues<Options>()
+            let result: OptionParser<CommandLineValues<Options>>.Result
+            do {
+                result = try parser.parse(arguments, into: &values)
+            } catch {
+                throw CommandLineParser.usage(error, command)
+            }
+            if result.help || helpCommand { return .help(command) }
+            let positionals = Array(result.positionals.dropFirst(leading))
+            let expected = command.spec.positionals
+            if positionals.count > expected.max {
+                throw usage("unexpected argument '\(positionals[expected.max])'\(suffix(command))")
+            }
+            if positionals.count < expected.min { throw usage("'\(command.rawValue)' needs \(expected.names)") }
+            return .run(values.global, invocation(values.options, positionals))
+        }
+    }
+
+    /// The arguments up to the `positionals`th one that is not an option, as global options.
+    private static func globalsOnly(_ arguments: [String], positionals: Int) throws(CLIError) -> OptionParser<GlobalOptions>.Result {
+        var ignored = GlobalOptions()
+        do {
+            return try OptionParser(GlobalOptions.specs).parse(arguments, into: &ignored, positionalLimit: positionals)
+        } catch {
+            if case .unknownOption(let spelling) = error.problem, spelling.hasPrefix("--"),
+                Command.allCases.contains(where: { $0.spec.options.names.contains(String(spelling.dropFirst(2))) })
+            {
+                throw usage("option '\(spelling)' goes after the command it belongs to")
+            }
+            throw usage(error, nil)
+        }
     }
 
     static func usage(_ message: String) -> CLIError { CLIError(.usage, message) }
+
+    /// The parser's message; for an unknown option, with where to read the options.
+    private static func usage(_ error: UsageError, _ command: Command?) -> CLIError {
+        if case .unknownOption = error.problem { return usage(error.description + suffix(command)) }
+        return usage(error.description)
+    }
 
     private static func suffix(_ command: Command?) -> String {
         command.map { " for '\($0.rawValue)' (see native-auth \($0.rawValue) --help)" } ?? " (see native-auth --help)"

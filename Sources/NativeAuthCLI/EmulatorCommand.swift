@@ -1,8 +1,8 @@
 import Foundation
 
-/// `native-auth emulator start|stop|status|mailbox EMAIL` (docs/cli.md#the-emulator).
+/// `native-auth emulator start|stop|status|mailbox EMAIL` (docs/cli.md#the-emulator-mode).
 struct EmulatorCommand {
-    let line: ParsedCommandLine
+    let options: EmulatorOptions
     let context: ToolContext
     let reporter: Reporter
 
@@ -11,10 +11,10 @@ struct EmulatorCommand {
     }
 
     func run() async throws(CLIError) {
-        let action = line.positionals[0]
-        let argument = line.positionals.dropFirst().first
+        let action = options.action
+        let argument = options.argument
         if action != "mailbox", let argument { throw CLIError(.usage, "unexpected argument '\(argument)' for 'emulator \(action)'") }
-        if line.flag("latest"), action != "mailbox" { throw CLIError(.usage, "--latest applies to 'emulator mailbox'") }
+        if options.latest, action != "mailbox" { throw CLIError(.usage, "--latest applies to 'emulator mailbox'") }
         switch action {
         case "start":
             let instance = try control.ensureRunning()
@@ -32,7 +32,7 @@ struct EmulatorCommand {
         case "mailbox":
             guard let username = argument else { throw CLIError(.usage, "'emulator mailbox' needs the account's email address") }
             let mails = try await control.mailbox(username)
-            if line.flag("latest") {
+            if options.latest {
                 guard let code = mails.last?["code"] as? String else { throw CLIError(.failure, "no code was sent to \(username)") }
                 reporter.result(code, ["code": code])
                 return

@@ -9,7 +9,7 @@ import NativeAuthAppConfig
 #endif
 
 /// The emulator that `--emulator` commands share: a `native-auth-emulator` process started in the
-/// background by the first of them, its files in `Places.emulatorDirectory` (docs/cli.md#the-emulator).
+/// background by the first of them, its files in `Places.emulatorDirectory` (docs/cli.md#the-emulator-mode).
 struct EmulatorInstance {
     let directory: String
     /// Its app configuration (the demo seed's email + password app), in the configuration file format.

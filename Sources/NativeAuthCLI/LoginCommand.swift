@@ -1,22 +1,23 @@
 import Foundation
 import MSAL
 
-/// `native-auth login`: a new sign-in, or the continuation of a saved one (docs/cli.md#login).
+/// `native-auth login`: a new sign-in, or the continuation of a saved one (docs/cli.md#the-two-invocation-login).
 struct LoginCommand {
-    let line: ParsedCommandLine
+    let global: GlobalOptions
+    let options: LoginOptions
     let context: ToolContext
     let reporter: Reporter
 
-    var prompting: Bool { !line.flag("no-prompt") }
+    var prompting: Bool { !options.noPrompt }
     var terminal: any Terminal { context.terminal }
 
     func run() async throws(CLIError) {
-        let session = try Session.resolve(line, context, startEmulator: true)
+        let session = try Session.resolve(global, context, startEmulator: true)
         let app = try session.application(context)
         let store = FlowStore(path: session.flowFile, app: app)
         let answers = Answers(given: try givenAnswers(), prompting: prompting, terminal: terminal)
-        let scopes = line.values("scope")
-        var username = line.value("username") ?? ""
+        let scopes = options.scopes
+        var username = options.username ?? ""
         do throws(CLIError) {
             var outcome: LoginOutcome
             if isContinuation {
@@ -28,7 +29,7 @@ struct LoginCommand {
                 outcome = .pending(saved.step)
             } else {
                 store.clear()
-                guard let typed = line.value("username") ?? (prompting ? terminal.readLine(prompt: "Email: ") : nil),
+                guard let typed = options.username ?? (prompting ? terminal.readLine(prompt: "Email: ") : nil),
                     !typed.trimmingCharacters(in: .whitespaces).isEmpty
                 else {
                     throw CLIError(.needsInput, "the sign-in needs a username: \(PendingStep.Needs.username.nextCommand)")
@@ -64,21 +65,21 @@ struct LoginCommand {
 
     /// `--code`, `--method`, `--contact`, or `--password` without `--username`: continue the saved sign-in.
     var isContinuation: Bool {
-        line.flag("code") || line.flag("method") || line.flag("contact") || line.flag("password") && !line.flag("username")
+        options.code != nil || options.method != nil || options.contact != nil || options.password != nil && options.username == nil
     }
 
     private func givenAnswers() throws(CLIError) -> [PendingStep.Needs: String] {
         var given: [PendingStep.Needs: String] = [:]
-        if var password = line.value("password") {
+        if var password = options.password {
             if password == "-" {
                 guard let read = terminal.readSecret(prompt: "") else { throw CLIError(.usage, "--password -: stdin ended before a line") }
                 password = read
             }
             given[.password] = password
         }
-        given[.code] = line.value("code")
-        given[.method] = line.value("method")
-        given[.contact] = line.value("contact")
+        given[.code] = options.code
+        given[.method] = options.method
+        given[.contact] = options.contact
         return given
     }
 

@@ -18,20 +18,19 @@ public enum NativeAuthTool {
             if !reporter.json { error.message += "\nTry 'native-auth --help'." }
             return reporter.failure(error)
         }
-        if line.help {
-            context.terminal.output(line.command?.help ?? Command.overview)
+        guard case .run(let global, let invocation) = line else {
+            if case .help(let command) = line { context.terminal.output(command?.help ?? Command.overview) }
             return ExitCode.success.rawValue
         }
-        let reporter = Reporter(terminal: context.terminal, json: line.flag("json"))
+        let reporter = Reporter(terminal: context.terminal, json: global.json)
         do throws(CLIError) {
-            switch line.command {
-            case .login: try await LoginCommand(line: line, context: context, reporter: reporter).run()
-            case .token: try await TokenCommand(line: line, context: context, reporter: reporter).run()
-            case .status: try await AccountCommands(line: line, context: context, reporter: reporter).status()
-            case .accounts: try await AccountCommands(line: line, context: context, reporter: reporter).accounts()
-            case .logout: try await AccountCommands(line: line, context: context, reporter: reporter).logout()
-            case .emulator: try await EmulatorCommand(line: line, context: context, reporter: reporter).run()
-            case nil: throw CLIError(.usage, "no command given")
+            switch invocation {
+            case .login(let options): try await LoginCommand(global: global, options: options, context: context, reporter: reporter).run()
+            case .token(let options): try await TokenCommand(global: global, options: options, context: context, reporter: reporter).run()
+            case .status: try await AccountCommands(global: global, context: context, reporter: reporter).status()
+            case .accounts: try await AccountCommands(global: global, context: context, reporter: reporter).accounts()
+            case .logout(let options): try await AccountCommands(global: global, context: context, reporter: reporter).logout(options)
+            case .emulator(let options): try await EmulatorCommand(options: options, context: context, reporter: reporter).run()
             }
             return ExitCode.success.rawValue
         } catch {

@@ -44,11 +44,11 @@ struct Session {
 
     /// The session of `--config FILE` (or the default file), or of the emulator with `--emulator`
     /// (started when `start` is true, else only when it already runs).
-    static func resolve(_ line: ParsedCommandLine, _ context: ToolContext, startEmulator: Bool) throws(CLIError) -> Session {
+    static func resolve(_ global: GlobalOptions, _ context: ToolContext, startEmulator: Bool) throws(CLIError) -> Session {
         let places = Places(context.environment)
-        if line.flag("emulator") {
-            if line.flag("config") { throw CLIError(.usage, "--emulator and --config exclude each other") }
-            if line.flag("keyring") { throw CLIError(.usage, "--keyring applies to --config; the emulator keeps its tokens beside it") }
+        if global.emulator {
+            if global.config != nil { throw CLIError(.usage, "--emulator and --config exclude each other") }
+            if global.keyring { throw CLIError(.usage, "--keyring applies to --config; the emulator keeps its tokens beside it") }
             let instance: EmulatorInstance
             if startEmulator {
                 instance = try EmulatorControl(places: places, executableDirectory: context.executableDirectory, terminal: context.terminal)
@@ -63,12 +63,12 @@ struct Session {
             return Session(
                 configuration: instance.configuration, directory: instance.directory, source: instance.configFile, emulator: instance)
         }
-        let path = line.value("config") ?? places.defaultConfigFile
+        let path = global.config ?? places.defaultConfigFile
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            let hint = line.flag("config") ? "" : " (pass --config FILE, write this file, or try --emulator)"
+            let hint = global.config != nil ? "" : " (pass --config FILE, write this file, or try --emulator)"
             throw CLIError(.configuration, "cannot read the configuration \(path)\(hint)")
         }
         var configuration: AppConfiguration
@@ -77,7 +77,7 @@ struct Session {
         } catch {
             throw CLIError(.configuration, "configuration \(path): \(error)")
         }
-        if line.flag("keyring") { configuration.tokenCache = .keyring }
+        if global.keyring { configuration.tokenCache = .keyring }
         return Session(
             configuration: configuration, directory: places.appDirectory(clientId: configuration.clientId), source: path, emulator: nil)
     }

@@ -3,15 +3,16 @@ import MSAL
 
 /// `native-auth token`: the access token alone on stdout, from the cache or refreshed. Kept light
 /// for scripts that call it often: one configuration file, the token cache, and the network only
-/// when a refresh is due (docs/cli.md#token).
+/// when a refresh is due (docs/cli.md#token-and-its-cost).
 struct TokenCommand {
-    let line: ParsedCommandLine
+    let global: GlobalOptions
+    let options: TokenOptions
     let context: ToolContext
     let reporter: Reporter
 
     func run() async throws(CLIError) {
-        let session = try Session.resolve(line, context, startEmulator: false)
-        let scopes = line.values("scope").isEmpty ? session.configuration.api1?.scopes ?? [] : line.values("scope")
+        let session = try Session.resolve(global, context, startEmulator: false)
+        let scopes = options.scopes.isEmpty ? session.configuration.api1?.scopes ?? [] : options.scopes
         guard !scopes.isEmpty else {
             throw CLIError(.usage, "which API? pass --scope SCOPE (or set api1 in the configuration)")
         }
@@ -24,7 +25,7 @@ struct TokenCommand {
         }
         let parameters = MSALNativeAuthGetAccessTokenParameters()
         parameters.scopes = scopes
-        parameters.forceRefresh = line.flag("force-refresh")
+        parameters.forceRefresh = options.forceRefresh
         let token: MSALNativeAuthTokenResult
         do {
             token = try await account.getAccessToken(parameters: parameters)

@@ -7,28 +7,28 @@ import Testing
 struct CommandLineParserTests {
     @Test func optionsTakeValuesEitherWay() throws {
         let line = try CommandLineParser.parse(["--json", "token", "--scope", "a", "--scope=b", "--force-refresh", "--config=/x.json"])
-        #expect(line.command == .token)
-        #expect(line.values("scope") == ["a", "b"])
-        #expect(line.flag("force-refresh") && line.flag("json") && !line.flag("emulator"))
-        #expect(line.value("config") == "/x.json")
+        #expect(line == .run(GlobalOptions(config: "/x.json", json: true), .token(TokenOptions(scopes: ["a", "b"], forceRefresh: true))))
     }
 
     @Test func aValueMayStartWithADashAndDoubleDashEndsOptions() throws {
-        #expect(try CommandLineParser.parse(["login", "--password", "-"]).value("password") == "-")
-        #expect(try CommandLineParser.parse(["login", "--password", "--not-an-option"]).value("password") == "--not-an-option")
-        #expect(try CommandLineParser.parse(["login", "--password=a=b"]).value("password") == "a=b")
+        #expect(try CommandLineParser.parse(["login", "--password", "-"]) == .run(GlobalOptions(), .login(LoginOptions(password: "-"))))
+        #expect(
+            try CommandLineParser.parse(["login", "--password", "--not-an-option"])
+                == .run(GlobalOptions(), .login(LoginOptions(password: "--not-an-option"))))
+        #expect(try CommandLineParser.parse(["login", "--password=a=b"]) == .run(GlobalOptions(), .login(LoginOptions(password: "a=b"))))
         let ended = try CommandLineParser.parse(["emulator", "mailbox", "--", "--odd@example.com"])
-        #expect(ended.positionals == ["mailbox", "--odd@example.com"])
+        #expect(ended == .run(GlobalOptions(), .emulator(EmulatorOptions(action: "mailbox", argument: "--odd@example.com"))))
     }
 
     @Test func helpForEachCommand() throws {
-        #expect(try CommandLineParser.parse(["--help"]) == ParsedCommandLine(command: nil, help: true))
-        #expect(try CommandLineParser.parse(["help", "token"]).command == .token)
-        #expect(try CommandLineParser.parse(["logout", "-h"]).help)
-        #expect(try CommandLineParser.parse(["emulator", "--help"]).help, "help needs no action")
+        #expect(try CommandLineParser.parse(["--help"]) == .help(nil))
+        #expect(try CommandLineParser.parse(["help"]) == .help(nil))
+        #expect(try CommandLineParser.parse(["help", "token"]) == .help(.token))
+        #expect(try CommandLineParser.parse(["logout", "-h"]) == .help(.logout))
+        #expect(try CommandLineParser.parse(["emulator", "--help"]) == .help(.emulator), "help needs no action")
         for command in Command.allCases {
             #expect(command.help.hasPrefix("Usage: native-auth \(command.rawValue)"))
-            for option in command.spec.options { #expect(command.help.contains("--\(option.name)"), "\(command) --\(option.name)") }
+            for option in command.spec.options.helpEntries { #expect(command.help.contains(option.usage), "\(command) \(option.usage)") }
         }
     }
 

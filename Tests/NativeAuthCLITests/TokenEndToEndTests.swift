@@ -65,6 +65,22 @@ import Testing
         #expect(try emulator.run(["logout"]).status == 0, "signing out twice is not an error")
     }
 
+    /// docs/cli.md: logout removes "any saved sign-in from this machine", the continuation token
+    /// `login --no-prompt` saved included, whether or not an account is signed in.
+    @Test func logoutRemovesASavedSignIn() throws {
+        let emulator = try CLIEmulator()
+        let saved = emulator.appDirectory + "/login-state.json"
+        let waiting = try emulator.run(["login", "--no-prompt", "--username", "grace@example.com"])
+        try #require(waiting.status == 4 && FileManager.default.fileExists(atPath: saved), "a sign-in waits for its code: \(waiting)")
+        let logout = try emulator.run(["logout"])
+        #expect(logout.status == 0, "\(logout)")
+        #expect(!FileManager.default.fileExists(atPath: saved), "the saved sign-in is gone")
+        let status = try emulator.run(["status", "--json"])
+        #expect(status.json["waiting_sign_in"] == nil, "\(status)")
+        let code = try emulator.run(["login", "--no-prompt", "--code", "12345678"])
+        #expect(code.status == 9, "nothing is left to continue: \(code)")
+    }
+
     @Test func aRevokedSignInNeedsALoginAgain() async throws {
         let emulator = try signedIn()
         let (status, _) = try await deleteSessions(emulator, "ada@example.com")

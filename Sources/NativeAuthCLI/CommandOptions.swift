@@ -1,0 +1,86 @@
+import CommandLineOptions
+
+/// A command's own options, typed: the list `specs` is what the command line is decoded by and what
+/// `native-auth COMMAND --help` prints.
+protocol CommandOptions: Equatable, Sendable {
+    init()
+    static var specs: [OptionSpec<Self>] { get }
+}
+
+extension CommandOptions {
+    static var helpEntries: [OptionHelp] { specs.map(\.helpEntry) }
+    static var names: [String] { specs.map(\.name) }
+}
+
+/// Options every command takes, before or after the command.
+struct GlobalOptions: CommandOptions {
+    /// `--config FILE`.
+    var config: String?
+    var emulator = false
+    var keyring = false
+    var json = false
+
+    static let specs: [OptionSpec<Self>] = [
+        .value("config", "FILE", \.config, "the app's configuration (default $XDG_CONFIG_HOME/native-auth/config.json)"),
+        .flag("emulator", \.emulator, "use the local emulator instead of a tenant (started in the background at the first use)"),
+        .flag("keyring", \.keyring, "keep tokens in the desktop keyring (Secret Service) instead of a file"),
+        .flag("json", \.json, "print the result, and errors on stderr, as JSON"),
+    ]
+}
+
+/// `native-auth login`.
+struct LoginOptions: CommandOptions {
+    var username: String?
+    /// `-` reads it from stdin.
+    var password: String?
+    var code: String?
+    var method: String?
+    var contact: String?
+    var scopes: [String] = []
+    var noPrompt = false
+
+    static let specs: [OptionSpec<Self>] = [
+        .value("username", "EMAIL", \.username, "the account to sign in (asked for when missing)"),
+        .value(
+            "password", "PASSWORD", \.password, "the password; '-' reads one line from stdin (a value on the command line is visible to ps)"
+        ),
+        .value("code", "CODE", \.code, "the one-time code sent by email or SMS (sign-in, MFA or registration)"),
+        .value("method", "METHOD", \.method, "the second factor to send a code to: 'email', 'sms' or a method id"),
+        .value("contact", "CONTACT", \.contact, "the email address or phone number to register as a second factor"),
+        .values("scope", "SCOPE", \.scopes, "also get a token for SCOPE at sign-in (repeatable)"),
+        .flag("no-prompt", \.noPrompt, "never ask: when the sign-in needs input, save it and exit 4 naming the option to pass"),
+    ]
+}
+
+/// `native-auth token`.
+struct TokenOptions: CommandOptions {
+    var scopes: [String] = []
+    var forceRefresh = false
+
+    static let specs: [OptionSpec<Self>] = [
+        .values("scope", "SCOPE", \.scopes, "a scope the token is for (repeatable; default: api1's scopes in the configuration)"),
+        .flag("force-refresh", \.forceRefresh, "redeem the refresh token even when a cached token is good"),
+    ]
+}
+
+/// `native-auth logout`.
+struct LogoutOptions: CommandOptions {
+    var all = false
+
+    static let specs: [OptionSpec<Self>] = [.flag("all", \.all, "forget every account of the app, not only the signed-in one")]
+}
+
+/// `native-auth emulator ACTION [EMAIL]`: the flag, and the action and its argument (positionals).
+struct EmulatorOptions: CommandOptions {
+    var latest = false
+    var action = ""
+    /// The email address of `mailbox EMAIL`.
+    var argument: String?
+
+    static let specs: [OptionSpec<Self>] = [.flag("latest", \.latest, "mailbox: print only the newest code")]
+}
+
+/// `status` and `accounts`.
+struct NoOptions: CommandOptions {
+    static let specs: [OptionSpec<Self>] = []
+}
