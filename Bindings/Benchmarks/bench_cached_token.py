@@ -79,7 +79,7 @@ def p50_p99(samples_ns: List[int]) -> Tuple[float, float]:
 def python_samples(config: str, target: str, iterations: int, result_form: bool) -> List[int]:
     """``account.get_access_token``, or with ``result_form`` the blocking C call and its result
     read through the typed getters (the package's path before msal_na_account_get_access_token_into)."""
-    from msal_native_auth import client
+    from msal_native_auth import results
     from msal_native_auth._native import lib
 
     with msal.PublicClientApplication(config) as app:
@@ -90,7 +90,7 @@ def python_samples(config: str, target: str, iterations: int, result_form: bool)
                 encoded, wait = target.encode(), lib.msal_na_account_get_access_token_wait
 
                 def call() -> object:
-                    return client._wait(wait, account.handle, encoded, 0)
+                    return results._wait(wait, account.handle, encoded, 0)
             else:
 
                 def call() -> object:

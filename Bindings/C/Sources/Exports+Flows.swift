@@ -1,5 +1,6 @@
 // The operations of Bindings/C/include/msal_native_auth.h that talk to the service: each has a
-// callback form (returns at once) and a `_wait` form (blocks the calling thread). See Operations.swift.
+// callback form (returns at once) and a `_wait` form (blocks the calling thread). See Operations.swift
+// and its extensions (Operations+Starts.swift, +States, +StrongAuth, +Tokens).
 
 public typealias CString = UnsafePointer<CChar>
 public typealias ResultOut = UnsafeMutablePointer<OpaquePointer?>

@@ -3,7 +3,8 @@ import MSAL
 
 /// The `_ex` forms: the same operations with a JSON options object for what the SDK's parameter
 /// classes carry beyond the basic arguments (a claims request, a correlation id, a refresh token in
-/// the result). Each builds the SDK's parameters and hands them to the shared work in Operations.swift.
+/// the result). Each builds the SDK's parameters and hands them to the shared work in
+/// Operations+Starts.swift and Operations+Tokens.swift.
 extension Operations {
     static func signInEx(
         _ app: OpaquePointer?, _ username: UnsafePointer<CChar>?, _ password: UnsafePointer<CChar>?, _ options: UnsafePointer<CChar>?

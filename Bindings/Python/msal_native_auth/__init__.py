@@ -10,18 +10,25 @@
     token = step.account.get_access_token(["api://contoso/todolist/ToDoList.Read"])
 """
 
+from ._token import AccessToken
 from .client import (
-    AccessToken,
+    LogLevel,
+    PublicClientApplication,
+    flush_log,
+    library_version,
+    live_handles,
+    live_strings,
+    set_log_callback,
+)
+from .results import (
     Account,
     AttributesInvalid,
     AttributesRequired,
     AuthMethod,
     CodeRequired,
     FlowState,
-    LogLevel,
     MFARequired,
     PasswordRequired,
-    PublicClientApplication,
     RegistrationRequired,
     RequiredAttribute,
     ResetPasswordCompleted,
@@ -29,11 +36,6 @@ from .client import (
     SignUpCompleted,
     StateKind,
     Step,
-    flush_log,
-    library_version,
-    live_handles,
-    live_strings,
-    set_log_callback,
 )
 from .errors import *  # noqa: F401,F403 - the exception classes (errors.__all__)
 from .errors import ERROR_CLASSES, NativeAuthError, RestoreStateError

@@ -8,6 +8,8 @@ import os
 from pathlib import Path
 from typing import Optional, Union
 
+from .errors import InvalidArgumentError
+
 _HANDLE = ctypes.c_void_p
 _STRING = ctypes.c_char_p  # arguments: bytes or None
 _OWNED = ctypes.c_void_p  # returned strings: freed with msal_na_string_free after copying
@@ -117,8 +119,6 @@ def encode(value: Optional[Union[str, bytes]], name: str) -> Optional[bytes]:
     try:
         return value.encode("utf-8")
     except UnicodeEncodeError as error:
-        from .errors import InvalidArgumentError
-
         raise InvalidArgumentError(f"'{name}' is not valid Unicode: {error}", code=1) from None
 
 

@@ -1,5 +1,6 @@
 """Several accounts: every account of the token cache, look-ups, and the cache's last problem
-(``msal_na_app_accounts`` and neighbours, Bindings/C/include/msal_native_auth.h). No network."""
+(``msal_na_app_accounts`` and neighbours, Bindings/C/include/msal_native_auth.h). No network.
+Each function takes the application, a PublicClientApplication (client.py, whose methods call them)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,10 @@ import ctypes
 from typing import List, Optional
 
 from . import _native
+from ._calls import Text, _bytes, _check, _Handle
 from ._native import lib
-from .client import Account, PublicClientApplication, Text, _bytes, _check
 from .errors import NativeAuthError, NoAccountError, error_for
+from .results import Account
 
 _HANDLE = ctypes.c_void_p
 
@@ -23,7 +25,7 @@ _native.declare(
 )
 
 
-def all_accounts(app: PublicClientApplication) -> List[Account]:
+def all_accounts(app: _Handle) -> List[Account]:
     """Every account, most recently used first. The list is read twice when it grew in between."""
     capacity = 4
     while True:
@@ -38,7 +40,7 @@ def all_accounts(app: PublicClientApplication) -> List[Account]:
         capacity = count.value
 
 
-def find_account(app: PublicClientApplication, *, username: Optional[Text] = None, home_account_id: Optional[Text] = None) -> Optional[Account]:
+def find_account(app: _Handle, *, username: Optional[Text] = None, home_account_id: Optional[Text] = None) -> Optional[Account]:
     if (username is None) == (home_account_id is None):
         raise TypeError("give exactly one of username and home_account_id")
     out = ctypes.c_void_p()
@@ -52,7 +54,7 @@ def find_account(app: PublicClientApplication, *, username: Optional[Text] = Non
     return Account(out.value or 0)
 
 
-def last_cache_error(app: PublicClientApplication) -> Optional[NativeAuthError]:
+def last_cache_error(app: _Handle) -> Optional[NativeAuthError]:
     code = lib.msal_na_app_last_cache_error(app.handle)
     if code == 0:
         return None

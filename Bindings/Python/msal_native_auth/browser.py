@@ -7,6 +7,8 @@ API answers with a claims challenge (``msal_na_app_acquire_token``, Bindings/C/i
     except msal_native_auth.BrowserRequiredError:
         step = app.acquire_token_interactive([TODOLIST], login_hint=username)   # the system browser
     account = step.account
+
+Each function takes the application, a PublicClientApplication (client.py, whose methods call them).
 """
 
 from __future__ import annotations
@@ -19,9 +21,11 @@ from dataclasses import dataclass
 from typing import Callable, Dict, Mapping, Optional, Sequence
 
 from . import _native, options
+from ._calls import Scopes, _Handle
 from ._native import CALLBACK, lib
-from .client import AccessToken, Account, PublicClientApplication, Scopes, SignedIn, _outcome, _start, _wait
+from ._token import AccessToken
 from .errors import InvalidArgumentError
+from .results import Account, SignedIn, _outcome, _start, _wait
 
 _HANDLE = ctypes.c_void_p
 _STRING = ctypes.c_char_p
@@ -138,7 +142,7 @@ def _forget(ticket: int) -> None:
 
 
 def acquire_token_interactive(
-    app: PublicClientApplication, scopes: Scopes = None, *, login_hint: Optional[str] = None, claims: Optional[options.Claims] = None,
+    app: _Handle, scopes: Scopes = None, *, login_hint: Optional[str] = None, claims: Optional[options.Claims] = None,
     correlation_id: Optional[options.CorrelationId] = None, prompt: Optional[str] = None, domain_hint: Optional[str] = None,
     extra_scopes_to_consent: Optional[Sequence[str]] = None, extra_query_parameters: Optional[Mapping[str, str]] = None,
     timeout: Optional[float] = None, on_sign_in_url: Optional[Callable[[SignInURL], None]] = None,
@@ -171,7 +175,7 @@ def acquire_token_interactive(
         _forget(ticket)
 
 
-async def acquire_token_interactive_async(app: PublicClientApplication, scopes: Scopes = None, **settings: object) -> BrowserSignedIn:
+async def acquire_token_interactive_async(app: _Handle, scopes: Scopes = None, **settings: object) -> BrowserSignedIn:
     """The coroutine form of ``acquire_token_interactive`` (same arguments). Cancelling the task
     cancels the sign-in."""
     encoded, ticket = _request(scopes, **_settings(settings))

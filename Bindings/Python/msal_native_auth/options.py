@@ -10,7 +10,6 @@ from typing import Any, Dict, Mapping, Optional, Sequence, Union
 
 from . import _native
 from ._native import CALLBACK, lib
-from ._token import AccessToken
 from .errors import InvalidArgumentError, error_for
 
 _HANDLE = ctypes.c_void_p
@@ -100,16 +99,3 @@ def claims_from_challenge(www_authenticate: Union[str, bytes]) -> Optional[str]:
     if "carries no claims challenge" in message:
         return None
     raise error_for(1, message)
-
-
-def token_outcome(result: int) -> Any:
-    """A token result with its refresh token (when asked for); any other result as the flows convert it."""
-    from .client import _outcome
-
-    refresh = None
-    if lib.msal_na_result_error(result) == 0 and lib.msal_na_result_outcome(result) == 10:
-        refresh = _native.take_string(lib.msal_na_result_refresh_token(result))
-    converted = _outcome(result)
-    if refresh is None or not isinstance(converted, AccessToken):
-        return converted
-    return AccessToken(converted.access_token, converted.expires_on, converted.scopes, converted.correlation_id, refresh_token=refresh)

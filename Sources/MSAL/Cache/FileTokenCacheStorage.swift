@@ -101,8 +101,9 @@ package final class FileTokenCacheStorage: TokenCacheStorage {
 
     /// The file as a whole document (for a read-merge-write). `forLookups`: a file of at least
     /// `secretsInFileFrom` bytes is read as a look-up copy, whose access tokens keep their metadata
-    /// only and whose secrets stay in the file until served (`TokenCacheSecrets.swift`): a process
-    /// holds a few megabytes for a cache of ten thousand tokens instead of the whole file.
+    /// only and whose secrets stay in the file until served (`LookupCopyReader.swift`,
+    /// `SecretFile.swift`): a process holds a few megabytes for a cache of ten thousand tokens
+    /// instead of the whole file.
     private func read(forLookups: Bool = false) throws(SetupError) -> TokenCacheSnapshot {
         let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
         if descriptor < 0 {

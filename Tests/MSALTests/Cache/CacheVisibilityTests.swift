@@ -40,7 +40,7 @@ import Testing
 
     private func stress(_ arguments: [String]) async throws {
         let process = Process()
-        process.executableURL = TokenCacheTests.stressTool
+        process.executableURL = TokenCacheProcessTests.stressTool
         process.arguments = arguments
         try process.run()
         try await offThePool { process.waitUntilExit() }

@@ -1,0 +1,119 @@
+import Foundation
+import Testing
+
+@testable import MSAL
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The persistent token cache shared by several processes: concurrent writers, a writer killed
+/// mid-write, a full disk, a file another user cannot read (Tests/Tools/msal-cache-stress).
+@Suite(.tags(.concurrency)) struct TokenCacheProcessTests {
+    typealias TemporaryDirectory = TokenCacheTests.TemporaryDirectory
+
+    static var stressTool: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("msal-cache-stress")
+    }
+
+    @Test func processesWritingAtOnceLoseNothing() async throws {
+        let directory = try TemporaryDirectory()
+        let processes = try (0..<4).map { index -> Process in
+            let process = Process()
+            process.executableURL = Self.stressTool
+            process.arguments = ["write", directory.cacheFile.path, "writer\(index)", "40"]
+            try process.run()
+            return process
+        }
+        for process in processes {
+            try await offThePool { process.waitUntilExit() }
+            #expect(process.terminationStatus == 0)
+        }
+        let snapshot = try #require(try FileTokenCacheStorage(url: directory.cacheFile).load(ifChangedSince: nil))
+        #expect(snapshot.document[.accessToken].count == 160)
+        for index in 0..<4 {
+            #expect(snapshot.document[.accessToken].keys.filter { $0.hasPrefix("writer\(index)-") }.count == 40)
+        }
+    }
+
+    @Test func aProcessKilledMidWriteLeavesALoadableFile() async throws {
+        let directory = try TemporaryDirectory()
+        var versions = Set<String>()
+        for round in 0..<8 {
+            let process = Process()
+            process.executableURL = Self.stressTool
+            process.arguments = ["churn", directory.cacheFile.path]
+            try process.run()
+            try await Task.sleep(nanoseconds: UInt64(30_000 + (round * 17_000) % 90_000) * 1000)
+            kill(process.processIdentifier, SIGKILL)
+            try await offThePool { process.waitUntilExit() }
+            let snapshot = try #require(try FileTokenCacheStorage(url: directory.cacheFile).load(ifChangedSince: nil))
+            #expect(snapshot.problem == nil, "round \(round): \(snapshot.problem?.message ?? "")")
+            guard FileManager.default.fileExists(atPath: directory.cacheFile.path) else { continue } // killed before any write
+            let version = try #require(snapshot.document[.accessToken]["version"]?["secret"]?.stringValue)
+            versions.insert(version)
+        }
+        #expect(!versions.isEmpty)
+    }
+
+    @Test func aFullDiskFailsTheWriteCleanlyAndKeepsTheOldFile() async throws {
+        let directory = try TemporaryDirectory()
+        let writer = Process()
+        writer.executableURL = Self.stressTool
+        writer.arguments = ["write", directory.cacheFile.path, "kept", "5"]
+        try writer.run()
+        try await offThePool { writer.waitUntilExit() }
+        let before = try Data(contentsOf: directory.cacheFile)
+
+        let full = Process()
+        full.executableURL = Self.stressTool
+        full.arguments = ["full-disk", directory.cacheFile.path, "65536"]
+        let errors = Pipe()
+        full.standardError = errors
+        try full.run()
+        let message = try await offThePool { String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) }
+        try await offThePool { full.waitUntilExit() }
+        #expect(full.terminationStatus == 3, "the write must fail with an error, not a crash: \(message)")
+        #expect(message.contains("Cannot write the token cache"), "\(message)")
+        #expect(try Data(contentsOf: directory.cacheFile) == before, "the old file is untouched")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.cacheFile.deletingLastPathComponent().path)
+        #expect(!leftovers.contains { $0.contains(".tmp-") }, "no temporary file left: \(leftovers)")
+        let snapshot = try #require(try FileTokenCacheStorage(url: directory.cacheFile).load(ifChangedSince: nil))
+        #expect(snapshot.document[.accessToken].count == 5 && snapshot.problem == nil)
+    }
+
+    /// Root (this machine, CI) reads any file, so the tool runs as `nobody` to meet a permission error.
+    @Test(
+        .enabled(
+            if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
+            "needs root and setpriv to drop to an unprivileged user"))
+    func anUnreadableFileIsReportedAndNeverReplaced() async throws {
+        let directory = try TemporaryDirectory()
+        chmod(directory.url.path, 0o777)
+        let writer = Process()
+        writer.executableURL = Self.stressTool
+        writer.arguments = ["write", directory.cacheFile.path, "owner", "3"]
+        try writer.run()
+        try await offThePool { writer.waitUntilExit() }
+        chmod(directory.cacheFile.deletingLastPathComponent().deletingLastPathComponent().path, 0o777)
+        chmod(directory.cacheFile.deletingLastPathComponent().path, 0o777)
+        chmod(directory.cacheFile.path, 0o600) // root's file: unreadable to nobody
+        let before = try Data(contentsOf: directory.cacheFile)
+
+        let intruder = Process()
+        intruder.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        intruder.arguments = [
+            "--reuid=65534", "--regid=65534", "--clear-groups", Self.stressTool.path, "write", directory.cacheFile.path, "other", "1",
+        ]
+        let errors = Pipe()
+        intruder.standardError = errors
+        try intruder.run()
+        let message = try await offThePool { String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) }
+        try await offThePool { intruder.waitUntilExit() }
+        #expect(intruder.terminationStatus == 1, "a clear failure, not a crash: \(message)")
+        #expect(message.contains("Permission denied"), "\(message)")
+        #expect(try Data(contentsOf: directory.cacheFile) == before, "the unreadable file is neither replaced nor emptied")
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.cacheFile.deletingLastPathComponent().path)
+        #expect(!files.contains { $0.contains(".corrupt-") }, "an unreadable file is not set aside as corrupt: \(files)")
+    }
+}
