@@ -70,6 +70,7 @@ package struct ResetPasswordMachine: FlowMachine {
     package typealias Action = FlowAction<Outcome, Call>
 
     package var state = State.idle
+    package static let idle = State.idle
     package static let done = State.done
 
     package init() {}
@@ -78,29 +79,23 @@ package struct ResetPasswordMachine: FlowMachine {
 
     /// `resetPassword(parameters:)`: an empty username is refused before anything is sent.
     package mutating func start(username: String, correlationId id: UUID) -> Action {
-        expect(.idle)
-        if let failure = FlowFailure.ifEmpty(username, .invalidUsername, id) { return fail(failure) }
-        return send(.start(correlationId: id), awaiting: .starting)
+        begin(.start(correlationId: id), awaiting: .starting, unless: .ifEmpty(username, .invalidUsername, id))
     }
 
     /// `ResetPasswordCodeRequiredState.resendCode`.
     package mutating func resendCode(on continuation: Continuation) -> Action {
-        expect(.idle)
-        return send(.challenge(continuation), awaiting: .resendingCode)
+        begin(.challenge(continuation), awaiting: .resendingCode)
     }
 
     /// `ResetPasswordCodeRequiredState.submitCode`: an empty code is refused before anything is sent.
     package mutating func submitCode(_ code: String, on continuation: Continuation) -> Action {
-        expect(.idle)
-        if let failure = FlowFailure.ifEmpty(code, .invalidCode, continuation.correlationId) { return fail(failure) }
-        return send(.submitCode(code, continuation), awaiting: .verifyingCode)
+        begin(.submitCode(code, continuation), awaiting: .verifyingCode, unless: .ifEmpty(code, .invalidCode, continuation.correlationId))
     }
 
     /// `ResetPasswordRequiredState.submitPassword`: an empty password is refused before anything is sent.
     package mutating func submitPassword(_ password: String, on continuation: Continuation) -> Action {
-        expect(.idle)
-        if let failure = FlowFailure.ifEmpty(password, .invalidPassword, continuation.correlationId) { return fail(failure) }
-        return send(.submitPassword(password, continuation), awaiting: .submittingPassword)
+        let check = FlowFailure.ifEmpty(password, .invalidPassword, continuation.correlationId)
+        return begin(.submitPassword(password, continuation), awaiting: .submittingPassword, unless: check)
     }
 
     // MARK: Answers

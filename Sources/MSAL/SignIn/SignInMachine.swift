@@ -74,6 +74,7 @@ package struct SignInMachine: FlowMachine {
     package typealias Action = FlowAction<Outcome, Call>
 
     package var state = State.idle
+    package static let idle = State.idle
     package static let done = State.done
     package let username: String
     private let scopes: [String]
@@ -92,47 +93,43 @@ package struct SignInMachine: FlowMachine {
     /// `signIn(parameters:)`: an empty username, or an empty password the app supplied, is refused
     /// before anything is sent.
     package mutating func start(password: String?, correlationId id: UUID) -> Action {
-        expect(.idle)
-        if let failure = FlowFailure.ifEmpty(username, .invalidUsername, id) { return fail(failure) }
-        if let password, let failure = FlowFailure.ifEmpty(password, .invalidCredentials, id) { return fail(failure) }
-        return send(.initiate(correlationId: id), awaiting: .initiating(password: password))
+        let checks = [FlowFailure.ifEmpty(username, .invalidUsername, id), password.flatMap { .ifEmpty($0, .invalidCredentials, id) }]
+        return begin(.initiate(correlationId: id), awaiting: .initiating(password: password), unless: checks[0], checks[1])
     }
 
     /// `SignInCodeRequiredState.resendCode`.
     package mutating func resendCode(on continuation: Continuation) -> Action {
-        expect(.idle)
-        return send(.challenge(continuation), awaiting: .resendingCode)
+        begin(.challenge(continuation), awaiting: .resendingCode)
     }
 
     /// `SignInCodeRequiredState.submitCode`: an empty code is refused before anything is sent.
     package mutating func submitCode(_ code: String, on continuation: Continuation) -> Action {
-        expect(.idle)
-        if let failure = FlowFailure.ifEmpty(code, .invalidCode, continuation.correlationId) { return fail(failure) }
-        return redeem(.oob(code: code), continuation, step: .submitCode)
+        let check = FlowFailure.ifEmpty(code, .invalidCode, continuation.correlationId)
+        return begin(redeeming(.oob(code: code), continuation), awaiting: .redeeming(.submitCode), unless: check)
     }
 
     /// `SignInPasswordRequiredState.submitPassword`: an empty password is refused before anything
     /// is sent.
     package mutating func submitPassword(_ password: String, on continuation: Continuation) -> Action {
-        expect(.idle)
-        if let failure = FlowFailure.ifEmpty(password, .invalidPassword, continuation.correlationId) { return fail(failure) }
-        return redeem(.password(username: username, password: password), continuation, step: .submitPassword)
+        let check = FlowFailure.ifEmpty(password, .invalidPassword, continuation.correlationId)
+        let call = redeeming(.password(username: username, password: password), continuation)
+        return begin(call, awaiting: .redeeming(.submitPassword), unless: check)
     }
 
     /// The sign-in with the token that ended a sign-up or a password reset; without a token there
     /// is nothing to redeem (docs/protocol.md#sign-in-after-sign-up-or-reset).
     package mutating func signInAfterPreviousFlow(continuationToken: String?, correlationId id: UUID) -> Action {
-        expect(.idle)
-        guard let continuationToken else {
-            let message = "Sign In is not available at this point, please use the standalone sign in methods"
-            return fail(.keepingState(.generalError, NativeAuthErrorDetails(message: message, correlationId: id)))
-        }
-        return redeem(.continuationToken(username: username), Continuation(continuationToken, id), step: .afterPreviousFlow)
+        let message = "Sign In is not available at this point, please use the standalone sign in methods"
+        let noToken = continuationToken == nil ? FlowFailure.keepingState(.generalError, .init(message: message, correlationId: id)) : nil
+        let call = redeeming(.continuationToken(username: username), Continuation(continuationToken ?? "", id))
+        return begin(call, awaiting: .redeeming(.afterPreviousFlow), unless: noToken)
     }
 
-    private mutating func redeem(_ kind: TokenGrant.Kind, _ continuation: Continuation, step: Step) -> Action {
-        let grant = TokenGrant(kind: kind, continuationToken: continuation.token, scopes: scopes, claims: claims)
-        return send(.redeem(grant, correlationId: continuation.correlationId), awaiting: .redeeming(step))
+    /// The token endpoint with a grant of `kind` for `continuation`.
+    private func redeeming(_ kind: TokenGrant.Kind, _ continuation: Continuation) -> Call {
+        .redeem(
+            TokenGrant(kind: kind, continuationToken: continuation.token, scopes: scopes, claims: claims),
+            correlationId: continuation.correlationId)
     }
 
     // MARK: signIn(parameters:)
@@ -164,7 +161,7 @@ package struct SignInMachine: FlowMachine {
             if let sent = challenge.codeSent(id) { return succeed(.codeRequired(sent)) }
             let next = Continuation(challenge.continuationToken, id)
             guard let password else { return succeed(.passwordRequired(next)) }
-            return redeem(.password(username: username, password: password), next, step: .start)
+            return send(redeeming(.password(username: username, password: password), next), awaiting: .redeeming(.start))
         case (.resendingCode, .success(let challenge)):
             if let sent = challenge.codeSent(id) { return succeed(.codeRequired(sent)) }
             let message = "The server asked for a password instead of sending a new code"

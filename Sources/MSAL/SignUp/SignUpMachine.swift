@@ -67,6 +67,7 @@ package struct SignUpMachine: FlowMachine {
     package typealias Action = FlowAction<Outcome, Call>
 
     package var state = State.idle
+    package static let idle = State.idle
     package static let done = State.done
     package let username: String
 
@@ -79,48 +80,43 @@ package struct SignUpMachine: FlowMachine {
     /// `signUp(parameters:)`: an empty username, an empty password the app supplied, or attributes
     /// that are no JSON object are refused before anything is sent.
     package mutating func start(password: String?, attributes: Result<String?, SetupError>, correlationId id: UUID) -> Action {
-        expect(.idle)
-        if let failure = FlowFailure.ifEmpty(username, .invalidUsername, id) { return fail(failure) }
-        if let password, let failure = FlowFailure.ifEmpty(password, .invalidPassword, id) { return fail(failure) }
-        switch attributes {
-        case .success(let json): return send(.start(password: password, attributes: json, correlationId: id), awaiting: .starting)
-        case .failure(let error):
-            return fail(.keepingState(.generalError, NativeAuthErrorDetails(message: error.message, correlationId: id)))
-        }
+        let checks = [
+            FlowFailure.ifEmpty(username, .invalidUsername, id), password.flatMap { .ifEmpty($0, .invalidPassword, id) },
+            Self.unencodable(attributes, id),
+        ]
+        let call = Call.start(password: password, attributes: try? attributes.get(), correlationId: id)
+        return begin(call, awaiting: .starting, unless: checks[0], checks[1], checks[2])
     }
 
     /// `SignUpCodeRequiredState.submitCode`: an empty code is refused before anything is sent.
     package mutating func submitCode(_ code: String, on continuation: Continuation) -> Action {
-        expect(.idle)
-        if let failure = FlowFailure.ifEmpty(code, .invalidCode, continuation.correlationId) { return fail(failure) }
-        return send(.continueSignUp(.oob(code: code), continuation), awaiting: .verifyingCode)
+        let check = FlowFailure.ifEmpty(code, .invalidCode, continuation.correlationId)
+        return begin(.continueSignUp(.oob(code: code), continuation), awaiting: .verifyingCode, unless: check)
     }
 
     /// `SignUpCodeRequiredState.resendCode`.
     package mutating func resendCode(on continuation: Continuation) -> Action {
-        expect(.idle)
-        return send(.challenge(continuation), awaiting: .resendingCode)
+        begin(.challenge(continuation), awaiting: .resendingCode)
     }
 
     /// `SignUpPasswordRequiredState.submitPassword`: an empty password is refused before anything
     /// is sent.
     package mutating func submitPassword(_ password: String, on continuation: Continuation) -> Action {
-        expect(.idle)
-        if let failure = FlowFailure.ifEmpty(password, .invalidPassword, continuation.correlationId) { return fail(failure) }
-        return send(.continueSignUp(.password(password), continuation), awaiting: .verifyingPassword)
+        let check = FlowFailure.ifEmpty(password, .invalidPassword, continuation.correlationId)
+        return begin(.continueSignUp(.password(password), continuation), awaiting: .verifyingPassword, unless: check)
     }
 
     /// `SignUpAttributesRequiredState.submitAttributes`: attributes that are no JSON object are
     /// refused before anything is sent; none at all go as `{}`.
     package mutating func submitAttributes(_ attributes: Result<String?, SetupError>, on continuation: Continuation) -> Action {
-        expect(.idle)
-        switch attributes {
-        case .success(let json):
-            return send(.continueSignUp(.attributes(json ?? "{}"), continuation), awaiting: .verifyingAttributes)
-        case .failure(let error):
-            return fail(
-                .keepingState(.generalError, NativeAuthErrorDetails(message: error.message, correlationId: continuation.correlationId)))
-        }
+        let call = Call.continueSignUp(.attributes((try? attributes.get()) ?? "{}"), continuation)
+        return begin(call, awaiting: .verifyingAttributes, unless: Self.unencodable(attributes, continuation.correlationId))
+    }
+
+    /// Attributes that could not be made JSON: a general error with the reason.
+    private static func unencodable(_ attributes: Result<String?, SetupError>, _ id: UUID) -> FlowFailure? {
+        guard case .failure(let error) = attributes else { return nil }
+        return .keepingState(.generalError, NativeAuthErrorDetails(message: error.message, correlationId: id))
     }
 
     // MARK: Answers

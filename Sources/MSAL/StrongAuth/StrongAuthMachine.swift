@@ -68,6 +68,7 @@ package struct StrongAuthMachine: FlowMachine {
     package typealias Action = FlowAction<Outcome, Call>
 
     package var state = State.idle
+    package static let idle = State.idle
     package static let done = State.done
     private let scopes: [String]
     private let claims: String?
@@ -82,34 +83,31 @@ package struct StrongAuthMachine: FlowMachine {
 
     /// `requestChallenge(authMethod:)` on an MFA state.
     package mutating func requestMFAChallenge(methodId: String, on continuation: Continuation) -> Action {
-        expect(.idle)
-        return send(.mfaChallenge(methodId: methodId, continuation), awaiting: .requestingMFAChallenge)
+        begin(.mfaChallenge(methodId: methodId, continuation), awaiting: .requestingMFAChallenge)
     }
 
     /// `MFARequiredState.submitChallenge`: an empty code is refused before anything is sent.
     package mutating func submitMFAChallenge(_ code: String, on continuation: Continuation) -> Action {
-        expect(.idle)
-        if let failure = FlowFailure.ifEmpty(code, .invalidChallenge, continuation.correlationId) { return fail(failure) }
         let grant = TokenGrant(kind: .mfaOOB(code: code), continuationToken: continuation.token, scopes: scopes, claims: claims)
-        return send(.redeem(grant, correlationId: continuation.correlationId), awaiting: .redeemingMFACode)
+        let check = FlowFailure.ifEmpty(code, .invalidChallenge, continuation.correlationId)
+        return begin(.redeem(grant, correlationId: continuation.correlationId), awaiting: .redeemingMFACode, unless: check)
     }
 
     /// `challengeAuthMethod` on a registration state: the contact is trimmed, and an empty one is
     /// refused before anything is sent.
     package mutating func challengeAuthMethod(_ contact: Contact, on continuation: Continuation) -> Action {
-        expect(.idle)
         var contact = contact
         contact.target = contact.target.trimmingCharacters(in: .whitespacesAndNewlines)
-        if let failure = FlowFailure.ifEmpty(contact.target, .invalidInput, continuation.correlationId) { return fail(failure) }
-        return send(.registerChallenge(contact, continuation), awaiting: .challengingContact)
+        let check = FlowFailure.ifEmpty(contact.target, .invalidInput, continuation.correlationId)
+        return begin(.registerChallenge(contact, continuation), awaiting: .challengingContact, unless: check)
     }
 
     /// `RegisterStrongAuthVerificationRequiredState.submitChallenge`: an empty code is refused
     /// before anything is sent.
     package mutating func submitRegistrationChallenge(_ code: String, on continuation: Continuation) -> Action {
-        expect(.idle)
-        if let failure = FlowFailure.ifEmpty(code, .invalidChallenge, continuation.correlationId) { return fail(failure) }
-        return send(.continueRegistration(.oob(code: code), continuation), awaiting: .continuingRegistration(preverified: false))
+        let check = FlowFailure.ifEmpty(code, .invalidChallenge, continuation.correlationId)
+        return begin(
+            .continueRegistration(.oob(code: code), continuation), awaiting: .continuingRegistration(preverified: false), unless: check)
     }
 
     // MARK: MFA

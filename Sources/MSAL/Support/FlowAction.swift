@@ -49,11 +49,23 @@ extension FlowAction where Call == Never {
 package protocol FlowMachine {
     associatedtype State: Equatable
     var state: State { get set }
+    /// The state of a machine whose step has not begun.
+    static var idle: State { get }
     /// The state of a machine whose step has its result or its error.
     static var done: State { get }
 }
 
 extension FlowMachine {
+    /// Begins a step: refuses it with the first of `checks` that failed (the checks of the user's
+    /// input before anything is sent), else sends `call` and waits in `next`.
+    package mutating func begin<Result, Call>(_ call: Call, awaiting next: State, unless checks: FlowFailure?...) -> FlowAction<
+        Result, Call
+    > {
+        expect(Self.idle)
+        if let failure = checks.lazy.compactMap({ $0 }).first { return fail(failure) }
+        return send(call, awaiting: next)
+    }
+
     /// Waits in `next` for the answer to `call`.
     package mutating func send<Result, Call>(_ call: Call, awaiting next: State) -> FlowAction<Result, Call> {
         state = next
