@@ -3,8 +3,9 @@ import Foundation
 /// What a flow's machine (`SignInMachine`, ...) tells its controller after an event: send the next
 /// request, finish the step with a value, or fail it.
 ///
-/// `Call` names the requests that may follow; it is `Never` where the event always ends the step,
-/// and such a finished action becomes the step's result or typed error in one call, `get(_:ending:)`.
+/// `Call` names the requests of the flow. `run(_:)` sends them until the step ends; the finished
+/// action (`Call` is then `Never`) becomes the step's result or typed error in one call,
+/// `get(_:ending:)`.
 package enum FlowAction<Result, Call> {
     /// Send this request and feed its answer to the machine.
     case call(Call)
@@ -58,9 +59,9 @@ package protocol FlowMachine {
 extension FlowMachine {
     /// Begins a step: refuses it with the first of `checks` that failed (the checks of the user's
     /// input before anything is sent), else sends `call` and waits in `next`.
-    package mutating func begin<Result, Call>(_ call: Call, awaiting next: State, unless checks: FlowFailure?...) -> FlowAction<
-        Result, Call
-    > {
+    package mutating func begin<Result, Call>(
+        _ call: Call, awaiting next: State, unless checks: FlowFailure?...
+    ) -> FlowAction<Result, Call> {
         expect(Self.idle)
         if let failure = checks.lazy.compactMap({ $0 }).first { return fail(failure) }
         return send(call, awaiting: next)
