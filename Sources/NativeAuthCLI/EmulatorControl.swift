@@ -181,8 +181,8 @@ struct EmulatorControl {
     }
 
     /// Starts `program` in a session of its own (Ctrl-C in this terminal does not reach it), stdin
-    /// from /dev/null, stdout and stderr appended to `log` (0600).
-    private static func spawnDetached(_ program: String, _ arguments: [String], log: String) throws(CLIError) -> Int32 {
+    /// from /dev/null, stdout and stderr appended to `log` (0600), and no other descriptor.
+    static func spawnDetached(_ program: String, _ arguments: [String], log: String) throws(CLIError) -> Int32 {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -190,10 +190,16 @@ struct EmulatorControl {
         posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_APPEND, 0o600)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
         // Nothing else of ours: a pipe it inherited would keep whoever waits on it waiting for as
-        // long as the emulator runs (a test runner's status pipe, a `$(native-auth …)`). glibc's
-        // posix_spawn_file_actions_addclosefrom_np is not imported into Swift, so mark them instead.
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? [] {
-            if let descriptor = Int32(name), descriptor > 2 { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+        // long as the emulator runs (a test runner's status pipe, a `$(native-auth …)`). The child
+        // closes every descriptor from 3 on as it starts, so also one that another thread opens
+        // without close-on-exec while this one spawns. Marking ours close-on-exec first, the
+        // fallback for a C library without closefrom, cannot see those.
+        if let addCloseFrom = addCloseFromFunction {
+            guard addCloseFrom(&actions, 3) == 0 else { throw CLIError(.configuration, "cannot start \(program): closefrom") }
+        } else {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? [] {
+                if let descriptor = Int32(name), descriptor > 2 { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+            }
         }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -214,6 +220,12 @@ struct EmulatorControl {
         return pid
     }
 }
+
+/// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which Swift's Glibc module
+/// does not import (it is a GNU extension), looked up once; nil with an older C library.
+private typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+private let addCloseFromFunction: AddCloseFrom? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
+    .map { unsafeBitCast($0, to: AddCloseFrom.self) }
 
 /// The lines `native-auth-emulator` prints at start (Sources/native-auth-emulator/EmulatorCommand.swift).
 struct Banner: Equatable {

@@ -41,6 +41,11 @@ extension EmulatorRouter {
             guard user.password == nil else {
                 throw wrongEndpointToken(context)
             }
+            // The app's user flow is email with password: a client that cannot take a password cannot
+            // do its sign-in, even for a user who signs in with a code (the live service redirects).
+            guard r.app.signUpMethod != .password || types.contains("password") else {
+                return redirect("The app's user flow signs in with email and password, which the client cannot handle.")
+            }
             guard types.contains("oob") else {
                 return redirect("The user signs in with an email one-time passcode, which the client cannot handle.")
             }

@@ -28,16 +28,21 @@ import Testing
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "needs script(1) from util-linux"))
     func echoComesBackAfterCtrlC() throws {
         let emulator = try CLIEmulator()
-        // The shell ignores SIGINT, so it goes on to show the terminal's settings after the tool ends.
+        // The shell ignores SIGINT, so it goes on to show the terminal's settings after the tool
+        // ends. `stty -a` writes them a line at a time, and `script` passes each on as it comes:
+        // the settings are complete only once the line after them shows.
         let tool = try onTerminal(
             emulator,
-            "trap '' INT; \(ToolHome.binary) --config \(emulator.config) login --username ada@example.com; echo status=$?; stty -a")
+            "trap '' INT; \(ToolHome.binary) --config \(emulator.config) login --username ada@example.com; echo status=$?; stty -a; echo settings-end"
+        )
         _ = try waitForOutput(tool, "Password for ada@example.com: ")
         tool.write("\u{03}") // Ctrl-C
-        let result = try waitForOutput(tool, "rows")
+        let result = try waitForOutput(tool, "settings-end")
         #expect(result.contains("status=130"), "ended by SIGINT: \(result)")
-        let settings = result.components(separatedBy: "status=130").last ?? ""
-        #expect(settings.contains(" echo ") && !settings.contains("-echo "), "echo is back on: \(settings)")
+        // The flags, however `stty` wraps its lines: `echo` is on, `-echo` off.
+        let settings = (result.components(separatedBy: "status=130").last ?? "").components(separatedBy: "settings-end")[0]
+        let flags = settings.split(whereSeparator: \.isWhitespace)
+        #expect(flags.contains("echo") && !flags.contains("-echo"), "echo is back on: \(settings)")
         tool.closeInput()
         _ = tool.wait()
     }

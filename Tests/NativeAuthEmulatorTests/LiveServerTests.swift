@@ -87,6 +87,16 @@ import Testing
         #expect(result.account.username == H.grace)
     }
 
+    @Test func sdkCodeUserOfAnEmailAndPasswordAppWithoutPasswordsIsSentToTheBrowser() async throws {
+        let server = try LiveEmulator.start()
+        defer { server.stop() }
+        // The email + password app, configured for codes only, and a user who signs in with a code:
+        // the service answers the challenge with a redirect.
+        let app = try Self.app(server, types: [.OOB])
+        let error = try await #require(throws: SignInStartError.self) { try await app.signIn(parameters: .init(username: H.grace)) }
+        #expect(error.isBrowserRequired && error.errorDescription?.contains("password") == true, "\(error)")
+    }
+
     @Test func sdkErrorsEndToEnd() async throws {
         let server = try LiveEmulator.start()
         defer { server.stop() }

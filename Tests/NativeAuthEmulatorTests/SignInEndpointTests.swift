@@ -80,6 +80,24 @@ import Testing
         #expect(passwordUser["challenge_type"] as? String == "redirect")
     }
 
+    @Test func anEmailAndPasswordUserFlowRedirectsAClientWithoutPasswordsEvenForACodeUser() throws {
+        let h = try H()
+        // The email + password app, a user who signs in with a code, a client that declares only `oob`:
+        // the client cannot do what the user flow requires, so the browser, and no code is sent.
+        let onlyCodes = h.challenge(h.initiate(H.grace, types: "oob redirect").token, types: "oob redirect")
+        #expect(onlyCodes.status == 200 && onlyCodes["challenge_type"] as? String == "redirect", "\(onlyCodes.json)")
+        #expect((onlyCodes["redirect_reason"] as? String)?.contains("password") == true)
+        #expect(h.hook("GET", "mailbox", query: ["username": H.grace]).list.isEmpty)
+        // With `password` declared too, the same user gets a code (docs/protocol.md#sign-in-endpoints)…
+        let both = h.challenge(h.initiate(H.grace).token)
+        #expect(both["challenge_type"] as? String == "oob", "\(both.json)")
+        // …and on the email-code app `oob` alone is enough.
+        let codeApp = h.challenge(
+            h.initiate(H.grace, clientId: H.codeApp, types: "oob redirect").token, clientId: H.codeApp, types: "oob redirect")
+        #expect(codeApp["challenge_type"] as? String == "oob", "\(codeApp.json)")
+        #expect(h.hook("GET", "mailbox", query: ["username": H.grace]).list.count == 2)
+    }
+
     @Test func continuationTokensAreCheckedForValidityEndpointAndExpiry() throws {
         let h = try H()
         #expect(h.challenge("not-a-token").error == "invalid_request")

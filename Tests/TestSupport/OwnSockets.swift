@@ -47,14 +47,24 @@ package enum OwnSockets {
         return sockets.filter { inodes.contains($0.inode) }
     }
 
+    /// The inode of the socket `descriptor` refers to now; nil when it is not an open socket.
+    package static func inode(of descriptor: Int32) -> UInt64? {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFSOCK else { return nil }
+        return UInt64(status.st_ino)
+    }
+
+    /// Which of the sockets `inodes` this process still holds, through any descriptor.
+    package static func stillOpen(inodes: Set<UInt64>) -> Set<UInt64> {
+        inodes.intersection(ownSocketDescriptors().map(\.inode))
+    }
+
     /// Every socket descriptor this process has open, with the socket's inode.
     private static func ownSocketDescriptors() -> [(descriptor: Int32, inode: UInt64)] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
         return names.compactMap { name in
-            guard let descriptor = Int32(name) else { return nil }
-            var status = stat()
-            guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFSOCK else { return nil }
-            return (descriptor, UInt64(status.st_ino))
+            guard let descriptor = Int32(name), let inode = inode(of: descriptor) else { return nil }
+            return (descriptor, inode)
         }
     }
 

@@ -35,6 +35,7 @@ extension LoopbackRedirectListener {
         let pages: ResultPages
         let readTimeout: Double
         let headerLimit: Int
+        let descriptorOpened: DescriptorObserver?
         /// More connections at once than a browser opens; beyond this the oldest is dropped for each new one.
         static let maxConnections = 32
         /// How long an answered connection may take to close its side.
@@ -42,7 +43,7 @@ extension LoopbackRedirectListener {
 
         init(
             core: Core, listeners: [Int32], wakeRead: Int32, requestPath: String, shortAddressPath: String, expectedState: String,
-            pages: ResultPages, readTimeout: Double, headerLimit: Int
+            pages: ResultPages, readTimeout: Double, headerLimit: Int, descriptorOpened: DescriptorObserver?
         ) {
             self.core = core
             self.listeners = listeners
@@ -53,6 +54,7 @@ extension LoopbackRedirectListener {
             self.pages = pages
             self.readTimeout = readTimeout
             self.headerLimit = headerLimit
+            self.descriptorOpened = descriptorOpened
         }
 
         func run() {
@@ -137,6 +139,7 @@ extension LoopbackRedirectListener {
                     default: return true
                     }
                 }
+                descriptorOpened?(descriptor)
                 if connections.count >= Self.maxConnections {
                     // Full (a local program holding idle connections, say): the oldest goes, so
                     // that the browser's redirect still gets in.

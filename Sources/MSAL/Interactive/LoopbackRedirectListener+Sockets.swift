@@ -15,14 +15,15 @@ extension LoopbackRedirectListener {
     /// How many times a free port is drawn again when `::1` has it taken while `127.0.0.1` does not.
     private static let ephemeralAttempts = 8
 
-    static func bind(_ endpoint: Endpoint) throws(InteractiveAuthorizationError) -> BoundSockets {
+    /// Binds `endpoint`'s sockets; `opened` is told of each socket made, bound or not.
+    static func bind(_ endpoint: Endpoint, opened: DescriptorObserver?) throws(InteractiveAuthorizationError) -> BoundSockets {
         let requiresIPv6 = endpoint.host == "[::1]"
         var attempts = 0
         while true {
             attempts += 1
-            let (v4, port) = try listen(family: AF_INET, port: endpoint.port, requested: endpoint.port)
+            let (v4, port) = try listen(family: AF_INET, port: endpoint.port, requested: endpoint.port, opened: opened)
             do throws(InteractiveAuthorizationError) {
-                let (v6, _) = try listen(family: AF_INET6, port: port, requested: endpoint.port)
+                let (v6, _) = try listen(family: AF_INET6, port: port, requested: endpoint.port, opened: opened)
                 return BoundSockets(descriptors: [v4, v6], port: port)
             } catch .listenerFailed(_, let code) where !requiresIPv6 && [EAFNOSUPPORT, EADDRNOTAVAIL].contains(code) {
                 // No IPv6 loopback on this machine: 127.0.0.1 alone.
@@ -60,9 +61,12 @@ extension LoopbackRedirectListener {
     }
 
     /// One listening socket on the loopback address of `family`.
-    private static func listen(family: Int32, port: UInt16, requested: UInt16) throws(InteractiveAuthorizationError) -> (Int32, UInt16) {
+    private static func listen(
+        family: Int32, port: UInt16, requested: UInt16, opened: DescriptorObserver?
+    ) throws(InteractiveAuthorizationError) -> (Int32, UInt16) {
         let descriptor = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard descriptor >= 0 else { throw .listenerFailed(operation: "socket", errno: errno) }
+        opened?(descriptor)
         var yes: Int32 = 1
         setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
         var storage = sockaddr_storage()

@@ -55,7 +55,15 @@ package final class LoopbackRedirectListener: Sendable {
     package let shortAddressPath: String
     private let readTimeout: Double
     private let headerLimit: Int
+    private let descriptorOpened: DescriptorObserver?
     private let core = Core()
+
+    /// Told of each descriptor the listener opens, on the thread that opens it and before anything
+    /// can close it: the listening sockets (a failed bind's too), the wake pair, every accepted
+    /// connection. A new kind of descriptor must be reported here as well: the descriptor test
+    /// (Tests/MSALTests/Interactive/LoopbackListenerDescriptorTests.swift) keeps their inodes to
+    /// check that all of them are closed, which it can do while other tests open descriptors.
+    package typealias DescriptorObserver = @Sendable (Int32) -> Void
 
     /// A listener for `redirectURI` (nil means `http://localhost` on a free port), not yet bound.
     ///
@@ -64,11 +72,12 @@ package final class LoopbackRedirectListener: Sendable {
     ///   - pages: the app's pages for the redirect that ends the wait; the SDK's plain ones by default.
     ///   - readTimeout: how long one connection may take to send its request head (10 s).
     ///   - headerLimit: the largest request head accepted, in bytes (8 KiB).
+    ///   - descriptorOpened: told of each descriptor the listener opens (for tests; nil by default).
     /// - Throws: `.invalidRedirectURI` unless the URI is `http://localhost[:port][/path]`,
     ///   `http://127.0.0.1…` or `http://[::1]…` without query, fragment or user.
     package init(
         redirectURI: URL?, expectedState: String, pages: ResultPages = ResultPages(), readTimeout: Double = 10,
-        headerLimit: Int = 8 * 1024, random: RandomBytes = .system
+        headerLimit: Int = 8 * 1024, random: RandomBytes = .system, descriptorOpened: DescriptorObserver? = nil
     ) throws(InteractiveAuthorizationError) {
         self.endpoint = try Self.endpoint(for: redirectURI)
         self.expectedState = expectedState
@@ -76,6 +85,7 @@ package final class LoopbackRedirectListener: Sendable {
         shortAddressPath = "/" + Base64URL.encode(Data(random.bytes(6)))
         self.readTimeout = readTimeout
         self.headerLimit = headerLimit
+        self.descriptorOpened = descriptorOpened
     }
 
     deinit {
@@ -91,7 +101,7 @@ package final class LoopbackRedirectListener: Sendable {
         // Checked before binding too, so that a fixed port held by the first start is not
         // reported as busy.
         guard !core.withState({ $0.started }) else { throw .invalidParameter("the loopback listener was already started") }
-        let sockets = try Self.bind(endpoint)
+        let sockets = try Self.bind(endpoint, opened: descriptorOpened)
         // A socket pair rather than pipe2(2), which Swift's Glibc module does not export; the
         // flags are set atomically either way.
         var wake: [Int32] = [-1, -1]
@@ -102,6 +112,8 @@ package final class LoopbackRedirectListener: Sendable {
             throw .listenerFailed(operation: "socketpair", errno: code)
         }
         let pipe = (read: wake[0], write: wake[1])
+        descriptorOpened?(pipe.read)
+        descriptorOpened?(pipe.write)
         guard core.begin(wakeWrite: pipe.write) else {
             for descriptor in sockets.descriptors + [pipe.read, pipe.write] { close(descriptor) }
             throw .invalidParameter("the loopback listener was already started")
@@ -109,7 +121,8 @@ package final class LoopbackRedirectListener: Sendable {
         let loop = Loop(
             core: core, listeners: sockets.descriptors, wakeRead: pipe.read, requestPath: endpoint.requestPath,
             shortAddressPath: shortAddressPath,
-            expectedState: expectedState, pages: pages, readTimeout: readTimeout, headerLimit: headerLimit)
+            expectedState: expectedState, pages: pages, readTimeout: readTimeout, headerLimit: headerLimit,
+            descriptorOpened: descriptorOpened)
         let addresses = sockets.descriptors.map(Self.localAddress(of:))
         core.withState {
             $0.boundAddresses = addresses

@@ -261,9 +261,4 @@ struct LoopbackTestClient {
         }
         return Connection(descriptor: descriptor)
     }
-
-    /// How many descriptors this process has open.
-    static func openDescriptorCount() -> Int {
-        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
-    }
 }
