@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -13,6 +14,9 @@ final class ToolHome: @unchecked Sendable {
         .path
 
     let root: String
+    /// The `MSAL_TEST_CHILD` of every tool run in this home, and so of the background emulator a
+    /// tool starts (which later runs share): ended with the home.
+    let processID = UUID().uuidString
     /// Variables added to the tool's environment.
     var extraEnvironment: [String: String] = [:]
     var configHome: String { root + "/config" }
@@ -28,6 +32,7 @@ final class ToolHome: @unchecked Sendable {
     deinit {
         // An emulator a test started in the background must not outlive it.
         _ = try? run(["emulator", "stop"])
+        ChildProcess.endAll(carrying: processID)
         try? FileManager.default.removeItem(atPath: root)
     }
 
@@ -56,7 +61,7 @@ final class ToolHome: @unchecked Sendable {
 
     /// Starts the tool; the test writes stdin as the prompts come (`RunningTool`).
     func start(_ arguments: [String], program: String = ToolHome.binary) throws -> RunningTool {
-        try RunningTool(program: program, arguments: arguments, environment: environment)
+        try RunningTool(program: program, arguments: arguments, environment: environment, processID: processID)
     }
 }
 
@@ -75,9 +80,10 @@ struct ToolResult: CustomStringConvertible {
     var description: String { "status \(status)\nstdout: \(stdout)\nstderr: \(stderr)" }
 }
 
-/// A running tool whose stderr the test can wait on, to answer prompts one at a time.
+/// A running tool whose stderr the test can wait on, to answer prompts one at a time. A
+/// `ChildProcess`: it ends, with its process group, when the test lets go of it.
 final class RunningTool: @unchecked Sendable {
-    private let process = Process()
+    private let process: ChildProcess
     private let input = Pipe()
     private let output = Pipe()
     private let errors = Pipe()
@@ -87,17 +93,33 @@ final class RunningTool: @unchecked Sendable {
     private var stdoutClosed = false
     private var stderrClosed = false
 
-    init(program: String, arguments: [String], environment: [String: String]) throws {
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
-        process.environment = environment
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        output.fileHandleForReading.readabilityHandler = { [weak self] handle in self?.append(handle.availableData, toStdout: true) }
-        errors.fileHandleForReading.readabilityHandler = { [weak self] handle in self?.append(handle.availableData, toStdout: false) }
-        try process.run()
+    init(program: String, arguments: [String], environment: [String: String], processID: String) throws {
+        process = try ChildProcess(
+            program, arguments, environment: environment, stdin: .descriptor(input.fileHandleForReading.fileDescriptor),
+            stdout: .descriptor(output.fileHandleForWriting.fileDescriptor),
+            stderr: .descriptor(errors.fileHandleForWriting.fileDescriptor),
+            sharedID: processID)
+        // The child's ends: with this process's copies closed, the pipes close when the tool's do.
+        try? input.fileHandleForReading.close()
+        try? output.fileHandleForWriting.close()
+        try? errors.fileHandleForWriting.close()
+        // A thread per pipe reads to the end: a `readabilityHandler` has been seen to miss the end
+        // of a pipe for seconds on a loaded machine.
+        for (pipe, toStdout) in [(output, true), (errors, false)] {
+            let handle = pipe.fileHandleForReading
+            Thread { [weak self] in
+                var buffer = [UInt8](repeating: 0, count: 65536)
+                while true {
+                    let count = read(handle.fileDescriptor, &buffer, buffer.count)
+                    if count < 0, errno == EINTR { continue }
+                    self?.append(count > 0 ? Data(buffer[0..<count]) : Data(), toStdout: toStdout)
+                    if count <= 0 { return }
+                }
+            }.start()
+        }
     }
+
+    deinit { process.end() }
 
     private func append(_ data: Data, toStdout: Bool) {
         lock.withLock {
@@ -107,14 +129,11 @@ final class RunningTool: @unchecked Sendable {
                 if data.isEmpty { stderrClosed = true } else { stderrData.append(data) }
             }
         }
-        if data.isEmpty {
-            (toStdout ? output : errors).fileHandleForReading.readabilityHandler = nil
-        }
     }
 
     var stderr: String { lock.withLock { String(decoding: stderrData, as: UTF8.self) } }
     var stdout: String { lock.withLock { String(decoding: stdoutData, as: UTF8.self) } }
-    var pid: Int32 { process.processIdentifier }
+    var pid: Int32 { process.pid }
 
     func write(_ text: String) {
         guard !text.isEmpty else { return }
@@ -135,24 +154,21 @@ final class RunningTool: @unchecked Sendable {
         throw ToolTimeout()
     }
 
-    /// Waits for the end of the tool. Foundation's `Process` sees the end only once every holder of
-    /// its status pipe has closed it: a descriptor the tool leaked to a process it started (the
-    /// background emulator) would make `waitUntilExit` hang, so the wait watches for that instead.
-    func wait() -> ToolResult {
-        var endedFor = 0
-        while process.isRunning {
-            endedFor = isZombie(process.processIdentifier) ? endedFor + 1 : 0
-            if endedFor > 500 {
-                Issue.record("the tool has ended but its status pipe is still open: it leaked a descriptor to a process it started")
-                return ToolResult(status: -1, stdout: stdout, stderr: stderr)
-            }
-            usleep(10_000)
+    /// Waits for the end of the tool (at most `seconds`; then it is ended and the test fails), then
+    /// for its output to close.
+    func wait(seconds: Double = 300) -> ToolResult {
+        guard let status = process.waitBlocking(limit: seconds) else {
+            Issue.record("the tool was still running after \(Int(seconds)) s")
+            process.end()
+            return ToolResult(status: -1, stdout: stdout, stderr: stderr)
         }
         for _ in 0..<500 where !lock.withLock({ stdoutClosed && stderrClosed }) { usleep(10_000) }
+        if !lock.withLock({ stdoutClosed && stderrClosed }) {
+            Issue.record("the tool has ended but its output is still open: it leaked a descriptor to a process it started")
+        }
         return lock.withLock {
             ToolResult(
-                status: process.terminationStatus, stdout: String(decoding: stdoutData, as: UTF8.self),
-                stderr: String(decoding: stderrData, as: UTF8.self))
+                status: status, stdout: String(decoding: stdoutData, as: UTF8.self), stderr: String(decoding: stderrData, as: UTF8.self))
         }
     }
 }
