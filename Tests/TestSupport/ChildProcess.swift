@@ -214,13 +214,16 @@ package final class ChildProcess: @unchecked Sendable {
         // its group, so signalling the group cannot reach anyone else.
         kill(-pid, SIGTERM)
         let others = { [ownsID, id] in ownsID ? Self.processes(carrying: id) : [] }
-        for other in others() { kill(other, SIGTERM) }
+        var left = others()
+        for other in left { kill(other, SIGTERM) }
+        // The common case, a child that has ended and left nothing, costs one look at /proc.
         let deadline = Date().addingTimeInterval(grace)
-        while Date() < deadline, !Self.isEnded(pid) || !others().isEmpty {
+        while !Self.isEnded(pid) || !left.isEmpty, Date() < deadline {
             usleep(20_000)
+            left = others()
         }
         kill(-pid, SIGKILL)
-        for other in others() { kill(other, SIGKILL) }
+        for other in left { kill(other, SIGKILL) }
         _ = waitBlocking(limit: 10)
         var raw: Int32 = 0
         while waitpid(pid, &raw, 0) < 0, errno == EINTR {}
