@@ -34,7 +34,9 @@ import Testing
             "trap '' INT; \(ToolHome.binary) --config \(emulator.config) login --username ada@example.com; echo status=$?; stty -a")
         _ = try waitForOutput(tool, "Password for ada@example.com: ")
         tool.write("\u{03}") // Ctrl-C
-        let result = try waitForOutput(tool, "rows")
+        // `extproc` ends the last line of `stty -a`: the whole of it has come (the output can
+        // arrive in pieces, and `echo` is on a later line than `rows`).
+        let result = try waitForOutput(tool, "extproc")
         #expect(result.contains("status=130"), "ended by SIGINT: \(result)")
         let settings = result.components(separatedBy: "status=130").last ?? ""
         #expect(settings.contains(" echo ") && !settings.contains("-echo "), "echo is back on: \(settings)")
