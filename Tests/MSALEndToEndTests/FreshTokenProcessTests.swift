@@ -38,22 +38,10 @@ import Testing
     private func probe(_ program: URL, _ server: EmulatorServer, _ cache: URL, environment: [String: String] = [:]) throws -> (
         status: Int32, output: String, errors: String
     ) {
-        let process = Process()
-        process.executableURL = program
-        process.arguments = [cache.path, H.passwordApp, server.authority, Self.todo]
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let printed = output.fileHandleForReading.readDataToEndOfFile()
-        let complaints = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (
-            process.terminationStatus, String(decoding: printed, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines),
-            String(decoding: complaints, as: UTF8.self)
-        )
+        let result = try ChildProcess.runBlocking(
+            program.path, [cache.path, H.passwordApp, server.authority, Self.todo],
+            environment: ProcessInfo.processInfo.environment.merging(environment) { _, new in new }, limit: 120)
+        return (result.status, result.stdout.trimmingCharacters(in: .whitespacesAndNewlines), result.stderr)
     }
 
     /// Makes every access token in the file expired, as time passing would.

@@ -142,8 +142,8 @@ extension BrowserSignInEndToEndTests.RealBrowserSignInTests {
 
     }
 
-    /// The app's browser launcher: starts `real_browser_sign_in.py` with the authorize URL (a `Process`
-    /// with an argument array, no shell) and returns once it runs, as a desktop browser command does.
+    /// The app's browser launcher: starts `real_browser_sign_in.py` with the authorize URL (a `ChildProcess`
+    /// with an argument array, no shell, ended with this object) and returns once it runs, as a desktop browser command does.
     /// When the script fails it cancels the SDK's sign-in at once, so the test ends with the script's
     /// own message instead of waiting for the SDK's timeout.
     final class SeleniumBrowser: MSALBrowserLauncher, @unchecked Sendable {
@@ -165,7 +165,7 @@ extension BrowserSignInEndToEndTests.RealBrowserSignInTests {
         }
 
         private struct State {
-            var process: Process?
+            var process: ChildProcess?
             var outcome: Outcome?
         }
 
@@ -177,6 +177,8 @@ extension BrowserSignInEndToEndTests.RealBrowserSignInTests {
         init(_ action: Action) { self.action = action }
 
         deinit {
+            // The script, its ChromeDriver and Chromium (which carry the script's id) end with the test.
+            lock.withLock { state.process }?.end()
             try? FileManager.default.removeItem(at: log)
         }
 
@@ -190,18 +192,16 @@ extension BrowserSignInEndToEndTests.RealBrowserSignInTests {
             }
             guard FileManager.default.createFile(atPath: log.path, contents: nil) else { throw CocoaError(.fileWriteUnknown) }
             let output = try FileHandle(forWritingTo: log)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: Tools.python)
-            process.arguments = arguments
-            process.standardInput = FileHandle.nullDevice
-            process.standardOutput = output
-            process.standardError = output
-            process.terminationHandler = { [weak self] process in
-                try? output.close()
-                self?.finished(process.terminationReason == .exit ? process.terminationStatus : -process.terminationStatus)
-            }
-            try process.run()
+            defer { try? output.close() }
+            let process = try ChildProcess(
+                Tools.python, arguments, stdout: .descriptor(output.fileDescriptor), stderr: .descriptor(output.fileDescriptor))
             lock.withLock { state.process = process }
+            // Watches for the end of the script; the process stays owned by this object.
+            Task.detached { [weak self, weak process] in
+                while let running = process, running.exitStatus == nil { try? await Task.sleep(for: .milliseconds(50)) }
+                guard let status = process?.exitStatus else { return }
+                self?.finished(status > 128 ? -(status - 128) : status)
+            }
         }
 
         private func finished(_ status: Int32) {
@@ -232,9 +232,9 @@ extension BrowserSignInEndToEndTests.RealBrowserSignInTests {
         func outcome(within seconds: Double) async -> Outcome? {
             guard let process = lock.withLock({ state.process }) else { return nil }
             if let outcome = await poll(seconds) { return outcome }
-            process.terminate()
+            process.signal(SIGTERM)
             if let outcome = await poll(15) { return outcome }
-            kill(process.processIdentifier, SIGKILL)
+            process.end()
             return await poll(5) ?? Outcome(status: -SIGKILL, output: "still running after SIGKILL")
         }
 
@@ -258,14 +258,6 @@ enum SeleniumPython {
     /// Whether `SELENIUM_PYTHON` names a Python that can import selenium (checked once).
     static let isReady: Bool = {
         guard !path.isEmpty, FileManager.default.isExecutableFile(atPath: path) else { return false }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = ["-c", "import selenium"]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
+        return (try? ChildProcess.runBlocking(path, ["-c", "import selenium"], limit: 120))?.status == 0
     }()
 }

@@ -45,19 +45,10 @@ import Testing
         /// Runs one step in a new process on the saved `state`; what it printed.
         func step(_ state: any MSALNativeAuthSerializableState, _ arguments: String...) async throws -> [String: String] {
             let tool = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("msal-flow-step")
-            let process = Process()
-            process.executableURL = tool
-            process.arguments = [server.authority, H.passwordApp] + arguments
-            let input = Pipe()
-            let output = Pipe()
-            process.standardInput = input
-            process.standardOutput = output
-            try process.run()
-            input.fileHandleForWriting.write(state.serialized())
-            try input.fileHandleForWriting.close()
-            let data = await Task.detached { output.fileHandleForReading.readDataToEndOfFile() }.value
-            process.waitUntilExit()
-            try #require(process.terminationStatus == 0, "msal-flow-step \(arguments) exited \(process.terminationStatus)")
+            let result = try await ChildProcess.run(
+                tool.path, [server.authority, H.passwordApp] + arguments, input: state.serialized(), limit: 120)
+            try #require(result.status == 0, "msal-flow-step \(arguments) exited \(result.status): \(result.stderr)")
+            let data = Data(result.stdout.utf8)
             return try #require(
                 try JSONSerialization.jsonObject(with: data) as? [String: String], "\(String(decoding: data, as: UTF8.self))")
         }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Every ```swift block of the project's Markdown documents (README.md, docs/, and the READMEs
@@ -129,14 +130,11 @@ enum SnippetCompiler {
         for shim in ["CSecretService", "CMicroHTTPD", "CCrypto"] {
             arguments += ["-I", repository.appendingPathComponent("Sources/\(shim)").path]
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["pkg-config", "--cflags-only-I", "libsecret-1", "libmicrohttpd", "libcrypto"]
-        let output = Pipe()
-        process.standardOutput = output
-        guard (try? process.run()) != nil else { return arguments }
-        let flags = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        guard
+            let flags = try? ChildProcess.runBlocking(
+                "/usr/bin/env", ["pkg-config", "--cflags-only-I", "libsecret-1", "libmicrohttpd", "libcrypto"], limit: 60
+            ).stdout
+        else { return arguments }
         for flag in flags.split(separator: " ") where flag.hasPrefix("-I") {
             arguments += ["-Xcc", String(flag).trimmingCharacters(in: .whitespacesAndNewlines)]
         }
@@ -169,18 +167,11 @@ enum SnippetCompiler {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             let file = directory.appendingPathComponent("main.swift")
             try code.write(to: file, atomically: true, encoding: .utf8)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments =
+            let result = try ChildProcess.runBlocking(
+                "/usr/bin/env",
                 ["swiftc", "-typecheck", "-swift-version", swiftVersion, "-I", modules.path] + cModuleArguments + extraArguments
-                + [file.path]
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = output
-            try process.run()
-            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            return process.terminationStatus == 0 ? nil : text
+                    + [file.path], limit: 600)
+            return result.status == 0 ? nil : result.stdout + result.stderr
         } catch {
             return "could not run swiftc: \(error)"
         }

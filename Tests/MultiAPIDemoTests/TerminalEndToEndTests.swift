@@ -324,20 +324,20 @@ import Testing
     }
 
     @Test func helpAndBadArguments() async throws {
-        let help = try runDemo(["--help"])
+        let help = try await runDemo(["--help"])
         #expect(help.status == 0 && help.output.contains("Usage: multi-api-demo"))
-        let unknown = try runDemo(["--frobnicate"])
+        let unknown = try await runDemo(["--frobnicate"])
         #expect(unknown.status == 2 && unknown.error.contains("unknown option"))
-        let missing = try runDemo(["--config", "/nonexistent/config.json"])
+        let missing = try await runDemo(["--config", "/nonexistent/config.json"])
         #expect(missing.status == 2 && missing.error.contains("cannot read"))
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: file) }
         try Data(#"{"tenant_subdomain": "contoso"}"#.utf8).write(to: file)
-        let bad = try runDemo(["--config", file.path])
+        let bad = try await runDemo(["--config", file.path])
         #expect(bad.status == 2 && bad.error.contains("client_id"))
-        let both = try runDemo(["--config", file.path, "--conditional-access"])
+        let both = try await runDemo(["--config", file.path, "--conditional-access"])
         #expect(both.status == 2 && both.error.contains("--conditional-access applies to the embedded emulator"))
-        let noTerminal = try runDemo([])
+        let noTerminal = try await runDemo([])
         #expect(noTerminal.status == 1 && noTerminal.error.contains("cannot use this terminal"))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -15,66 +16,47 @@ import Testing
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("native-auth-emulator").path
     }
 
-    /// A running child: its output goes to files, so nothing blocks on a full pipe.
-    struct Child {
-        let pid: pid_t
-        let stdoutPath: String
-        let stderrPath: String
+    /// A running child: its output goes to files, so nothing blocks on a full pipe. It ends (with
+    /// its files) when the test's last reference goes, on every path out of the test.
+    final class Child: Sendable {
+        let process: ChildProcess
+        let files = TemporaryFiles(2)
 
-        var output: String { (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "" }
-        var errors: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
-
-        /// Waits up to `seconds` for the exit status; nil if it is still running (then killed).
-        /// Polls with `Task.sleep`, so the wait holds none of the cooperative pool's threads.
-        func exitStatus(within seconds: Double) async -> Int32? {
-            let deadline = Date().addingTimeInterval(seconds)
-            var status: Int32 = 0
-            while Date() < deadline {
-                if waitpid(pid, &status, WNOHANG) == pid { return (status >> 8) & 0xff }
-                try? await Task.sleep(nanoseconds: 20_000_000)
-            }
-            kill(pid, SIGKILL)
-            while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-            return nil
+        init(_ arguments: [String], blocked: [Int32]) throws {
+            process = try ChildProcess(
+                EmulatorCommandTests.binary, arguments, stdout: .file(files[0]), stderr: .file(files[1]), blocked: blocked)
         }
 
-        func cleanUp() {
-            unlink(stdoutPath)
-            unlink(stderrPath)
+        deinit {
+            process.end()
+            files.remove()
+        }
+
+        var output: String { files.read(0) }
+        var errors: String { files.read(1) }
+
+        func signal(_ number: Int32) { process.signal(number) }
+
+        /// Waits up to `seconds` for the exit status; nil if it is still running (then ended).
+        /// Polls with `Task.sleep`, so the wait holds none of the cooperative pool's threads.
+        func exitStatus(within seconds: Double) async -> Int32? {
+            if let status = await process.exitStatus(within: seconds) { return status }
+            process.end()
+            return nil
         }
     }
 
     /// Starts the program with `blocked` signals in its initial mask, as a thread-pool parent would.
     static func start(_ arguments: [String], blocked: [Int32] = []) throws -> Child {
-        let directory = FileManager.default.temporaryDirectory.path
-        let child = Child(
-            pid: 0, stdoutPath: "\(directory)/emulator-out-\(UUID().uuidString)",
-            stderrPath: "\(directory)/emulator-err-\(UUID().uuidString)")
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, child.stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, child.stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var mask = sigset_t()
-        sigemptyset(&mask)
-        for number in blocked { sigaddset(&mask, number) }
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        sigaddset(&defaults, SIGINT)
-        sigaddset(&defaults, SIGTERM)
-        posix_spawnattr_setsigmask(&attributes, &mask)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv = ([binary] + arguments).map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, binary, &actions, &attributes, argv, environ)
-        guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
-        return Child(pid: pid, stdoutPath: child.stdoutPath, stderrPath: child.stderrPath)
+        try Child(arguments, blocked: blocked)
+    }
+
+    /// Runs `body` with the program started and ends the program when `body` returns or throws:
+    /// for a program that must not stay up a moment longer than its test (one on every interface).
+    static func with<T>(_ arguments: [String], _ body: (Child) async throws -> T) async throws -> T {
+        let child = try Child(arguments, blocked: [])
+        defer { child.process.end() }
+        return try await body(child)
     }
 
     /// Waits until the banner shows the server is listening.
@@ -89,13 +71,11 @@ import Testing
 
     @Test func helpAndBadOptions() async throws {
         let help = try Self.start(["--help"])
-        defer { help.cleanUp() }
         #expect(await help.exitStatus(within: 60) == 0)
         #expect(help.output.contains("--port"))
         #expect(help.output.contains("--strict-refresh-rotation"))
 
         let bad = try Self.start(["--no-such-option"])
-        defer { bad.cleanUp() }
         #expect(await bad.exitStatus(within: 60) == 2)
         #expect(bad.errors.contains("Try --help"))
     }
@@ -118,8 +98,6 @@ import Testing
     @Test(arguments: [false, true])
     func strictRefreshRotationFlag(strict: Bool) async throws {
         let child = try Self.start(["--port", "0", "--quiet"] + (strict ? ["--strict-refresh-rotation"] : []))
-        defer { child.cleanUp() }
-        defer { kill(child.pid, SIGTERM) }
         #expect(await Self.waitForBanner(child), "no banner: \(child.errors)")
         let authority = String(
             try #require(child.output.split(separator: "\n").first { $0.hasPrefix("authority: ") }?.dropFirst("authority: ".count)))
@@ -153,7 +131,6 @@ import Testing
     @Test(arguments: [(SIGTERM, false), (SIGINT, false), (SIGTERM, true), (SIGINT, true)])
     func stopsOnASignalAfterServing(signal: Int32, startedBlocked: Bool) async throws {
         let child = try Self.start(["--port", "0", "--quiet"], blocked: startedBlocked ? [SIGINT, SIGTERM] : [])
-        defer { child.cleanUp() }
         #expect(await Self.waitForBanner(child), "no banner: \(child.errors)")
         let authority = try #require(
             child.output.split(separator: "\n").first { $0.hasPrefix("authority: ") }?.dropFirst("authority: ".count))
@@ -162,7 +139,7 @@ import Testing
             let (_, response) = try await URLSession.shared.data(from: discovery)
             #expect((response as? HTTPURLResponse)?.statusCode == 200)
         }
-        kill(child.pid, signal)
+        child.signal(signal)
         #expect(await child.exitStatus(within: 60) == 0, "still running 60 s after signal \(signal)")
         #expect(child.errors.contains("stopped"))
     }

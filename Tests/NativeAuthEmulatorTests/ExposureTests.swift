@@ -99,45 +99,45 @@ import Testing
     @Test func theCommandRefusesPlainHTTPBeyondLoopback() async throws {
         for host in ["0.0.0.0", "192.0.2.1"] {
             let child = try EmulatorCommandTests.start(["--host", host, "--port", "0"])
-            defer { child.cleanUp() }
             #expect(await child.exitStatus(within: 60) == 2, "\(host)")
             #expect(child.errors.contains("not a loopback address") && child.errors.contains("--expose-insecurely"))
             #expect(child.errors.contains("--tls-cert") && child.errors.contains("mailbox"))
             #expect(child.output.isEmpty)
         }
         let help = try EmulatorCommandTests.start(["--help"])
-        defer { help.cleanUp() }
         #expect(await help.exitStatus(within: 60) == 0)
         #expect(help.output.contains("--expose-insecurely"))
     }
 
+    /// The emulator on every interface (with its mailbox) is up only inside `with`, which ends it
+    /// however the test leaves that scope.
     @Test func theCommandOnAllInterfacesWarnsPrintsALoopbackURLAndGuardsTheHooks() async throws {
-        let child = try EmulatorCommandTests.start(["--host", "0.0.0.0", "--port", "0", "--expose-insecurely"])
-        defer { child.cleanUp() }
-        #expect(await EmulatorCommandTests.waitForBanner(child), "no banner: \(child.errors)")
-        let lines = child.output.split(separator: "\n").map(String.init)
-        let base = try #require(lines.first { $0.hasPrefix("base URL: ") }?.dropFirst("base URL: ".count)).description
-        #expect(base.hasPrefix("http://127.0.0.1:"))
-        #expect(lines.contains { $0.hasPrefix("listening on all interfaces (0.0.0.0)") })
-        #expect(!child.output.contains("0.0.0.0:"), "no unusable URL is printed")
-        let errors = child.errors
-        #expect(errors.contains("WARNING") && errors.contains("mailbox") && errors.contains("plain HTTP"))
-        let tokenLine = try #require(errors.split(separator: "\n").first { $0.contains("hook token: ") })
-        let token = try #require(tokenLine.components(separatedBy: "hook token: ").last?.split(separator: " ").first).description
-        #expect(errors.components(separatedBy: token).count == 2, "the token is printed once")
-        #expect(!child.output.contains(token), "and only to stderr")
+        try await EmulatorCommandTests.with(["--host", "0.0.0.0", "--port", "0", "--expose-insecurely"]) { child in
+            #expect(await EmulatorCommandTests.waitForBanner(child), "no banner: \(child.errors)")
+            let lines = child.output.split(separator: "\n").map(String.init)
+            let base = try #require(lines.first { $0.hasPrefix("base URL: ") }?.dropFirst("base URL: ".count)).description
+            #expect(base.hasPrefix("http://127.0.0.1:"))
+            #expect(lines.contains { $0.hasPrefix("listening on all interfaces (0.0.0.0)") })
+            #expect(!child.output.contains("0.0.0.0:"), "no unusable URL is printed")
+            let errors = child.errors
+            #expect(errors.contains("WARNING") && errors.contains("mailbox") && errors.contains("plain HTTP"))
+            let tokenLine = try #require(errors.split(separator: "\n").first { $0.contains("hook token: ") })
+            let token = try #require(tokenLine.components(separatedBy: "hook token: ").last?.split(separator: " ").first).description
+            #expect(errors.components(separatedBy: token).count == 2, "the token is printed once")
+            #expect(!child.output.contains(token), "and only to stderr")
 
-        #expect(try await fetch(base, "/_emulator/mailbox?username=ada@example.com").status == 401)
-        #expect(
-            try await fetch(base, "/_emulator/mailbox?username=ada@example.com", headers: ["X-Emulator-Hook-Token": token]).status == 200)
-        #expect(try await fetch(base, "/emulator.onmicrosoft.com/v2.0/.well-known/openid-configuration").status == 200)
-        kill(child.pid, SIGTERM)
-        #expect(await child.exitStatus(within: 60) == 0)
+            #expect(try await fetch(base, "/_emulator/mailbox?username=ada@example.com").status == 401)
+            #expect(
+                try await fetch(base, "/_emulator/mailbox?username=ada@example.com", headers: ["X-Emulator-Hook-Token": token]).status
+                    == 200)
+            #expect(try await fetch(base, "/emulator.onmicrosoft.com/v2.0/.well-known/openid-configuration").status == 200)
+            child.signal(SIGTERM)
+            #expect(await child.exitStatus(within: 60) == 0)
+        }
     }
 
     @Test func theCommandsMailLineShowsChannelAndTarget() async throws {
         let child = try EmulatorCommandTests.start(["--port", "0"])
-        defer { child.cleanUp() }
         #expect(await EmulatorCommandTests.waitForBanner(child), "no banner: \(child.errors)")
         #expect(!child.errors.contains("hook token"), "loopback: no token, no warning")
         let lines = child.output.split(separator: "\n").map(String.init)
@@ -154,7 +154,7 @@ import Testing
             body: Data("client_id=\(codeApp)&continuation_token=\(token)&challenge_type=oob+redirect".utf8))
         #expect(challenged.status == 200)
         #expect(child.errors.contains("mail to grace@example.com (sign_in, email grace@example.com): Account verification code: "))
-        kill(child.pid, SIGTERM)
+        child.signal(SIGTERM)
         #expect(await child.exitStatus(within: 60) == 0)
     }
 

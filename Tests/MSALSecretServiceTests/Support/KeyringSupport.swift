@@ -51,60 +51,25 @@ final class TestItem: Sendable {
 
 /// Runs a program to its end; returns its exit status and output (standard output and error).
 ///
-/// `posix_spawn` with an empty signal mask and default dispositions, in a process group of its
-/// own: threads of the test process (Foundation's and the cooperative pool's) block most signals,
-/// which a child would inherit, and a `dbus-run-session` could then not stop its bus daemon. The
-/// output goes to a file (a daemon left behind would keep a pipe open), the wait is a `waitpid` on
-/// a thread of its own (never on the cooperative pool), and a group still running after
-/// `limit` seconds is killed, so that a test fails instead of hanging.
+/// A `ChildProcess`: an empty signal mask and default dispositions (threads of the test process,
+/// Foundation's and the cooperative pool's, block most signals, which a child would inherit, and a
+/// `dbus-run-session` could then not stop its bus daemon), a process group of its own, output to a
+/// file (a daemon left behind would keep a pipe open), a wait that holds no thread of the
+/// cooperative pool; a child still running after `limit` seconds is ended, so that a test fails
+/// instead of hanging, and whatever it left (a bus daemon) ends with it.
 func run(_ tool: String, _ arguments: [String], environment: [String: String]? = nil, limit: Double = 120) async throws -> (
     status: Int32, output: String
 ) {
-    let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("msal-keyring-output-\(UUID().uuidString)").path
-    defer { unlink(outputPath) }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    posix_spawn_file_actions_adddup2(&actions, 1, 2)
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var none = sigset_t()
-    sigemptyset(&none)
-    var all = sigset_t()
-    sigfillset(&all)
-    posix_spawnattr_setsigmask(&attributes, &none)
-    posix_spawnattr_setsigdefault(&attributes, &all)
-    posix_spawnattr_setpgroup(&attributes, 0)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
-    let argv = ([tool] + arguments).map { strdup($0) } + [nil]
-    let envp = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer { for pointer in argv + envp { free(pointer) } }
-    var pid: pid_t = 0
-    let spawned = posix_spawn(&pid, tool, &actions, &attributes, argv, envp)
-    guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
-    let child = pid
-    let status = await withCheckedContinuation { (continuation: CheckedContinuation<Int32, Never>) in
-        let done = Locked(false)
-        Thread {
-            var status: Int32 = 0
-            while waitpid(child, &status, 0) < 0, errno == EINTR {}
-            done.withLock { $0 = true }
-            continuation.resume(returning: (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f))
-        }.start()
-        Thread {
-            var slept = 0.0
-            while slept < limit, !done.withLock({ $0 }) {
-                usleep(100_000)
-                slept += 0.1
-            }
-            if !done.withLock({ $0 }) { kill(-child, SIGKILL) }
-        }.start()
+    let files = TemporaryFiles(1)
+    defer { files.remove() }
+    guard FileManager.default.createFile(atPath: files[0], contents: nil, attributes: [.posixPermissions: 0o600]),
+        let output = FileHandle(forWritingAtPath: files[0])
+    else { throw CocoaError(.fileWriteUnknown) }
+    let status = try await ChildProcess.with(
+        tool, arguments, environment: environment, stdout: .descriptor(output.fileDescriptor), stderr: .descriptor(output.fileDescriptor)
+    ) { child in
+        try? output.close()
+        return await child.exitStatus(within: limit) ?? 128 + SIGKILL
     }
-    // Whatever the child left in its group (a bus daemon) goes too.
-    kill(-child, SIGKILL)
-    let output = FileManager.default.contents(atPath: outputPath) ?? Data()
-    return (status, String(decoding: output, as: UTF8.self))
+    return (status, files.read(0))
 }

@@ -39,12 +39,8 @@ import Testing
     }
 
     private func stress(_ arguments: [String]) async throws {
-        let process = Process()
-        process.executableURL = TokenCacheProcessTests.stressTool
-        process.arguments = arguments
-        try process.run()
-        try await offThePool { process.waitUntilExit() }
-        try #require(process.terminationStatus == 0, "msal-cache-stress \(arguments)")
+        let result = try await ChildProcess.run(TokenCacheProcessTests.stressTool.path, arguments, limit: 120)
+        try #require(result.status == 0, "msal-cache-stress \(arguments): \(result.stderr)")
     }
 
     private func directory() throws -> URL {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import MSAL
@@ -18,16 +19,11 @@ import Testing
 
     @Test func processesWritingAtOnceLoseNothing() async throws {
         let directory = try TemporaryDirectory()
-        let processes = try (0..<4).map { index -> Process in
-            let process = Process()
-            process.executableURL = Self.stressTool
-            process.arguments = ["write", directory.cacheFile.path, "writer\(index)", "40"]
-            try process.run()
-            return process
+        let processes = try (0..<4).map { index in
+            try ChildProcess(Self.stressTool.path, ["write", directory.cacheFile.path, "writer\(index)", "40"])
         }
         for process in processes {
-            try await offThePool { process.waitUntilExit() }
-            #expect(process.terminationStatus == 0)
+            #expect(await process.exitStatus(within: 120) == 0)
         }
         let snapshot = try #require(try FileTokenCacheStorage(url: directory.cacheFile).load(ifChangedSince: nil))
         #expect(snapshot.document[.accessToken].count == 160)
@@ -40,13 +36,10 @@ import Testing
         let directory = try TemporaryDirectory()
         var versions = Set<String>()
         for round in 0..<8 {
-            let process = Process()
-            process.executableURL = Self.stressTool
-            process.arguments = ["churn", directory.cacheFile.path]
-            try process.run()
+            let process = try ChildProcess(Self.stressTool.path, ["churn", directory.cacheFile.path])
             try await Task.sleep(nanoseconds: UInt64(30_000 + (round * 17_000) % 90_000) * 1000)
-            kill(process.processIdentifier, SIGKILL)
-            try await offThePool { process.waitUntilExit() }
+            process.signal(SIGKILL)
+            _ = await process.exitStatus(within: 60)
             let snapshot = try #require(try FileTokenCacheStorage(url: directory.cacheFile).load(ifChangedSince: nil))
             #expect(snapshot.problem == nil, "round \(round): \(snapshot.problem?.message ?? "")")
             guard FileManager.default.fileExists(atPath: directory.cacheFile.path) else { continue } // killed before any write
@@ -58,22 +51,13 @@ import Testing
 
     @Test func aFullDiskFailsTheWriteCleanlyAndKeepsTheOldFile() async throws {
         let directory = try TemporaryDirectory()
-        let writer = Process()
-        writer.executableURL = Self.stressTool
-        writer.arguments = ["write", directory.cacheFile.path, "kept", "5"]
-        try writer.run()
-        try await offThePool { writer.waitUntilExit() }
+        try #require(
+            try await ChildProcess.run(Self.stressTool.path, ["write", directory.cacheFile.path, "kept", "5"], limit: 120).status == 0)
         let before = try Data(contentsOf: directory.cacheFile)
 
-        let full = Process()
-        full.executableURL = Self.stressTool
-        full.arguments = ["full-disk", directory.cacheFile.path, "65536"]
-        let errors = Pipe()
-        full.standardError = errors
-        try full.run()
-        let message = try await offThePool { String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) }
-        try await offThePool { full.waitUntilExit() }
-        #expect(full.terminationStatus == 3, "the write must fail with an error, not a crash: \(message)")
+        let full = try await ChildProcess.run(Self.stressTool.path, ["full-disk", directory.cacheFile.path, "65536"], limit: 120)
+        let message = full.stderr
+        #expect(full.status == 3, "the write must fail with an error, not a crash: \(message)")
         #expect(message.contains("Cannot write the token cache"), "\(message)")
         #expect(try Data(contentsOf: directory.cacheFile) == before, "the old file is untouched")
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.cacheFile.deletingLastPathComponent().path)
@@ -90,27 +74,19 @@ import Testing
     func anUnreadableFileIsReportedAndNeverReplaced() async throws {
         let directory = try TemporaryDirectory()
         chmod(directory.url.path, 0o777)
-        let writer = Process()
-        writer.executableURL = Self.stressTool
-        writer.arguments = ["write", directory.cacheFile.path, "owner", "3"]
-        try writer.run()
-        try await offThePool { writer.waitUntilExit() }
+        try #require(
+            try await ChildProcess.run(Self.stressTool.path, ["write", directory.cacheFile.path, "owner", "3"], limit: 120).status == 0)
         chmod(directory.cacheFile.deletingLastPathComponent().deletingLastPathComponent().path, 0o777)
         chmod(directory.cacheFile.deletingLastPathComponent().path, 0o777)
         chmod(directory.cacheFile.path, 0o600) // root's file: unreadable to nobody
         let before = try Data(contentsOf: directory.cacheFile)
 
-        let intruder = Process()
-        intruder.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        intruder.arguments = [
-            "--reuid=65534", "--regid=65534", "--clear-groups", Self.stressTool.path, "write", directory.cacheFile.path, "other", "1",
-        ]
-        let errors = Pipe()
-        intruder.standardError = errors
-        try intruder.run()
-        let message = try await offThePool { String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) }
-        try await offThePool { intruder.waitUntilExit() }
-        #expect(intruder.terminationStatus == 1, "a clear failure, not a crash: \(message)")
+        let intruder = try await ChildProcess.run(
+            "/usr/bin/setpriv",
+            ["--reuid=65534", "--regid=65534", "--clear-groups", Self.stressTool.path, "write", directory.cacheFile.path, "other", "1"],
+            limit: 120)
+        let message = intruder.stderr
+        #expect(intruder.status == 1, "a clear failure, not a crash: \(message)")
         #expect(message.contains("Permission denied"), "\(message)")
         #expect(try Data(contentsOf: directory.cacheFile) == before, "the unreadable file is neither replaced nor emptied")
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.cacheFile.deletingLastPathComponent().path)

@@ -291,15 +291,8 @@ import Testing
     }
 
     private func run(_ tool: String, _ arguments: [String]) async throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = try await offThePool { pipe.fileHandleForReading.readDataToEndOfFile() }
-        try await offThePool { process.waitUntilExit() }
-        try #require(process.terminationStatus == 0)
-        return String(decoding: data, as: UTF8.self)
+        let result = try await ChildProcess.run(tool, arguments, limit: 120)
+        try #require(result.status == 0, "\(tool) exited \(result.status): \(result.stderr)")
+        return result.stdout
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -6,28 +7,41 @@ import Testing
 #endif
 
 /// A private tmux server running one program at a fixed size: type, press keys, read the screen.
+///
+/// The server runs in the foreground (`tmux -D`) as a `ChildProcess` of the test, rather than as
+/// the daemon tmux makes of itself: it ends with the session, on every path out of the test, and
+/// so do the pane's shell and program, which carry the server's `MSAL_TEST_CHILD` in their
+/// environment (tmux gives a pane the server's environment).
 final class TmuxSession {
     /// The server's socket, in the temporary directory rather than tmux's shared one, removed on deinit.
     let socket = FileManager.default.temporaryDirectory.appendingPathComponent("msal-demo-\(UUID().uuidString.prefix(8)).tmux").path
     /// The program's exit status is written here by the wrapping shell.
     let statusFile = FileManager.default.temporaryDirectory.appendingPathComponent("demo-status-\(UUID().uuidString)").path
+    private let server: ChildProcess
 
     static var demoBinary: String {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("multi-api-demo").path
     }
 
     init(_ command: String, columns: Int = 80, rows: Int = 24, environment: [String: String] = [:]) throws {
-        var arguments = ["-S", socket, "-f", "/dev/null", "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", "-e", "LANG=C.UTF-8"]
+        server = try ChildProcess(Self.tmuxPath, ["-S", socket, "-f", "/dev/null", "-D"])
+        for _ in 0..<1000 where access(socket, F_OK) != 0 {
+            guard server.isRunning else { throw TmuxError(message: "the tmux server ended at start") }
+            usleep(10_000)
+        }
+        var arguments = ["-S", socket, "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", "-e", "LANG=C.UTF-8"]
         for (name, value) in environment { arguments += ["-e", "\(name)=\(value)"] }
         // The shell survives the Ctrl-C it shares with the program (a no-op trap; the program, once exec'd, gets default handling).
         arguments.append("/bin/sh -c 'trap : INT TERM; \(command); echo $? > \(statusFile)'")
-        // The new tmux server inherits this call's descriptors: give it none to hold open.
-        try tmux(arguments, captureOutput: false)
+        try tmux(arguments)
         try tmux(["-S", socket, "set-option", "-g", "remain-on-exit", "on"])
     }
 
     deinit {
+        // kill-server hangs up the pane (its program ends as on a closed terminal); end() then
+        // ends whatever is left, server and pane alike.
         _ = try? tmux(["-S", socket, "kill-server"])
+        server.end()
         unlink(statusFile)
         unlink(socket)
     }
@@ -89,57 +103,26 @@ final class TmuxSession {
         throw CancellationError()
     }
 
-    /// Runs tmux with posix_spawn and waitpid. Foundation's `Process` on Linux treats a child as
-    /// running until every process that inherited its status descriptor exits, and the tmux
-    /// server that `new-session` forks never does: `waitUntilExit` would hang (seen here).
+    static let tmuxPath = "/usr/bin/tmux"
+
+    /// Runs a tmux client command to its end; its output. A failed command throws.
     @discardableResult
-    private func tmux(_ arguments: [String], captureOutput: Bool = true) throws -> String {
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(UUID().uuidString)").path
-        defer { unlink(output) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, captureOutput ? output : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv = (["tmux"] + arguments).map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        // A clean signal state: this runs on a thread-pool thread whose blocked signals the child
-        // would otherwise inherit.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        var defaults = sigset_t()
-        sigfillset(&defaults)
-        sigdelset(&defaults, SIGKILL)
-        sigdelset(&defaults, SIGSTOP)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, "/usr/bin/tmux", &actions, &attributes, argv, environ)
-        guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-        return captureOutput ? ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "") : ""
+    private func tmux(_ arguments: [String]) throws -> String {
+        let result = try ChildProcess.runBlocking(Self.tmuxPath, arguments, limit: 60)
+        guard result.status == 0 else {
+            throw TmuxError(message: "tmux \(arguments.prefix(3)) failed (\(result.status)): \(result.stderr)")
+        }
+        return result.stdout
     }
 }
 
+struct TmuxError: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}
+
 /// Runs the demo binary directly (no terminal) and returns its exit status and output.
-func runDemo(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: TmuxSession.demoBinary)
-    process.arguments = arguments
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    let output = out.fileHandleForReading.readDataToEndOfFile()
-    let error = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: error, as: UTF8.self))
+func runDemo(_ arguments: [String]) async throws -> (status: Int32, output: String, error: String) {
+    let result = try await ChildProcess.run(TmuxSession.demoBinary, arguments, limit: 120)
+    return (result.status, result.stdout, result.stderr)
 }

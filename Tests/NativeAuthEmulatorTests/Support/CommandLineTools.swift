@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import NativeAuthEmulator
@@ -7,17 +8,9 @@ import Testing
 /// exit fails the test.
 @discardableResult
 func runTool(_ tool: String, _ arguments: [String]) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: tool)
-    process.arguments = arguments
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    try #require(process.terminationStatus == 0, "\(tool) failed")
-    return String(decoding: data, as: UTF8.self)
+    let result = try ChildProcess.runBlocking(tool, arguments, limit: 120)
+    try #require(result.status == 0, "\(tool) failed")
+    return result.stdout
 }
 
 /// A throwaway self-signed certificate for 127.0.0.1 (also as its subjectAltName), made by openssl
