@@ -23,7 +23,7 @@ import Testing
             listening += OwnSockets.tcp(localPorts: [port]).filter(\.isListening)
             switch round % 4 {
             case 0:
-                async let response = listener.waitForResponse(timeout: 10)
+                async let response = listener.waitForResponse(timeout: LoopbackTestClient.patience)
                 let silent = try LoopbackTestClient.connect(port: port)
                 accepted.append((port, silent.localPort))
                 _ = try await LoopbackTestClient.get("/favicon.ico", port: port)
@@ -34,7 +34,7 @@ import Testing
                 _ = try? await listener.waitForResponse(timeout: 0.01)
             case 2:
                 listener.cancel()
-                _ = try? await listener.waitForResponse(timeout: 10)
+                _ = try? await listener.waitForResponse(timeout: LoopbackTestClient.patience)
             default:
                 // Never waited for: dropping the listener stops its thread.
                 _ = try await LoopbackTestClient.get("/?code=C&state=wrong", port: port)

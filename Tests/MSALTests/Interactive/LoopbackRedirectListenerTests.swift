@@ -44,7 +44,7 @@ import Testing
         let (listener, url, port) = try started()
         #expect(url.absoluteString == "http://localhost:\(port)")
         #expect(port != 0)
-        async let response = listener.waitForResponse(timeout: 10)
+        async let response = listener.waitForResponse(timeout: LoopbackTestClient.patience)
         let answer = try await LoopbackTestClient.get(
             "/?code=SECRET-CODE.x&state=\(Self.state)&client_info=eyJ1aWQiOiIxIn0&session_state=s", port: port)
         #expect(status(answer) == "HTTP/1.1 200 OK")
@@ -60,7 +60,7 @@ import Testing
 
     @Test func errorResponseIsEscapedOnThePageAndReturned() async throws {
         let (listener, _, port) = try started()
-        async let response = listener.waitForResponse(timeout: 10)
+        async let response = listener.waitForResponse(timeout: LoopbackTestClient.patience)
         let answer = try await LoopbackTestClient.get(
             "/?error=access_denied&error_description=%3Cscript%3Ealert(1)%3C%2Fscript%3E+%26+more&error_subcode=cancel&state=\(Self.state)",
             port: port)
@@ -76,7 +76,7 @@ import Testing
 
     @Test func wrongOrMissingStateIsRefusedAndTheListenerKeepsWaiting() async throws {
         let (listener, _, port) = try started()
-        async let response = listener.waitForResponse(timeout: 10)
+        async let response = listener.waitForResponse(timeout: LoopbackTestClient.patience)
         let forged = try await LoopbackTestClient.get("/?code=FORGED&state=attacker", port: port)
         #expect(status(forged) == "HTTP/1.1 400 Bad Request")
         #expect(forged.contains("State mismatch"))
@@ -91,7 +91,7 @@ import Testing
     /// refused like any other forged one.
     @Test func aPrefixOfTheStateOrMoreThanItIsRefused() async throws {
         let (listener, _, port) = try started()
-        async let response = listener.waitForResponse(timeout: 10)
+        async let response = listener.waitForResponse(timeout: LoopbackTestClient.patience)
         for forged in [String(Self.state.dropLast()), String(Self.state.prefix(1)), "", Self.state + "4"] {
             let answer = try await LoopbackTestClient.get("/?code=FORGED&state=\(forged)", port: port)
             #expect(status(answer) == "HTTP/1.1 400 Bad Request", "state=\(forged)")
@@ -105,7 +105,7 @@ import Testing
     @Test func otherPathsAreNotFoundAndTheListenerKeepsWaiting() async throws {
         let (listener, url, port) = try started("http://localhost/callback")
         #expect(url.absoluteString == "http://localhost:\(port)/callback")
-        async let response = listener.waitForResponse(timeout: 10)
+        async let response = listener.waitForResponse(timeout: LoopbackTestClient.patience)
         for target in ["/favicon.ico", "/?code=C&state=\(Self.state)", "/callback/x?code=C&state=\(Self.state)", "/callback"] {
             let answer = try await LoopbackTestClient.get(target, port: port)
             #expect(status(answer) == "HTTP/1.1 404 Not Found", "\(target)")
@@ -117,7 +117,7 @@ import Testing
 
     @Test func postIsRefused() async throws {
         let (listener, _, port) = try started()
-        async let response = listener.waitForResponse(timeout: 10)
+        async let response = listener.waitForResponse(timeout: LoopbackTestClient.patience)
         let body = "code=C&state=\(Self.state)"
         let post = try await LoopbackTestClient.exchange(
             "POST /?code=C&state=\(Self.state) HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\n"
@@ -130,7 +130,7 @@ import Testing
 
     @Test func oversizedHeadIsRefused() async throws {
         let (listener, _, port) = try started()
-        async let response = listener.waitForResponse(timeout: 10)
+        async let response = listener.waitForResponse(timeout: LoopbackTestClient.patience)
         let big = "GET /?code=C&state=\(Self.state) HTTP/1.1\r\nHost: localhost\r\nX-Filler: \(String(repeating: "a", count: 9000))\r\n\r\n"
         let answer = try await LoopbackTestClient.exchange(big, port: port)
         #expect(status(answer) == "HTTP/1.1 431 Request Header Fields Too Large")
@@ -153,7 +153,7 @@ import Testing
         let partial = try LoopbackTestClient.connect(port: port)
         defer { partial.close() }
         partial.send("GET /?code=PARTIAL&state=\(Self.state) HTTP/1.1\r\nHost: loc")
-        async let response = listener.waitForResponse(timeout: 10)
+        async let response = listener.waitForResponse(timeout: LoopbackTestClient.patience)
         let answer = try await LoopbackTestClient.get("/?code=REAL&state=\(Self.state)", port: port)
         #expect(status(answer) == "HTTP/1.1 200 OK")
         #expect(try await response.code == "REAL")
@@ -163,7 +163,7 @@ import Testing
         let (listener, _, port) = try started()
         let idle = try (0..<40).map { _ in try LoopbackTestClient.connect(port: port) }
         defer { for connection in idle { connection.close() } }
-        async let response = listener.waitForResponse(timeout: 10)
+        async let response = listener.waitForResponse(timeout: LoopbackTestClient.patience)
         let answer = try await LoopbackTestClient.get("/?code=REAL&state=\(Self.state)", port: port)
         #expect(status(answer) == "HTTP/1.1 200 OK")
         #expect(try await response.code == "REAL")
@@ -253,7 +253,7 @@ import Testing
         let (listener, _, port) = try started()
         let answer = try await LoopbackTestClient.get("/?code=EARLY&state=\(Self.state)", port: port)
         #expect(status(answer) == "HTTP/1.1 200 OK")
-        #expect(try await listener.waitForResponse(timeout: 10).code == "EARLY")
+        #expect(try await listener.waitForResponse(timeout: LoopbackTestClient.patience).code == "EARLY")
     }
 
     @Test func busyPortIsATypedErrorNamingThePort() throws {
@@ -272,7 +272,7 @@ import Testing
         let (listener, url, bound) = try started("http://127.0.0.1:\(port)")
         #expect(bound == port)
         #expect(url.absoluteString == "http://127.0.0.1:\(port)")
-        async let response = listener.waitForResponse(timeout: 10)
+        async let response = listener.waitForResponse(timeout: LoopbackTestClient.patience)
         _ = try await LoopbackTestClient.get("/?code=C&state=\(Self.state)", port: port)
         #expect(try await response.code == "C")
     }
@@ -281,7 +281,7 @@ import Testing
     func ipv6LoopbackIsServedOnTheSamePort() async throws {
         let (listener, _, port) = try started()
         #expect(listener.boundAddresses == ["127.0.0.1", "::1"])
-        async let response = listener.waitForResponse(timeout: 10)
+        async let response = listener.waitForResponse(timeout: LoopbackTestClient.patience)
         let forged = try await LoopbackTestClient.get("/?code=X&state=nope", port: port, family: .ipv6)
         #expect(forged.contains("State mismatch"))
         let answer = try await LoopbackTestClient.get("/?code=SIX&state=\(Self.state)", port: port, family: .ipv6)
@@ -309,7 +309,7 @@ import Testing
             "this machine has no network address besides loopback to try a connection from"))
     func aPeerOnTheMachinesNetworkAddressIsRefused() async throws {
         let (listener, _, port) = try started()
-        async let response = listener.waitForResponse(timeout: 10)
+        async let response = listener.waitForResponse(timeout: LoopbackTestClient.patience)
         var tried: [String] = []
         for address in LoopbackTestClient.nonLoopbackAddresses {
             do {

@@ -32,7 +32,7 @@ import Testing
 
     @Test func theAppsSuccessPageIsSentExactlyAsGiven() async throws {
         let (listener, port) = try started(.init(successHTML: Self.success, errorHTML: Self.failure))
-        async let response = listener.waitForResponse(timeout: 10)
+        async let response = listener.waitForResponse(timeout: LoopbackTestClient.patience)
         let answer = try await LoopbackTestClient.get("/?code=SECRET-CODE&state=\(Self.state)&error_description=x", port: port)
         #expect(status(answer) == "HTTP/1.1 200 OK")
         // Nothing replaced: not the code (a credential), not the other placeholders.
@@ -49,7 +49,7 @@ import Testing
 
     @Test func theAppsErrorPageGetsTheRedirectsErrorEscaped() async throws {
         let (listener, port) = try started(.init(successHTML: Self.success, errorHTML: Self.failure))
-        async let response = listener.waitForResponse(timeout: 10)
+        async let response = listener.waitForResponse(timeout: LoopbackTestClient.patience)
         let answer = try await LoopbackTestClient.get(
             "/?error=access_denied&error_description=%3Cscript%3Ealert(1)%3C%2Fscript%3E+%22%24error%22&error_subcode=cancel"
                 + "&state=\(Self.state)", port: port)
@@ -66,14 +66,14 @@ import Testing
     /// Each page is the app's only when given: the other one stays the SDK's.
     @Test func aPageNotGivenIsTheSDKs() async throws {
         let (errorOnly, errorOnlyPort) = try started(.init(errorHTML: Self.failure))
-        async let code = errorOnly.waitForResponse(timeout: 10)
+        async let code = errorOnly.waitForResponse(timeout: LoopbackTestClient.patience)
         let success = try await LoopbackTestClient.get("/?code=C&state=\(Self.state)", port: errorOnlyPort)
         #expect(success.contains("Authentication completed. You can close this window now."))
         #expect(!success.contains("Failed"))
         #expect(try await code.code == "C")
 
         let (successOnly, successOnlyPort) = try started(.init(successHTML: Self.success))
-        async let error = successOnly.waitForResponse(timeout: 10)
+        async let error = successOnly.waitForResponse(timeout: LoopbackTestClient.patience)
         let failure = try await LoopbackTestClient.get("/?error=server_error&state=\(Self.state)", port: successOnlyPort)
         #expect(failure.contains("Authentication failed. server_error."))
         #expect(!failure.contains("Contoso"))
@@ -86,7 +86,7 @@ import Testing
         let (listener, port) = try started(.init(successHTML: Self.success, errorHTML: Self.failure))
         let authorize = URL(string: "https://login.example/t/oauth2/v2.0/authorize?state=\(Self.state)")!
         #expect(listener.offerShortAddress(redirectingTo: authorize))
-        async let response = listener.waitForResponse(timeout: 10)
+        async let response = listener.waitForResponse(timeout: LoopbackTestClient.patience)
 
         let forged = try await LoopbackTestClient.get("/?error=access_denied&state=attacker", port: port)
         #expect(status(forged) == "HTTP/1.1 400 Bad Request")

@@ -46,7 +46,7 @@ import Testing
     @Test func theShortAddressRedirectsToExactlyTheAuthorizeURLAndTheSignInGoesOn() async throws {
         let (listener, port, target) = try started()
         #expect(listener.shortAddress?.absoluteString == "http://localhost:\(port)\(Self.path)")
-        async let response = listener.waitForResponse(timeout: 10)
+        async let response = listener.waitForResponse(timeout: LoopbackTestClient.patience)
 
         let answer = try await LoopbackTestClient.get(Self.path, port: port)
         #expect(status(answer) == "HTTP/1.1 302 Found")
@@ -68,7 +68,7 @@ import Testing
     /// and keeps today's answers: never the redirect to the authorize URL.
     @Test func aQueryWithAResponseParameterIsNeverTheShortAddress() async throws {
         let (listener, port, authorizeURL) = try started()
-        async let response = listener.waitForResponse(timeout: 10)
+        async let response = listener.waitForResponse(timeout: LoopbackTestClient.patience)
         let cases: [(String, String)] = [
             ("/?state=attacker", "HTTP/1.1 404 Not Found"),
             ("/?state=\(Self.state)", "HTTP/1.1 404 Not Found"),
@@ -94,7 +94,7 @@ import Testing
     @Test func aRedirectURIWithAPathKeepsBothApart() async throws {
         let (listener, port, target) = try started("http://localhost/callback")
         #expect(listener.shortAddress?.absoluteString == "http://localhost:\(port)\(Self.path)")
-        async let response = listener.waitForResponse(timeout: 10)
+        async let response = listener.waitForResponse(timeout: LoopbackTestClient.patience)
         #expect(header("Location", try await LoopbackTestClient.get(Self.path, port: port)) == target.absoluteString)
         for (path, expected) in [
             ("/callback", "HTTP/1.1 404 Not Found"), ("/callback/", "HTTP/1.1 404 Not Found"),
@@ -148,7 +148,7 @@ import Testing
         let sockets = OwnSockets.tcp(localPorts: [port]).filter(\.isListening)
         #expect(listener.shortAddressTarget == target)
         _ = try await LoopbackTestClient.get("/?code=C&state=\(Self.state)", port: port)
-        #expect(try await listener.waitForResponse(timeout: 10).code == "C")
+        #expect(try await listener.waitForResponse(timeout: LoopbackTestClient.patience).code == "C")
         #expect(listener.shortAddressTarget == nil)
         #expect(!listener.offerShortAddress(redirectingTo: target))
         #expect(listener.shortAddressTarget == nil)
@@ -163,7 +163,9 @@ import Testing
         // At once, before the listener's thread has closed anything.
         #expect(listener.shortAddressTarget == nil)
         #expect(!listener.offerShortAddress(redirectingTo: target))
-        await #expect(throws: InteractiveAuthorizationError.cancelled(.cancelCalled)) { try await listener.waitForResponse(timeout: 10) }
+        await #expect(throws: InteractiveAuthorizationError.cancelled(.cancelCalled)) {
+            try await listener.waitForResponse(timeout: LoopbackTestClient.patience)
+        }
         #expect(!sockets.isEmpty && OwnSockets.stillOpen(sockets) == [])
         await expectNoRedirect(to: target, port: port)
     }

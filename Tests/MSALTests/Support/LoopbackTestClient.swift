@@ -8,6 +8,11 @@ import Foundation
 /// oversized head, nothing at all) to 127.0.0.1 or ::1 and reads until the server closes. The
 /// blocking calls run on a thread of their own, never on Swift's cooperative pool.
 struct LoopbackTestClient {
+    /// How long a test's listener waits for its redirect: long enough for a whole suite running on
+    /// two busy cores, where a test's few requests have taken more than 10 s. A passing test never
+    /// waits it out: the listener returns as soon as the redirect comes.
+    static let patience: TimeInterval = 120
+
     enum Family {
         case ipv4
         case ipv6
