@@ -29,12 +29,14 @@ public final class URLSessionTransport: HTTPTransport {
     private var session: URLSession {
         madeSession.withLock { made in
             if let made { return made }
+            let foundationDirectories = UnusedFoundationDirectories.snapshot()
             let configuration = URLSessionConfiguration.ephemeral
             configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
             configuration.urlCache = nil
             configuration.httpCookieStorage = nil
             configuration.httpShouldSetCookies = false
             let session = URLSession(configuration: configuration, delegate: receiver, delegateQueue: nil)
+            foundationDirectories.removeNew()
             made = session
             return session
         }
