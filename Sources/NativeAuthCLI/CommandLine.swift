@@ -4,6 +4,8 @@ import CommandLineOptions
 enum ParsedCommandLine: Equatable, Sendable {
     /// `--help`/`-h` anywhere, or the `help` command: the help of the command, or the overview (nil).
     case help(Command?)
+    /// `--version`, alone.
+    case version
     /// A command to run, with the global options and its own.
     case run(GlobalOptions, Invocation)
 }
@@ -30,6 +32,10 @@ struct CommandLineValues<Options: CommandOptions> {
 /// status 2) naming the problem.
 enum CommandLineParser {
     static func parse(_ arguments: [String]) throws(CLIError) -> ParsedCommandLine {
+        if arguments.first == versionOption {
+            guard arguments.count == 1 else { throw usage("\(versionOption) takes no other arguments") }
+            return .version
+        }
         // Up to the command only global options may come, so they alone find it.
         var head = try globalsOnly(arguments, positionals: 1)
         let helpCommand = head.positionals == ["help"]
@@ -111,6 +117,10 @@ enum CommandLineParser {
     }
 
     static func usage(_ message: String) -> CLIError { CLIError(.usage, message) }
+
+    /// `native-auth --version`: only alone (with anything else it is a usage error; anywhere but
+    /// first it is an unknown option).
+    static let versionOption = "--version"
 
     /// The parser's message; for an unknown option, with where to read the options.
     private static func usage(_ error: UsageError, _ command: Command?) -> CLIError {

@@ -1,4 +1,5 @@
 import Foundation
+import MSAL
 
 #if canImport(Glibc)
     import Glibc
@@ -18,9 +19,17 @@ public enum NativeAuthTool {
             if !reporter.json { error.message += "\nTry 'native-auth --help'." }
             return reporter.failure(error)
         }
-        guard case .run(let global, let invocation) = line else {
-            if case .help(let command) = line { context.terminal.output(command?.help ?? Command.overview) }
+        let global: GlobalOptions
+        let invocation: Invocation
+        switch line {
+        case .help(let command):
+            context.terminal.output(command?.help ?? Command.overview)
             return ExitCode.success.rawValue
+        case .version:
+            context.terminal.output("native-auth \(MSALNativeAuthSDK.version)\n")
+            return ExitCode.success.rawValue
+        case .run(let parsedGlobal, let parsedInvocation):
+            (global, invocation) = (parsedGlobal, parsedInvocation)
         }
         let reporter = Reporter(terminal: context.terminal, json: global.json)
         do throws(CLIError) {

@@ -35,6 +35,7 @@ struct CommandLineParserTests {
     @Test(arguments: [
         ["token", "--bogus"], ["token", "--scope"], ["token", "--force-refresh=yes"], ["login", "--code", "1", "--code", "2"],
         ["nonsense"], [], ["--code", "1", "login"], ["status", "extra"], ["emulator"], ["help", "nonsense"], ["token", "-x"],
+        ["--version", "status"], ["--version", "--json"], ["status", "--version"], ["--json", "--version"],
     ])
     func usageErrorsExitWith2(_ arguments: [String]) {
         #expect(throws: CLIError.self) { try CommandLineParser.parse(arguments) }
@@ -43,6 +44,12 @@ struct CommandLineParserTests {
         } catch {
             #expect(error.code == .usage && error.code.rawValue == 2, "\(arguments): \(error)")
         }
+    }
+
+    @Test func versionAloneAndInTheOverview() throws {
+        #expect(try CommandLineParser.parse(["--version"]) == .version)
+        #expect(throws: CLIError(.usage, "--version takes no other arguments")) { try CommandLineParser.parse(["--version", "login"]) }
+        #expect(Command.overview.contains("  --version "))
     }
 
     @Test func theMessageNamesTheProblem() {

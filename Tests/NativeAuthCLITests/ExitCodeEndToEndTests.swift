@@ -1,4 +1,5 @@
 import Foundation
+import MSAL
 import NativeAuthCLI
 import Testing
 
@@ -31,6 +32,15 @@ import Testing
                 #expect(result.status == 0 && result.stdout.hasPrefix("Usage: native-auth \(command.rawValue)"), "\(arguments): \(result)")
             }
         }
+    }
+
+    @Test func versionPrintsTheSDKVersionAlone() throws {
+        let home = try ToolHome()
+        let version = try home.run(["--version"])
+        #expect(
+            version.status == 0 && version.stdout == "native-auth \(MSALNativeAuthSDK.version)\n" && version.stderr.isEmpty, "\(version)")
+        let mixed = try home.run(["--version", "status"])
+        #expect(mixed.status == 2 && mixed.stdout.isEmpty && mixed.stderr.contains("--version takes no other arguments"), "\(mixed)")
     }
 
     @Test func configurationProblems() throws {

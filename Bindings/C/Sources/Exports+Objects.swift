@@ -312,7 +312,7 @@ private struct StaticStrings: @unchecked Sendable {
     let errorNames: [Int32: UnsafeMutablePointer<CChar>] = Dictionary(
         uniqueKeysWithValues: ErrorCode.allCases.map { ($0.rawValue, strdup("MSAL_NA_" + $0.name)!) })
     let unknownErrorName = strdup("MSAL_NA_ERR_UNKNOWN")!
-    let version = strdup("0.1.0")!
+    let version = strdup(MSALNativeAuthSDK.version)!
 
     static let shared = StaticStrings()
 }

@@ -42,7 +42,7 @@ from .errors import ERROR_CLASSES, NativeAuthError, RestoreStateError
 from .browser import BrowserSignedIn, SignInURL, cancel_browser_sign_in
 from .options import claims_from_challenge
 
-__version__ = "0.1.0"
+from ._version import __version__
 
 __all__ = [
     "AccessToken", "Account", "AttributesInvalid", "AttributesRequired", "AuthMethod", "CodeRequired", "FlowState",

@@ -253,9 +253,3 @@ package struct NativeAuthClient: Sendable {
         return "\(version.majorVersion).\(version.minorVersion).\(version.patchVersion)"
     }()
 }
-
-/// The SDK's own identity.
-public enum MSALNativeAuthSDK {
-    /// The version sent as `x-client-Ver`.
-    public static let version = "0.1.0"
-}
