@@ -98,7 +98,7 @@ public enum Command: String, CaseIterable, Sendable {
           help COMMAND  the options of a command (or: native-auth COMMAND --help)
 
         Global options:
-        \(optionLines(GlobalOptions.helpEntries + [.help]).dropLast())
+        \(optionLines(GlobalOptions.helpEntries + [.help, versionHelp]).dropLast())
 
         Results go to stdout, prompts and errors to stderr. Tokens and a sign-in waiting for input are
         kept under $XDG_STATE_HOME/native-auth (files 0600, directories 0700); docs/cli.md has the details.
@@ -108,6 +108,9 @@ public enum Command: String, CaseIterable, Sendable {
 
         """
     }
+
+    /// `--version`, which only the overview lists: it takes no command.
+    static let versionHelp = OptionHelp(usage: CommandLineParser.versionOption, text: "print the version and exit")
 
     /// The options in help: each option's text in one column, for every command.
     private static func optionLines(_ entries: [OptionHelp]) -> String { OptionHelp.lines(entries, width: 21) }
