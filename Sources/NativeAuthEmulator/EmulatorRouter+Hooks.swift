@@ -149,7 +149,12 @@ extension EmulatorRouter {
             return dropped
         }
         var response: EmulatorResponse
-        if let status = fault.status {
+        if let status = fault.status, endpoint.hasPrefix("/api/"), !seed.apis.contains(where: { $0.path == request.path }) {
+            // A native auth V2 interaction route: the nested HAL shape (V2/HALAnswer.swift).
+            let code = status == 429 ? "tooManyRequests" : status >= 500 ? "serverError" : "invalidRequest"
+            let context = RequestContext(request: request, now: now, correlationId: correlationId, endpoint: endpoint)
+            response = halError(code, nil, 90033, "Injected fault (HTTP \(status)).", status: status, context: context).response
+        } else if let status = fault.status {
             let error = status == 429 ? "too_many_requests" : status >= 500 ? "server_error" : "invalid_request"
             response = .json(
                 status,
