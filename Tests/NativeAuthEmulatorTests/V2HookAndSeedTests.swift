@@ -125,15 +125,15 @@ import Testing
 
     @Test func theV2SeedFieldsDecodeAndAreValidated() throws {
         func seed(app: String = "", user: String) -> Data {
-            Data(
-                #"{"tenant":{"subdomain":"x","id":"t"},"apps":[{"client_id":"a"\#(app)}],"users":[{"username":"u@example.com","password":"P-1-p-1-p"\#(user)}],"apis":[]}"#
-                    .utf8)
+            let apps = #""apps":[{"client_id":"a"\#(app)}]"#
+            let users = #""users":[{"username":"u@example.com","password":"P-1-p-1-p"\#(user)}]"#
+            return Data(#"{"tenant":{"subdomain":"x","id":"t"},\#(apps),\#(users),"apis":[]}"#.utf8)
         }
         let good = try Seed.load(
             from: seed(
                 app: #","v2_enabled":false,"sms_risk_verification":"never""#,
-                user:
-                    #","first_factors":["email","password"],"recovery_methods":[{"channel":"sms","target":"+15550101"}],"browser_only":true"#
+                user: #","first_factors":["email","password"],"browser_only":true"#
+                    + #","recovery_methods":[{"channel":"sms","target":"+15550101"}]"#
             ))
         #expect(!good.apps[0].v2Enabled && good.apps[0].smsRiskVerification == .never)
         #expect(good.users[0].firstFactors == [.email, .password] && good.users[0].browserOnly)

@@ -60,6 +60,7 @@ enum V2Step: String {
 
 /// A method offered or being verified in a V2 flow.
 struct V2Method {
+    /// What the method is for in the flow: which code purpose, step and answer it leads to.
     enum Role {
         case firstFactor, mfa, registration
     }
