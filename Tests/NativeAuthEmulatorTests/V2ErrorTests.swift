@@ -211,4 +211,43 @@ import Testing
         #expect(c.redeem(code, extra: ["code_verifier": String(repeating: "w", count: 43)]).codes == [50148])
         #expect(c.redeem(code, extra: ["code_verifier": verifier]).status == 200)
     }
+
+    @Test func aFailedStartLeavesTheEntryTokenUsableAndEchoesTheCorrelationId() throws {
+        let h = try H()
+        let c = C(h)
+        let entry = c.entry()
+        let id = "6B29FC40-CA47-1067-B31D-00DD010662DA"
+        let nobody = c.follow(
+            entry["sign_in"] as? String, ["username": "nobody@example.com", "continuationToken": entry.token ?? ""],
+            headers: ["client-request-id": id])
+        #expect(nobody.hal.inner == "userNotFound" && nobody.headers["client-request-id"] == id)
+        #expect((nobody["error"] as? [String: Any])?["correlationId"] as? String == id.lowercased())
+        let ok = c.follow(entry["sign_in"] as? String, ["username": H.ada, "continuationToken": entry.token ?? ""])
+        #expect(ok.action == "challenge")
+    }
+
+    @Test func aBlockedEmailMethodIsRefusedAtItsChallenge() throws {
+        var seed = Seed.demo
+        seed.users[2].strongAuthMethods[0].blocked = true // alan's email method
+        let h = try H(seed: seed)
+        let c = C(h)
+        let mfa = c.password(H.alan, C.alanPassword)
+        let refused = c.challenge(mfa, type: "email")
+        #expect(refused.status == 400 && refused.hal.code == "accessDenied" && refused.hal.inner == "providerBlockedByRep")
+        #expect(c.lastMail(H.alan) == nil)
+        #expect(c.challenge(mfa, type: "sms").action == "riskverify")
+    }
+
+    @Test func v1AndV2TokensNeverMix() throws {
+        let h = try H()
+        let c = C(h)
+        let v1 = try h.passwordToken()
+        let entry = c.entry()
+        #expect(
+            c.follow(entry["sign_in"] as? String, ["username": H.ada, "continuationToken": v1]).hal.inner == "invalidContinuationToken")
+        #expect(c.form("authorize-challenge", ["continuation_token": v1]).error == "invalid_grant")
+        let started = c.start(H.ada)
+        #expect(h.challenge(started.ct).codes == [55200])
+        #expect(h.passwordGrant(c.challenge(started, type: "password").ct ?? "").codes == [55200])
+    }
 }
