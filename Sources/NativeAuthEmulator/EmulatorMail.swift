@@ -15,4 +15,6 @@ public struct EmulatorMail: Sendable, Equatable {
     /// The address or phone number the code went to: the account's email for sign-in, sign-up and
     /// reset; the strong-auth method's target for `mfa`; the contact being registered for `registration`.
     public var target: String
+    /// `v2` for a code of a native auth V2 flow; nil for V1.
+    public var api: String?
 }

@@ -11,10 +11,12 @@ extension EmulatorRouter {
             return .json(
                 200,
                 messages.map { mail in
-                    [
+                    var entry: [String: Any] = [
                         "to": mail.to, "code": mail.code, "purpose": mail.purpose.rawValue, "sent_at": Self.iso8601(mail.sentAt),
                         "channel": mail.channel, "target": mail.target,
                     ]
+                    if let api = mail.api { entry["api"] = api }
+                    return entry
                 })
         case ("POST", "/users"):
             return addUser(request)
@@ -62,14 +64,16 @@ extension EmulatorRouter {
         case ("DELETE", "/requests"):
             world.withLock { $0.requestLog.removeAll() }
             return EmulatorResponse(status: 204)
-        case (_, "/mailbox"), (_, "/users"), (_, "/faults"), (_, "/clock"), (_, "/requests"), (_, "/sessions"):
+        case ("GET", "/v2"), ("POST", "/v2"):
+            return v2Hook(request)
+        case (_, "/mailbox"), (_, "/users"), (_, "/faults"), (_, "/clock"), (_, "/requests"), (_, "/sessions"), (_, "/v2"):
             return hookError(405, "method \(request.method) not allowed on \(request.path)")
         default:
             return hookError(404, "no test hook at \(request.path)")
         }
     }
 
-    private func hookError(_ status: Int, _ message: String) -> EmulatorResponse {
+    func hookError(_ status: Int, _ message: String) -> EmulatorResponse {
         .json(status, ["error": status == 404 ? "not_found" : "invalid_request", "error_description": message])
     }
 
@@ -83,11 +87,8 @@ extension EmulatorRouter {
             )
         }
         guard Self.isEmailAddress(user.username) else { return hookError(400, "username must be an email address") }
-        if let problem = Self.strongAuthMethodsProblem(user.strongAuthMethods) { return hookError(400, problem) }
-        let record = UserRecord(
-            username: user.username, objectId: user.objectId ?? UUID().uuidString.lowercased(),
-            password: user.password.map { PasswordHash(password: $0, iterations: configuration.passwordHashIterations) },
-            attributes: user.attributes, strongAuthMethods: user.strongAuthMethods, mfaRequired: user.mfaRequired)
+        if let problem = Self.strongAuthMethodsProblem(user.strongAuthMethods) ?? user.v2FieldsProblem { return hookError(400, problem) }
+        let record = UserRecord(user, passwordHashIterations: configuration.passwordHashIterations)
         let added = world.withLock { world -> Bool in
             guard world.users[user.username.lowercased()] == nil else { return false }
             world.users[user.username.lowercased()] = record
@@ -148,7 +149,12 @@ extension EmulatorRouter {
             return dropped
         }
         var response: EmulatorResponse
-        if let status = fault.status {
+        if let status = fault.status, endpoint.hasPrefix("/api/"), !seed.apis.contains(where: { $0.path == request.path }) {
+            // A native auth V2 interaction route: the nested HAL shape (V2/HALAnswer.swift).
+            let code = status == 429 ? "tooManyRequests" : status >= 500 ? "serverError" : "invalidRequest"
+            let context = RequestContext(request: request, now: now, correlationId: correlationId, endpoint: endpoint)
+            response = halError(code, nil, 90033, "Injected fault (HTTP \(status)).", status: status, context: context).response
+        } else if let status = fault.status {
             let error = status == 429 ? "too_many_requests" : status >= 500 ? "server_error" : "invalid_request"
             response = .json(
                 status,

@@ -31,6 +31,10 @@ extension EmulatorRouter {
             guard let user = world.users[flow.username.lowercased()] else {
                 throw apiError("user_not_found", 50034, "The user account does not exist in the directory.", context: context)
             }
+            if user.browserOnly { // seed field `browser_only` (docs/emulator.md#native-auth-v2-experimental)
+                advance(&flow, to: .finished, world: &world, now: context.now)
+                return redirect("The user signs in with a web browser.")
+            }
             if user.password != nil, flow.step == .signInInitiated {
                 guard types.contains("password") else {
                     return redirect("The user signs in with a password, which the client cannot handle.")

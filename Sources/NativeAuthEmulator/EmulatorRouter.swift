@@ -29,10 +29,7 @@ public final class EmulatorRouter: Sendable {
         mailObserver = onMail
         var initial = EmulatorWorld()
         for user in seed.users {
-            initial.users[user.username.lowercased()] = UserRecord(
-                username: user.username, objectId: user.objectId ?? UUID().uuidString.lowercased(),
-                password: user.password.map { PasswordHash(password: $0, iterations: configuration.passwordHashIterations) },
-                attributes: user.attributes, strongAuthMethods: user.strongAuthMethods, mfaRequired: user.mfaRequired)
+            initial.users[user.username.lowercased()] = UserRecord(user, passwordHashIterations: configuration.passwordHashIterations)
         }
         world = Locked(initial)
         try validateSeed()
@@ -51,7 +48,7 @@ public final class EmulatorRouter: Sendable {
             }
         }
         for user in seed.users {
-            if let problem = Self.strongAuthMethodsProblem(user.strongAuthMethods) {
+            if let problem = Self.strongAuthMethodsProblem(user.strongAuthMethods) ?? user.v2FieldsProblem {
                 throw EmulatorError("seed: user '\(user.username)': \(problem)")
             }
         }
@@ -140,6 +137,7 @@ public final class EmulatorRouter: Sendable {
         default:
             break
         }
+        if let v2 = routeV2(context) { return v2 } // V2/EmulatorRouter+V2.swift
         guard let handler = nativeHandler(context.endpoint) else { return notFound(request) }
         guard request.method == "POST" else { return methodNotAllowed("POST", context) }
         let contentType = request.headers["content-type"]?.lowercased() ?? ""
@@ -166,7 +164,10 @@ public final class EmulatorRouter: Sendable {
         let response: EmulatorResponse
         do {
             if context.endpoint == "/oauth2/v2.0/token", form["grant_type"] == "authorization_code" {
-                response = try authorizationCodeGrant(form, context) // browser sign-in: no native-auth client checks
+                // Browser sign-in or a V2 resume's code: no native-auth client checks.
+                response =
+                    try isV2AuthorizationCode(form["code"])
+                    ? v2AuthorizationCodeGrant(form, context) : authorizationCodeGrant(form, context)
             } else {
                 let app = try validateClient(form, context)
                 response = try handler(NativeRequest(form: form, app: app, context: context))
@@ -214,7 +215,7 @@ public final class EmulatorRouter: Sendable {
     }
 
     /// Validation order of docs/protocol.md#validation-order, first part: the client.
-    private func validateClient(_ form: FormBody, _ context: RequestContext) throws(Failure) -> Seed.App {
+    func validateClient(_ form: FormBody, _ context: RequestContext) throws(Failure) -> Seed.App {
         guard let clientId = form["client_id"] else {
             throw apiError("invalid_request", 90100, "client_id parameter is empty or not valid.", context: context)
         }
@@ -250,18 +251,21 @@ public final class EmulatorRouter: Sendable {
     /// Sends a code for the account `username` (records it in that account's mailbox and tells the
     /// observer). `target` is where it goes when that is not the account's own email address (a
     /// strong-auth method or a contact being registered).
+    /// `api` and `length` are set by native auth V2 (`v2`; 8 digits by email, 6 by SMS).
     func sendCode(
         to username: String, purpose: CodePurpose, channel: String = "email", target: String? = nil, now: Date,
-        world: inout EmulatorWorld
+        world: inout EmulatorWorld, api: String? = nil, length: Int? = nil
     ) -> OneTimeCode {
         let code = OneTimeCode(
-            code: Secrets.numericCode(length: configuration.codeLength),
+            code: Secrets.numericCode(length: length ?? configuration.codeLength),
             expiresAt: now.addingTimeInterval(TimeInterval(configuration.codeLifetime)))
-        let mail = Mail(to: username, code: code.code, purpose: purpose, sentAt: now, channel: channel, target: target ?? username)
+        let mail = Mail(
+            to: username, code: code.code, purpose: purpose, sentAt: now, channel: channel, target: target ?? username, api: api)
         world.mailbox[username.lowercased(), default: []].append(mail)
         if let mailObserver {
             let message = EmulatorMail(
-                to: username, code: code.code, purpose: purpose.rawValue, sentAt: now, channel: mail.channel, target: mail.target)
+                to: username, code: code.code, purpose: purpose.rawValue, sentAt: now, channel: mail.channel, target: mail.target,
+                api: api)
             mailObserver(message)
         }
         return code

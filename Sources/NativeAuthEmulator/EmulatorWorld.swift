@@ -15,6 +15,8 @@ struct EmulatorWorld {
     var flowHead = 0
     /// Browser sign-in (authorize page, codes, SSO sessions): see `BrowserState`.
     var browser = BrowserState()
+    /// Native auth V2 flows, tokens, codes and hook settings: see `V2State`.
+    var v2 = V2State()
 }
 
 struct UserRecord {
@@ -24,6 +26,21 @@ struct UserRecord {
     var attributes: [String: String]
     var strongAuthMethods: [Seed.StrongAuthMethod] = []
     var mfaRequired = false
+    /// Native auth V2 (Sources/NativeAuthEmulator/V2): first factors, recovery methods, browser only.
+    var firstFactors: [Seed.FirstFactor] = [.password]
+    var recoveryMethods: [Seed.RecoveryMethod] = []
+    var browserOnly = false
+}
+
+extension UserRecord {
+    /// The record of a seeded or added user, its password hashed and its V2 defaults applied.
+    init(_ user: Seed.User, passwordHashIterations: Int) {
+        self.init(
+            username: user.username, objectId: user.objectId ?? UUID().uuidString.lowercased(),
+            password: user.password.map { PasswordHash(password: $0, iterations: passwordHashIterations) },
+            attributes: user.attributes, strongAuthMethods: user.strongAuthMethods, mfaRequired: user.mfaRequired,
+            firstFactors: user.effectiveFirstFactors, recoveryMethods: user.effectiveRecoveryMethods, browserOnly: user.browserOnly)
+    }
 }
 
 /// The one-time code of a flow.
@@ -132,6 +149,8 @@ struct Mail {
     var channel: String = "email"
     /// Where the code went: the address or phone number.
     var target: String
+    /// `v2` for a code a native auth V2 flow sent; nil for V1 (the mailbox hook then omits `api`).
+    var api: String?
 }
 
 struct RefreshRecord {

@@ -61,6 +61,15 @@ public struct Seed: Codable, Sendable {
         case required
     }
 
+    /// Whether the service runs a risk check on the phone before every SMS it sends in a native auth V2
+    /// flow (JSON `sms_risk_verification`; docs/protocol.md#native-auth-v2-experimental).
+    public enum SMSRiskVerification: String, Codable, Sendable {
+        /// One `riskverify` hop before every SMS send (default).
+        case always
+        /// No hop: the code is sent at once.
+        case never
+    }
+
     /// An app registration: a public client, its native-auth switches, sign-up attributes, MFA policy
     /// and browser sign-in settings.
     public struct App: Codable, Sendable {
@@ -96,6 +105,11 @@ public struct Seed: Codable, Sendable {
         /// `["User.Read"]`, as a new app registration is given; another Graph scope answers
         /// AADSTS65001 (EmulatorRouter+Token.swift, `resolveScopes`).
         public var graphScopes: [String] = ["User.Read"]
+        /// The native auth V2 routes serve the app (JSON `v2_enabled`); without it the V2 entry answers
+        /// `nativeauthapi_disabled`. Default true.
+        public var v2Enabled = true
+        /// JSON `sms_risk_verification`, default `always` (the `/_emulator/v2` hook can override it).
+        public var smsRiskVerification: SMSRiskVerification = .always
 
         /// An app; the fields not given take their defaults.
         public init(
@@ -124,6 +138,8 @@ public struct Seed: Codable, Sendable {
             case redirectUris = "redirect_uris"
             case requiresConsent = "requires_consent"
             case graphScopes = "graph_scopes"
+            case v2Enabled = "v2_enabled"
+            case smsRiskVerification = "sms_risk_verification"
         }
 
         /// Reads an app from the seed's JSON, absent fields taking their defaults (`name` defaults to the client id).
@@ -142,6 +158,8 @@ public struct Seed: Codable, Sendable {
             redirectUris = try c.decodeIfPresent([String].self, forKey: .redirectUris) ?? ["http://localhost"]
             requiresConsent = try c.decodeIfPresent(Bool.self, forKey: .requiresConsent) ?? false
             graphScopes = try c.decodeIfPresent([String].self, forKey: .graphScopes) ?? ["User.Read"]
+            v2Enabled = try c.decodeIfPresent(Bool.self, forKey: .v2Enabled) ?? true
+            smsRiskVerification = try c.decodeIfPresent(SMSRiskVerification.self, forKey: .smsRiskVerification) ?? .always
         }
     }
 
@@ -180,6 +198,28 @@ public struct Seed: Codable, Sendable {
         }
     }
 
+    /// A first-factor method of native auth V2 sign-in (JSON `first_factors`).
+    public enum FirstFactor: String, Codable, Sendable {
+        /// The account's password.
+        case password
+        /// A one-time code to the account's own address.
+        case email
+    }
+
+    /// A way to prove the account before a V2 password reset (JSON under `recovery_methods`).
+    public struct RecoveryMethod: Codable, Sendable, Equatable {
+        /// `email` or `sms`.
+        public var channel: StrongAuthMethod.Channel
+        /// An email address or a phone number (`+` and 8–15 digits).
+        public var target: String
+
+        /// A recovery method.
+        public init(channel: StrongAuthMethod.Channel, target: String) {
+            self.channel = channel
+            self.target = target
+        }
+    }
+
     /// An account of the tenant.
     public struct User: Codable, Sendable {
         /// The sign-in name, an email address (compared case-insensitively).
@@ -194,11 +234,20 @@ public struct Seed: Codable, Sendable {
         public var strongAuthMethods: [StrongAuthMethod] = []
         /// The user must pass MFA whatever the app's policy (JSON `mfa_required`, default false).
         public var mfaRequired: Bool = false
+        /// V2 first factors in the order sign-in offers them (JSON `first_factors`); nil: `password`
+        /// for an account with a password, `email` for one without.
+        public var firstFactors: [FirstFactor]?
+        /// V2 recovery methods (JSON `recovery_methods`); nil: the sign-in address by email.
+        public var recoveryMethods: [RecoveryMethod]?
+        /// Every V2 sign-in goes to the browser (JSON `browser_only`, default false); V1 answers the
+        /// 200 redirect.
+        public var browserOnly = false
 
         /// A user; `objectId` nil gives a random one at start.
         public init(
             username: String, password: String?, objectId: String? = nil, attributes: [String: String] = [:],
-            strongAuthMethods: [StrongAuthMethod] = [], mfaRequired: Bool = false
+            strongAuthMethods: [StrongAuthMethod] = [], mfaRequired: Bool = false, firstFactors: [FirstFactor]? = nil,
+            recoveryMethods: [RecoveryMethod]? = nil, browserOnly: Bool = false
         ) {
             self.username = username
             self.password = password
@@ -206,7 +255,16 @@ public struct Seed: Codable, Sendable {
             self.attributes = attributes
             self.strongAuthMethods = strongAuthMethods
             self.mfaRequired = mfaRequired
+            self.firstFactors = firstFactors
+            self.recoveryMethods = recoveryMethods
+            self.browserOnly = browserOnly
         }
+
+        /// The first factors with their default applied.
+        public var effectiveFirstFactors: [FirstFactor] { firstFactors ?? (password == nil ? [.email] : [.password]) }
+
+        /// The recovery methods with their default applied.
+        public var effectiveRecoveryMethods: [RecoveryMethod] { recoveryMethods ?? [RecoveryMethod(channel: .email, target: username)] }
 
         enum CodingKeys: String, CodingKey {
             case username, password
@@ -214,6 +272,9 @@ public struct Seed: Codable, Sendable {
             case attributes
             case strongAuthMethods = "strong_auth_methods"
             case mfaRequired = "mfa_required"
+            case firstFactors = "first_factors"
+            case recoveryMethods = "recovery_methods"
+            case browserOnly = "browser_only"
         }
         /// Reads a user from the seed's JSON, absent fields taking their defaults.
         public init(from decoder: any Decoder) throws {
@@ -224,6 +285,31 @@ public struct Seed: Codable, Sendable {
             attributes = try c.decodeIfPresent([String: String].self, forKey: .attributes) ?? [:]
             strongAuthMethods = try c.decodeIfPresent([StrongAuthMethod].self, forKey: .strongAuthMethods) ?? []
             mfaRequired = try c.decodeIfPresent(Bool.self, forKey: .mfaRequired) ?? false
+            firstFactors = try c.decodeIfPresent([FirstFactor].self, forKey: .firstFactors)
+            recoveryMethods = try c.decodeIfPresent([RecoveryMethod].self, forKey: .recoveryMethods)
+            browserOnly = try c.decodeIfPresent(Bool.self, forKey: .browserOnly) ?? false
+        }
+
+        /// What is wrong with the V2 fields (`first_factors`, `recovery_methods`), or nil.
+        var v2FieldsProblem: String? {
+            if let firstFactors {
+                guard !firstFactors.isEmpty else { return "first_factors is empty" }
+                guard Set(firstFactors).count == firstFactors.count else { return "first_factors lists a method twice" }
+                if firstFactors.contains(.password), password == nil { return "first_factors has password, but the user has none" }
+            }
+            if let recoveryMethods {
+                guard !recoveryMethods.isEmpty else { return "recovery_methods is empty" }
+                for method in recoveryMethods {
+                    switch method.channel {
+                    case .email where !EmulatorRouter.isEmailAddress(method.target):
+                        return "recovery method '\(method.target)': target must be an email address"
+                    case .sms where EmulatorRouter.normalizedPhoneNumber(method.target) == nil:
+                        return "recovery method '\(method.target)': target must be a phone number, + and 8 to 15 digits"
+                    default: continue
+                    }
+                }
+            }
+            return nil
         }
     }
 
@@ -343,6 +429,24 @@ public struct Seed: Codable, Sendable {
             User(
                 username: "katherine@example.com", password: "Orbital-Mechanics-1962", objectId: "a1a1a1a1-0000-4000-8000-000000000004",
                 attributes: ["displayName": "Katherine Johnson"], mfaRequired: true),
+            // Native auth V2 (docs/emulator.md#native-auth-v2-experimental): a choice of first factors.
+            User(
+                username: "barbara@example.com", password: "Substitution-Principle-1987", objectId: "a1a1a1a1-0000-4000-8000-000000000005",
+                attributes: ["displayName": "Barbara Liskov"], firstFactors: [.password, .email]),
+            // V2: recovery by email or SMS, MFA by email.
+            User(
+                username: "margaret@example.com", password: "Apollo-Guidance-1969", objectId: "a1a1a1a1-0000-4000-8000-000000000006",
+                attributes: ["displayName": "Margaret Hamilton"],
+                strongAuthMethods: [
+                    StrongAuthMethod(id: "7f1c1b0e-0000-4000-8000-00000000b001", channel: .email, target: "margaret.backup@example.net")
+                ], mfaRequired: true,
+                recoveryMethods: [
+                    RecoveryMethod(channel: .email, target: "margaret@example.com"), RecoveryMethod(channel: .sms, target: "+15550101"),
+                ]),
+            // V2: always the browser (V1: the 200 redirect).
+            User(
+                username: "hedy@example.com", password: "Frequency-Hopping-1942", objectId: "a1a1a1a1-0000-4000-8000-000000000007",
+                attributes: ["displayName": "Hedy Lamarr"], browserOnly: true),
         ],
         apis: [
             API(
