@@ -1,7 +1,7 @@
 import Foundation
 
 /// One native auth V2 answer, read once into the vocabulary the flow machine speaks
-/// (docs/native-auth-v2.md#reading-an-answer; the spec's §4.5 order). Links in it are already
+/// (docs/decisions.md#native-auth-v2; the specification's §4.5 order). Links in it are already
 /// resolved and checked (`V2Links`): whatever URL the machine is handed may be sent to.
 package enum V2Answer: Sendable, Equatable {
     /// The flow must go on in a browser (`webFallbackRequired`, `redirect_to_web`,
@@ -84,7 +84,7 @@ package struct V2Journeys: Sendable, Equatable {
     package init(links: [String: Result<URL, V2Links.Refusal>]) { self.links = links }
 }
 
-/// A server refusal in either shape (docs/native-auth-v2.md#errors): the nested HAL `error.code`
+/// A server refusal in either shape (docs/decisions.md#native-auth-v2): the nested HAL `error.code`
 /// and `innerError.code`, or the flat `error` and `suberror`.
 package struct V2ServerError: Sendable, Equatable {
     package var code: String
