@@ -6,7 +6,8 @@ import Testing
 /// Each V2 answer shape, each error row of the spec's §7.2 table, and inputs the decoder must
 /// survive (malformed, huge, unknown) without trapping.
 @Suite struct V2AnswerDecoderTests {
-    let decoder = V2AnswerDecoder(links: V2Links(authority: V2Fixture.authority, dc: nil), logger: LogCapture().config)
+    let log = LogCapture()
+    var decoder: V2AnswerDecoder { V2AnswerDecoder(links: V2Links(authority: V2Fixture.authority, dc: nil), logger: log.config) }
 
     func decode(_ object: [String: Any], status: Int = 200, as request: V2AnswerDecoder.Request = .interaction) -> V2Answer {
         decoder.decode(status: status, body: try! JSONSerialization.data(withJSONObject: object), as: request)
@@ -50,6 +51,7 @@ import Testing
         }
         #expect(found.map(\.id) == ["m-p", "m-e"] && found[1].hint == "h")
         #expect(found[0].link == url(V2Fixture.path("auth/methods/password/m-p/challenge")))
+        #expect(log.text.contains("unsupported type 'fido'"))
     }
 
     @Test func challengeWithoutAKnownFactorIsInvalid() throws {

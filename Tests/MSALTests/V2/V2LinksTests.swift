@@ -36,6 +36,7 @@ import Testing
         #expect(try resolved("/t/api/v2.0/x", dc: "DC1") == "https://contoso.ciamlogin.com/t/api/v2.0/x?dc=DC1")
         #expect(try resolved("/t/api/v2.0/x?dc=OWN", dc: "DC1") == "https://contoso.ciamlogin.com/t/api/v2.0/x?dc=OWN")
         #expect(try resolved("/t/api/v2.0/x?a=1", dc: "DC1") == "https://contoso.ciamlogin.com/t/api/v2.0/x?a=1&dc=DC1")
+        #expect(try resolved("/t/x?a=b%2Fc+d", dc: "D C") == "https://contoso.ciamlogin.com/t/x?a=b%2Fc+d&dc=D%20C")
     }
 
     @Test(arguments: [

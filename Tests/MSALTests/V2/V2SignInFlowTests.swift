@@ -322,4 +322,36 @@ import Testing
         #expect(h.stub.receivedRequests[0].formFields["scope"] == scope)
         #expect(h.stub.receivedRequests.last?.formFields["scope"] == scope)
     }
+
+    // MARK: Logging and limits
+
+    @Test func noTokenCodeOrPasswordIsLogged() async throws {
+        let h = try Harness()
+        let secretTokens = ["CT-ENTRY-7Qx", "CT-ONE-8Ry", "CT-TWO-9Sz", "CT-DONE-0Ta"]
+        var entry = V2Fixture.entry
+        entry["continuation_token"] = secretTokens[0]
+        h.v2(V2Fixture.entryPath, 401, entry)
+        h.v2(V2Fixture.startPath, 200, V2Fixture.challenge("singleFactor", [V2Fixture.method("m-p", "password")], token: secretTokens[1]))
+        h.v2(V2Fixture.path("auth/methods/password/m-p/challenge"), 200, V2Fixture.verify("m-p", "password", token: secretTokens[2]))
+        h.v2Finish(after: V2Fixture.path("auth/methods/password/m-p/verify"), token: secretTokens[3])
+        let parameters = MSALNativeAuthSignInParameters(username: Fixture.username)
+        parameters.password = Fixture.password
+        guard case .completed = try await h.app.signInV2(parameters: parameters) else { throw UnexpectedOutcome("expected completion") }
+        let text = h.log.text
+        #expect(text.contains("/api/v2.0/signin/start"))
+        for secret in secretTokens + [Fixture.password, V2Fixture.code, Fixture.username, "AT-secret-value", "RT-secret-value"] {
+            #expect(!text.contains(secret), "the log holds \(secret)")
+        }
+    }
+
+    @Test func aBodyOverTheCapIsAGeneralError() async throws {
+        let h = try Harness { $0.maxResponseBodyBytes = 2_048 }
+        h.v2(V2Fixture.entryPath, 401, V2Fixture.entry)
+        var huge = V2Fixture.challenge("singleFactor", V2Fixture.emailMethods, token: "c1")
+        huge["padding"] = String(repeating: "x", count: 4_096)
+        h.v2(V2Fixture.startPath, 200, huge)
+        let error = try await flowError { () async throws(MSALNativeAuthFlowError) in try await h.app.signInV2(parameters: h.v2Parameters) }
+        #expect(error.isGeneralError && error.underlyingError != nil)
+        #expect(h.stub.receivedRequests.count == 2)
+    }
 }

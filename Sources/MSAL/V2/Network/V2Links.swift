@@ -45,11 +45,15 @@ package struct V2Links: Sendable {
         }
         try check(components)
         if let dc, !dc.isEmpty, !(components.queryItems ?? []).contains(where: { $0.name == "dc" }) {
-            components.queryItems = (components.queryItems ?? []) + [URLQueryItem(name: "dc", value: dc)]
+            // Appended as text, so the href's own query keeps its bytes.
+            let value = dc.addingPercentEncoding(withAllowedCharacters: Self.queryValueCharacters) ?? dc
+            components.percentEncodedQuery = (components.percentEncodedQuery.map { $0.isEmpty ? "" : $0 + "&" } ?? "") + "dc=" + value
         }
         guard let url = components.url else { throw refused("a link that is not a URL") }
         return url
     }
+
+    private static let queryValueCharacters = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))
 
     /// The first path segment of the authority (`contoso.onmicrosoft.com`, a tenant id).
     private var tenantSegment: String {
