@@ -245,6 +245,16 @@ import Testing
         #expect(h.stubProblems.isEmpty, "\(h.stubProblems)")
     }
 
+    @Test func registeringThePreverifiedSignInAddressFinishesAtOnce() async throws {
+        let h = try Harness()
+        let registration = try await registrationState(h)
+        h.v2Finish(after: V2Fixture.path("auth/methods/email/register"))
+        guard case .completed = try await registration.selectAuthMethod(registration.authMethods[0], verificationContact: Fixture.username)
+        else { throw UnexpectedOutcome("expected completion") }
+        #expect(h.stub.receivedRequests[4].jsonBody == ["continuationToken": "j1", "target": Fixture.username])
+        #expect(h.stubProblems.isEmpty, "\(h.stubProblems)")
+    }
+
     @Test func aBlockedContactIsVerificationContactBlocked() async throws {
         let h = try Harness()
         let registration = try await registrationState(h)

@@ -16,7 +16,8 @@ public protocol MSALNativeAuthFlowDelegate: AnyObject {
     @MainActor func onFlowError(error: MSALNativeAuthFlowError, scenario: MSALNativeAuthFlowScenario)
 }
 
-/// Opt-in to `MSALNativeAuthCodeRequiredState`: A one-time code was sent (first factor, sign-up or recovery). Continue with `submitCode(_:delegate:)` or `resendCode(delegate:)`.
+/// Opt-in to `MSALNativeAuthCodeRequiredState`: A one-time code was sent (first factor, sign-up or recovery). Continue with
+/// `submitCode(_:delegate:)` or `resendCode(delegate:)`.
 ///
 /// - Warning: This API is experimental. It may change without notice; do not use it in production.
 public protocol MSALNativeAuthCodeRequiredDelegate: MSALNativeAuthFlowDelegate {
@@ -52,7 +53,8 @@ public protocol MSALNativeAuthAttributesRequiredDelegate: MSALNativeAuthFlowDele
     @MainActor func onAttributesRequired(state: MSALNativeAuthAttributesRequiredState, scenario: MSALNativeAuthFlowScenario)
 }
 
-/// Opt-in to `MSALNativeAuthAuthMethodSelectionRequiredState`: The user must choose a method (several first factors, or a second factor). Continue with `selectAuthMethod(_:delegate:)`.
+/// Opt-in to `MSALNativeAuthAuthMethodSelectionRequiredState`: The user must choose a method (several first factors, or a second factor).
+/// Continue with `selectAuthMethod(_:delegate:)`.
 ///
 /// - Warning: This API is experimental. It may change without notice; do not use it in production.
 public protocol MSALNativeAuthAuthMethodSelectionRequiredDelegate: MSALNativeAuthFlowDelegate {
@@ -62,7 +64,8 @@ public protocol MSALNativeAuthAuthMethodSelectionRequiredDelegate: MSALNativeAut
         state: MSALNativeAuthAuthMethodSelectionRequiredState, scenario: MSALNativeAuthFlowScenario)
 }
 
-/// Opt-in to `MSALNativeAuthMFARequiredState`: Declared for source compatibility; the SDK routes second-factor choices to `onAuthMethodSelectionRequired` and never calls this.
+/// Opt-in to `MSALNativeAuthMFARequiredState`: Declared for source compatibility; the SDK routes second-factor choices to
+/// `onAuthMethodSelectionRequired` and never calls this.
 ///
 /// - Warning: This API is experimental. It may change without notice; do not use it in production.
 public protocol MSALNativeAuthMFARequiredDelegate: MSALNativeAuthFlowDelegate {
@@ -71,7 +74,8 @@ public protocol MSALNativeAuthMFARequiredDelegate: MSALNativeAuthFlowDelegate {
     @MainActor func onMFARequired(state: MSALNativeAuthMFARequiredState, scenario: MSALNativeAuthFlowScenario)
 }
 
-/// Opt-in to `MSALNativeAuthMFAVerificationRequiredState`: A second-factor code was sent. Continue with `submitChallenge(_:delegate:)` or `resendChallenge(delegate:)`.
+/// Opt-in to `MSALNativeAuthMFAVerificationRequiredState`: A second-factor code was sent. Continue with `submitChallenge(_:delegate:)` or
+/// `resendChallenge(delegate:)`.
 ///
 /// - Warning: This API is experimental. It may change without notice; do not use it in production.
 public protocol MSALNativeAuthMFAVerificationRequiredDelegate: MSALNativeAuthFlowDelegate {
@@ -80,7 +84,8 @@ public protocol MSALNativeAuthMFAVerificationRequiredDelegate: MSALNativeAuthFlo
     @MainActor func onMFAVerificationRequired(state: MSALNativeAuthMFAVerificationRequiredState, scenario: MSALNativeAuthFlowScenario)
 }
 
-/// Opt-in to `MSALNativeAuthStrongAuthRegistrationRequiredState`: The user must register a strong-auth method first. Continue with `selectAuthMethod(_:verificationContact:delegate:)`.
+/// Opt-in to `MSALNativeAuthStrongAuthRegistrationRequiredState`: The user must register a strong-auth method first. Continue with
+/// `selectAuthMethod(_:verificationContact:delegate:)`.
 ///
 /// - Warning: This API is experimental. It may change without notice; do not use it in production.
 public protocol MSALNativeAuthStrongAuthRegistrationRequiredDelegate: MSALNativeAuthFlowDelegate {
@@ -90,7 +95,8 @@ public protocol MSALNativeAuthStrongAuthRegistrationRequiredDelegate: MSALNative
         state: MSALNativeAuthStrongAuthRegistrationRequiredState, scenario: MSALNativeAuthFlowScenario)
 }
 
-/// Opt-in to `MSALNativeAuthStrongAuthVerificationRequiredState`: A code was sent to the method being registered. Continue with `submitChallenge(_:delegate:)` or `resendChallenge(delegate:)`.
+/// Opt-in to `MSALNativeAuthStrongAuthVerificationRequiredState`: A code was sent to the method being registered. Continue with
+/// `submitChallenge(_:delegate:)` or `resendChallenge(delegate:)`.
 ///
 /// - Warning: This API is experimental. It may change without notice; do not use it in production.
 public protocol MSALNativeAuthStrongAuthVerificationRequiredDelegate: MSALNativeAuthFlowDelegate {
@@ -100,7 +106,8 @@ public protocol MSALNativeAuthStrongAuthVerificationRequiredDelegate: MSALNative
         state: MSALNativeAuthStrongAuthVerificationRequiredState, scenario: MSALNativeAuthFlowScenario)
 }
 
-/// Opt-in to `MSALNativeAuthSignInAfterSignUpState`: A sign-up finished; sign the user in with the state (not reached by this release's sign-in).
+/// Opt-in to `MSALNativeAuthSignInAfterSignUpState`: A sign-up finished; sign the user in with the state (not reached by this release's
+/// sign-in).
 ///
 /// - Warning: This API is experimental. It may change without notice; do not use it in production.
 public protocol MSALNativeAuthSignInAfterSignUpRequiredDelegate: MSALNativeAuthFlowDelegate {
@@ -109,7 +116,8 @@ public protocol MSALNativeAuthSignInAfterSignUpRequiredDelegate: MSALNativeAuthF
     @MainActor func onSignInAfterSignUpRequired(state: MSALNativeAuthSignInAfterSignUpState, scenario: MSALNativeAuthFlowScenario)
 }
 
-/// Opt-in to `MSALNativeAuthSignInAfterResetPasswordState`: A password reset finished; sign the user in with the state (not reached by this release's sign-in).
+/// Opt-in to `MSALNativeAuthSignInAfterResetPasswordState`: A password reset finished; sign the user in with the state (not reached by this
+/// release's sign-in).
 ///
 /// - Warning: This API is experimental. It may change without notice; do not use it in production.
 public protocol MSALNativeAuthSignInAfterResetPasswordRequiredDelegate: MSALNativeAuthFlowDelegate {

@@ -86,31 +86,29 @@ public final class MSALNativeAuthCodeRequiredState: MSALNativeAuthState, @unchec
         super.init(core)
     }
 
+    /// A short description of the state, without personal data.
+    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public override var description: String { "codeRequired (channel: \(channel), length: \(codeLength))" }
 
     /// Submits the code the user typed.
-
     /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public func submitCode(_ code: String) async throws(MSALNativeAuthFlowError) -> MSALNativeAuthFlowResult {
         try await challenge.submit(code, on: core)
     }
 
     /// Submits the code the user typed and reports to `delegate`.
-
     /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public func submitCode(_ code: String, delegate: any MSALNativeAuthFlowDelegate) {
         report(to: delegate) { () async throws(MSALNativeAuthFlowError) in try await self.submitCode(code) }
     }
 
     /// Asks the service to send a new code.
-
     /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public func resendCode() async throws(MSALNativeAuthFlowError) -> MSALNativeAuthFlowResult {
         try await challenge.resend(on: core)
     }
 
     /// Asks the service to send a new code and reports to `delegate`.
-
     /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public func resendCode(delegate: any MSALNativeAuthFlowDelegate) {
         report(to: delegate) { () async throws(MSALNativeAuthFlowError) in try await self.resendCode() }
@@ -127,17 +125,17 @@ public final class MSALNativeAuthPasswordRequiredState: MSALNativeAuthState, @un
         super.init(core)
     }
 
+    /// A short description of the state, without personal data.
+    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public override var description: String { "passwordRequired" }
 
     /// Submits the password.
-
     /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public func submitPassword(_ password: String) async throws(MSALNativeAuthFlowError) -> MSALNativeAuthFlowResult {
         try await core.step { $0.submitPassword(password, verification: verification, on: core.continuation) }
     }
 
     /// Submits the password and reports to `delegate`.
-
     /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public func submitPassword(_ password: String, delegate: any MSALNativeAuthFlowDelegate) {
         report(to: delegate) { () async throws(MSALNativeAuthFlowError) in try await self.submitPassword(password) }
@@ -183,14 +181,21 @@ public final class MSALNativeAuthAuthMethodSelectionRequiredState: MSALNativeAut
     /// Why the user is choosing.
     /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public enum Purpose: Sendable {
+        /// Several first factors (password, email code).
+        /// - Warning: This API is experimental. It may change without notice; do not use it in production.
         case firstFactor
+        /// A second factor; always a choice, even of one.
+        /// - Warning: This API is experimental. It may change without notice; do not use it in production.
         case mfa
+        /// A password reset's recovery methods.
+        /// - Warning: This API is experimental. It may change without notice; do not use it in production.
         case recovery
+        /// A sign-up found an existing account.
+        /// - Warning: This API is experimental. It may change without notice; do not use it in production.
         case existingAccount
     }
 
     /// The methods the user may choose from, in the service's order.
-
     /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public var authMethods: [MSALAuthMethod] { selection.authMethods }
     /// Why the user is choosing.
@@ -209,6 +214,8 @@ public final class MSALNativeAuthAuthMethodSelectionRequiredState: MSALNativeAut
         super.init(core)
     }
 
+    /// A short description of the state, without personal data.
+    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public override var description: String { "authMethodSelectionRequired (\(purpose), \(authMethods.count) methods)" }
 
     /// Chooses `method` (one of `authMethods`); `verificationContact` is not used outside registration.
@@ -220,7 +227,6 @@ public final class MSALNativeAuthAuthMethodSelectionRequiredState: MSALNativeAut
     }
 
     /// Chooses `method` and reports to `delegate`.
-
     /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public func selectAuthMethod(_ method: MSALAuthMethod, verificationContact: String?, delegate: any MSALNativeAuthFlowDelegate) {
         report(to: delegate) { () async throws(MSALNativeAuthFlowError) in
@@ -229,7 +235,6 @@ public final class MSALNativeAuthAuthMethodSelectionRequiredState: MSALNativeAut
     }
 
     /// Chooses `method` and reports to `delegate`.
-
     /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public func selectAuthMethod(_ method: MSALAuthMethod, delegate: any MSALNativeAuthFlowDelegate) {
         selectAuthMethod(method, verificationContact: nil, delegate: delegate)
@@ -250,10 +255,11 @@ public final class MSALNativeAuthMFARequiredState: MSALNativeAuthState, @uncheck
         super.init(core)
     }
 
+    /// A short description of the state, without personal data.
+    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public override var description: String { "mfaRequired" }
 
     /// Chooses `method`.
-
     /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public func selectAuthMethod(_ method: MSALAuthMethod, verificationContact: String? = nil) async throws(MSALNativeAuthFlowError)
         -> MSALNativeAuthFlowResult
@@ -262,7 +268,6 @@ public final class MSALNativeAuthMFARequiredState: MSALNativeAuthState, @uncheck
     }
 
     /// Chooses `method` and reports to `delegate`.
-
     /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public func selectAuthMethod(_ method: MSALAuthMethod, verificationContact: String?, delegate: any MSALNativeAuthFlowDelegate) {
         report(to: delegate) { () async throws(MSALNativeAuthFlowError) in
@@ -271,7 +276,6 @@ public final class MSALNativeAuthMFARequiredState: MSALNativeAuthState, @uncheck
     }
 
     /// Chooses `method` and reports to `delegate`.
-
     /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public func selectAuthMethod(_ method: MSALAuthMethod, delegate: any MSALNativeAuthFlowDelegate) {
         selectAuthMethod(method, verificationContact: nil, delegate: delegate)

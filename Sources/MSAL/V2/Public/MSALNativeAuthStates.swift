@@ -19,31 +19,29 @@ public final class MSALNativeAuthMFAVerificationRequiredState: MSALNativeAuthSta
         super.init(core)
     }
 
+    /// A short description of the state, without personal data.
+    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public override var description: String { "mfaVerificationRequired (channel: \(channel), length: \(codeLength))" }
 
     /// Submits the code the user typed.
-
     /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public func submitChallenge(_ code: String) async throws(MSALNativeAuthFlowError) -> MSALNativeAuthFlowResult {
         try await challenge.submit(code, on: core)
     }
 
     /// Submits the code the user typed and reports to `delegate`.
-
     /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public func submitChallenge(_ code: String, delegate: any MSALNativeAuthFlowDelegate) {
         report(to: delegate) { () async throws(MSALNativeAuthFlowError) in try await self.submitChallenge(code) }
     }
 
     /// Asks the service to send a new code.
-
     /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public func resendChallenge() async throws(MSALNativeAuthFlowError) -> MSALNativeAuthFlowResult {
         try await challenge.resend(on: core)
     }
 
     /// Asks the service to send a new code and reports to `delegate`.
-
     /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public func resendChallenge(delegate: any MSALNativeAuthFlowDelegate) {
         report(to: delegate) { () async throws(MSALNativeAuthFlowError) in try await self.resendChallenge() }
@@ -69,31 +67,29 @@ public final class MSALNativeAuthStrongAuthVerificationRequiredState: MSALNative
         super.init(core)
     }
 
+    /// A short description of the state, without personal data.
+    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public override var description: String { "strongAuthVerificationRequired (channel: \(channel), length: \(codeLength))" }
 
     /// Submits the code the user typed.
-
     /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public func submitChallenge(_ code: String) async throws(MSALNativeAuthFlowError) -> MSALNativeAuthFlowResult {
         try await challenge.submit(code, on: core)
     }
 
     /// Submits the code the user typed and reports to `delegate`.
-
     /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public func submitChallenge(_ code: String, delegate: any MSALNativeAuthFlowDelegate) {
         report(to: delegate) { () async throws(MSALNativeAuthFlowError) in try await self.submitChallenge(code) }
     }
 
     /// Asks the service to send a new code.
-
     /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public func resendChallenge() async throws(MSALNativeAuthFlowError) -> MSALNativeAuthFlowResult {
         try await challenge.resend(on: core)
     }
 
     /// Asks the service to send a new code and reports to `delegate`.
-
     /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public func resendChallenge(delegate: any MSALNativeAuthFlowDelegate) {
         report(to: delegate) { () async throws(MSALNativeAuthFlowError) in try await self.resendChallenge() }
@@ -114,6 +110,8 @@ public final class MSALNativeAuthStrongAuthRegistrationRequiredState: MSALNative
         super.init(core)
     }
 
+    /// A short description of the state, without personal data.
+    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public override var description: String { "strongAuthRegistrationRequired (\(authMethods.count) methods)" }
 
     /// Registers `method` with `verificationContact`; the contact may be nil only when the method
@@ -126,18 +124,26 @@ public final class MSALNativeAuthStrongAuthRegistrationRequiredState: MSALNative
     }
 
     /// Registers `method` with `verificationContact` and reports to `delegate`.
-
     /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public func selectAuthMethod(_ method: MSALAuthMethod, verificationContact: String?, delegate: any MSALNativeAuthFlowDelegate) {
         report(to: delegate) { () async throws(MSALNativeAuthFlowError) in
             try await self.selectAuthMethod(method, verificationContact: verificationContact)
         }
     }
+
+    /// Registers `method` without a contact (for a method that already has a destination) and
+    /// reports to `delegate`.
+    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
+    public func selectAuthMethod(_ method: MSALAuthMethod, delegate: any MSALNativeAuthFlowDelegate) {
+        selectAuthMethod(method, verificationContact: nil, delegate: delegate)
+    }
 }
 
 /// A password reset asks for the new password. Declared for the later reset flow; sign-in never produces it.
 /// - Warning: This API is experimental. It may change without notice; do not use it in production.
 public final class MSALNativeAuthNewPasswordRequiredState: MSALNativeAuthState, @unchecked Sendable {
+    /// A short description of the state, without personal data.
+    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public override var description: String { "newPasswordRequired" }
 }
 
@@ -153,17 +159,23 @@ public final class MSALNativeAuthAttributesRequiredState: MSALNativeAuthState, @
         super.init(core)
     }
 
+    /// A short description of the state, without personal data.
+    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public override var description: String { "attributesRequired (\(attributes.count) attributes)" }
 }
 
 /// A sign-up finished; the app signs the user in from here. Declared for the later sign-up flow.
 /// - Warning: This API is experimental. It may change without notice; do not use it in production.
 public final class MSALNativeAuthSignInAfterSignUpState: MSALNativeAuthState, @unchecked Sendable {
+    /// A short description of the state, without personal data.
+    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public override var description: String { "signInAfterSignUp" }
 }
 
 /// A password reset finished; the app signs the user in from here. Declared for the later reset flow.
 /// - Warning: This API is experimental. It may change without notice; do not use it in production.
 public final class MSALNativeAuthSignInAfterResetPasswordState: MSALNativeAuthState, @unchecked Sendable {
+    /// A short description of the state, without personal data.
+    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public override var description: String { "signInAfterResetPassword" }
 }
