@@ -193,6 +193,7 @@ import Testing
             ("invalidRequest", "userNotFound", 50034, V2SignInMachine.Step.start, NativeAuthErrorKind.userNotFound),
             ("invalidRequest", nil, 90100, .start, .invalidUsername),
             ("invalidRequest", "invalidContinuationToken", 90100, .start, .generalError),
+            ("invalid_request", nil, 90100, .entry, .generalError),
             ("invalidGrant", "expiredToken", 552003, .submitPassword, .generalError),
             ("invalidGrant", "invalidOneTimeCode", 50181, .submitCode(.firstFactor), .invalidCode),
             ("invalidGrant", "invalidOneTimeCode", 50181, .submitCode(.mfa), .invalidChallenge),

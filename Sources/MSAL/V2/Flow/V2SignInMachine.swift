@@ -32,7 +32,9 @@ package struct V2SignInMachine: FlowMachine {
 
     /// The public step that sent the request being answered: it decides the error kinds.
     package enum Step: Sendable, Equatable {
-        /// `signInV2`: the entry, `sign_in`, and the automatic challenge after it.
+        /// `signInV2`'s entry (`authorize-challenge`), which carries no username.
+        case entry
+        /// `signInV2`: `sign_in`, and the automatic challenge after it.
         case start
         case selectMethod(Purpose)
         case submitCode(Purpose)
@@ -172,7 +174,7 @@ package struct V2SignInMachine: FlowMachine {
     /// The entry answered: follow `sign_in` with the username.
     package mutating func entered(_ reply: V2Reply, correlationId id: UUID) -> Action {
         guard case .entering(let password) = state else { preconditionFailure("V2SignInMachine got the entry while \(state)") }
-        guard case .answer(.entryInvitation(let token, let journeys)) = reply else { return fail(Self.failure(reply, in: .start, id)) }
+        guard case .answer(.entryInvitation(let token, let journeys)) = reply else { return fail(Self.failure(reply, in: .entry, id)) }
         switch journeys.links["sign_in"] {
         case nil:
             return fail(Self.general("The service did not offer the sign_in journey", id))
