@@ -75,6 +75,9 @@ package enum NativeAuthErrorKind: Sendable, Equatable {
     case invalidChallenge
     case invalidInput
     case verificationContactBlocked
+    // Native auth V2 (MSALNativeAuthFlowError).
+    case notImplemented
+    case invalidAttributes
     // A saved flow state that cannot be restored (RestoreStateError).
     case stateMalformed
     case stateUnsupportedVersion

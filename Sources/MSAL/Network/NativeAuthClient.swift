@@ -107,17 +107,27 @@ package struct NativeAuthClient: Sendable {
 
     package func makeRequest(_ endpoint: NativeAuthEndpoint, fields: [(String, String?)], correlationId: UUID) async -> HTTPTransportRequest
     {
-        let url = url(for: endpoint)
+        await makeRequest(
+            url: url(for: endpoint), body: FormEncoding.encode(fields), telemetry: endpoint.currentTelemetry, correlationId: correlationId)
+    }
+
+    /// A request with every header the SDK sends (docs/protocol.md#request-headers): a form POST
+    /// answered in JSON unless `method`, `contentType` and `accept` say otherwise (native auth V2's
+    /// interaction requests, docs/decisions.md#native-auth-v2).
+    package func makeRequest(
+        method: String = "POST", url: URL, body: Data, contentType: String = "application/x-www-form-urlencoded",
+        accept: String = "application/json", telemetry: String, correlationId: UUID
+    ) async -> HTTPTransportRequest {
         var headers: [String: String] = [
-            "Content-Type": "application/x-www-form-urlencoded",
-            "Accept": "application/json",
+            "Content-Type": contentType,
+            "Accept": accept,
             "client-request-id": correlationId.uuidString,
             "return-client-request-id": "true",
             "x-client-SKU": Self.sku,
             "x-client-Ver": MSALNativeAuthSDK.version,
             "x-client-OS": Self.operatingSystemVersion,
             "x-client-CPU": MemoryLayout<Int>.size == 8 ? "64" : "32",
-            "x-client-current-telemetry": endpoint.currentTelemetry,
+            "x-client-current-telemetry": telemetry,
             "x-client-last-telemetry": "4|0|||",
         ]
         if let name = environment.appName, !name.isEmpty { headers["x-app-name"] = name }
@@ -127,8 +137,8 @@ package struct NativeAuthClient: Sendable {
             for (name, value) in extra { headers[name] = value }
         }
         return HTTPTransportRequest(
-            method: "POST", url: url, headers: headers, body: FormEncoding.encode(fields),
-            timeout: environment.requestTimeout, maxResponseBytes: environment.maxResponseBodyBytes)
+            method: method, url: url, headers: headers, body: body, timeout: environment.requestTimeout,
+            maxResponseBytes: environment.maxResponseBodyBytes)
     }
 
     /// Sends a POST to `endpoint` with the form `fields` (nil values omitted). `client_id` is added first.
@@ -138,12 +148,22 @@ package struct NativeAuthClient: Sendable {
         let logger = environment.logger
         let fieldNames = allFields.compactMap { $0.1 == nil ? nil : $0.0 }.joined(separator: ",")
         logger.info("POST \(endpoint.path) correlation \(correlationId.uuidString) fields \(fieldNames)")
+        return await send(request, label: endpoint.path, retrying: true, correlationId: correlationId)
+    }
 
+    /// Sends `request`, retrying once as MSAL does (a transient transport failure, 5xx, a short
+    /// 429) when `retrying`; enforces the body cap and adopts the echoed correlation id. `label`
+    /// names the request in logs (a path: never a secret). With `everyStatus`, a 5xx or 429 that is
+    /// not retried again comes back as the response, for its body to be read (native auth V2).
+    package func send(
+        _ request: HTTPTransportRequest, label: String, retrying: Bool, everyStatus: Bool = false, correlationId: UUID
+    ) async -> NativeAuthExchange {
+        let logger = environment.logger
         let policy = environment.retryPolicy
         var attempt = 0
         while true {
             attempt += 1
-            let mayRetry = attempt == 1
+            let mayRetry = retrying && attempt == 1
             let response: HTTPTransportResponse
             do {
                 response = try await environment.transport.send(request)
@@ -153,7 +173,7 @@ package struct NativeAuthClient: Sendable {
                     ?? (error is CancellationError
                         ? HTTPTransportError(kind: .cancelled, message: "The request was cancelled", underlyingError: error)
                         : HTTPTransportError(kind: .other, message: String(describing: error), underlyingError: error))
-                logger.warning("\(endpoint.path) transport failure (attempt \(attempt)): \(transportError.kind.rawValue)")
+                logger.warning("\(label) transport failure (attempt \(attempt)): \(transportError.kind.rawValue)")
                 if mayRetry, transportError.isTransient {
                     let delay = transportError.kind == .notConnectedToInternet ? policy.offlineRetryDelay : policy.retryDelay
                     if await pause(delay) { continue }
@@ -162,7 +182,7 @@ package struct NativeAuthClient: Sendable {
                 return exchange(correlationId, .failure(failure(for: transportError)))
             }
 
-            logger.info("\(endpoint.path) answered HTTP \(response.status) (attempt \(attempt))")
+            logger.info("\(label) answered HTTP \(response.status) (attempt \(attempt))")
             if response.body.count > environment.maxResponseBodyBytes {
                 return exchange(
                     correlationId,
@@ -178,6 +198,7 @@ package struct NativeAuthClient: Sendable {
                     if await pause(policy.retryDelay) { continue }
                     return exchange(adopted, .failure(cancelled()))
                 }
+                if everyStatus { return exchange(adopted, .success(response)) }
                 return exchange(
                     adopted,
                     .failure(
@@ -189,6 +210,7 @@ package struct NativeAuthClient: Sendable {
                     if await pause(wait ?? policy.defaultRetryAfter) { continue }
                     return exchange(adopted, .failure(cancelled()))
                 }
+                if everyStatus { return exchange(adopted, .success(response)) }
                 let said = wait.map { " and asked to wait \(Int($0.rounded(.up))) s" } ?? ""
                 return exchange(
                     adopted,

@@ -16,6 +16,13 @@ package enum NativeAuthEndpoint: String, Sendable, CaseIterable {
     case registerIntrospect = "/register/v1.0/introspect"
     case registerChallenge = "/register/v1.0/challenge"
     case registerContinue = "/register/v1.0/continue"
+    /// Native auth V2's entry and resume (docs/decisions.md#native-auth-v2); its other requests
+    /// go to the links the server returns.
+    case authorizeChallenge = "/oauth2/v2.0/authorize-challenge"
+
+    /// The telemetry api id of every native auth V2 request but the token request (MSAL's V2
+    /// sign-in start id, docs/decisions.md#native-auth-v2).
+    package static let v2TelemetryApi = 76008
 
     /// The path appended to the authority.
     package var path: String { rawValue }
@@ -39,6 +46,7 @@ package enum NativeAuthEndpoint: String, Sendable, CaseIterable {
         case .registerIntrospect: (api, operation) = (75029, 0)
         case .registerChallenge: (api, operation) = (75029, 1)
         case .registerContinue: (api, operation) = (75029, 2)
+        case .authorizeChallenge: (api, operation) = (NativeAuthEndpoint.v2TelemetryApi, 0)
         }
         return "4|\(api),\(operation)|"
     }

@@ -36,6 +36,9 @@ package struct TokenGrant: Sendable {
         /// The second factor (docs/protocol.md#token-requests: grant `mfa_oob`, no `challenge_type`).
         case mfaOOB(code: String)
         case continuationToken(username: String?)
+        /// Native auth V2: the code the resume answered with (docs/decisions.md#native-auth-v2);
+        /// sent without a continuation token, `redirect_uri` or `code_verifier`.
+        case authorizationCode(code: String)
     }
 
     package var kind: Kind
@@ -51,8 +54,17 @@ extension NativeAuthClient {
     package func redeem(_ grant: TokenGrant, correlationId: UUID) async
         -> (result: Result<MSALNativeAuthUserAccountResult, TokenRedemptionFailure>, correlationId: UUID)
     {
-        var fields: [(String, String?)] = [("continuation_token", grant.continuationToken)]
+        var fields: [(String, String?)] = []
+        var clientInfo = "true"
         switch grant.kind {
+        case .authorizationCode(let code):
+            fields = [("grant_type", "authorization_code"), ("code", code)]
+            clientInfo = "1"
+        default:
+            fields = [("continuation_token", grant.continuationToken)]
+        }
+        switch grant.kind {
+        case .authorizationCode: break
         case .password(let username, let password):
             fields += [
                 ("grant_type", "password"), ("username", username), ("password", password),
@@ -68,7 +80,7 @@ extension NativeAuthClient {
                 ("challenge_type", environment.challengeTypes.wireValue),
             ]
         }
-        fields += [("scope", Scopes.wire(grant.scopes)), ("client_info", "true"), ("claims", grant.claims)]
+        fields += [("scope", Scopes.wire(grant.scopes)), ("client_info", clientInfo), ("claims", grant.claims)]
 
         let (outcome, correlationId) = await call(.token, fields, correlationId: correlationId, expecting: TokenResponse.self)
         switch outcome {

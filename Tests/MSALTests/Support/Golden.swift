@@ -30,6 +30,13 @@ enum Golden {
             lines.append("\(name): \(shown)")
         }
         lines.append("")
+        if request.headers["Content-Type"] == "application/json" {
+            // Native auth V2 interaction requests: the JSON body as sent (sorted keys), secrets replaced.
+            var json = String(decoding: request.body, as: UTF8.self)
+            for (secret, stand) in secrets { json = json.replacingOccurrences(of: secret, with: stand) }
+            lines.append("json: \(json)")
+            return lines.joined(separator: "\n") + "\n"
+        }
         var raw = String(decoding: request.body, as: UTF8.self)
         for (secret, stand) in secrets { raw = raw.replacingOccurrences(of: FormEncoding.escape(secret), with: FormEncoding.escape(stand)) }
         lines.append("body: \(raw)")

@@ -1,0 +1,49 @@
+import Foundation
+
+/// Which public error a V2 refusal is, in one place (the spec's §7.2 table; docs/decisions.md#native-auth-v2).
+/// The inner code decides when there is one; the AADSTS number (from `error_codes` or the message)
+/// is the fallback, so a refusal the emulator and the service word differently maps alike.
+enum V2ErrorMapping {
+    static func kind(of error: V2ServerError, in step: V2SignInMachine.Step) -> NativeAuthErrorKind {
+        let codes = error.errorCodes
+        func named(_ names: String..., or code: Int? = nil) -> Bool {
+            names.contains(where: error.names) || code.map(codes.contains) == true
+        }
+        if named("userNotFound", or: 50034) || error.code == "user_not_found" { return .userNotFound }
+        if named("invalidOneTimeCode", or: 50181) { return isStrongAuth(step) ? .invalidChallenge : .invalidCode }
+        if named("invalidUserNameOrPassword", or: 50126) { return .invalidPassword }
+        if named("passwordTooWeak", "passwordBanned", "passwordRecentlyUsed", "passwordPolicyViolation", or: 120002) {
+            return .invalidPassword
+        }
+        if named("userAlreadyExists", or: 1_003_037) { return .userAlreadyExists }
+        if named("attributeValidationError", "invalidAttributeValue", or: 1_002_027) { return .invalidAttributes }
+        if named("userDoesNotHavePassword", or: 500222) { return .userDoesNotHavePassword }
+        if named("invalidVerificationContact", or: 901001) { return .invalidInput }
+        if named("providerBlockedByRep", or: 550024) {
+            return step == .selectMethod(.registration) ? .verificationContactBlocked : .authMethodBlocked
+        }
+        if step == .start, codes.contains(90100), !error.names("invalidContinuationToken") { return .invalidUsername }
+        return .generalError
+    }
+
+    private static func isStrongAuth(_ step: V2SignInMachine.Step) -> Bool {
+        switch step {
+        case .submitCode(let purpose), .selectMethod(let purpose), .resend(let purpose): purpose.isStrongAuth
+        case .entry, .start, .submitPassword: false
+        }
+    }
+
+    /// The error's details: the server's message (else MSAL's text for `kind`), its codes, and the
+    /// body's correlation id over the header's.
+    static func details(of error: V2ServerError, kind: NativeAuthErrorKind, _ id: UUID) -> NativeAuthErrorDetails {
+        var details = NativeAuthErrorDetails(message: error.message ?? kind.message, correlationId: error.correlationId ?? id)
+        details.errorCodes = error.errorCodes
+        details.errorURI = error.errorURI
+        details.serverError = error.code
+        details.serverSuberror = error.innerCode
+        if kind == .invalidAttributes, !error.attributeIds.isEmpty {
+            details.message = (details.message ?? "") + " (attributes: \(error.attributeIds.joined(separator: ", ")))"
+        }
+        return details
+    }
+}

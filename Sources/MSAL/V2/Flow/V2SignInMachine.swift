@@ -1,0 +1,290 @@
+import Foundation
+
+/// Every rule of the native auth V2 sign-in in one value (docs/usage.md#native-auth-v2-experimental,
+/// docs/decisions.md#native-auth-v2): which answer leads to which request or outcome, and which
+/// refusal to which error.
+///
+/// Like `SignInMachine`, it sends nothing and knows no public state: `V2SignInController` starts a
+/// machine for one call of one step, sends what it asks for and feeds each reply to the event method
+/// named after the request (`entered`, `interacted`, `resumed`, `redeemed`). The rules:
+/// - the entry's `sign_in` link is followed with the username;
+/// - a first-factor `challenge` with exactly one supported method (`password`, `email`) is
+///   challenged at once; several surface as a selection; a second-factor `challenge` (`email`,
+///   `sms`) is always a selection;
+/// - a password given up front is sent only when the one first factor is a password;
+/// - one `riskverify` hop is taken silently; a second in a row, or one after an email challenge,
+///   is an error;
+/// - `state: continue` resumes, then redeems the code; the tokens end the sign-in.
+package struct V2SignInMachine: FlowMachine {
+    /// Why the user is choosing or verifying a method; it decides which state a `verify` answer
+    /// makes and which error a wrong code is.
+    package enum Purpose: Sendable, Equatable {
+        case firstFactor
+        case mfa
+        case recovery
+        case existingAccount
+        /// Just-in-time registration of a strong-auth method.
+        case registration
+
+        /// A second factor or a registration: a wrong code is `invalidChallenge` (and `invalidCode`).
+        var isStrongAuth: Bool { self == .mfa || self == .registration }
+    }
+
+    /// The public step that sent the request being answered: it decides the error kinds.
+    package enum Step: Sendable, Equatable {
+        /// `signInV2`'s entry (`authorize-challenge`), which carries no username.
+        case entry
+        /// `signInV2`: `sign_in`, and the automatic challenge after it.
+        case start
+        case selectMethod(Purpose)
+        case submitCode(Purpose)
+        case submitPassword
+        case resend(Purpose)
+    }
+
+    /// What a step knows while it waits for an interaction answer.
+    package struct Context: Sendable, Equatable {
+        /// The password the app gave up front; dropped as soon as the one first factor is not a password.
+        var password: String?
+        var purpose: Purpose
+        /// The type of the method just challenged, registered or resent (`email`, `sms`, `password`).
+        var challengedType: String?
+        var riskHopped = false
+        /// The step challenged the one first factor itself (the up-front password may answer it).
+        var autoChallenged = false
+    }
+
+    package enum State: Sendable, Equatable {
+        case idle
+        /// Waiting for the entry (`authorize-challenge` without a token).
+        case entering(password: String?)
+        /// Waiting for the answer to an href.
+        case interacting(Step, Context)
+        /// Waiting for the resume's code.
+        case resuming(Step)
+        /// Waiting for the token endpoint.
+        case redeeming
+        case done
+    }
+
+    /// The requests of the V2 sign-in.
+    package enum Call: Sendable {
+        case enter(correlationId: UUID)
+        case interact(URL, V2Body, Continuation)
+        /// The resume, to the `continue` link (nil: the fixed endpoint).
+        case resume(URL?, Continuation)
+        case redeem(code: String, correlationId: UUID)
+    }
+
+    /// How a step ends, in plain values: the controller makes the public states from them.
+    package enum Outcome: Sendable {
+        case completed(MSALNativeAuthUserAccountResult)
+        case codeRequired(V2Verification, Continuation)
+        case passwordRequired(V2Verification, Continuation)
+        case selectionRequired(Purpose, [V2Method], Continuation)
+        case mfaVerificationRequired(V2Verification, Continuation)
+        case registrationRequired([V2Method], Continuation)
+        case registrationVerificationRequired(V2Verification, Continuation)
+    }
+
+    package typealias Action = FlowAction<Outcome, Call>
+
+    package var state = State.idle
+    package static let idle = State.idle
+    package static let done = State.done
+    package let username: String
+    package let scopes: [String]
+    package let claims: String?
+
+    /// A machine for one step of a sign-in of `username` asking for `scopes` (OIDC defaults included) and `claims`.
+    package init(username: String, scopes: [String], claims: String?) {
+        self.username = username
+        self.scopes = scopes
+        self.claims = claims
+    }
+
+    static let firstFactorTypes: Set<String> = ["password", "email"]
+    static let recoveryTypes: Set<String> = ["email", "sms"]
+    static let strongAuthTypes: Set<String> = ["email", "sms"]
+
+    // MARK: Steps
+
+    /// `signInV2`: an empty username is refused before anything is sent; an empty up-front password counts as none.
+    package mutating func start(password: String?, correlationId id: UUID) -> Action {
+        let password = password.flatMap { $0.isEmpty ? nil : $0 }
+        return begin(.enter(correlationId: id), awaiting: .entering(password: password), unless: .ifEmpty(username, .invalidUsername, id))
+    }
+
+    /// A selection state's `selectAuthMethod`: `method` is nil when the app's choice is not among
+    /// the state's methods. Registration sends `contact`, or nothing when the method already has a
+    /// destination; with neither it is `invalidInput` before anything is sent.
+    package mutating func select(_ method: V2Method?, contact: String?, purpose: Purpose, on continuation: Continuation) -> Action {
+        let id = continuation.correlationId
+        guard let method else {
+            return refuse(Self.general("The method is not one of this state's authMethods", id))
+        }
+        let context = Context(purpose: purpose, challengedType: method.type)
+        guard purpose == .registration else {
+            return begin(.interact(method.link, .tokenOnly, continuation), awaiting: .interacting(.selectMethod(purpose), context))
+        }
+        let target = contact.flatMap { $0.isEmpty ? nil : $0 }
+        let missing = target == nil && method.hint == nil ? FlowFailure.ifEmpty("", .invalidInput, id) : nil
+        return begin(
+            .interact(method.link, .target(target), continuation), awaiting: .interacting(.selectMethod(purpose), context), unless: missing)
+    }
+
+    /// `submitCode` / `submitChallenge`: an empty code is refused before anything is sent.
+    package mutating func submitCode(_ code: String, verification: V2Verification, purpose: Purpose, on continuation: Continuation)
+        -> Action
+    {
+        let check = FlowFailure.ifEmpty(code, purpose.isStrongAuth ? .invalidChallenge : .invalidCode, continuation.correlationId)
+        let body: V2Body = purpose == .registration ? .activation(code) : .otp(code)
+        let context = Context(purpose: purpose, challengedType: verification.type)
+        return begin(
+            .interact(verification.submit, body, continuation), awaiting: .interacting(.submitCode(purpose), context), unless: check)
+    }
+
+    /// `submitPassword`: an empty password is refused before anything is sent.
+    package mutating func submitPassword(_ password: String, verification: V2Verification, on continuation: Continuation) -> Action {
+        let check = FlowFailure.ifEmpty(password, .invalidPassword, continuation.correlationId)
+        let context = Context(purpose: .firstFactor, challengedType: "password")
+        return begin(
+            .interact(verification.submit, .password(password), continuation), awaiting: .interacting(.submitPassword, context),
+            unless: check)
+    }
+
+    /// `resendCode` / `resendChallenge`: posts the answer's `resend` link; without one, a general error.
+    package mutating func resend(_ verification: V2Verification, purpose: Purpose, on continuation: Continuation) -> Action {
+        let id = continuation.correlationId
+        guard let link = verification.resend else {
+            return refuse(Self.general("The service offered no way to resend the code", id))
+        }
+        let context = Context(purpose: purpose, challengedType: verification.type)
+        return begin(.interact(link, .tokenOnly, continuation), awaiting: .interacting(.resend(purpose), context))
+    }
+
+    /// Refuses a step before anything is sent.
+    private mutating func refuse(_ failure: FlowFailure) -> Action {
+        expect(Self.idle)
+        return fail(failure)
+    }
+
+    // MARK: Answers
+
+    /// The entry answered: follow `sign_in` with the username.
+    package mutating func entered(_ reply: V2Reply, correlationId id: UUID) -> Action {
+        guard case .entering(let password) = state else { preconditionFailure("V2SignInMachine got the entry while \(state)") }
+        guard case .answer(.entryInvitation(let token, let journeys)) = reply else { return fail(Self.failure(reply, in: .entry, id)) }
+        switch journeys.links["sign_in"] {
+        case nil:
+            return fail(Self.general("The service did not offer the sign_in journey", id))
+        case .failure(let refusal):
+            return fail(Self.general(refusal.message, id))
+        case .success(let url):
+            let context = Context(password: password, purpose: .firstFactor)
+            return send(.interact(url, .startSignIn(username: username), Continuation(token, id)), awaiting: .interacting(.start, context))
+        }
+    }
+
+    /// An href answered (spec §4.5, after the error and browser checks the decoder made).
+    package mutating func interacted(_ reply: V2Reply, correlationId id: UUID) -> Action {
+        guard case .interacting(let step, var context) = state else { preconditionFailure("V2SignInMachine got an answer while \(state)") }
+        guard case .answer(let answer) = reply else { return fail(Self.failure(reply, in: step, id)) }
+        switch answer {
+        case .resume(let token, let link):
+            return send(.resume(link, Continuation(token, id)), awaiting: .resuming(step))
+        case .challenge(.multiFactor, let methods, let token):
+            let usable = methods.filter { Self.strongAuthTypes.contains($0.type) }
+            guard !usable.isEmpty else { return fail(Self.general("The service offered no supported second-factor method", id)) }
+            return succeed(.selectionRequired(.mfa, usable, Continuation(token, id)))
+        case .challenge(.singleFactor, let methods, let token):
+            let purpose: Purpose = context.purpose == .recovery ? .recovery : .firstFactor
+            let usable = methods.filter { (purpose == .recovery ? Self.recoveryTypes : Self.firstFactorTypes).contains($0.type) }
+            guard !usable.isEmpty else { return fail(Self.general("The service offered no supported method", id)) }
+            guard usable.count == 1, let only = usable.first else {
+                return succeed(.selectionRequired(purpose, usable, Continuation(token, id)))
+            }
+            context = Context(
+                password: only.type == "password" ? context.password : nil, purpose: purpose, challengedType: only.type,
+                autoChallenged: true)
+            return send(.interact(only.link, .tokenOnly, Continuation(token, id)), awaiting: .interacting(step, context))
+        case .verify(let verification, let token):
+            let next = Continuation(token, id)
+            if verification.isPassword {
+                guard context.autoChallenged, let password = context.password else { return succeed(.passwordRequired(verification, next)) }
+                context.password = nil
+                return send(.interact(verification.submit, .password(password), next), awaiting: .interacting(.submitPassword, context))
+            }
+            switch context.purpose {
+            case .mfa: return succeed(.mfaVerificationRequired(verification, next))
+            case .registration: return succeed(.registrationVerificationRequired(verification, next))
+            case .firstFactor, .recovery, .existingAccount: return succeed(.codeRequired(verification, next))
+            }
+        case .riskVerify(let link, let token):
+            if context.riskHopped { return fail(Self.general("The service asked for a second risk verification in a row", id)) }
+            if context.challengedType == "email" {
+                return fail(Self.general("The service asked for a risk verification after an email challenge", id))
+            }
+            context.riskHopped = true
+            return send(.interact(link, .tokenOnly, Continuation(token, id)), awaiting: .interacting(step, context))
+        case .register(let methods, let token):
+            let usable = methods.filter { Self.strongAuthTypes.contains($0.type) }
+            guard !usable.isEmpty else { return fail(Self.general("The service offered no supported method to register", id)) }
+            return succeed(.registrationRequired(usable, Continuation(token, id)))
+        case .activate(let verification, let token):
+            return succeed(.registrationVerificationRequired(verification, Continuation(token, id)))
+        case .browserRequired, .error, .invalid, .entryInvitation, .code:
+            return fail(Self.failure(reply, in: step, id))
+        }
+    }
+
+    /// The resume answered: redeem its code.
+    package mutating func resumed(_ reply: V2Reply, correlationId id: UUID) -> Action {
+        guard case .resuming(let step) = state else { preconditionFailure("V2SignInMachine got a resume answer while \(state)") }
+        guard case .answer(.code(let code)) = reply else { return fail(Self.failure(reply, in: step, id)) }
+        return send(.redeem(code: code, correlationId: id), awaiting: .redeeming)
+    }
+
+    /// The token endpoint answered: tokens end the sign-in; a refusal is browser-required or general
+    /// (an MFA demand never comes from here in V2).
+    package mutating func redeemed(_ result: Result<MSALNativeAuthUserAccountResult, TokenRedemptionFailure>, correlationId id: UUID)
+        -> Action
+    {
+        guard case .redeeming = state else { preconditionFailure("V2SignInMachine got a token answer while \(state)") }
+        switch result {
+        case .success(let account):
+            return succeed(.completed(account))
+        case .failure(let failure):
+            let browser: Bool
+            if case .browserRequired = failure {
+                browser = true
+            } else {
+                browser = failure.details.serverSuberror == "web_redirect_required"
+            }
+            return fail(.keepingState(browser ? .browserRequired : .generalError, failure.details))
+        }
+    }
+
+    // MARK: Failures
+
+    static func general(_ message: String, _ id: UUID) -> FlowFailure {
+        .keepingState(.generalError, NativeAuthErrorDetails(message: message, correlationId: id))
+    }
+
+    /// The failure a reply that ends `step` means.
+    static func failure(_ reply: V2Reply, in step: Step, _ id: UUID) -> FlowFailure {
+        switch reply {
+        case .failure(let failure):
+            return .keepingState(.generalError, NativeAuthErrorDetails(failure, correlationId: id))
+        case .answer(.browserRequired(let message)):
+            return .endingFlow(.browserRequired, NativeAuthErrorDetails(redirectReason: message, correlationId: id))
+        case .answer(.error(let error)):
+            let kind = V2ErrorMapping.kind(of: error, in: step)
+            return .keepingState(kind, V2ErrorMapping.details(of: error, kind: kind, id))
+        case .answer(.invalid(let reason)):
+            return general(reason, id)
+        case .answer:
+            return general("The server's answer does not fit this step", id)
+        }
+    }
+}

@@ -1,0 +1,128 @@
+/// The delegate of every native auth V2 flow. Mirrors MSAL's `MSALNativeAuthFlowDelegate`.
+///
+/// Each call reports exactly once, on the main actor: `onFlowCompleted`, `onFlowError`, or the
+/// callback of the state the flow reached, when the delegate also conforms to that state's protocol
+/// (`MSALNativeAuthCodeRequiredDelegate`, ...). A delegate that does not gets `onFlowError` with
+/// `isNotImplemented`, the description naming the protocol. `@MainActor` is on each requirement,
+/// not on the protocol, and there is no `Sendable` requirement (docs/usage.md#native-auth-v2-experimental).
+///
+/// - Warning: This API is experimental. It may change without notice; do not use it in production.
+public protocol MSALNativeAuthFlowDelegate: AnyObject {
+    /// The user is signed in.
+    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
+    @MainActor func onFlowCompleted(result: MSALNativeAuthUserAccountResult, scenario: MSALNativeAuthFlowScenario)
+    /// The step failed; when the error leaves the state usable, call the same state again.
+    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
+    @MainActor func onFlowError(error: MSALNativeAuthFlowError, scenario: MSALNativeAuthFlowScenario)
+}
+
+/// Opt-in to `MSALNativeAuthCodeRequiredState`: A one-time code was sent (first factor, sign-up or recovery). Continue with
+/// `submitCode(_:delegate:)` or `resendCode(delegate:)`.
+///
+/// - Warning: This API is experimental. It may change without notice; do not use it in production.
+public protocol MSALNativeAuthCodeRequiredDelegate: MSALNativeAuthFlowDelegate {
+    /// The flow reached `MSALNativeAuthCodeRequiredState`.
+    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
+    @MainActor func onCodeRequired(state: MSALNativeAuthCodeRequiredState, scenario: MSALNativeAuthFlowScenario)
+}
+
+/// Opt-in to `MSALNativeAuthPasswordRequiredState`: The service asks for the password. Continue with `submitPassword(_:delegate:)`.
+///
+/// - Warning: This API is experimental. It may change without notice; do not use it in production.
+public protocol MSALNativeAuthPasswordRequiredDelegate: MSALNativeAuthFlowDelegate {
+    /// The flow reached `MSALNativeAuthPasswordRequiredState`.
+    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
+    @MainActor func onPasswordRequired(state: MSALNativeAuthPasswordRequiredState, scenario: MSALNativeAuthFlowScenario)
+}
+
+/// Opt-in to `MSALNativeAuthNewPasswordRequiredState`: A password reset asks for the new password (not reached by this release's sign-in).
+///
+/// - Warning: This API is experimental. It may change without notice; do not use it in production.
+public protocol MSALNativeAuthNewPasswordRequiredDelegate: MSALNativeAuthFlowDelegate {
+    /// The flow reached `MSALNativeAuthNewPasswordRequiredState`.
+    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
+    @MainActor func onNewPasswordRequired(state: MSALNativeAuthNewPasswordRequiredState, scenario: MSALNativeAuthFlowScenario)
+}
+
+/// Opt-in to `MSALNativeAuthAttributesRequiredState`: A sign-up asks for attributes (not reached by this release's sign-in).
+///
+/// - Warning: This API is experimental. It may change without notice; do not use it in production.
+public protocol MSALNativeAuthAttributesRequiredDelegate: MSALNativeAuthFlowDelegate {
+    /// The flow reached `MSALNativeAuthAttributesRequiredState`.
+    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
+    @MainActor func onAttributesRequired(state: MSALNativeAuthAttributesRequiredState, scenario: MSALNativeAuthFlowScenario)
+}
+
+/// Opt-in to `MSALNativeAuthAuthMethodSelectionRequiredState`: The user must choose a method (several first factors, or a second factor).
+/// Continue with `selectAuthMethod(_:delegate:)`.
+///
+/// - Warning: This API is experimental. It may change without notice; do not use it in production.
+public protocol MSALNativeAuthAuthMethodSelectionRequiredDelegate: MSALNativeAuthFlowDelegate {
+    /// The flow reached `MSALNativeAuthAuthMethodSelectionRequiredState`.
+    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
+    @MainActor func onAuthMethodSelectionRequired(
+        state: MSALNativeAuthAuthMethodSelectionRequiredState, scenario: MSALNativeAuthFlowScenario)
+}
+
+/// Opt-in to `MSALNativeAuthMFARequiredState`: Declared for source compatibility; the SDK routes second-factor choices to
+/// `onAuthMethodSelectionRequired` and never calls this.
+///
+/// - Warning: This API is experimental. It may change without notice; do not use it in production.
+public protocol MSALNativeAuthMFARequiredDelegate: MSALNativeAuthFlowDelegate {
+    /// The flow reached `MSALNativeAuthMFARequiredState`.
+    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
+    @MainActor func onMFARequired(state: MSALNativeAuthMFARequiredState, scenario: MSALNativeAuthFlowScenario)
+}
+
+/// Opt-in to `MSALNativeAuthMFAVerificationRequiredState`: A second-factor code was sent. Continue with `submitChallenge(_:delegate:)` or
+/// `resendChallenge(delegate:)`.
+///
+/// - Warning: This API is experimental. It may change without notice; do not use it in production.
+public protocol MSALNativeAuthMFAVerificationRequiredDelegate: MSALNativeAuthFlowDelegate {
+    /// The flow reached `MSALNativeAuthMFAVerificationRequiredState`.
+    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
+    @MainActor func onMFAVerificationRequired(state: MSALNativeAuthMFAVerificationRequiredState, scenario: MSALNativeAuthFlowScenario)
+}
+
+/// Opt-in to `MSALNativeAuthStrongAuthRegistrationRequiredState`: The user must register a strong-auth method first. Continue with
+/// `selectAuthMethod(_:verificationContact:delegate:)`.
+///
+/// - Warning: This API is experimental. It may change without notice; do not use it in production.
+public protocol MSALNativeAuthStrongAuthRegistrationRequiredDelegate: MSALNativeAuthFlowDelegate {
+    /// The flow reached `MSALNativeAuthStrongAuthRegistrationRequiredState`.
+    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
+    @MainActor func onStrongAuthRegistrationRequired(
+        state: MSALNativeAuthStrongAuthRegistrationRequiredState, scenario: MSALNativeAuthFlowScenario)
+}
+
+/// Opt-in to `MSALNativeAuthStrongAuthVerificationRequiredState`: A code was sent to the method being registered. Continue with
+/// `submitChallenge(_:delegate:)` or `resendChallenge(delegate:)`.
+///
+/// - Warning: This API is experimental. It may change without notice; do not use it in production.
+public protocol MSALNativeAuthStrongAuthVerificationRequiredDelegate: MSALNativeAuthFlowDelegate {
+    /// The flow reached `MSALNativeAuthStrongAuthVerificationRequiredState`.
+    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
+    @MainActor func onStrongAuthVerificationRequired(
+        state: MSALNativeAuthStrongAuthVerificationRequiredState, scenario: MSALNativeAuthFlowScenario)
+}
+
+/// Opt-in to `MSALNativeAuthSignInAfterSignUpState`: A sign-up finished; sign the user in with the state (not reached by this release's
+/// sign-in).
+///
+/// - Warning: This API is experimental. It may change without notice; do not use it in production.
+public protocol MSALNativeAuthSignInAfterSignUpRequiredDelegate: MSALNativeAuthFlowDelegate {
+    /// The flow reached `MSALNativeAuthSignInAfterSignUpState`.
+    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
+    @MainActor func onSignInAfterSignUpRequired(state: MSALNativeAuthSignInAfterSignUpState, scenario: MSALNativeAuthFlowScenario)
+}
+
+/// Opt-in to `MSALNativeAuthSignInAfterResetPasswordState`: A password reset finished; sign the user in with the state (not reached by this
+/// release's sign-in).
+///
+/// - Warning: This API is experimental. It may change without notice; do not use it in production.
+public protocol MSALNativeAuthSignInAfterResetPasswordRequiredDelegate: MSALNativeAuthFlowDelegate {
+    /// The flow reached `MSALNativeAuthSignInAfterResetPasswordState`.
+    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
+    @MainActor func onSignInAfterResetPasswordRequired(
+        state: MSALNativeAuthSignInAfterResetPasswordState, scenario: MSALNativeAuthFlowScenario)
+}

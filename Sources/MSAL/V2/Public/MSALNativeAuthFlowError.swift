@@ -1,0 +1,59 @@
+import Foundation
+
+/// The error of every native auth V2 step, in both call forms. Mirrors MSAL's V2
+/// `MSALNativeAuthFlowError` as of 2.18.1: no `isInvalidCredentials` (a wrong sign-in password is
+/// `isInvalidPassword`).
+///
+/// A wrong code on an MFA or strong-auth registration state sets both `isInvalidChallenge` and
+/// `isInvalidCode`. When the error leaves the state usable (a wrong code or password, a blocked
+/// method), call the same state again.
+///
+/// - Warning: This API is experimental. It may change without notice; do not use it in production.
+public final class MSALNativeAuthFlowError: MSALNativeAuthError, @unchecked Sendable {
+    /// The delegate does not conform to the protocol of the state the flow reached; the
+    /// description names the protocol.
+    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
+    public var isNotImplemented: Bool { type == .notImplemented }
+    /// No account has this username.
+    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
+    public var isUserNotFound: Bool { type == .userNotFound }
+    /// The code was wrong or empty (also set with `isInvalidChallenge`).
+    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
+    public var isInvalidCode: Bool { type == .invalidCode || type == .invalidChallenge }
+    /// The password was wrong, empty or refused by the password policy.
+    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
+    public var isInvalidPassword: Bool { type == .invalidPassword }
+    /// The username is empty or malformed.
+    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
+    public var isInvalidUsername: Bool { type == .invalidUsername }
+    /// The service refused attribute values; their names are in `errorDescription`.
+    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
+    public var isInvalidAttributes: Bool { type == .invalidAttributes }
+    /// The account has no password to reset.
+    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
+    public var isUserDoesNotHavePassword: Bool { type == .userDoesNotHavePassword }
+    /// An account with this username exists.
+    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
+    public var isUserAlreadyExists: Bool { type == .userAlreadyExists }
+    /// The second-factor (or registration) code was wrong or empty.
+    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
+    public var isInvalidChallenge: Bool { type == .invalidChallenge }
+    /// The service blocked the method (for example a phone number it distrusts); pick another.
+    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
+    public var isAuthMethodBlocked: Bool { type == .authMethodBlocked }
+    /// The service blocked the contact given for registration.
+    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
+    public var isVerificationContactBlocked: Bool { type == .verificationContactBlocked }
+    /// The contact given for registration is malformed or missing.
+    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
+    public var isInvalidInput: Bool { type == .invalidInput }
+    /// Neither of the above: `errorDescription`, `errorCodes` and `serverError` say more.
+    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
+    public var isGeneralError: Bool { type == .generalError }
+
+    /// The error for a delegate that lacks `protocolName`, the protocol of the state reached.
+    static func notImplemented(_ protocolName: String, correlationId: UUID) -> MSALNativeAuthFlowError {
+        let message = "The delegate does not conform to \(protocolName), the protocol of the state the flow reached"
+        return MSALNativeAuthFlowError(type: .notImplemented, NativeAuthErrorDetails(message: message, correlationId: correlationId))
+    }
+}
