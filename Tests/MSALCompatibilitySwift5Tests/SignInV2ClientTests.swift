@@ -1,0 +1,1 @@
+../MSALCompatibilityTests/SignInV2ClientTests.swift
