@@ -186,6 +186,46 @@ import Testing
         _ = try c.finish(c.verify(challenged, ["otp": try code(c, C.barbara, purpose: "sign_in")]))
     }
 
+    @Test func theSignUpCodeIsResentAndSeedLabelsTypesAndSwitchesShapeTheDescriptors() throws {
+        var seed = Seed.demo
+        seed.apps[0].attributes = [
+            Seed.Attribute(name: "displayName"), Seed.Attribute(name: "newsletter", type: "boolean", required: false, label: "News"),
+        ]
+        seed.apps[1].signUpEnabled = false
+        let h = try H(seed: seed)
+        let c = C(h)
+        let lin = "lin@example.com"
+        let sent = submit(c, signUpStart(c, lin), ["email": lin])
+        let first = try code(c, lin, purpose: "sign_up")
+        let resent = c.follow(sent.link("resend"), ["continuationToken": sent.ct ?? ""])
+        #expect(resent.action == "verify" && resent["scenario"] as? String == "signup", "\(resent.json)")
+        let second = try code(c, lin, purpose: "sign_up")
+        #expect(c.verify(resent, ["otp": first]).hal.inner == "invalidOneTimeCode")
+        let asked = c.verify(resent, ["otp": second])
+        let descriptors = asked["attributes"] as? [[String: Any]] ?? []
+        #expect(descriptors.map { $0["label"] as? String } == ["Password", "displayName", "News"], "\(asked.json)")
+        #expect(descriptors.map { $0["inputType"] as? String } == ["password", "text", "boolean"])
+        #expect(descriptors[1]["regex"] == nil)
+        // A Boolean value is kept as its text.
+        let done = submit(c, asked, ["password": "Hamming-Code-1950", "displayName": "Lin", "newsletter": true])
+        _ = try c.finish(done)
+        #expect(h.router.world.withLock { $0.users[lin]?.attributes["newsletter"] } == "true")
+        // Sign-up switched off for the code app: invalidRequest 50097, the entry token stays usable.
+        let entry = c.entry(clientId: H.codeApp)
+        let off = c.follow(entry["sign_up"] as? String, ["continuationToken": entry.token ?? "", "username": "x@example.com"])
+        #expect(off.status == 400 && off.hal.code == "invalidRequest" && off.hal.message?.hasPrefix("AADSTS50097:") == true)
+        #expect(c.follow(entry["sign_in"] as? String, ["continuationToken": entry.token ?? "", "username": H.ada]).action == "challenge")
+        // A seed label must not be empty.
+        var empty = Seed.demo
+        empty.apps[0].attributes[0].label = " "
+        #expect(throws: EmulatorError.self) { try EmulatorRouter(seed: empty) }
+        let decoded = try Seed.load(
+            from: Data(
+                #"{"tenant":{"subdomain":"x","id":"t"},"apps":[{"client_id":"a","attributes":[{"name":"city","label":"Town"}]}],"users":[],"apis":[]}"#
+                    .utf8))
+        #expect(decoded.apps[0].attributes[0].label == "Town")
+    }
+
     // MARK: Password reset
 
     @Test func resetWithOneMethodUpdatesThePasswordAndRevokesRefreshTokens() throws {
