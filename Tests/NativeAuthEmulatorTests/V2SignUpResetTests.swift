@@ -327,6 +327,10 @@ import Testing
         #expect(nobody.hal.inner == "userNotFound" && nobody.hal.message?.hasPrefix("AADSTS50034:") == true)
         let malformed = resetStart(c, "nobody")
         #expect(malformed.hal.code == "invalidRequest" && malformed.hal.message?.hasPrefix("AADSTS90100:") == true)
+        // A browser-only user: the browser fallback at every V2 start (reset, sign-up discovery).
+        let hedy = resetStart(c, C.hedy)
+        #expect(hedy.status == 400 && hedy.state == "webFallbackRequired" && hedy.hal.inner == "web_redirect_required")
+        #expect(signUpStart(c, C.hedy).state == "webFallbackRequired")
         // Wrong recovery codes: usable until the fifth, which ends the flow.
         let sent = c.challenge(resetStart(c, H.ada), type: "email")
         for attempt in 1...5 {

@@ -23,7 +23,7 @@ extension EmulatorRouter {
                 throw halError(
                     "invalidRequest", "userDoesNotHavePassword", 500222, "The user does not have a password to reset.", context: context)
             }
-            guard v2App(flow)?.passwordResetEnabled == true else {
+            guard v2App(flow)?.passwordResetEnabled == true, !v2NeedsBrowser(user, r) else {
                 v2End(flow, world: &world)
                 throw v2WebFallback(context)
             }

@@ -18,7 +18,7 @@ extension EmulatorRouter {
                     "invalidRequest", "userNotFound", 50034, "The user account does not exist in the \(seed.tenant.subdomain) directory.",
                     context: context)
             }
-            if user.browserOnly || r.settings.webFallbackFor.contains(where: { $0.lowercased() == username.lowercased() }) {
+            if v2NeedsBrowser(user, r) {
                 v2End(flow, world: &world)
                 throw v2WebFallback(context)
             }
@@ -40,6 +40,11 @@ extension EmulatorRouter {
         return HALAnswer(
             action: "challenge", scenario: flow.scenario, continuationToken: token, authenticationFactor: "singleFactor",
             methods: flow.methods)
+    }
+
+    /// Every V2 start of a `browser_only` user, or of a username in the hook's `web_fallback_for`, goes to the browser.
+    func v2NeedsBrowser(_ user: UserRecord, _ r: V2Request) -> Bool {
+        user.browserOnly || r.settings.webFallbackFor.contains { $0.lowercased() == user.username.lowercased() }
     }
 
     /// The browser fallback body of docs/protocol.md#native-auth-v2-experimental (HAL routes).

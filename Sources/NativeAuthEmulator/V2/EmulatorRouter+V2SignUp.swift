@@ -20,6 +20,10 @@ extension EmulatorRouter {
                     throw halError("invalidRequest", nil, 90100, "username parameter is empty or not valid.", context: context)
                 }
                 if let user = world.users[username.lowercased()] {
+                    if v2NeedsBrowser(user, r) {
+                        v2End(flow, world: &world)
+                        throw v2WebFallback(context)
+                    }
                     return v2FirstFactors(&flow, user: user, world: &world, now: context.now)
                 }
             }
