@@ -138,8 +138,7 @@ extension EmulatorRouter {
             throw apiError("user_already_exists", 1_003_037, "It looks like you may already have an account.", context: context)
         }
         world.users[flow.username.lowercased()] = UserRecord(
-            username: flow.username, objectId: UUID().uuidString.lowercased(), password: flow.pendingPassword,
-            attributes: flow.pendingAttributes)
+            newAccount: flow.username, password: flow.pendingPassword, attributes: flow.pendingAttributes)
         let token = advance(&flow, to: .signInAfter, world: &world, now: context.now)
         return .json(200, ["continuation_token": token, "expires_in": configuration.continuationTokenLifetime])
     }
@@ -185,27 +184,33 @@ extension EmulatorRouter {
     /// Entra's password rules (docs/protocol.md#passwords): 8–256 characters, at least three of lower case, upper
     /// case, digits and symbols, not the user's own name, not the current password.
     func checkPasswordPolicy(_ password: String, username: String, current: PasswordHash?, context: RequestContext) throws(Failure) {
-        func fail(_ suberror: String, _ message: String) -> Failure {
-            apiError("invalid_grant", 399246, message, suberror: suberror, context: context)
+        if let problem = Self.passwordPolicyProblem(password, username: username, current: current) {
+            throw apiError("invalid_grant", 399246, problem.message, suberror: problem.suberror, context: context)
         }
-        guard password.count >= 8 else { throw fail("password_too_short", "The password is too short.") }
-        guard password.count <= 256 else { throw fail("password_too_long", "The password is too long.") }
+    }
+
+    /// The rule `password` breaks (V1's suberror and a message), or nil; native auth V2 maps the suberror to its codes.
+    static func passwordPolicyProblem(_ password: String, username: String, current: PasswordHash?) -> (suberror: String, message: String)?
+    {
+        guard password.count >= 8 else { return ("password_too_short", "The password is too short.") }
+        guard password.count <= 256 else { return ("password_too_long", "The password is too long.") }
         guard !password.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw fail("password_is_invalid", "The password contains characters that are not allowed.")
+            return ("password_is_invalid", "The password contains characters that are not allowed.")
         }
         let classes = [
             password.contains(where: \.isLowercase), password.contains(where: \.isUppercase),
             password.contains(where: \.isNumber), password.contains(where: { !$0.isLetter && !$0.isNumber }),
         ]
-        guard classes.filter({ $0 }).count >= 3 else { throw fail("password_too_weak", "The password is too weak.") }
+        guard classes.filter({ $0 }).count >= 3 else { return ("password_too_weak", "The password is too weak.") }
         let local = username.split(separator: "@").first.map { $0.lowercased() } ?? ""
         let banned = ["password", "12345678", "qwerty"] + (local.count >= 3 ? [local] : [])
         guard !banned.contains(where: { password.lowercased().contains($0) }) else {
-            throw fail("password_banned", "The password contains a banned word or the user's name.")
+            return ("password_banned", "The password contains a banned word or the user's name.")
         }
         if let current, current.matches(password) {
-            throw fail("password_recently_used", "The password was used recently.")
+            return ("password_recently_used", "The password was used recently.")
         }
+        return nil
     }
 
     static func isEmailAddress(_ text: String) -> Bool {

@@ -45,6 +45,9 @@ public final class EmulatorRouter: Sendable {
                 if let regex = attribute.regex, (try? NSRegularExpression(pattern: regex)) == nil {
                     throw EmulatorError("seed: attribute '\(attribute.name)' of app '\(app.clientId)' has an invalid regex")
                 }
+                if let label = attribute.label, label.trimmingCharacters(in: .whitespaces).isEmpty {
+                    throw EmulatorError("seed: attribute '\(attribute.name)' of app '\(app.clientId)' has an empty label")
+                }
             }
         }
         for user in seed.users {

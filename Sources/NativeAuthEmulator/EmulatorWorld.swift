@@ -41,6 +41,15 @@ extension UserRecord {
             attributes: user.attributes, strongAuthMethods: user.strongAuthMethods, mfaRequired: user.mfaRequired,
             firstFactors: user.effectiveFirstFactors, recoveryMethods: user.effectiveRecoveryMethods, browserOnly: user.browserOnly)
     }
+
+    /// An account sign-up creates (V1 or V2), with the V2 defaults of a seeded user: first factor `password`
+    /// (or `email` without one), recovery by the sign-in address.
+    init(newAccount username: String, password: PasswordHash?, attributes: [String: String]) {
+        self.init(
+            username: username, objectId: UUID().uuidString.lowercased(), password: password, attributes: attributes,
+            firstFactors: password == nil ? [.email] : [.password],
+            recoveryMethods: [Seed.RecoveryMethod(channel: .email, target: username)])
+    }
 }
 
 /// The one-time code of a flow.

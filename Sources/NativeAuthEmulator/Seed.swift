@@ -23,17 +23,22 @@ public struct Seed: Codable, Sendable {
         public var regex: String?
         /// Required attributes are asked for one screen at a time, lowest first.
         public var screen: Int = 1
+        /// The display text of native auth V2 attribute descriptors (`label`); nil: the name.
+        public var label: String?
 
         /// An attribute; the defaults are those of the JSON.
-        public init(name: String, type: String = "string", required: Bool = true, regex: String? = nil, screen: Int = 1) {
+        public init(
+            name: String, type: String = "string", required: Bool = true, regex: String? = nil, screen: Int = 1, label: String? = nil
+        ) {
             self.name = name
             self.type = type
             self.required = required
             self.regex = regex
             self.screen = screen
+            self.label = label
         }
 
-        enum CodingKeys: String, CodingKey { case name, type, required, regex, screen }
+        enum CodingKeys: String, CodingKey { case name, type, required, regex, screen, label }
         /// Reads an attribute from the seed's JSON, absent fields taking their defaults.
         public init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -42,6 +47,7 @@ public struct Seed: Codable, Sendable {
             required = try c.decodeIfPresent(Bool.self, forKey: .required) ?? true
             regex = try c.decodeIfPresent(String.self, forKey: .regex)
             screen = try c.decodeIfPresent(Int.self, forKey: .screen) ?? 1
+            label = try c.decodeIfPresent(String.self, forKey: .label)
         }
     }
 
@@ -403,12 +409,12 @@ public struct Seed: Codable, Sendable {
             App(
                 clientId: "11111111-1111-4111-8111-111111111111", name: "Demo app (email + password)", signUpMethod: .password,
                 attributes: [
-                    Attribute(name: "displayName", regex: "^.{1,64}$"),
-                    Attribute(name: "city", required: false),
+                    Attribute(name: "displayName", regex: "^.{1,64}$", label: "Display name"),
+                    Attribute(name: "city", required: false, label: "City"),
                 ], blockedContacts: ["+15550199"]),
             App(
                 clientId: "22222222-2222-4222-8222-222222222222", name: "Demo app (email code only)", signUpMethod: .otp,
-                attributes: [Attribute(name: "displayName", regex: "^.{1,64}$")], blockedContacts: ["+15550199"]),
+                attributes: [Attribute(name: "displayName", regex: "^.{1,64}$", label: "Display name")], blockedContacts: ["+15550199"]),
         ],
         users: [
             User(

@@ -47,23 +47,27 @@ extension EmulatorRouter {
 
     /// An interaction route (the path after `/T/api/{segment}/`) and the HTTP method it takes.
     private enum V2Route {
-        case signInStart, riskVerify
-        case notYet(method: String)
+        case signInStart, signUpStart, signUpSubmitAttributes, resetPasswordStart, riskVerify
         case register(type: String)
         case challenge(type: String, id: String)
         case verify(type: String, id: String)
         case activate(type: String, id: String)
+        case updatePassword(id: String)
+        case pollUpdate(id: String)
+        case recover(id: String)
 
         init?(_ route: [String]) {
             switch route {
             case ["signin", "start"]: self = .signInStart
-            case ["signup", "start"], ["signup", "submitattributes"], ["resetpassword", "start"]: self = .notYet(method: "POST")
+            case ["signup", "start"]: self = .signUpStart
+            case ["signup", "submitattributes"]: self = .signUpSubmitAttributes
+            case ["resetpassword", "start"]: self = .resetPasswordStart
             case ["risk", "phone", "verify"]: self = .riskVerify
             case let path where path.count == 4 && path[0] == "auth" && path[1] == "methods":
                 if path[3] == "register" {
                     self = .register(type: path[2])
                 } else if path[2] == "password" {
-                    self = .notYet(method: "PUT")
+                    self = .updatePassword(id: path[3])
                 } else {
                     return nil
                 }
@@ -73,7 +77,8 @@ extension EmulatorRouter {
                 case "challenge": self = .challenge(type: type, id: id)
                 case "verify": self = .verify(type: type, id: id)
                 case "activate": self = .activate(type: type, id: id)
-                case "pollUpdate" where type == "password", "recover" where type == "password": self = .notYet(method: "POST")
+                case "pollUpdate" where type == "password": self = .pollUpdate(id: id)
+                case "recover" where type == "password": self = .recover(id: id)
                 default: return nil
                 }
             default: return nil
@@ -81,7 +86,7 @@ extension EmulatorRouter {
         }
 
         var method: String {
-            if case .notYet(let method) = self { return method }
+            if case .updatePassword = self { return "PUT" }
             return "POST"
         }
     }
@@ -89,20 +94,18 @@ extension EmulatorRouter {
     private func v2Dispatch(_ route: V2Route, _ r: V2Request) throws(Failure) -> EmulatorResponse {
         switch route {
         case .signInStart: return try v2SignInStart(r)
+        case .signUpStart: return try v2SignUpStart(r)
+        case .signUpSubmitAttributes: return try v2SignUpSubmitAttributes(r)
+        case .resetPasswordStart: return try v2ResetPasswordStart(r)
         case .riskVerify: return try v2RiskVerify(r)
-        case .notYet: return try v2NotYet(r)
+        case .updatePassword(let id): return try v2UpdatePassword(r, id: id)
+        case .pollUpdate(let id): return try v2PollUpdate(r, id: id)
+        case .recover(let id): return try v2Recover(r, id: id)
         case .register(let type): return try v2Register(r, type: type)
         case .challenge(let type, let id): return try v2Challenge(r, type: type, id: id)
         case .verify(let type, let id): return try v2Verify(r, type: type, id: id)
         case .activate(let type, let id): return try v2Activate(r, type: type, id: id)
         }
-    }
-
-    /// Sign-up, password reset and their steps come in a later piece: 501 `invalidRequest` until then.
-    private func v2NotYet(_ r: V2Request) throws(Failure) -> EmulatorResponse {
-        throw halError(
-            "invalidRequest", nil, 90100, "This native auth V2 journey is not implemented by the emulator yet.", status: 501,
-            context: r.context)
     }
 
     // MARK: Tokens

@@ -18,21 +18,33 @@ extension EmulatorRouter {
                     "invalidRequest", "userNotFound", 50034, "The user account does not exist in the \(seed.tenant.subdomain) directory.",
                     context: context)
             }
-            if user.browserOnly || r.settings.webFallbackFor.contains(where: { $0.lowercased() == username.lowercased() }) {
+            if v2NeedsBrowser(user, r) {
                 v2End(flow, world: &world)
                 throw v2WebFallback(context)
             }
-            flow.username = user.username
-            flow.methods = user.firstFactors.map { factor in
-                V2Method(
-                    id: UUID().uuidString.lowercased(), type: factor.rawValue, target: factor == .email ? user.username : nil,
-                    role: .firstFactor)
-            }
-            let token = v2Advance(&flow, to: .firstFactor, world: &world, now: context.now)
-            return HALAnswer(
-                action: "challenge", continuationToken: token, authenticationFactor: "singleFactor", methods: flow.methods)
+            return v2FirstFactors(&flow, user: user, world: &world, now: context.now)
         }
         return halResponse(answer, r)
+    }
+
+    /// The user's first factors (`challenge`, `singleFactor`), in seed order: sign-in, and sign-up of an
+    /// existing account (docs/protocol.md#native-auth-v2-experimental).
+    func v2FirstFactors(_ flow: inout V2Flow, user: UserRecord, world: inout EmulatorWorld, now: Date) -> HALAnswer {
+        flow.username = user.username
+        flow.methods = user.firstFactors.map { factor in
+            V2Method(
+                id: UUID().uuidString.lowercased(), type: factor.rawValue, target: factor == .email ? user.username : nil,
+                role: .firstFactor)
+        }
+        let token = v2Advance(&flow, to: .firstFactor, world: &world, now: now)
+        return HALAnswer(
+            action: "challenge", scenario: flow.scenario, continuationToken: token, authenticationFactor: "singleFactor",
+            methods: flow.methods)
+    }
+
+    /// Every V2 start of a `browser_only` user, or of a username in the hook's `web_fallback_for`, goes to the browser.
+    func v2NeedsBrowser(_ user: UserRecord, _ r: V2Request) -> Bool {
+        user.browserOnly || r.settings.webFallbackFor.contains { $0.lowercased() == user.username.lowercased() }
     }
 
     /// The browser fallback body of docs/protocol.md#native-auth-v2-experimental (HAL routes).
@@ -49,18 +61,24 @@ extension EmulatorRouter {
         let context = r.context
         let answer = try world.withLock { (world: inout EmulatorWorld) throws(Failure) -> HALAnswer in
             var (flow, step) = try v2Flow(
-                r.continuationToken, accepting: [.firstFactor, .mfa, .code, .activate], world: &world, context: context)
+                r.continuationToken, accepting: [.firstFactor, .mfa, .recovery, .code, .activate], world: &world, context: context)
             let candidates = step == .activate ? [flow.current].compactMap { $0 } : flow.methods
             guard let method = candidates.first(where: { $0.id.lowercased() == id.lowercased() && $0.type == type }) else {
                 throw halError(
                     "invalidRequest", nil, 90100, "id parameter is empty or not valid: no such method in this step.", context: context)
             }
             if method.type == "password" {
+                // Listed among recovery methods only to name the `update` route (SDKs drop it). **Choice**: refused.
+                guard method.role == .firstFactor else {
+                    throw halError(
+                        "invalidRequest", nil, 90100, "The password method cannot prove the account in a password reset.", context: context)
+                }
                 flow.current = method
                 let token = v2Advance(&flow, to: .password, world: &world, now: context.now)
+                let route = Self.v2MethodRoute(method)
                 return HALAnswer(
-                    action: "verify", continuationToken: token, links: [("verify", .api(Self.v2MethodRoute(method) + "/verify"))],
-                    method: method)
+                    action: "verify", scenario: flow.scenario, continuationToken: token,
+                    links: [("verify", .api(route + "/verify")), ("recover", .api(route + "/recover"))], method: method)
             }
             return try v2SendOrRiskHop(&flow, method: method, world: &world, r)
         }
@@ -96,11 +114,14 @@ extension EmulatorRouter {
                 return .checkPassword(world.users[flow.username?.lowercased() ?? ""]?.password)
             }
             try v2CheckCode(r.string("otp") ?? r.string("code"), flow: &flow, world: &world, context: context)
-            guard flow.current?.role == .firstFactor else {
+            switch flow.current?.role {
+            case .firstFactor: return .answered(try v2AfterFirstFactor(&flow, world: &world, context: context))
+            case .signUp: return .answered(v2SignUpVerified(&flow, world: &world, now: context.now))
+            case .recovery: return .answered(v2RecoveryVerified(&flow, world: &world, now: context.now))
+            default:
                 flow.secondFactorPassed = true
                 return .answered(v2Continue(&flow, world: &world, now: context.now))
             }
-            return .answered(try v2AfterFirstFactor(&flow, world: &world, context: context))
         }
         switch outcome {
         case .answered(let answer):
@@ -175,7 +196,7 @@ extension EmulatorRouter {
     // MARK: Steps
 
     /// The flow of a token for `steps` whose method in progress is `{type}/{id}` (a token is bound to its method).
-    private func v2Verifiable(_ r: V2Request, type: String, id: String, steps: Set<V2Step>, world: inout EmulatorWorld) throws(Failure)
+    func v2Verifiable(_ r: V2Request, type: String, id: String, steps: Set<V2Step>, world: inout EmulatorWorld) throws(Failure)
         -> (V2Flow, V2Step)
     {
         let (flow, step) = try v2Flow(r.continuationToken, accepting: steps, world: &world, context: r.context)
@@ -185,10 +206,9 @@ extension EmulatorRouter {
         return (flow, step)
     }
 
-    /// After the first factor: `continue`, or the MFA methods (`challenge`, `multiFactor`), or, for a user
+    /// After the first factor (or a new password): `continue`, or the MFA methods (`challenge`, `multiFactor`), or, for a user
     /// who needs MFA and has no method, the registration methods (`register`, `multiFactor`).
-    private func v2AfterFirstFactor(_ flow: inout V2Flow, world: inout EmulatorWorld, context: RequestContext) throws(Failure) -> HALAnswer
-    {
+    func v2AfterFirstFactor(_ flow: inout V2Flow, world: inout EmulatorWorld, context: RequestContext) throws(Failure) -> HALAnswer {
         guard let user = world.users[flow.username?.lowercased() ?? ""], let app = v2App(flow) else { throw v2UserGone(context) }
         guard Self.needsMFA(user, app: app) || !flow.acrs.isEmpty else {
             return v2Continue(&flow, world: &world, now: context.now)
@@ -198,23 +218,25 @@ extension EmulatorRouter {
                 V2Method(id: method.id, type: method.channel.rawValue, target: method.target, role: .mfa, blocked: method.blocked)
             }
             let token = v2Advance(&flow, to: .mfa, world: &world, now: context.now)
-            return HALAnswer(action: "challenge", continuationToken: token, authenticationFactor: "multiFactor", methods: flow.methods)
+            return HALAnswer(
+                action: "challenge", scenario: flow.scenario, continuationToken: token, authenticationFactor: "multiFactor",
+                methods: flow.methods)
         }
         flow.methods = ["email", "sms"].map { V2Method(id: UUID().uuidString.lowercased(), type: $0, target: nil, role: .registration) }
         let token = v2Advance(&flow, to: .registration, world: &world, now: context.now)
         return HALAnswer(
-            action: "register", continuationToken: token, authenticationFactor: "multiFactor", methods: flow.methods,
-            methodRelation: "enroll")
+            action: "register", scenario: flow.scenario, continuationToken: token, authenticationFactor: "multiFactor",
+            methods: flow.methods, methodRelation: "enroll")
     }
 
     /// `state: continue`.
-    private func v2Continue(_ flow: inout V2Flow, world: inout EmulatorWorld, now: Date) -> HALAnswer {
-        HALAnswer.resume(token: v2Advance(&flow, to: .resume, world: &world, now: now))
+    func v2Continue(_ flow: inout V2Flow, world: inout EmulatorWorld, now: Date) -> HALAnswer {
+        HALAnswer.resume(token: v2Advance(&flow, to: .resume, world: &world, now: now), scenario: flow.scenario)
     }
 
     /// Sends the code of `method`, or first asks for the risk hop (an SMS while `sms_risk_verification`
     /// is `always`; the hop's token shares the current step's generation, so that step stays usable).
-    private func v2SendOrRiskHop(_ flow: inout V2Flow, method: V2Method, world: inout EmulatorWorld, _ r: V2Request) throws(Failure)
+    func v2SendOrRiskHop(_ flow: inout V2Flow, method: V2Method, world: inout EmulatorWorld, _ r: V2Request) throws(Failure)
         -> HALAnswer
     {
         guard let app = v2App(flow) else { throw v2UserGone(r.context) }
@@ -222,7 +244,8 @@ extension EmulatorRouter {
             flow.riskPending = method
             world.v2.flows[flow.id] = flow
             let token = v2IssueToken(flow, step: .risk, world: &world, now: r.context.now)
-            return HALAnswer(action: "riskverify", continuationToken: token, links: [("riskverify", .api("risk/phone/verify"))])
+            return HALAnswer(
+                action: "riskverify", scenario: flow.scenario, continuationToken: token, links: [("riskverify", .api("risk/phone/verify"))])
         }
         try v2CheckNotBlocked(method, flow: flow, context: r.context)
         return v2SendCode(&flow, method: method, world: &world, now: r.context.now)
@@ -242,8 +265,15 @@ extension EmulatorRouter {
 
     /// Sends a new code to `method` (8 digits by email, 6 by SMS; the previous code is retired) and
     /// answers `verify`, or `activate` for a contact being registered, with a `resend` link.
-    private func v2SendCode(_ flow: inout V2Flow, method: V2Method, world: inout EmulatorWorld, now: Date) -> HALAnswer {
-        let purpose: CodePurpose = method.role == .firstFactor ? .signIn : method.role == .mfa ? .mfa : .registration
+    func v2SendCode(_ flow: inout V2Flow, method: V2Method, world: inout EmulatorWorld, now: Date) -> HALAnswer {
+        let purpose: CodePurpose
+        switch method.role {
+        case .firstFactor: purpose = .signIn
+        case .mfa: purpose = .mfa
+        case .registration: purpose = .registration
+        case .signUp: purpose = .signUp
+        case .recovery: purpose = .resetPassword
+        }
         let username = flow.username ?? ""
         flow.code = sendCode(
             to: username, purpose: purpose, channel: method.type, target: method.target, now: now, world: &world, api: "v2",
@@ -256,7 +286,7 @@ extension EmulatorRouter {
         let relation = registering ? "activate" : "verify"
         let route = Self.v2MethodRoute(method)
         return HALAnswer(
-            action: relation, continuationToken: token,
+            action: relation, scenario: flow.scenario, continuationToken: token,
             links: [(relation, .api(route + "/" + relation)), ("resend", .api(route + "/challenge"))],
             method: method, codeLength: method.type == "sms" ? 6 : 8)
     }
@@ -264,8 +294,7 @@ extension EmulatorRouter {
     /// Checks a submitted code (constant time). A wrong or expired code leaves the token usable
     /// (`invalidGrant`/`invalidOneTimeCode` 50181) until the last allowed attempt, which ends the flow
     /// (`invalidGrant`/`tooManyAttempts` 50053).
-    private func v2CheckCode(_ submitted: String?, flow: inout V2Flow, world: inout EmulatorWorld, context: RequestContext) throws(Failure)
-    {
+    func v2CheckCode(_ submitted: String?, flow: inout V2Flow, world: inout EmulatorWorld, context: RequestContext) throws(Failure) {
         guard let submitted, !submitted.isEmpty else {
             throw halError("invalidRequest", nil, 90100, "otp parameter is empty or not valid.", context: context)
         }
@@ -285,11 +314,11 @@ extension EmulatorRouter {
         flow.code = nil
     }
 
-    private func v2TooManyAttempts(_ context: RequestContext) -> Failure {
+    func v2TooManyAttempts(_ context: RequestContext) -> Failure {
         halError("invalidGrant", "tooManyAttempts", 50053, "Too many failed attempts; the flow has ended.", context: context)
     }
 
-    private func v2UserGone(_ context: RequestContext) -> Failure {
+    func v2UserGone(_ context: RequestContext) -> Failure {
         halError("invalidRequest", "userNotFound", 50034, "The user account does not exist in the directory.", context: context)
     }
 

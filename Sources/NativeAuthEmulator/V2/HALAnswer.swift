@@ -29,10 +29,14 @@ struct HALAnswer {
     var method: V2Method?
     /// The code length, sent both top-level and as `payload.codeLength`; `payload` alone (empty) for a password.
     var codeLength: Int?
+    /// `attributes` of a `collectAttributes` answer.
+    var attributes: [V2Attribute]?
+    /// `pollInterval` (milliseconds) of a `poll` answer, when the hook sets `poll_interval_ms`.
+    var pollInterval: Int?
 
     /// The `continue` answer: the token resumes at the authorize-challenge endpoint.
-    static func resume(token: String) -> HALAnswer {
-        HALAnswer(state: "continue", continuationToken: token, links: [("continue", .oauth("authorize-challenge"))])
+    static func resume(token: String, scenario: String) -> HALAnswer {
+        HALAnswer(state: "continue", scenario: scenario, continuationToken: token, links: [("continue", .oauth("authorize-challenge"))])
     }
 }
 
@@ -94,7 +98,12 @@ extension EmulatorRouter {
                     if let hint = Self.v2Hint(method) { item["hint"] = hint }
                     let route =
                         method.role == .registration ? "auth/methods/\(method.type)/register" : Self.v2MethodRoute(method) + "/challenge"
-                    item["_links"] = [answer.methodRelation: v2Link(.api(route), r)]
+                    var links = [answer.methodRelation: v2Link(.api(route), r)]
+                    // A sign-in's password method offers inline recovery.
+                    if method.type == "password", method.role == .firstFactor {
+                        links["recover"] = v2Link(.api(Self.v2MethodRoute(method) + "/recover"), r)
+                    }
+                    item["_links"] = links
                     return item
                 }
             ]
@@ -110,6 +119,18 @@ extension EmulatorRouter {
         } else if answer.method?.type == "password" {
             body["payload"] = [String: Any]()
         }
+        if let attributes = answer.attributes {
+            body["attributes"] = attributes.map { attribute -> [String: Any] in
+                var item: [String: Any] = [
+                    "attributeId": attribute.id, "inputType": attribute.inputType, "required": attribute.required, "hidden": false,
+                    "canChange": true, "label": attribute.label,
+                ]
+                if let regex = attribute.regex { item["regex"] = regex }
+                if let confirmation = attribute.confirmationInput { item["confirmationInput"] = confirmation }
+                return item
+            }
+        }
+        if let interval = answer.pollInterval { body["pollInterval"] = interval }
         var response = EmulatorResponse.json(200, body)
         response.headers["Content-Type"] = "application/hal+json; charset=utf-8"
         response.headers["x-ms-request-id"] = UUID().uuidString.lowercased()
@@ -118,15 +139,16 @@ extension EmulatorRouter {
 
     /// A nested HAL error (docs/protocol.md#native-auth-v2-experimental): `{"error": {code, message, timestamp,
     /// traceId, correlationId, innerError: {code}}}`, the AADSTS number only inside `message`.
+    /// `details` (`[{attributeIds, code, message}]`) go inside `innerError`.
     func halError(
         _ code: String, _ innerCode: String?, _ aadsts: Int?, _ message: String, status: Int = 400, state: String? = nil,
-        context: RequestContext
+        details: [[String: Any]] = [], context: RequestContext
     ) -> Failure {
         var error: [String: Any] = [
             "code": code, "message": aadsts.map { "AADSTS\($0): \(message)" } ?? message, "timestamp": Self.timestamp(context.now),
             "traceId": UUID().uuidString.lowercased(), "correlationId": context.correlationId,
         ]
-        if let innerCode { error["innerError"] = ["code": innerCode] }
+        if let innerCode { error["innerError"] = details.isEmpty ? ["code": innerCode] : ["code": innerCode, "details": details] }
         var body: [String: Any] = ["error": error]
         if let state { body["state"] = state }
         var response = EmulatorResponse.json(status, body)

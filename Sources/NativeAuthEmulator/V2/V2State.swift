@@ -25,7 +25,7 @@ struct V2Settings {
     /// The version segment of the hrefs (`v2.0`; `v0.1` as in SDK fixtures). `v2.0` is always served too.
     var apiSegment = "v2.0"
     var hrefStyle = HrefStyle.relative
-    /// `poll` answers before `continue` (password reset; kept for that piece).
+    /// `poll` answers before `continue` after a new password (reset and inline recovery).
     var pollInProgress = 1
     /// `pollInterval` on poll answers; nil: none sent.
     var pollIntervalMs: Int?
@@ -54,15 +54,44 @@ enum V2Step: String {
     case registration
     /// A contact being registered got a code: `activate` (or `challenge` to resend).
     case activate
+    /// Sign-up asks for the email address (`collectAttributes`, `signup/submitattributes`).
+    case signUpEmail
+    /// Sign-up asks for the password (password apps) and the app's attributes (`signup/submitattributes`).
+    case signUpAttributes
+    /// Recovery methods listed (reset or inline recovery); a method's `challenge` picks one.
+    case recovery
+    /// The account is proved: `PUT auth/methods/password/{id}` with `newPassword`.
+    case newPassword
+    /// The new password is being applied: `POST auth/methods/password/{id}/pollUpdate`.
+    case poll
     /// `state: continue`: the token resumes at the authorize-challenge endpoint.
     case resume
+}
+
+/// Which journey a V2 flow is: the `scenario` of its answers and what its `continue` means.
+enum V2Journey {
+    case signIn, signUp, resetPassword
+}
+
+/// An attribute descriptor of a `collectAttributes` answer (docs/protocol.md#native-auth-v2-experimental).
+struct V2Attribute {
+    var id: String
+    /// `text`, `password`, `boolean`, `date`, … (the seed's `string` is `text`).
+    var inputType = "text"
+    var required = true
+    var label: String
+    var regex: String?
+    /// `retype` for the password.
+    var confirmationInput: String?
 }
 
 /// A method offered or being verified in a V2 flow.
 struct V2Method {
     /// What the method is for in the flow: which code purpose, step and answer it leads to.
     enum Role {
-        case firstFactor, mfa, registration
+        /// `firstFactor`: sign-in; `signUp`: the new address being verified; `recovery`: reset and inline
+        /// recovery (the password method listed there only names the `update` route).
+        case firstFactor, mfa, registration, signUp, recovery
     }
 
     /// Opaque: random per flow for first factors and contacts being registered, the strong-auth method's id for MFA.
@@ -102,6 +131,27 @@ struct V2Flow {
     var passwordAttempts = 0
     /// The second factor passed (MFA or registration): the tokens carry the requested `acrs`.
     var secondFactorPassed = false
+    var journey = V2Journey.signIn
+    /// A sign-in's password method posted `recover`: the recovery steps run inside the sign-in.
+    var inlineRecovery = false
+    /// Sign-up: the descriptors of the last `collectAttributes`, and the values received so far.
+    var asked: [V2Attribute] = []
+    var pendingAttributes: [String: String] = [:]
+    var pendingPassword: PasswordHash?
+    /// Reset: the password method whose `update` and `pollUpdate` routes the flow uses, the new password
+    /// (applied when the polls are over) and the `poll` answers still to give.
+    var passwordMethod: V2Method?
+    var newPassword: PasswordHash?
+    var pollsRemaining = 0
+
+    /// The answers' `scenario`: `signin`, `signup`, or `recovery` (reset, inline recovery).
+    var scenario: String {
+        switch journey {
+        case .signIn: inlineRecovery ? "recovery" : "signin"
+        case .signUp: "signup"
+        case .resetPassword: "recovery"
+        }
+    }
 }
 
 struct V2TokenRecord {
