@@ -9,7 +9,7 @@ public func render(_ model: DemoModel) -> Canvas {
     // Title bar.
     canvas.fill(x: 0, y: 0, count: width, style: .title)
     canvas.put(" MSAL native auth · Call two protected APIs", x: 0, y: 0, style: .title)
-    let mode = " \(model.mode) "
+    let mode = model.signInV2 ? " V2 (experimental) · \(model.mode) " : " \(model.mode) "
     canvas.put(mode, x: max(0, width - mode.count), y: 0, style: .title)
 
     // Fields.
