@@ -81,6 +81,26 @@ import Testing
         try check(model, "start-banner-80x24")
     }
 
+    /// `--v2`: the title bar says so, and the banner lists the V2 accounts.
+    @Test func signInV2FirstFactorPickerUnderTheIndicator() throws {
+        var model = base
+        model.signInV2 = true
+        model.email = "barbara@example.com"
+        model.result = DemoEnvironment.emulatorBanner + "\n" + DemoEnvironment.signInV2Note
+        try check(model, "start-v2-80x24")
+        let methods = [
+            MSALAuthMethod(
+                id: "1", challengeType: "password", channelTargetType: MSALNativeAuthChannelType(value: "password"), loginHint: nil),
+            MSALAuthMethod(
+                id: "2", challengeType: "email", channelTargetType: MSALNativeAuthChannelType(value: "email"),
+                loginHint: "b*****a@e*****e.com"),
+        ]
+        model.result = "Choose how to sign in."
+        model.prompt = DemoController.signInMethodPrompt(methods)
+        model.focus = .promptOption(1)
+        try check(model, "v2-first-factor-80x24")
+    }
+
     @Test func aLongResultScrolledToItsMiddle() throws {
         var model = base
         model.result = (1...40).map { "line \($0)" }.joined(separator: "\n")
