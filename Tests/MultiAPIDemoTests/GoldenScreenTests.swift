@@ -59,6 +59,16 @@ import Testing
         try check(model, "code-dialog-busy-80x24")
     }
 
+    @Test func theV2IndicatorShortensBeforeALongTenantHost() {
+        var model = DemoModel()
+        model.signInV2 = true
+        model.mode = "contoso.ciamlogin.com"
+        let top = render(model).text.split(separator: "\n").first.map(String.init) ?? ""
+        #expect(top.hasPrefix(" MSAL native auth · Call two protected APIs ") && top.hasSuffix(" V2 · contoso.ciamlogin.com"), "\(top)")
+        model.size = DemoModel.Size(columns: 100, rows: 30)
+        #expect(render(model).text.split(separator: "\n").first?.hasSuffix(" V2 (experimental) · contoso.ciamlogin.com") == true)
+    }
+
     @Test func realTenantWithoutMailboxAt100x30() throws {
         var model = DemoModel()
         model.mode = "contoso.ciamlogin.com"
