@@ -141,6 +141,22 @@ import Testing
         #expect(again.model.result == "Account found in cache: alan@example.com")
     }
 
+    @Test func aV2SignInThatNeedsABrowserFinishesThere() async throws {
+        // Hedy is browser-only in the emulator: V2 answers the browser fallback (DemoController+V2.swift).
+        let browser = HeadlessSignInBrowser(.password(username: "hedy@example.com", password: "Frequency-Hopping-1942"))
+        let environment = try DemoEnvironment.embedded(logger: nil, signInV2: true, browserLauncher: browser)
+        defer { environment.stop() }
+        let controller = DemoController(environment: environment, size: .init(columns: 80, rows: 24))
+        try await signIn(controller, "hedy@example.com", "Frequency-Hopping-1942")
+        try await until(controller, "the offer") { $0.browserOffered }
+        #expect(controller.model.result.hasPrefix("Signing in needs a web browser: "), "\(controller.model.result)")
+        try await pressContinue(controller)
+        try await until(controller, "signed in") { $0.signedInAs == "hedy@example.com" }
+        #expect(controller.model.result == "Signed in with the browser: hedy@example.com")
+        controller.handle(.enter) // API 1 has the focus and the browser's token
+        try await until(controller, "API 1") { $0.result.hasPrefix("Accessed API successfully") && $0.result.contains("todolist") }
+    }
+
     /// Whether MSAL's default launcher has nothing to start here ($BROWSER, a display, WSL), so that
     /// a refusing launcher means "no browser" (MSAL tries those after the app's launcher).
     nonisolated static var noSystemBrowser: Bool {

@@ -59,6 +59,16 @@ import Testing
         try check(model, "code-dialog-busy-80x24")
     }
 
+    @Test func theV2IndicatorShortensBeforeALongTenantHost() {
+        var model = DemoModel()
+        model.signInV2 = true
+        model.mode = "contoso.ciamlogin.com"
+        let top = render(model).text.split(separator: "\n").first.map(String.init) ?? ""
+        #expect(top.hasPrefix(" MSAL native auth · Call two protected APIs ") && top.hasSuffix(" V2 · contoso.ciamlogin.com"), "\(top)")
+        model.size = DemoModel.Size(columns: 100, rows: 30)
+        #expect(render(model).text.split(separator: "\n").first?.hasSuffix(" V2 (experimental) · contoso.ciamlogin.com") == true)
+    }
+
     @Test func realTenantWithoutMailboxAt100x30() throws {
         var model = DemoModel()
         model.mode = "contoso.ciamlogin.com"
@@ -79,6 +89,26 @@ import Testing
         var model = base
         model.result = DemoEnvironment.emulatorBanner
         try check(model, "start-banner-80x24")
+    }
+
+    /// `--v2`: the title bar says so, and the banner lists the V2 accounts.
+    @Test func signInV2FirstFactorPickerUnderTheIndicator() throws {
+        var model = base
+        model.signInV2 = true
+        model.email = "barbara@example.com"
+        model.result = DemoEnvironment.emulatorBanner + "\n" + DemoEnvironment.signInV2Note
+        try check(model, "start-v2-80x24")
+        let methods = [
+            MSALAuthMethod(
+                id: "1", challengeType: "password", channelTargetType: MSALNativeAuthChannelType(value: "password"), loginHint: nil),
+            MSALAuthMethod(
+                id: "2", challengeType: "email", channelTargetType: MSALNativeAuthChannelType(value: "email"),
+                loginHint: "b*****a@e*****e.com"),
+        ]
+        model.result = "Choose how to sign in."
+        model.prompt = DemoController.signInMethodPrompt(methods)
+        model.focus = .promptOption(1)
+        try check(model, "v2-first-factor-80x24")
     }
 
     @Test func aLongResultScrolledToItsMiddle() throws {

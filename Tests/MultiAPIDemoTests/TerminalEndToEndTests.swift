@@ -151,6 +151,23 @@ import Testing
         try await session.waitFor("Signed in as katherine@example.com")
     }
 
+    @Test func signInV2ChoosingThePasswordAsTheFirstFactor() async throws {
+        let session = try await start(arguments: "--v2")
+        let screen = try await session.waitFor("barbara@example.com / Substitution-Principle-1987")
+        #expect(screen.split(separator: "\n").first?.hasSuffix("V2 (experimental) · emulator") == true, "\(screen)")
+        try session.type("barbara@example.com")
+        try session.press("Tab", "Tab", "Enter") // no password: Sign In
+        let picker = try await session.waitFor("How do you want to sign in?")
+        #expect(picker.contains("› Password") && picker.contains("Email     b*"), "\(picker)")
+        try session.press("Enter") // Password
+        try await session.waitFor("Enter your password")
+        try session.type("Substitution-Principle-1987")
+        try session.press("Enter")
+        try await session.waitFor("Signed in as barbara@example.com")
+        try session.press("C-c")
+        #expect(try await session.waitForExit() == 0)
+    }
+
     @Test func pageKeysScrollAResultLongerThanTheView() async throws {
         // At 80x16 the result view has 3 lines and the start text is longer.
         let session = try await start(rows: 16)
@@ -326,6 +343,7 @@ import Testing
     @Test func helpAndBadArguments() async throws {
         let help = try await runDemo(["--help"])
         #expect(help.status == 0 && help.output.contains("Usage: multi-api-demo"))
+        #expect(help.output.contains("--v2            Sign In through native auth V2 (experimental"))
         let unknown = try await runDemo(["--frobnicate"])
         #expect(unknown.status == 2 && unknown.error.contains("unknown option"))
         let missing = try await runDemo(["--config", "/nonexistent/config.json"])

@@ -12,7 +12,7 @@ let stopRequested = Atomic<Bool>(false)
 @main
 struct DemoMain {
     static let usage = """
-        Usage: multi-api-demo [--config FILE [--keyring] | --conditional-access] [--log FILE]
+        Usage: multi-api-demo [--config FILE [--keyring] | --conditional-access] [--v2] [--log FILE]
 
         The "call two protected APIs" screen of Microsoft Entra External ID native authentication,
         in a terminal: sign in, sign up, reset password, sign out, and call two protected APIs.
@@ -36,6 +36,9 @@ struct DemoMain {
                           (emulator only) API 2 asks for an authentication context that only a
                           browser sign-in gives: it answers with a claims challenge, and the result
                           view offers "Continue in browser"
+          --v2            Sign In through native auth V2 (experimental: the service decides each
+                          step; the title bar shows "V2 (experimental)"); the password may stay
+                          empty. Sign Up and Reset Password stay V1
           --log FILE      append the SDK's log (personal data masked) to FILE
           -h, --help      show this help
 
@@ -57,6 +60,7 @@ struct DemoMain {
         var logPath: String?
         var conditionalAccess = false
         var keyring = false
+        var signInV2 = false
         while let argument = arguments.popFirst() {
             switch argument {
             case "-h", "--help":
@@ -69,6 +73,8 @@ struct DemoMain {
                 conditionalAccess = true
             case "--keyring":
                 keyring = true
+            case "--v2":
+                signInV2 = true
             case "--log":
                 guard let value = arguments.popFirst() else { fail(2, "--log needs a file") }
                 logPath = value
@@ -92,9 +98,9 @@ struct DemoMain {
                 }
                 var configuration = try DemoConfiguration.load(data)
                 if keyring { configuration.tokenCache = .keyring }
-                environment = try DemoEnvironment.tenant(configuration, logger: logger)
+                environment = try DemoEnvironment.tenant(configuration, logger: logger, signInV2: signInV2)
             } else {
-                environment = try DemoEnvironment.embedded(logger: logger, conditionalAccess: conditionalAccess)
+                environment = try DemoEnvironment.embedded(logger: logger, conditionalAccess: conditionalAccess, signInV2: signInV2)
             }
         } catch let problem as DemoConfiguration.Problem {
             fail(2, "configuration \(configPath ?? ""): \(problem)")

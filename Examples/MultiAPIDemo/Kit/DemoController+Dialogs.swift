@@ -26,6 +26,7 @@ extension DemoController {
 
     func submitPrompt(_ values: [String]) {
         guard let prompt = model.prompt else { return }
+        if let v2State { return continueSignInV2(v2State, prompt, values) }
         let first = values.first ?? ""
         switch prompt.kind {
         case .signInCode: signInCodeState?.submitCode(code: first, delegate: startOperation())
@@ -38,7 +39,7 @@ extension DemoController {
             signUpAttributesState?.submitAttributes(attributes: attributes, delegate: startOperation())
         case .resetCode: resetCodeState?.submitCode(code: first, delegate: startOperation())
         case .resetPassword: resetPasswordState?.submitPassword(password: first, delegate: startOperation())
-        case .mfaMethod: mfaMethodChosen(prompt.selected)
+        case .mfaMethod, .signInMethod: mfaMethodChosen(prompt.selected)
         case .mfaCode: (mfaState as? MFARequiredState)?.submitChallenge(challenge: first, delegate: startOperation())
         case .registerMethod: challengeAuthMethod(prompt.selected, contact: first.trimmingCharacters(in: .whitespaces))
         case .registerCode:
@@ -48,6 +49,7 @@ extension DemoController {
     }
 
     func resendPressed() {
+        if v2State != nil { return resendSignInV2Code() }
         switch model.prompt?.kind {
         case .signInCode?: signInCodeState?.resendCode(delegate: startOperation())
         case .signUpCode?: signUpCodeState?.resendCode(delegate: startOperation())
@@ -77,5 +79,6 @@ extension DemoController {
         registerState = nil
         registerMethods = []
         registerParameters = nil
+        v2State = nil
     }
 }

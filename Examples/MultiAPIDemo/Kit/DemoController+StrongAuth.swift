@@ -22,6 +22,7 @@ extension DemoController {
 
     /// The picker's choice: a code is sent to that method.
     func mfaMethodChosen(_ index: Int) {
+        if v2State != nil { return chooseSignInV2Method(index) }
         guard mfaMethods.indices.contains(index), let mfaState else { return }
         let method = mfaMethods[index]
         mfaMethod = method
@@ -36,10 +37,15 @@ extension DemoController {
             return
         }
         showResultText("A code was sent to \(sentTo).")
-        showPrompt(
-            Prompt(
-                kind: .mfaCode, title: "Second factor: enter the \(codeLength)-digit code", fields: [Prompt.Field(label: "Code")],
-                buttons: [.submit, .resend, .otherMethod, .cancel], message: "Sent to \(sentTo)"))
+        showPrompt(Self.mfaCodePrompt(sentTo: sentTo, codeLength: codeLength, otherMethod: true))
+    }
+
+    /// The second-factor code dialog; "Other method" goes back to the picker (V1 only: a V2
+    /// selection state is spent by its choice).
+    nonisolated static func mfaCodePrompt(sentTo: String, codeLength: Int, otherMethod: Bool) -> Prompt {
+        Prompt(
+            kind: .mfaCode, title: "Second factor: enter the \(codeLength)-digit code", fields: [Prompt.Field(label: "Code")],
+            buttons: otherMethod ? [.submit, .resend, .otherMethod, .cancel] : [.submit, .resend, .cancel], message: "Sent to \(sentTo)")
     }
 
     func onMFARequestChallengeError(error: MFARequestChallengeError, newState: MFARequiredState?) {
@@ -105,11 +111,15 @@ extension DemoController {
             return
         }
         showResultText("A code was sent to \(result.sentTo).")
-        showPrompt(
-            Prompt(
-                kind: .registerCode, title: "Verify the new method: enter the \(result.codeLength)-digit code",
-                fields: [Prompt.Field(label: "Code")], buttons: [.submit, .resend, .otherMethod, .cancel],
-                message: "Sent to \(result.sentTo)"))
+        showPrompt(Self.registerCodePrompt(sentTo: result.sentTo, codeLength: result.codeLength, otherMethod: true))
+    }
+
+    /// The registration code dialog; "Other method" goes back to the contact dialog (V1 only, as
+    /// for `mfaCodePrompt`).
+    nonisolated static func registerCodePrompt(sentTo: String, codeLength: Int, otherMethod: Bool) -> Prompt {
+        Prompt(
+            kind: .registerCode, title: "Verify the new method: enter the \(codeLength)-digit code", fields: [Prompt.Field(label: "Code")],
+            buttons: otherMethod ? [.submit, .resend, .otherMethod, .cancel] : [.submit, .resend, .cancel], message: "Sent to \(sentTo)")
     }
 
     func onRegisterStrongAuthChallengeError(error: RegisterStrongAuthChallengeError, newState: RegisterStrongAuthState?) {
@@ -168,20 +178,20 @@ extension DemoController {
 
     /// An error without a state to go on with (an answer ended the flow): the dialog closes and the
     /// result says to sign in again.
-    private func endFlow(_ message: String) {
+    func endFlow(_ message: String) {
         closePrompt()
         clearFlowStates()
         showResultText(message + "\nSign in again.")
     }
 
-    private func selectedIndex(of method: MSALAuthMethod?, in methods: [MSALAuthMethod]) -> Int {
+    func selectedIndex(of method: MSALAuthMethod?, in methods: [MSALAuthMethod]) -> Int {
         methods.firstIndex { $0 === method } ?? 0
     }
 
     /// A method as a row: its channel and the masked contact the service shows for it.
     nonisolated static func option(_ method: MSALAuthMethod) -> Prompt.Option {
         let channel = method.channelTargetType
-        let label = channel.isEmailType ? "Email" : channel.isSMSType ? "SMS" : channel.value
+        let label = channel.isEmailType ? "Email" : channel.isSMSType ? "SMS" : channel.value == "password" ? "Password" : channel.value
         return Prompt.Option(label: label, detail: method.loginHint ?? "")
     }
 }

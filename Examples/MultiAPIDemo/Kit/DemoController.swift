@@ -41,6 +41,8 @@ public final class DemoController {
     var registerState: RegisterStrongAuthBaseState?
     var registerMethods: [MSALAuthMethod] = []
     var registerParameters: MSALNativeAuthChallengeAuthMethodParameters?
+    /// The V2 sign-in's state the open dialog continues on (DemoController+V2.swift).
+    var v2State: MSALNativeAuthState?
     /// "Continue in browser" (DemoController+Browser): what the offer asks for, the generation of
     /// the browser sign-in under way, and whether its cancel must be asked again.
     var browserSignIn: BrowserSignIn?
@@ -62,6 +64,7 @@ public final class DemoController {
         protectedAPIScopes2 = environment.api2?.scopes ?? []
         model.size = size
         model.mode = environment.mode
+        model.signInV2 = environment.signInV2
         model.mailbox = environment.mailbox.map { _ in [] }
         retrieveCachedAccount()
         if let banner = environment.banner, accountResult == nil {
@@ -104,6 +107,7 @@ public final class DemoController {
     // MARK: Tutorial: buttons
 
     func signInPressed() {
+        if model.signInV2 { return signInV2Pressed() }
         guard !model.email.isEmpty, !model.password.isEmpty else {
             showResultText("Email or password not set")
             return

@@ -17,12 +17,15 @@ public final class DemoEnvironment: Sendable {
     /// the system browser (`$BROWSER`, `xdg-open`, `wslview`). A test seam: tests pass a browser
     /// that fills the emulator's page over HTTP.
     public let browserLauncher: (any MSALBrowserLauncher)?
+    /// Sign In goes through native auth V2 (`--v2`, experimental; DemoController+V2.swift). Sign Up
+    /// and Reset Password stay V1.
+    public let signInV2: Bool
     private let server: EmulatorServer?
     private let mail: MailBox?
 
     init(
         nativeAuth: MSALNativeAuthPublicClientApplication, api1: DemoAPI?, api2: DemoAPI?, mode: String, banner: String?,
-        server: EmulatorServer?, mail: MailBox?, browserLauncher: (any MSALBrowserLauncher)? = nil
+        server: EmulatorServer?, mail: MailBox?, browserLauncher: (any MSALBrowserLauncher)? = nil, signInV2: Bool = false
     ) {
         self.nativeAuth = nativeAuth
         self.api1 = api1
@@ -32,6 +35,7 @@ public final class DemoEnvironment: Sendable {
         self.server = server
         self.mail = mail
         self.browserLauncher = browserLauncher
+        self.signInV2 = signInV2
     }
 
     /// The codes the embedded emulator sent, newest first; nil for a real tenant.
@@ -58,14 +62,22 @@ public final class DemoEnvironment: Sendable {
         Conditional access: API 2 asks for authentication context c1, which only a browser sign-in gives.
         """
 
+    /// The banner's last lines with `--v2`: the emulator's V2-only accounts.
+    public static let signInV2Note = """
+        V2 (experimental): the password may stay empty; the service asks for it.
+          barbara@example.com / Substitution-Principle-1987 (password or code)
+          hedy@example.com (the browser only)
+        """
+
     /// What the demo's application declares it can do: MFA and strong-auth registration in its dialogs.
     public static let capabilities: MSALNativeAuthCapabilities = [.mfaRequired, .registrationRequired]
 
     /// Starts the emulator in-process on 127.0.0.1 (a free port) with the demo seed (or `seed`, for
-    /// tests). With `conditionalAccess`, API 2 (the seed's second API) requires the authentication
+    /// tests). With `signInV2`, Sign In goes through native auth V2. With `conditionalAccess`, API 2 (the seed's second API) requires the authentication
     /// context `c1`: it answers a token without it with 401 and a claims challenge.
     public static func embedded(
-        logger: MSALLoggerConfig?, seed: Seed = .demo, conditionalAccess: Bool = false, browserLauncher: (any MSALBrowserLauncher)? = nil
+        logger: MSALLoggerConfig?, seed: Seed = .demo, conditionalAccess: Bool = false, signInV2: Bool = false,
+        browserLauncher: (any MSALBrowserLauncher)? = nil
     ) throws -> DemoEnvironment {
         var wanted = seed
         if conditionalAccess, wanted.apis.count > 1 { wanted.apis[1].requiredAcrs = ["c1"] }
@@ -86,13 +98,14 @@ public final class DemoEnvironment: Sendable {
         let conditional = seed.apis.count > 1 && !(seed.apis[1].requiredAcrs ?? []).isEmpty
         return DemoEnvironment(
             nativeAuth: app, api1: apis.first, api2: apis.dropFirst().first, mode: "emulator",
-            banner: emulatorBanner + (conditional ? "\n" + conditionalAccessNote : ""), server: server, mail: box,
-            browserLauncher: browserLauncher)
+            banner: emulatorBanner + (signInV2 ? "\n" + signInV2Note : "") + (conditional ? "\n" + conditionalAccessNote : ""),
+            server: server, mail: box, browserLauncher: browserLauncher, signInV2: signInV2)
     }
 
     /// A real tenant from a configuration file.
     public static func tenant(
-        _ configuration: DemoConfiguration, logger: MSALLoggerConfig?, browserLauncher: (any MSALBrowserLauncher)? = nil
+        _ configuration: DemoConfiguration, logger: MSALLoggerConfig?, browserLauncher: (any MSALBrowserLauncher)? = nil,
+        signInV2: Bool = false
     ) throws -> DemoEnvironment {
         let config = try configuration.nativeAuthConfiguration()
         config.loggerConfig = logger
@@ -100,7 +113,7 @@ public final class DemoEnvironment: Sendable {
         let app = try MSALNativeAuthPublicClientApplication(nativeAuthConfiguration: config)
         return DemoEnvironment(
             nativeAuth: app, api1: configuration.api1, api2: configuration.api2, mode: config.authority.url.host ?? "tenant",
-            banner: nil, server: nil, mail: nil, browserLauncher: browserLauncher)
+            banner: nil, server: nil, mail: nil, browserLauncher: browserLauncher, signInV2: signInV2)
     }
 }
 

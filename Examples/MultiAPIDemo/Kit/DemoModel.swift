@@ -25,6 +25,8 @@ public struct DemoModel: Equatable, Sendable {
     public var size = Size(columns: 80, rows: 24)
     /// Shown at the top right: `emulator` or the tenant's host.
     public var mode = "emulator"
+    /// Sign In goes through native auth V2 (`--v2`, experimental); the title bar says so.
+    public var signInV2 = false
     public var quit = false
 
     public init() {}
@@ -99,6 +101,8 @@ public struct Prompt: Equatable, Sendable {
     public enum Kind: Equatable, Sendable {
         case signInCode, signUpCode, resetCode
         case signUpPassword, resetPassword, signInPassword
+        /// V2 sign-in: choose the first factor (password or email code) among several.
+        case signInMethod
         case attributes
         /// MFA: choose the method a second-factor code goes to.
         case mfaMethod

@@ -8,8 +8,11 @@ public func render(_ model: DemoModel) -> Canvas {
 
     // Title bar.
     canvas.fill(x: 0, y: 0, count: width, style: .title)
-    canvas.put(" MSAL native auth · Call two protected APIs", x: 0, y: 0, style: .title)
-    let mode = " \(model.mode) "
+    let title = " MSAL native auth · Call two protected APIs"
+    canvas.put(title, x: 0, y: 0, style: .title)
+    var mode = model.signInV2 ? " V2 (experimental) · \(model.mode) " : " \(model.mode) "
+    // A long tenant host: the V2 indicator shortened rather than over the title.
+    if model.signInV2, title.count + mode.count > width { mode = " V2 · \(model.mode) " }
     canvas.put(mode, x: max(0, width - mode.count), y: 0, style: .title)
 
     // Fields.
