@@ -283,6 +283,23 @@ import Testing
         #expect(Self.error { _ = try h.app.restoreState(serialized: bytes) }?.isMalformed == true)
     }
 
+    @Test func theFuzzSeedsAreUsableDocumentsAndAnswers() throws {
+        let corpus = MarkdownSnippetTests.repository.appendingPathComponent("Fuzz/corpus")
+        let links = V2Links(authority: URL(string: "https://contoso.ciamlogin.com/contoso.onmicrosoft.com/")!, dc: nil)
+        for name in ["seed4-v2-code", "seed5-v2-selection", "seed6-v2-register"] {
+            let data = try Data(contentsOf: corpus.appendingPathComponent("savedFlowState/" + name))
+            let saved = try SavedFlowStateV2.decode(data, links: links)
+            #expect(try SavedFlowStateV2.decode(saved.encoded(), links: links) == saved, "\(name)")
+        }
+        let decoder = V2AnswerDecoder(links: links, logger: MSALLoggerConfig())
+        let requests: [V2AnswerDecoder.Request] = [.entry, .interaction, .resume]
+        for name in ["entry", "challenge", "verify", "error", "resume"] {
+            let data = try Data(contentsOf: corpus.appendingPathComponent("v2Answer/" + name))
+            let answer = decoder.decode(status: 200, body: Data(data.dropFirst()), as: requests[Int(data[0]) % 3])
+            if case .invalid(let reason) = answer { Issue.record("\(name): \(reason)") }
+        }
+    }
+
     @Test func anotherApplicationIsRefused() async throws {
         let h = try Harness()
         let bytes = try await codeState(h).serialized()
