@@ -4,7 +4,8 @@ import MSAL
 /// The sign-in that waits for input between two invocations (`login --no-prompt`, then
 /// `login --code …`): one file, 0600, in the app's directory (docs/cli.md#the-two-invocation-login). It
 /// holds the SDK's saved state (`serialized()`, with the continuation token: a secret for the 10
-/// minutes the service accepts it) and what the tool shows about the step.
+/// minutes the service accepts it) and what the tool shows about the step. A `login --v2` step
+/// saves a version 2 document, which `load` restores with `restoreStateV2(serialized:)`.
 struct FlowStore {
     let path: String
     let app: MSALNativeAuthPublicClientApplication

@@ -8,7 +8,8 @@ extension MSALNativeAuthPublicClientApplication {
     ///
     /// Nothing is sent to the service. Throws `RestoreStateError` for bytes that are not a saved
     /// state, a newer format version, a state of another client id or authority, or one whose
-    /// continuation token is older than the service keeps it (10 minutes).
+    /// continuation token is older than the service keeps it (10 minutes); `isWrongKind` for a
+    /// native auth V2 state (version 2), which `restoreStateV2(serialized:)` restores.
     ///
     /// ```swift
     /// // given: app: MSALNativeAuthPublicClientApplication

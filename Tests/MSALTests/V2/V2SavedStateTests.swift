@@ -254,6 +254,8 @@ import Testing
             _ = try SavedFlowState.decode(v2)
         }
         var document = try Self.object(v2)
+        document["version"] = 0
+        #expect(Self.error { _ = try h.app.restoreStateV2(serialized: try Self.data(document)) }?.isMalformed == true)
         document["version"] = 3
         #expect(Self.error { _ = try h.app.restoreStateV2(serialized: try Self.data(document)) }?.isUnsupportedVersion == true)
         document["version"] = 2

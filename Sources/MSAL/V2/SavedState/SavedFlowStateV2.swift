@@ -146,6 +146,7 @@ package struct SavedFlowStateV2: Sendable, Equatable {
             throw .malformed("the saved state is \(data.count) bytes, more than the \(SavedFlowState.maximumSize) a saved state can be")
         }
         guard let version = SavedFlowState.version(of: data) else { throw .malformed("the saved state is not a flow state document") }
+        guard version >= 1 else { throw .malformed("the saved state has no valid version") }
         guard version >= 2 else {
             throw .wrongKind("the saved state is a native auth V1 state (version \(version)); restore it with restoreState(serialized:)")
         }
