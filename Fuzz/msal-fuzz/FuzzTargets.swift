@@ -8,7 +8,7 @@ import NativeAuthEmulator
 /// sanitizer report is a finding.
 enum FuzzTarget: String, CaseIterable {
     case initiate, challenge, token, errorEnvelope, signUpCompleted, resetSubmit, resetPoll, introspect, registerChallenge
-    case idToken, clientInfo, claims, cacheFile, lookupCopy, form, emulator, savedFlowState
+    case idToken, clientInfo, claims, cacheFile, lookupCopy, form, emulator, savedFlowState, v2Answer
 }
 
 let target: FuzzTarget = {
@@ -20,6 +20,9 @@ let target: FuzzTarget = {
     }
     return target
 }()
+
+/// The authority the V2 targets resolve and check links against (the seeds' authority).
+let v2Links = V2Links(authority: URL(string: "https://contoso.ciamlogin.com/contoso.onmicrosoft.com/")!, dc: nil)
 
 let router: EmulatorRouter = {
     var configuration = EmulatorConfiguration()
@@ -76,6 +79,17 @@ public func fuzz(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
                 fatalError("the saved-state codec does not round-trip this input")
             }
         }
+        // A version 2 (native auth V2) document likewise; every link it keeps is on the authority.
+        if let saved = try? SavedFlowStateV2.decode(data, links: v2Links) {
+            guard let again = try? SavedFlowStateV2.decode(saved.encoded(), links: v2Links), again == saved else {
+                fatalError("the V2 saved-state codec does not round-trip this input")
+            }
+        }
+    case .v2Answer:
+        // The first byte picks the request the body answers; the status does not change the reading.
+        let requests: [V2AnswerDecoder.Request] = [.entry, .interaction, .resume]
+        let request = requests[Int(data.first ?? 0) % requests.count]
+        _ = V2AnswerDecoder(links: v2Links, logger: MSALLoggerConfig()).decode(status: 200, body: Data(data.dropFirst()), as: request)
     case .emulator:
         // The first byte picks an endpoint; the rest is the form body.
         let endpoints = [

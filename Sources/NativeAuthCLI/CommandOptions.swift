@@ -38,6 +38,8 @@ struct LoginOptions: CommandOptions {
     var contact: String?
     var scopes: [String] = []
     var noPrompt = false
+    /// Native auth V2 (experimental): `signInV2`; a continuation needs no flag (the saved state says which API).
+    var v2 = false
 
     static let specs: [OptionSpec<Self>] = [
         .value("username", "EMAIL", \.username, "the account to sign in (asked for when missing)"),
@@ -49,6 +51,7 @@ struct LoginOptions: CommandOptions {
         .value("contact", "CONTACT", \.contact, "the email address or phone number to register as a second factor"),
         .values("scope", "SCOPE", \.scopes, "also get a token for SCOPE at sign-in (repeatable)"),
         .flag("no-prompt", \.noPrompt, "never ask: when the sign-in needs input, save it and exit 4 naming the option to pass"),
+        .flag("v2", \.v2, "sign in through native auth V2 (experimental): the service decides the steps"),
     ]
 }
 

@@ -28,6 +28,11 @@ enum ErrorMapping {
             return CLIError(.wrongCredentials, text)
         case let contact as RegisterStrongAuthChallengeError where contact.isInvalidInput:
             return CLIError(.usage, "the contact is not valid: \(text)")
+        case let flow as MSALNativeAuthFlowError
+        where flow.isUserNotFound || flow.isInvalidUsername || flow.isInvalidPassword || flow.isInvalidCode:
+            return CLIError(.wrongCredentials, text)
+        case let flow as MSALNativeAuthFlowError where flow.isInvalidInput:
+            return CLIError(.usage, "the contact is not valid: \(text)")
         case let token as RetrieveAccessTokenError where token.isRefreshTokenExpired:
             return CLIError(.notSignedIn, "the sign-in has expired or was revoked: run native-auth login (\(text))")
         case let token as RetrieveAccessTokenError where token.isInvalidScope:

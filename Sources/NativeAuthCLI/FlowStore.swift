@@ -4,7 +4,8 @@ import MSAL
 /// The sign-in that waits for input between two invocations (`login --no-prompt`, then
 /// `login --code …`): one file, 0600, in the app's directory (docs/cli.md#the-two-invocation-login). It
 /// holds the SDK's saved state (`serialized()`, with the continuation token: a secret for the 10
-/// minutes the service accepts it) and what the tool shows about the step.
+/// minutes the service accepts it) and what the tool shows about the step. A `login --v2` step
+/// saves a version 2 document, which `load` restores with `restoreStateV2(serialized:)`.
 struct FlowStore {
     let path: String
     let app: MSALNativeAuthPublicClientApplication
@@ -55,19 +56,41 @@ struct FlowStore {
             throw CLIError(
                 .noSavedFlow, "the saved sign-in cannot be read (damaged, or saved by another version): start again with native-auth login")
         }
-        let restored: MSALNativeAuthFlowState
+        let step: PendingStep?
         do {
-            restored = try app.restoreState(serialized: envelope.state)
+            step = Self.step(try app.restoreState(serialized: envelope.state), envelope)
+        } catch  where error.isWrongKind {
+            // A native auth V2 state: the document says which API continues it, so no --v2 is needed.
+            do {
+                let result = try app.restoreStateV2(serialized: envelope.state)
+                step = (try? PendingStep.after(result))?.pending
+            } catch {
+                throw refused(error)
+            }
         } catch {
-            clear()
-            let why =
-                error.isExpired
-                ? "has expired (a step waits at most 10 minutes)"
-                : error.isWrongApplication
-                    ? "belongs to another app or tenant than this configuration"
-                    : error.isUnsupportedVersion ? "was saved by a newer version" : "is damaged"
-            throw CLIError(.noSavedFlow, "the saved sign-in \(why): start again with native-auth login")
+            throw refused(error)
         }
+        guard let step, step.name == envelope.step else {
+            clear()
+            throw CLIError(.noSavedFlow, "the saved state is not a sign-in step this tool continues: start again with native-auth login")
+        }
+        return (step, envelope.username)
+    }
+
+    /// Removes the saved sign-in, and says why it cannot be continued.
+    private func refused(_ error: RestoreStateError) -> CLIError {
+        clear()
+        let why =
+            error.isExpired
+            ? "has expired (a step waits at most 10 minutes)"
+            : error.isWrongApplication
+                ? "belongs to another app or tenant than this configuration"
+                : error.isUnsupportedVersion ? "was saved by a newer version" : "is damaged"
+        return CLIError(.noSavedFlow, "the saved sign-in \(why): start again with native-auth login")
+    }
+
+    /// The V1 step `restored` continues.
+    private static func step(_ restored: MSALNativeAuthFlowState, _ envelope: Envelope) -> PendingStep? {
         let sent = envelope.sentTo.map { SentCode(sentTo: $0, channel: envelope.channel ?? "email", codeLength: envelope.codeLength ?? 0) }
         let step: PendingStep?
         switch restored {
@@ -82,11 +105,7 @@ struct FlowStore {
         case .registerStrongAuthVerificationRequired(let state): step = sent.map { .registerCode(state, $0) }
         default: step = nil
         }
-        guard let step, step.name == envelope.step else {
-            clear()
-            throw CLIError(.noSavedFlow, "the saved state is not a sign-in step this tool continues: start again with native-auth login")
-        }
-        return (step, envelope.username)
+        return step
     }
 
     /// Removes the saved sign-in, if any.
@@ -111,6 +130,12 @@ extension PendingStep {
         case .mfaCode(let state, _, _, _): state
         case .registerMethod(_, let state): state
         case .registerCode(let state, _): state
+        case .v2Password(let state): state
+        case .v2Code(let state): state
+        case .v2Method(let state): state
+        case .v2MFACode(let state): state
+        case .v2RegisterMethod(let state): state
+        case .v2RegisterCode(let state): state
         }
     }
 }

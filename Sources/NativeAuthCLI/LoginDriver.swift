@@ -42,8 +42,7 @@ struct LoginDriver {
             }
         case .registerMethod(let methods, let state):
             let chosen = try choose(step, methods, heading: "Register a second factor for \(username):")
-            let prompt = chosen.channelTargetType.isSMSType ? "Phone number (for example +15550123): " : "Email address: "
-            let contact = try need(step, .contact, prompt: prompt)
+            let contact = try need(step, .contact, prompt: contactPrompt(chosen))
             let parameters = MSALNativeAuthChallengeAuthMethodParameters(authMethod: chosen, verificationContact: contact.value)
             return try await send(step, contact) {
                 switch try await state.challengeAuthMethod(parameters: parameters) {
@@ -58,7 +57,46 @@ struct LoginDriver {
             return try await send(step, answer) {
                 .signedIn(try await state.submitChallenge(challenge: answer.value))
             }
+        case .v2Password(let state):
+            let answer = try need(step, .password, prompt: "Password for \(username): ", secret: true)
+            return try await send(step, answer) { try PendingStep.after(try await state.submitPassword(answer.value)) }
+        case .v2Code(let state):
+            return try await code(step, submit: state.submitCode, resend: state.resendCode)
+        case .v2MFACode(let state):
+            return try await code(step, submit: state.submitChallenge, resend: state.resendChallenge)
+        case .v2RegisterCode(let state):
+            return try await code(step, submit: state.submitChallenge, resend: state.resendChallenge)
+        case .v2Method(let state):
+            let heading = state.purpose == .mfa ? "A second factor is needed. Send a code to:" : "Choose how to sign in as \(username):"
+            let chosen = try choose(step, state.authMethods, heading: heading)
+            return try await sdk { try PendingStep.after(try await state.selectAuthMethod(chosen)) }
+        case .v2RegisterMethod(let state):
+            let chosen = try choose(step, state.authMethods, heading: "Register a second factor for \(username):")
+            let contact = try need(step, .contact, prompt: contactPrompt(chosen))
+            return try await send(step, contact) {
+                try PendingStep.after(try await state.selectAuthMethod(chosen, verificationContact: contact.value))
+            }
         }
+    }
+
+    /// A V2 code step: an empty line at the prompt asks for a new code, anything else is submitted.
+    private func code(
+        _ step: PendingStep, submit: (String) async throws -> MSALNativeAuthFlowResult,
+        resend: () async throws -> MSALNativeAuthFlowResult
+    ) async throws(CLIError) -> LoginOutcome {
+        let answer = try need(step, .code, prompt: codePrompt(step.sent ?? SentCode(sentTo: username, channel: "email", codeLength: 8)))
+        if answer.value.isEmpty, answer.source == .prompt {
+            return try await sdk {
+                let outcome = try PendingStep.after(try await resend())
+                if let sent = outcome.pending?.sent { reporter.note("A new code was sent to \(sent.sentTo).") }
+                return outcome
+            }
+        }
+        return try await send(step, answer) { try PendingStep.after(try await submit(answer.value)) }
+    }
+
+    private func contactPrompt(_ method: MSALAuthMethod) -> String {
+        method.channelTargetType.isSMSType ? "Phone number (for example +15550123): " : "Email address: "
     }
 
     private func requestMFA(_ method: MSALAuthMethod, methods: [MSALAuthMethod], on state: MFABaseState) async throws(CLIError)
@@ -145,8 +183,10 @@ struct LoginDriver {
         case .password: what = "the password of \(username)"
         case .code: what = "the code sent by \(sent?.channel ?? "email") to \(sent?.sentTo ?? username)"
         case .method:
+            var firstFactor = false
+            if case .v2Method(let state) = step { firstFactor = state.purpose == .firstFactor }
             what =
-                "a second factor: "
+                (firstFactor ? "a way to sign in: " : "a second factor: ")
                 + step.methods.map { "\($0.channelTargetType.value) (\($0.loginHint ?? $0.id))" }.joined(separator: ", ")
         case .contact: what = "a second factor to register (\(step.methods.map(\.channelTargetType.value).joined(separator: " or ")))"
         }

@@ -8,7 +8,8 @@ extension MSALNativeAuthPublicClientApplication {
     ///
     /// Nothing is sent to the service. Throws `RestoreStateError` for bytes that are not a saved
     /// state, a newer format version, a state of another client id or authority, or one whose
-    /// continuation token is older than the service keeps it (10 minutes).
+    /// continuation token is older than the service keeps it (10 minutes); `isWrongKind` for a
+    /// native auth V2 state (version 2), which `restoreStateV2(serialized:)` restores.
     ///
     /// ```swift
     /// // given: app: MSALNativeAuthPublicClientApplication
@@ -22,6 +23,13 @@ extension MSALNativeAuthPublicClientApplication {
     /// _ = try await state.submitCode(code: "12345678")
     /// ```
     public func restoreState(serialized data: Data) throws(RestoreStateError) -> MSALNativeAuthFlowState {
+        if SavedFlowState.version(of: data) == SavedFlowStateV2.version {
+            let saved = try decodeV2(data)
+            let failure = RestoreFailure.wrongKind(
+                "the saved state is a native auth V2 \(saved.kind.rawValue) state; restore it with restoreStateV2(serialized:)")
+            environment.logger.warning("Saved \(saved.kind.rawValue) state refused: \(failure.kindName)")
+            throw RestoreStateError(failure, correlationId: saved.correlationId)
+        }
         let saved: SavedFlowState
         do throws(RestoreFailure) { saved = try SavedFlowState.decode(data) } catch {
             environment.logger.warning("Saved state refused: \(error.kindName)")
@@ -37,9 +45,18 @@ extension MSALNativeAuthPublicClientApplication {
     }
 
     /// Restores a saved flow state of a known class; `isWrongKind` when the bytes hold another kind.
+    /// A native auth V2 state (an `MSALNativeAuthState` subclass) is restored through `restoreStateV2(serialized:)`.
     public func restoreState<State: MSALNativeAuthSerializableState>(serialized data: Data, as type: State.Type)
         throws(RestoreStateError) -> State
     {
+        if SavedFlowState.version(of: data) == SavedFlowStateV2.version {
+            let (saved, result) = try restoreV2(data)
+            guard let state = result.restoredState as? State else {
+                let failure = RestoreFailure.wrongKind("the saved state is a \(saved.kind.rawValue) state, not \(String(describing: type))")
+                throw RestoreStateError(failure, correlationId: saved.correlationId)
+            }
+            return state
+        }
         let flow = try restoreState(serialized: data)
         guard let state = flow.state as? State else {
             let failure = RestoreFailure.wrongKind("the saved state is a \(flow.kind) state, not \(String(describing: type))")
@@ -49,13 +66,18 @@ extension MSALNativeAuthPublicClientApplication {
     }
 
     private func check(_ saved: SavedFlowState, now: Date) throws(RestoreFailure) {
-        guard saved.clientId == environment.clientId else {
+        try checkApplication(clientId: saved.clientId, authority: saved.authority, issuedAt: saved.issuedAt, now: now)
+    }
+
+    /// The checks every saved state passes, V1 or V2: this application's client id and authority, and its age.
+    func checkApplication(clientId: String, authority: String, issuedAt: Date, now: Date) throws(RestoreFailure) {
+        guard clientId == environment.clientId else {
             throw .wrongApplication("the saved state belongs to another client id")
         }
-        guard saved.authority == environment.authorityURL.absoluteString else {
-            throw .wrongApplication("the saved state belongs to another authority (\(saved.authority))")
+        guard authority == environment.authorityURL.absoluteString else {
+            throw .wrongApplication("the saved state belongs to another authority (\(authority))")
         }
-        let age = now.timeIntervalSince(saved.issuedAt)
+        let age = now.timeIntervalSince(issuedAt)
         guard age <= SavedFlowState.maximumAge else {
             throw .expired("its continuation token was issued \(Int(age)) seconds ago; the service keeps one for 10 minutes")
         }

@@ -185,6 +185,15 @@ package struct SavedFlowState: Sendable, Equatable {
         return (try? encoder.encode(document)) ?? Data()
     }
 
+    /// The format version of a document of this format within the size limit, read without the
+    /// rest of it (nil otherwise): `restoreState` sends version 2 to the V2 reader (SavedFlowStateV2.swift).
+    package static func version(of data: Data) -> Int? {
+        guard !data.isEmpty, data.count <= maximumSize, let header = try? JSONDecoder().decode(Header.self, from: data),
+            header.format == format
+        else { return nil }
+        return header.version
+    }
+
     /// Reads a document; every way it can be wrong is a `RestoreFailure` naming what.
     package static func decode(_ data: Data) throws(RestoreFailure) -> SavedFlowState {
         guard data.count <= maximumSize else {

@@ -53,6 +53,16 @@ package struct V2Links: Sendable {
         return url
     }
 
+    /// `url`, an absolute URL a saved state holds (already resolved when it was saved), if it
+    /// passes the checks `resolve` makes; nothing is appended to it.
+    package func check(absolute url: String) throws(Refusal) -> URL {
+        guard let components = URLComponents(string: url), components.scheme != nil, let parsed = components.url else {
+            throw refused("a link that is not an absolute URL")
+        }
+        try check(components)
+        return parsed
+    }
+
     private static let queryValueCharacters = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))
 
     /// The first path segment of the authority (`contoso.onmicrosoft.com`, a tenant id).

@@ -43,6 +43,16 @@ public class MSALNativeAuthState: CustomStringConvertible, @unchecked Sendable {
 struct V2StateCore: Sendable {
     let flow: V2Flow
     let continuation: Continuation
+    /// When the service issued the continuation token (as the SDK's clock read it): a saved state's
+    /// `issuedAt` (Sources/MSAL/V2/SavedState/SavedFlowStateV2.swift).
+    let issuedAt: Date
+
+    /// A core starting now on the flow's clock, or at `issuedAt` for a restored state.
+    init(flow: V2Flow, continuation: Continuation, issuedAt: Date? = nil) {
+        self.flow = flow
+        self.continuation = continuation
+        self.issuedAt = issuedAt ?? flow.controller.client.environment.clock.now()
+    }
 
     /// Runs one step of the flow: `begin` starts a fresh machine, the controller sends what it asks for.
     func step(_ begin: (inout V2SignInMachine) -> V2SignInMachine.Action) async throws(MSALNativeAuthFlowError) -> MSALNativeAuthFlowResult
@@ -148,16 +158,21 @@ final class V2Selection: Sendable {
     let methods: [V2Method]
     let purpose: V2SignInMachine.Purpose
     let authMethods: [MSALAuthMethod]
-    private let spent = Locked(false)
+    private let spent: Locked<Bool>
 
-    init(_ methods: [V2Method], _ purpose: V2SignInMachine.Purpose) {
+    /// `spent`: restored from a saved state that was already used (docs/saved-states.md#version-2-native-auth-v2).
+    init(_ methods: [V2Method], _ purpose: V2SignInMachine.Purpose, spent: Bool = false) {
         self.methods = methods
         self.purpose = purpose
+        self.spent = Locked(spent)
         authMethods = methods.map {
             MSALAuthMethod(
                 id: $0.id, challengeType: $0.type, channelTargetType: MSALNativeAuthChannelType(value: $0.type), loginHint: $0.hint)
         }
     }
+
+    /// Whether a selection already succeeded on this state.
+    var isSpent: Bool { spent.withLock { $0 } }
 
     func select(_ method: MSALAuthMethod, contact: String?, on core: V2StateCore) async throws(MSALNativeAuthFlowError)
         -> MSALNativeAuthFlowResult
