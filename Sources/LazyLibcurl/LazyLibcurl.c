@@ -11,7 +11,8 @@
 // are then neither exported nor called.
 //
 // A libcurl.so.4 that cannot be loaded ends the process at the first request with a message on
-// standard error, as the dynamic loader would have at start.
+// standard error naming the package to install, and exit status 3, as the dynamic loader would
+// have ended it at start (scripts/test-packages hides libcurl to check it).
 
 #define _GNU_SOURCE
 #include "LazyLibcurl.h"
@@ -20,8 +21,10 @@
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 // libcurl's types are opaque here (no libcurl headers needed to build): handles are pointers,
 // codes, options and enumerations are ints, sockets are ints (curl_socket_t on Linux).
@@ -39,8 +42,11 @@ static pthread_once_t loadOnce = PTHREAD_ONCE_INIT;
 static void load(void) {
     library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
     if (library == NULL) {
-        fprintf(stderr, "LazyLibcurl: cannot load libcurl.so.4: %s\n", dlerror());
-        abort();
+        // What a user can act on, and the tool's status for a missing part of its setup
+        // (ExitCode.configuration, docs/cli.md#exit-codes), rather than an abort and a core file.
+        fprintf(stderr, "%s: cannot load libcurl.so.4 (%s); install libcurl: on Debian and Ubuntu, apt install libcurl4\n",
+                program_invocation_short_name, dlerror());
+        _exit(3);
     }
 }
 
