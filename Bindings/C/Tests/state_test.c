@@ -188,9 +188,13 @@ static void bad_input(msal_na_app *app) {
     other = app_of(other_authority);
     CHECK_CODE(restore_code(other, saved), MSAL_NA_ERR_STATE_WRONG_APPLICATION);
     msal_na_app_free(other);
-    /* A newer format version; an older one that never existed. */
-    char *edited = with_number(saved, "version", 2);
+    /* A newer format version than any this library writes; version 2 (native auth V2) with a V1
+       kind, which is no V2 document; an older version that never existed. */
+    char *edited = with_number(saved, "version", 3);
     CHECK_CODE(restore_code(app, edited), MSAL_NA_ERR_STATE_UNSUPPORTED_VERSION);
+    free(edited);
+    edited = with_number(saved, "version", 2);
+    CHECK_CODE(restore_code(app, edited), MSAL_NA_ERR_STATE_MALFORMED);
     free(edited);
     edited = with_number(saved, "version", 0);
     CHECK_CODE(restore_code(app, edited), MSAL_NA_ERR_STATE_MALFORMED);
