@@ -41,6 +41,7 @@ public final class StubTransport: HTTPTransport, Sendable {
         var reply: Reply
         var check: (@Sendable (HTTPTransportRequest) -> String?)?
         var label: String
+        var method = "POST"
     }
 
     private struct State: Sendable {
@@ -54,13 +55,13 @@ public final class StubTransport: HTTPTransport, Sendable {
     /// A transport with nothing queued: every request fails until `expect` queues its answer.
     public init() {}
 
-    /// Queues the answer to the next request, which must be a POST to a URL whose path ends with
-    /// `path`. `check` may inspect the request further and return a complaint, or nil when it is fine.
+    /// Queues the answer to the next request, which must be a POST (or `method`) to a URL whose path ends
+    /// with `path`. `check` may inspect the request further and return a complaint, or nil when it is fine.
     public func expect(
-        path: String, reply: Reply, file: StaticString = #fileID, line: UInt = #line,
+        path: String, reply: Reply, method: String = "POST", file: StaticString = #fileID, line: UInt = #line,
         check: (@Sendable (HTTPTransportRequest) -> String?)? = nil
     ) {
-        state.withLock { $0.queue.append(Stub(path: path, reply: reply, check: check, label: "\(file):\(line)")) }
+        state.withLock { $0.queue.append(Stub(path: path, reply: reply, check: check, label: "\(file):\(line)", method: method)) }
     }
 
     /// Every request received, in order.
@@ -85,8 +86,8 @@ public final class StubTransport: HTTPTransport, Sendable {
             }
             let stub = state.queue.removeFirst()
             var complaint: String?
-            if request.method != "POST" || !request.url.path.hasSuffix(stub.path) {
-                complaint = "Expected POST …\(stub.path) (queued at \(stub.label)), got \(request.method) \(request.url.path)"
+            if request.method != stub.method || !request.url.path.hasSuffix(stub.path) {
+                complaint = "Expected \(stub.method) …\(stub.path) (queued at \(stub.label)), got \(request.method) \(request.url.path)"
             } else if let problem = stub.check?(request) {
                 complaint = "Request to \(stub.path) (queued at \(stub.label)): \(problem)"
             }

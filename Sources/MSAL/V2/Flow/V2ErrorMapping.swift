@@ -29,7 +29,7 @@ enum V2ErrorMapping {
     private static func isStrongAuth(_ step: V2SignInMachine.Step) -> Bool {
         switch step {
         case .submitCode(let purpose), .selectMethod(let purpose), .resend(let purpose): purpose.isStrongAuth
-        case .entry, .start, .submitPassword: false
+        case .entry, .start, .submitPassword, .submitAttributes, .submitNewPassword, .recover, .signInAfter: false
         }
     }
 

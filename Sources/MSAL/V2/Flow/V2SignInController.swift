@@ -9,6 +9,13 @@ struct V2Flow: Sendable {
     /// App scopes with the OIDC defaults added.
     let scopes: [String]
     let claims: String?
+    /// Sign-up: the app's attributes (and a password given up front).
+    var attributes: [String: V2AttributeValue] = [:]
+
+    /// A fresh machine for one step of this flow.
+    func machine() -> V2SignInMachine {
+        V2SignInMachine(username: username, scopes: scopes, claims: claims, scenario: scenario, attributes: attributes)
+    }
 }
 
 /// Runs the native auth V2 sign-in: sends what a `V2SignInMachine` asks for and makes the public
@@ -61,6 +68,8 @@ package struct V2SignInController: Sendable {
         case .registrationVerificationRequired(let verification, let next):
             return .strongAuthVerificationRequired(
                 MSALNativeAuthStrongAuthVerificationRequiredState(core(next), V2Challenge(verification, .registration)))
+        case .attributesRequired, .signUpPasswordRequired, .newPasswordRequired, .signInAfter:
+            return signUpOrResetResult(outcome, flow)
         }
     }
 
@@ -81,6 +90,14 @@ package struct V2SignInController: Sendable {
                 kind: .authorizationCode(code: code), continuationToken: "", scopes: machine.scopes, claims: machine.claims)
             let (result, id) = await client.redeem(grant, correlationId: correlationId)
             return machine.redeemed(result, correlationId: id)
+        case .poll(let link, let continuation, let delay):
+            if delay > 0 {
+                do { try await client.environment.clock.sleep(seconds: delay) } catch {
+                    return machine.pollCancelled(correlationId: continuation.correlationId)
+                }
+            }
+            let (reply, id) = await client.v2Interact(link, .tokenOnly, on: continuation)
+            return machine.interacted(reply, correlationId: id)
         }
     }
 }

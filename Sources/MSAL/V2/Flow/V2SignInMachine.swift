@@ -15,6 +15,9 @@ import Foundation
 /// - one `riskverify` hop is taken silently; a second in a row, or one after an email challenge,
 ///   is an error;
 /// - `state: continue` resumes, then redeems the code; the tokens end the sign-in.
+///
+/// The same machine runs the sign-up and the password reset (its `scenario`; the rules of those
+/// are in V2SignUpResetMachine.swift): there `state: continue` ends in a sign-in-after outcome.
 package struct V2SignInMachine: FlowMachine {
     /// Why the user is choosing or verifying a method; it decides which state a `verify` answer
     /// makes and which error a wrong code is.
@@ -40,6 +43,14 @@ package struct V2SignInMachine: FlowMachine {
         case submitCode(Purpose)
         case submitPassword
         case resend(Purpose)
+        /// Sign-up: `submitAttributes` (autofilled, or the app's attributes or password).
+        case submitAttributes
+        /// Reset: `update` with the new password, and the polls after it.
+        case submitNewPassword
+        /// Inline recovery: the password method's `recover` link.
+        case recover
+        /// A sign-in-after state's resume.
+        case signInAfter
     }
 
     /// What a step knows while it waits for an interaction answer.
@@ -52,6 +63,10 @@ package struct V2SignInMachine: FlowMachine {
         var riskHopped = false
         /// The step challenged the one first factor itself (the up-front password may answer it).
         var autoChallenged = false
+        /// Sign-up: the attribute ids this step already sent.
+        var sent: Set<String> = []
+        /// Reset: the polls sent so far.
+        var polls = 0
     }
 
     package enum State: Sendable, Equatable {
@@ -74,6 +89,8 @@ package struct V2SignInMachine: FlowMachine {
         /// The resume, to the `continue` link (nil: the fixed endpoint).
         case resume(URL?, Continuation)
         case redeem(code: String, correlationId: UUID)
+        /// A reset's `poll` link, after `delay` seconds.
+        case poll(URL, Continuation, delay: Double)
     }
 
     /// How a step ends, in plain values: the controller makes the public states from them.
@@ -85,6 +102,14 @@ package struct V2SignInMachine: FlowMachine {
         case mfaVerificationRequired(V2Verification, Continuation)
         case registrationRequired([V2Method], Continuation)
         case registrationVerificationRequired(V2Verification, Continuation)
+        /// Sign-up: attributes the app must give (`prefill` goes along with them).
+        case attributesRequired([V2AttributeDescriptor], V2AttributeForm, Continuation)
+        /// Sign-up: the `password` attribute is asked for.
+        case signUpPasswordRequired(V2AttributeForm, Continuation)
+        /// Reset: the `update` answer.
+        case newPasswordRequired(V2Verification, Continuation)
+        /// Sign-up or reset: `state: continue`; the app resumes through a sign-in-after state.
+        case signInAfter(URL?, Continuation)
     }
 
     package typealias Action = FlowAction<Outcome, Call>
@@ -95,12 +120,21 @@ package struct V2SignInMachine: FlowMachine {
     package let username: String
     package let scopes: [String]
     package let claims: String?
+    package let scenario: MSALNativeAuthFlowScenario
+    /// Sign-up: the app's attribute values (and a password given up front), offered when asked for.
+    package let attributes: [String: V2AttributeValue]
 
-    /// A machine for one step of a sign-in of `username` asking for `scopes` (OIDC defaults included) and `claims`.
-    package init(username: String, scopes: [String], claims: String?) {
+    /// A machine for one step of a sign-in of `username` asking for `scopes` (OIDC defaults included) and `claims`;
+    /// of a sign-up or reset when `scenario` says so.
+    package init(
+        username: String, scopes: [String], claims: String?, scenario: MSALNativeAuthFlowScenario = .signIn,
+        attributes: [String: V2AttributeValue] = [:]
+    ) {
         self.username = username
         self.scopes = scopes
         self.claims = claims
+        self.scenario = scenario
+        self.attributes = attributes
     }
 
     static let firstFactorTypes: Set<String> = ["password", "email"]
@@ -164,7 +198,7 @@ package struct V2SignInMachine: FlowMachine {
     }
 
     /// Refuses a step before anything is sent.
-    private mutating func refuse(_ failure: FlowFailure) -> Action {
+    mutating func refuse(_ failure: FlowFailure) -> Action {
         expect(Self.idle)
         return fail(failure)
     }
@@ -175,14 +209,16 @@ package struct V2SignInMachine: FlowMachine {
     package mutating func entered(_ reply: V2Reply, correlationId id: UUID) -> Action {
         guard case .entering(let password) = state else { preconditionFailure("V2SignInMachine got the entry while \(state)") }
         guard case .answer(.entryInvitation(let token, let journeys)) = reply else { return fail(Self.failure(reply, in: .entry, id)) }
-        switch journeys.links["sign_in"] {
+        let journey = scenario == .signUp ? "sign_up" : scenario == .passwordReset ? "reset_password" : "sign_in"
+        switch journeys.links[journey] {
         case nil:
-            return fail(Self.general("The service did not offer the sign_in journey", id))
+            return fail(Self.general("The service did not offer the \(journey) journey", id))
         case .failure(let refusal):
             return fail(Self.general(refusal.message, id))
         case .success(let url):
-            let context = Context(password: password, purpose: .firstFactor)
-            return send(.interact(url, .startSignIn(username: username), Continuation(token, id)), awaiting: .interacting(.start, context))
+            let context = Context(password: password, purpose: scenario == .passwordReset ? .recovery : .firstFactor)
+            let body: V2Body = scenario == .signUp ? .startSignUp(username: username) : .startSignIn(username: username)
+            return send(.interact(url, body, Continuation(token, id)), awaiting: .interacting(.start, context))
         }
     }
 
@@ -192,13 +228,14 @@ package struct V2SignInMachine: FlowMachine {
         guard case .answer(let answer) = reply else { return fail(Self.failure(reply, in: step, id)) }
         switch answer {
         case .resume(let token, let link):
+            if scenario != .signIn, step != .signInAfter { return succeed(.signInAfter(link, Continuation(token, id))) }
             return send(.resume(link, Continuation(token, id)), awaiting: .resuming(step))
         case .challenge(.multiFactor, let methods, let token):
             let usable = methods.filter { Self.strongAuthTypes.contains($0.type) }
             guard !usable.isEmpty else { return fail(Self.general("The service offered no supported second-factor method", id)) }
             return succeed(.selectionRequired(.mfa, usable, Continuation(token, id)))
         case .challenge(.singleFactor, let methods, let token):
-            let purpose: Purpose = context.purpose == .recovery ? .recovery : .firstFactor
+            let purpose: Purpose = context.purpose == .recovery ? .recovery : scenario == .signUp ? .existingAccount : .firstFactor
             let usable = methods.filter { (purpose == .recovery ? Self.recoveryTypes : Self.firstFactorTypes).contains($0.type) }
             guard !usable.isEmpty else { return fail(Self.general("The service offered no supported method", id)) }
             guard usable.count == 1, let only = usable.first else {
@@ -233,6 +270,12 @@ package struct V2SignInMachine: FlowMachine {
             return succeed(.registrationRequired(usable, Continuation(token, id)))
         case .activate(let verification, let token):
             return succeed(.registrationVerificationRequired(verification, Continuation(token, id)))
+        case .collectAttributes(let descriptors, let submit, let token):
+            return collected(descriptors, submit: submit, Continuation(token, id), step: step, context: context)
+        case .update(let verification, let token):
+            return succeed(.newPasswordRequired(verification, Continuation(token, id)))
+        case .poll(let link, let interval, let token):
+            return polled(link, intervalMilliseconds: interval, Continuation(token, id), step: step, context: context)
         case .browserRequired, .error, .invalid, .entryInvitation, .code:
             return fail(Self.failure(reply, in: step, id))
         }

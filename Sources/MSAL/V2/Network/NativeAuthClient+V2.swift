@@ -14,10 +14,22 @@ package enum V2Body: Sendable, Equatable {
     case target(String?)
     /// `activate` with the code sent to the method being registered.
     case activation(String)
+    /// `sign_up`: the token and, when there is one, the username.
+    case startSignUp(username: String?)
+    /// `submitAttributes`: `{"continuationToken","attributes":{…}}`.
+    case attributes([String: V2AttributeValue])
+    /// `update` (sent with PUT): `{"continuationToken","newPassword"}`.
+    case newPassword(String)
+
+    /// PUT for `update`, POST for everything else.
+    var httpMethod: String {
+        if case .newPassword = self { return "PUT" }
+        return "POST"
+    }
 
     /// The JSON members, `continuationToken` included.
-    func members(token: String) -> [String: String] {
-        var members = ["continuationToken": token]
+    func members(token: String) -> [String: Any] {
+        var members: [String: Any] = ["continuationToken": token]
         switch self {
         case .startSignIn(let username): members["username"] = username
         case .tokenOnly, .target(nil): break
@@ -25,6 +37,9 @@ package enum V2Body: Sendable, Equatable {
         case .password(let password): members["password"] = password
         case .target(let contact?): members["target"] = contact
         case .activation(let code): members["code"] = code
+        case .startSignUp(let username): members["username"] = username
+        case .attributes(let values): members["attributes"] = values.mapValues(\.json)
+        case .newPassword(let password): members["newPassword"] = password
         }
         return members
     }
@@ -65,10 +80,10 @@ extension NativeAuthClient {
         let members = body.members(token: continuation.token)
         let data = (try? JSONSerialization.data(withJSONObject: members, options: [.sortedKeys])) ?? Data()
         let request = await makeRequest(
-            url: url, body: data, contentType: "application/json", accept: "application/hal+json",
+            method: body.httpMethod, url: url, body: data, contentType: "application/json", accept: "application/hal+json",
             telemetry: NativeAuthEndpoint.authorizeChallenge.currentTelemetry, correlationId: continuation.correlationId)
         let names = members.keys.sorted().joined(separator: ",")
-        environment.logger.info("POST \(url.path) correlation \(continuation.correlationId.uuidString) members \(names)")
+        environment.logger.info("\(body.httpMethod) \(url.path) correlation \(continuation.correlationId.uuidString) members \(names)")
         let exchange = await send(
             request, label: url.path, retrying: retrying, everyStatus: true, correlationId: continuation.correlationId)
         return (v2Reply(exchange, as: .interaction), exchange.correlationId)

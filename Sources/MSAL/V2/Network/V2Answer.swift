@@ -21,6 +21,12 @@ package enum V2Answer: Sendable, Equatable {
     case register([V2Method], token: String)
     /// `action: activate`: a code was sent to the method being registered.
     case activate(V2Verification, token: String)
+    /// `action: collectAttributes` (sign-up): the attributes asked for and the `submitAttributes` link.
+    case collectAttributes([V2AttributeDescriptor], submit: URL, token: String)
+    /// `action: update` (reset): the password method and its `update` link (sent with PUT).
+    case update(V2Verification, token: String)
+    /// `action: poll`: the `poll` link and `pollInterval` (milliseconds) when given.
+    case poll(URL, intervalMilliseconds: Int?, token: String)
     /// The entry's 401 invitation: a token and the journey links.
     case entryInvitation(token: String, V2Journeys)
     /// The resume's authorization code.

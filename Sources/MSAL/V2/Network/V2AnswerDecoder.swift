@@ -79,6 +79,8 @@ package struct V2AnswerDecoder: Sendable {
             case "riskverify":
                 guard let url = try link("riskverify", in: object).get() else { return .invalid("The riskverify answer has no link") }
                 return .riskVerify(url, token: token)
+            case "collectAttributes", "update", "poll":
+                return try signUpOrReset(action, object, token: token)
             case "register", "enroll":
                 return .register(try methods(object, relations: ["enroll", "register"]), token: token)
             default:
@@ -125,7 +127,7 @@ package struct V2AnswerDecoder: Sendable {
     }
 
     /// `_links[relation].href`, resolved; nil when absent.
-    private func link(_ relation: String, in object: [String: Any]) -> Result<URL?, V2Links.Refusal> {
+    func link(_ relation: String, in object: [String: Any]) -> Result<URL?, V2Links.Refusal> {
         let all = object["_links"] as? [String: Any]
         guard let entry = all?[relation] as? [String: Any], let href = Self.string(entry["href"]) else { return .success(nil) }
         return Result { () throws(V2Links.Refusal) in try links.resolve(href) }.map(Optional.some)

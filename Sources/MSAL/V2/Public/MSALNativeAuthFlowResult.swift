@@ -15,10 +15,10 @@ public enum MSALNativeAuthFlowResult: Sendable {
     /// The service asks for the password.
     /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     case passwordRequired(MSALNativeAuthPasswordRequiredState)
-    /// A password reset asks for the new password (not reached by the sign-in).
+    /// A password reset, or an inline recovery in a sign-in, asks for the new password.
     /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     case newPasswordRequired(MSALNativeAuthNewPasswordRequiredState)
-    /// A sign-up asks for attributes (not reached by the sign-in).
+    /// A sign-up asks for attributes the parameters did not give.
     /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     case attributesRequired(MSALNativeAuthAttributesRequiredState)
     /// The user must choose a method; the state's `purpose` says why.
@@ -33,10 +33,10 @@ public enum MSALNativeAuthFlowResult: Sendable {
     /// A code was sent to the method being registered.
     /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     case strongAuthVerificationRequired(MSALNativeAuthStrongAuthVerificationRequiredState)
-    /// A sign-up finished (not reached by the sign-in).
+    /// A sign-up finished; the state's `signIn` gets the tokens.
     /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     case signInAfterSignUp(MSALNativeAuthSignInAfterSignUpState)
-    /// A password reset finished (not reached by the sign-in).
+    /// A password reset finished; the state's `signIn` gets the tokens.
     /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     case signInAfterResetPassword(MSALNativeAuthSignInAfterResetPasswordState)
 

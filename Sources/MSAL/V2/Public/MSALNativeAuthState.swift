@@ -57,7 +57,7 @@ struct V2StateCore: Sendable {
     /// Runs one step of the flow: `begin` starts a fresh machine, the controller sends what it asks for.
     func step(_ begin: (inout V2SignInMachine) -> V2SignInMachine.Action) async throws(MSALNativeAuthFlowError) -> MSALNativeAuthFlowResult
     {
-        var machine = V2SignInMachine(username: flow.username, scopes: flow.scopes, claims: flow.claims)
+        var machine = flow.machine()
         let first = begin(&machine)
         return try await flow.controller.finish(first, &machine, flow)
     }
@@ -129,9 +129,12 @@ public final class MSALNativeAuthCodeRequiredState: MSALNativeAuthState, @unchec
 /// - Warning: This API is experimental. It may change without notice; do not use it in production.
 public final class MSALNativeAuthPasswordRequiredState: MSALNativeAuthState, @unchecked Sendable {
     let verification: V2Verification
+    /// Sign-up: the password is the `password` attribute, sent to this form.
+    let attributeForm: V2AttributeForm?
 
-    init(_ core: V2StateCore, _ verification: V2Verification) {
+    init(_ core: V2StateCore, _ verification: V2Verification, attributeForm: V2AttributeForm? = nil) {
         self.verification = verification
+        self.attributeForm = attributeForm
         super.init(core)
     }
 
@@ -142,7 +145,10 @@ public final class MSALNativeAuthPasswordRequiredState: MSALNativeAuthState, @un
     /// Submits the password.
     /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public func submitPassword(_ password: String) async throws(MSALNativeAuthFlowError) -> MSALNativeAuthFlowResult {
-        try await core.step { $0.submitPassword(password, verification: verification, on: core.continuation) }
+        if let attributeForm {
+            return try await core.step { $0.submitSignUpPassword(password, form: attributeForm, on: core.continuation) }
+        }
+        return try await core.step { $0.submitPassword(password, verification: verification, on: core.continuation) }
     }
 
     /// Submits the password and reports to `delegate`.

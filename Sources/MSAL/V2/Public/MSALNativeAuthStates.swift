@@ -139,23 +139,32 @@ public final class MSALNativeAuthStrongAuthRegistrationRequiredState: MSALNative
     }
 }
 
-/// A password reset asks for the new password. Declared for the later reset flow; sign-in never produces it.
+/// A password reset (or an inline recovery) asks for the new password: `submitNewPassword`.
 /// - Warning: This API is experimental. It may change without notice; do not use it in production.
 public final class MSALNativeAuthNewPasswordRequiredState: MSALNativeAuthState, @unchecked Sendable {
+    let update: V2Verification
+
+    init(_ core: V2StateCore, update: V2Verification) {
+        self.update = update
+        super.init(core)
+    }
+
     /// A short description of the state, without personal data.
     /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public override var description: String { "newPasswordRequired" }
 }
 
-/// A sign-up asks for attributes. Declared for the later sign-up flow; sign-in never produces it.
+/// A sign-up asks for attributes the app did not give: `submitAttributes`.
 /// - Warning: This API is experimental. It may change without notice; do not use it in production.
 public final class MSALNativeAuthAttributesRequiredState: MSALNativeAuthState, @unchecked Sendable {
     /// The attributes the service asks for.
     /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public let attributes: [MSALNativeAuthRequiredAttribute]
+    let form: V2AttributeForm
 
-    init(_ core: V2StateCore, attributes: [MSALNativeAuthRequiredAttribute]) {
+    init(_ core: V2StateCore, attributes: [MSALNativeAuthRequiredAttribute], form: V2AttributeForm) {
         self.attributes = attributes
+        self.form = form
         super.init(core)
     }
 
@@ -164,17 +173,31 @@ public final class MSALNativeAuthAttributesRequiredState: MSALNativeAuthState, @
     public override var description: String { "attributesRequired (\(attributes.count) attributes)" }
 }
 
-/// A sign-up finished; the app signs the user in from here. Declared for the later sign-up flow.
+/// A sign-up finished; the app signs the user in from here with `signIn(parameters:)`.
 /// - Warning: This API is experimental. It may change without notice; do not use it in production.
 public final class MSALNativeAuthSignInAfterSignUpState: MSALNativeAuthState, @unchecked Sendable {
+    let link: URL?
+
+    init(_ core: V2StateCore, link: URL?) {
+        self.link = link
+        super.init(core)
+    }
+
     /// A short description of the state, without personal data.
     /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public override var description: String { "signInAfterSignUp" }
 }
 
-/// A password reset finished; the app signs the user in from here. Declared for the later reset flow.
+/// A password reset finished; the app signs the user in from here with `signIn(parameters:)`.
 /// - Warning: This API is experimental. It may change without notice; do not use it in production.
 public final class MSALNativeAuthSignInAfterResetPasswordState: MSALNativeAuthState, @unchecked Sendable {
+    let link: URL?
+
+    init(_ core: V2StateCore, link: URL?) {
+        self.link = link
+        super.init(core)
+    }
+
     /// A short description of the state, without personal data.
     /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public override var description: String { "signInAfterResetPassword" }
