@@ -36,7 +36,10 @@ import Testing
         #expect(!coordinator.isIdle)
         await gate.open()
         let answers = await [first, second, other].map { (try? $0.get())?.accessToken }
-        #expect(answers == ["A", "A", "B"])
+        // The two callers of "a" race to begin; whichever wins starts the one refresh both receive.
+        #expect(answers[0] == answers[1], "callers of one key share one answer")
+        #expect(["A", "A2"].contains(answers[0]))
+        #expect(answers[2] == "B")
         #expect(starts.withLock { $0 } == 2, "one refresh per key")
         #expect(coordinator.isIdle)
     }
