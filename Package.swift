@@ -63,8 +63,9 @@ let package = Package(
         .target(name: "NativeAuthCLI", dependencies: ["MSAL", "NativeAuthAppConfig", "CommandLineOptions"]),
         .executableTarget(name: "native-auth", dependencies: ["NativeAuthCLI", "LazyLibcurl"], linkerSettings: lazyLibcurlLinkerSettings),
         .executableTarget(name: "native-auth-keyring", dependencies: ["NativeAuthCLI", "MSALSecretService"]),
-        // Writes the tool's manual page and shell completions (NativeAuthCLI's CommandReference) for scripts/package.
-        .executableTarget(name: "native-auth-docs", dependencies: ["NativeAuthCLI"]),
+        // Writes the tool's manual page and shell completions (NativeAuthCLI's CommandReference) and the
+        // emulator's manual page, for scripts/package.
+        .executableTarget(name: "native-auth-docs", dependencies: ["NativeAuthCLI", "NativeAuthEmulator"]),
         // `@_cdecl` functions over MSAL's public API, for C, Python (ctypes) and other languages, and three
         // `package` entries besides (Bindings/README.md names them).
         .target(name: "msalnativeauth", dependencies: ["MSAL"], path: "Bindings/C/Sources"),

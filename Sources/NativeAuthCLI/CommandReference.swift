@@ -47,10 +47,10 @@ public enum CommandReference {
 
     /// `native-auth(1)`, in roff (man(7) macros).
     public static var manPage: String {
-        var page = """
-            .TH NATIVE-AUTH 1 "" "native-auth \(MSALNativeAuthSDK.version)" "User Commands"
-            .SH NAME
-            native-auth \\- sign in to Microsoft Entra External ID natively and print access tokens
+        var page = Roff.header(
+            "native-auth", version: MSALNativeAuthSDK.version,
+            summary: "sign in to Microsoft Entra External ID natively and print access tokens")
+        page += """
             .SH SYNOPSIS
             .B native-auth
             [\\fB\\-\\-config\\fR \\fIFILE\\fR | \\fB\\-\\-emulator\\fR] [\\fB\\-\\-keyring\\fR] [\\fB\\-\\-json\\fR] \\fICOMMAND\\fR [\\fIoptions\\fR]
@@ -63,19 +63,19 @@ public enum CommandReference {
             These come before or after the command.
 
             """
-        page += (globalOptions.map(manOption) + [manEntry("\\fB\\-h\\fR, \\fB\\-\\-help\\fR", OptionHelp.help.text)]).joined()
-        page += manEntry("\\fB\\-\\-version\\fR", Command.versionHelp.text + " (alone)")
+        page += (globalOptions.map(manOption) + [Roff.entry("\\fB\\-h\\fR, \\fB\\-\\-help\\fR", OptionHelp.help.text)]).joined()
+        page += Roff.entry("\\fB\\-\\-version\\fR", Command.versionHelp.text + " (alone)")
         page += ".SH COMMANDS\n"
         for command in Command.allCases {
             let spec = command.spec
-            page += ".SS \(command.rawValue)\n\(roff(spec.summary.prefix(1).uppercased() + spec.summary.dropFirst())).\n"
+            page += ".SS \(command.rawValue)\n\(Roff.text(spec.summary.prefix(1).uppercased() + spec.summary.dropFirst())).\n"
             let usage = spec.usage.split(separator: "\n").map { $0.drop { $0 == " " } }.joined(separator: "\n")
-            page += ".PP\n.nf\n" + roff(usage) + "\n.fi\n"
+            page += ".PP\n.nf\n" + Roff.text(usage) + "\n.fi\n"
             page += options(of: command).map(manOption).joined()
-            page += ".PP\n.nf\n" + roff(spec.details) + "\n.fi\n"
+            page += ".PP\n.nf\n" + Roff.text(spec.details) + "\n.fi\n"
         }
         page += ".SH EXIT STATUS\n"
-        page += ExitCode.allCases.map { manEntry("\\fB\($0.rawValue)\\fR", $0.summary) }.joined()
+        page += ExitCode.allCases.map { Roff.entry("\\fB\($0.rawValue)\\fR", $0.summary) }.joined()
         page += """
             .SH FILES
             .TP
@@ -100,21 +100,7 @@ public enum CommandReference {
     }
 
     private static func manOption(_ option: Option) -> String {
-        var usage = "\\fB\\-\\-" + roff(option.name) + "\\fR"
-        if let placeholder = option.placeholder { usage += " \\fI" + roff(placeholder) + "\\fR" }
-        return manEntry(usage, option.help)
-    }
-
-    private static func manEntry(_ tag: String, _ text: String) -> String {
-        ".TP\n\(tag)\n\(roff(text))\n"
-    }
-
-    /// `text` safe as roff body text: backslashes and dashes escaped, no line starting a request.
-    static func roff(_ text: some StringProtocol) -> String {
-        text.replacingOccurrences(of: "\\", with: "\\e").replacingOccurrences(of: "-", with: "\\-")
-            .split(separator: "\n", omittingEmptySubsequences: false)
-            .map { $0.hasPrefix(".") || $0.hasPrefix("'") ? "\\&" + $0 : String($0) }
-            .joined(separator: "\n")
+        Roff.option(option.name, placeholder: option.placeholder, option.help)
     }
 
     // MARK: bash

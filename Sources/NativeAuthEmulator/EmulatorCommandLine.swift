@@ -1,4 +1,5 @@
 import CommandLineOptions
+import MSAL
 
 /// The options of the `native-auth-emulator` program, decoded from its arguments by `specs`, the
 /// list its `--help` prints (docs/emulator.md; the rules: docs/decisions.md#the-command-line-parser).
@@ -51,23 +52,60 @@ package struct EmulatorCommandLine: Sendable {
         .flag("quiet", \.quiet, "do not print one-time codes to stderr"),
     ]
 
+    /// What the program is (the first paragraph of `--help`, and the manual page's DESCRIPTION).
+    package static let description = """
+        A local server that speaks the Microsoft Entra External ID native-auth API (V1, and V2 in
+        preview), with seeded users, a mailbox for one-time codes, fault injection and two sample
+        protected APIs.
+        """
+
+    /// What it prints and serves beyond the options (`--help`'s closing paragraph, the page's NOTES).
+    package static let notes = """
+        On start it prints one line each: 'base URL: …', 'authority: …' and 'client id: …' per app.
+        Test hooks live under /_emulator/ (see docs/emulator.md). On a non-loopback address they need the
+        header X-Emulator-Hook-Token with the token printed to stderr at start, and a warning says
+        what is exposed. Stops cleanly on SIGINT or SIGTERM.
+        """
+
+    /// Its exit statuses, in the order `--help` names them.
+    package static let exitStatuses: [(status: Int32, meaning: String)] = [
+        (0, "after a clean stop"), (2, "for bad arguments or seed"), (1, "if the server cannot start"),
+    ]
+
     /// `native-auth-emulator --help`.
     package static var usage: String {
         """
         Usage: native-auth-emulator [options]
 
-        A local server that speaks the Microsoft Entra External ID native-auth API (V1), with seeded
-        users, a mailbox for one-time codes, fault injection and two sample protected APIs.
+        \(description)
 
         Options:
         \(OptionHelp.lines(specs.map(\.helpEntry) + [.help], width: 27))
-        On start it prints one line each: 'base URL: …', 'authority: …' and 'client id: …' per app.
-        Test hooks live under /_emulator/ (see docs/emulator.md). On a non-loopback address they need the
-        header X-Emulator-Hook-Token with the token printed to stderr at start, and a warning says
-        what is exposed. Stops cleanly on SIGINT or SIGTERM.
+        \(notes)
 
-        Exit status: 0 after a clean stop, 2 for bad arguments or seed, 1 if the server cannot start.
+        Exit status: \(exitStatuses.map { "\($0.status) \($0.meaning)" }.joined(separator: ", ")).
         """
+    }
+
+    /// `native-auth-emulator(1)`, made from the same pieces as `--help` (`native-auth-docs` writes it).
+    package static var manPage: String {
+        var page = Roff.header(
+            "native-auth-emulator", version: MSALNativeAuthSDK.version,
+            summary: "a local Microsoft Entra External ID native-auth service for development and tests")
+        page += """
+            .SH SYNOPSIS
+            .B native-auth-emulator
+            [\\fIoptions\\fR]
+            .SH DESCRIPTION
+            \(Roff.text(description))
+            .SH OPTIONS
+
+            """
+        page += specs.map(\.manEntry).joined() + Roff.entry("\\fB\\-h\\fR, \\fB\\-\\-help\\fR", OptionHelp.help.text)
+        page += ".SH NOTES\n" + Roff.text(notes) + "\n"
+        page += ".SH EXIT STATUS\n" + exitStatuses.map { Roff.entry("\\fB\($0.status)\\fR", $0.meaning) }.joined()
+        page += ".SH SEE ALSO\n.BR native\\-auth (1)\n"
+        return page
     }
 
     /// The options of `arguments`; a usage error (exit status 2) for anything the rules or the

@@ -1,8 +1,10 @@
 import Foundation
 import NativeAuthCLI
+import NativeAuthEmulator
 
-// Writes native-auth's manual page and shell completions into the directory given
-// (CommandReference); scripts/package puts them into the Debian package.
+// Writes native-auth's manual page and shell completions (CommandReference) and the emulator's
+// manual page (EmulatorCommandLine.manPage) into the directory given; scripts/package puts them
+// into the Debian package.
 let arguments = CommandLine.arguments.dropFirst()
 guard arguments.count == 1, let directory = arguments.first, !directory.hasPrefix("-") else {
     FileHandle.standardError.write(Data("usage: native-auth-docs DIRECTORY\n".utf8))
@@ -10,7 +12,7 @@ guard arguments.count == 1, let directory = arguments.first, !directory.hasPrefi
 }
 do {
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    for file in CommandReference.files {
+    for file in CommandReference.files + [("native-auth-emulator.1", EmulatorCommandLine.manPage)] {
         try Data(file.text.utf8).write(to: URL(fileURLWithPath: directory).appendingPathComponent(file.name))
     }
 } catch {

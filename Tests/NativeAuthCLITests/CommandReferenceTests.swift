@@ -1,3 +1,4 @@
+import CommandLineOptions
 import Foundation
 import MSAL
 import TestSupport
@@ -17,12 +18,12 @@ struct CommandReferenceTests {
         let page = CommandReference.manPage
         for command in Command.allCases {
             #expect(page.contains(".SS \(command.rawValue)\n"), "\(command)")
-            #expect(page.contains(CommandReference.roff(command.spec.summary.dropFirst())), "\(command)")
+            #expect(page.contains(Roff.text(command.spec.summary.dropFirst())), "\(command)")
         }
         for (command, name) in Self.everyOption {
-            #expect(page.contains("\\fB\\-\\-\(CommandReference.roff(name))\\fR"), "\(String(describing: command)) --\(name)")
+            #expect(page.contains("\\fB\\-\\-\(Roff.text(name))\\fR"), "\(String(describing: command)) --\(name)")
         }
-        for code in ExitCode.allCases { #expect(page.contains(".TP\n\\fB\(code.rawValue)\\fR\n\(CommandReference.roff(code.summary))\n")) }
+        for code in ExitCode.allCases { #expect(page.contains(".TP\n\\fB\(code.rawValue)\\fR\n\(Roff.text(code.summary))\n")) }
         #expect(page.contains("native-auth \(MSALNativeAuthSDK.version)"))
     }
 

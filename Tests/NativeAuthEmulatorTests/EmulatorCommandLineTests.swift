@@ -1,5 +1,8 @@
 import CommandLineOptions
+import Foundation
+import MSAL
 import NativeAuthEmulator
+import TestSupport
 import Testing
 
 /// The `native-auth-emulator` program's options, decoded from the list its `--help` prints, by the
@@ -86,5 +89,28 @@ struct EmulatorCommandLineTests {
     @Test func helpListsEveryOptionWithItsPlaceholder() {
         for spec in EmulatorCommandLine.specs { #expect(EmulatorCommandLine.usage.contains("\n  \(spec.helpEntry.usage) ")) }
         #expect(EmulatorCommandLine.usage.contains("\n  -h, --help "))
+    }
+
+    /// native-auth-emulator(1) is made from the same pieces as `--help`: every option, the exit
+    /// statuses, and a page groff renders without a warning.
+    @Test func theManualPageListsWhatHelpListsAndRendersCleanly() throws {
+        let page = EmulatorCommandLine.manPage
+        for spec in EmulatorCommandLine.specs { #expect(page.contains(spec.manEntry), "--\(spec.name)") }
+        for (status, meaning) in EmulatorCommandLine.exitStatuses {
+            #expect(page.contains(".TP\n\\fB\(status)\\fR\n\(Roff.text(meaning))\n"))
+            #expect(EmulatorCommandLine.usage.contains("\(status) \(meaning)"))
+        }
+        #expect(page.contains(Roff.text(EmulatorCommandLine.notes)))
+        #expect(page.contains("native-auth-emulator \(MSALNativeAuthSDK.version)"))
+
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("emulator-page-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("native-auth-emulator.1")
+        try Data(page.utf8).write(to: file)
+        let groff = try ChildProcess.runBlocking(
+            "/usr/bin/groff", ["-man", "-Tutf8", "-ww", "-z", file.path], environment: ["PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"],
+            limit: 60)
+        #expect(groff.status == 0 && groff.stderr.isEmpty, "\(groff.stderr)")
     }
 }
