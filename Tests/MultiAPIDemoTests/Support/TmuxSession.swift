@@ -56,11 +56,13 @@ final class TmuxSession {
         try tmux(["-S", socket, "capture-pane", "-p"] + (escapes ? ["-e"] : []))
     }
 
-    /// Polls the screen until `condition` holds (`seconds` at most, 15 by default), returning that screen.
-    @discardableResult
+    /// Polls the screen until `condition` holds (`seconds` at most, 60 by default), returning that screen.
+    /// The limit only ends a wait that would never succeed: on a loaded two-core machine a step
+    /// that runs several requests against the embedded emulator has taken more than 15 s.
     /// Polls with `Task.sleep`, so the wait holds none of the cooperative pool's threads (two
     /// here), which other tests' tasks need meanwhile.
-    func waitFor(_ what: String, seconds: Double = 15, _ condition: (String) -> Bool) async throws -> String {
+    @discardableResult
+    func waitFor(_ what: String, seconds: Double = 60, _ condition: (String) -> Bool) async throws -> String {
         let deadline = Date().addingTimeInterval(seconds)
         var last = ""
         while Date() < deadline {
@@ -79,7 +81,7 @@ final class TmuxSession {
     }
 
     @discardableResult
-    func waitFor(_ text: String, seconds: Double = 15) async throws -> String {
+    func waitFor(_ text: String, seconds: Double = 60) async throws -> String {
         try await waitFor("'\(text)'", seconds: seconds) { $0.contains(text) }
     }
 
@@ -94,8 +96,10 @@ final class TmuxSession {
         return Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
+    /// Waits up to 60 s for the program's exit status.
     func waitForExit() async throws -> Int {
-        for _ in 0..<200 {
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
             if let status = try exitStatus() { return status }
             try await Task.sleep(nanoseconds: 50_000_000)
         }
