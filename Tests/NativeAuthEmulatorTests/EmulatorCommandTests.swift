@@ -61,12 +61,7 @@ import Testing
 
     /// Waits until the banner shows the server is listening.
     static func waitForBanner(_ child: Child) async -> Bool {
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline {
-            if child.output.contains("authority: ") { return true }
-            try? await Task.sleep(nanoseconds: 20_000_000)
-        }
-        return false
+        await waitUntil(seconds: 60) { child.output.contains("authority: ") }
     }
 
     @Test func helpAndBadOptions() async throws {

@@ -179,11 +179,7 @@ package final class ChildProcess: @unchecked Sendable {
     /// Waits up to `seconds` for the end (polling with `Task.sleep`, so no thread of the
     /// cooperative pool is held); nil if it is still running then. Does not end it.
     package func exitStatus(within seconds: Double) async -> Int32? {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if let status = exitStatus { return status }
-            try? await Task.sleep(nanoseconds: 20_000_000)
-        }
+        _ = await waitUntil(seconds: seconds) { exitStatus != nil }
         return exitStatus
     }
 

@@ -56,28 +56,26 @@ final class TmuxSession {
         try tmux(["-S", socket, "capture-pane", "-p"] + (escapes ? ["-e"] : []))
     }
 
-    /// Polls the screen until `condition` holds (`seconds` at most, 60 by default), returning that screen.
-    /// The limit only ends a wait that would never succeed: on a loaded two-core machine a step
-    /// that runs several requests against the embedded emulator has taken more than 15 s.
-    /// Polls with `Task.sleep`, so the wait holds none of the cooperative pool's threads (two
-    /// here), which other tests' tasks need meanwhile.
+    /// Polls the screen until `condition` holds (`seconds` at most, 60 by default; `waitUntil`
+    /// looks once more after the limit), returning that screen. The limit only ends a wait that
+    /// would never succeed: on a loaded two-core machine a step that runs several requests against
+    /// the embedded emulator has taken more than 15 s.
     @discardableResult
     func waitFor(_ what: String, seconds: Double = 60, _ condition: (String) -> Bool) async throws -> String {
-        let deadline = Date().addingTimeInterval(seconds)
         var last = ""
-        while Date() < deadline {
+        let held = try await waitUntil(seconds: seconds, interval: 0.05) {
             last = try screen()
-            if condition(last) {
-                // A capture can land while the program is still writing the frame (seen under load:
-                // the line waited for drawn, others not yet). The frame a moment later is complete.
-                try await Task.sleep(nanoseconds: 100_000_000)
-                let settled = try screen()
-                return condition(settled) ? settled : last
-            }
-            try await Task.sleep(nanoseconds: 50_000_000)
+            return condition(last)
         }
-        Issue.record("timed out waiting for \(what); screen:\n\(last)")
-        throw CancellationError()
+        guard held else {
+            Issue.record("timed out waiting for \(what); screen:\n\(last)")
+            throw CancellationError()
+        }
+        // A capture can land while the program is still writing the frame (seen under load: the
+        // line waited for drawn, others not yet). The frame a moment later is complete.
+        try await Task.sleep(nanoseconds: 100_000_000)
+        let settled = try screen()
+        return condition(settled) ? settled : last
     }
 
     @discardableResult
@@ -98,13 +96,19 @@ final class TmuxSession {
 
     /// Waits up to 60 s for the program's exit status.
     func waitForExit() async throws -> Int {
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline {
-            if let status = try exitStatus() { return status }
-            try await Task.sleep(nanoseconds: 50_000_000)
+        var status: Int?
+        guard
+            try await waitUntil(
+                seconds: 60, interval: 0.05,
+                {
+                    status = try exitStatus()
+                    return status != nil
+                }), let status
+        else {
+            Issue.record("the program did not exit; screen:\n\((try? screen()) ?? "")")
+            throw CancellationError()
         }
-        Issue.record("the program did not exit; screen:\n\((try? screen()) ?? "")")
-        throw CancellationError()
+        return status
     }
 
     static let tmuxPath = "/usr/bin/tmux"
