@@ -38,12 +38,14 @@ final class SignUpResetV2ClientTests: XCTestCase {
         codeRequiredState.submitCode(try XCTUnwrap(backend.codes(for: username).last), delegate: delegate)
         await fulfillment(of: [passwordRequiredExp], timeout: 20)
         let passwordRequiredState = try XCTUnwrap(delegate.passwordRequiredState, "\(String(describing: delegate.error))")
+        XCTAssertEqual(delegate.scenario, .signUp)
 
         let attributesRequiredExp = expectation(description: "attributes required")
         delegate.reset(expectation: attributesRequiredExp)
         passwordRequiredState.submitPassword(newPassword, delegate: delegate)
         await fulfillment(of: [attributesRequiredExp], timeout: 20)
         XCTAssertTrue(delegate.onAttributesRequiredCalled, "\(String(describing: delegate.error))")
+        XCTAssertEqual(delegate.scenario, .signUp)
         XCTAssertEqual(delegate.attributes.map(\.name), ["displayName"])
         XCTAssertEqual(delegate.attributes.first?.required, true)
         let attributesRequiredState = try XCTUnwrap(delegate.attributesRequiredState)
@@ -53,6 +55,7 @@ final class SignUpResetV2ClientTests: XCTestCase {
         attributesRequiredState.submitAttributes(["displayName": "Lin Lanying"], delegate: delegate)
         await fulfillment(of: [signInAfterSignUpExp], timeout: 20)
         XCTAssertTrue(delegate.onSignInAfterSignUpRequiredCalled, "\(String(describing: delegate.error))")
+        XCTAssertEqual(delegate.scenario, .signUp)
         let signInAfterSignUpState = try XCTUnwrap(delegate.signInAfterSignUpState)
 
         let completedExp = expectation(description: "signed in")
@@ -118,12 +121,14 @@ final class SignUpResetV2ClientTests: XCTestCase {
         codeRequiredState.submitCode(try XCTUnwrap(backend.codes(for: username).last), delegate: delegate)
         await fulfillment(of: [newPasswordRequiredExp], timeout: 20)
         let newPasswordRequiredState = try XCTUnwrap(delegate.newPasswordRequiredState, "\(String(describing: delegate.error))")
+        XCTAssertEqual(delegate.scenario, .passwordReset)
 
         let signInAfterResetExp = expectation(description: "reset completed")
         delegate.reset(expectation: signInAfterResetExp)
         newPasswordRequiredState.submitNewPassword(newPassword, delegate: delegate)
         await fulfillment(of: [signInAfterResetExp], timeout: 20)
         XCTAssertTrue(delegate.onSignInAfterResetPasswordRequiredCalled, "\(String(describing: delegate.error))")
+        XCTAssertEqual(delegate.scenario, .passwordReset)
         let signInAfterResetPasswordState = try XCTUnwrap(delegate.signInAfterResetPasswordState)
 
         let completedExp = expectation(description: "signed in")
@@ -158,6 +163,7 @@ final class SignUpResetV2ClientTests: XCTestCase {
         codeRequiredState.submitCode(try XCTUnwrap(backend.codes(for: username).last), delegate: delegate)
         await fulfillment(of: [newPasswordRequiredExp], timeout: 20)
         let newPasswordRequiredState = try XCTUnwrap(delegate.newPasswordRequiredState, "\(String(describing: delegate.error))")
+        XCTAssertEqual(delegate.scenario, .passwordReset)
 
         let mfaSelectionExp = expectation(description: "second factor selection")
         delegate.reset(expectation: mfaSelectionExp)
@@ -179,6 +185,7 @@ final class SignUpResetV2ClientTests: XCTestCase {
         verificationState.submitChallenge(try XCTUnwrap(backend.codes(for: username).last), delegate: delegate)
         await fulfillment(of: [signInAfterResetExp], timeout: 20)
         XCTAssertTrue(delegate.onSignInAfterResetPasswordRequiredCalled, "\(String(describing: delegate.error))")
+        XCTAssertEqual(delegate.scenario, .passwordReset)
         let signInAfterResetPasswordState = try XCTUnwrap(delegate.signInAfterResetPasswordState)
 
         let completedExp = expectation(description: "signed in")
