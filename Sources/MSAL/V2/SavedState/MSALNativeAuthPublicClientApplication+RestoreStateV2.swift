@@ -2,13 +2,14 @@ import Foundation
 
 extension MSALNativeAuthPublicClientApplication {
     /// Restores a native auth V2 state saved with `serialized()`, in this process or another one:
-    /// the result carries a state with the same continuation token, correlation id, username,
-    /// scopes, claims, methods and links, which takes the same calls as the original
-    /// (docs/saved-states.md#version-2-native-auth-v2).
+    /// the result carries a state with the same continuation token, correlation id, scenario,
+    /// username, scopes, claims, methods, links and (in a sign-up) attributes, which takes the same
+    /// calls as the original (docs/saved-states.md#version-2-native-auth-v2).
     ///
     /// Nothing is sent to the service. Throws `RestoreStateError`: `isWrongKind` for a V1 state
     /// (restore it with `restoreState(serialized:)`), `isMalformed` also when a saved link is not on
-    /// the authority's scheme, host and port, and the V1 checks (client id, authority, 10 minutes).
+    /// the authority's scheme, host and port or a kind does not fit its scenario, and the V1 checks
+    /// (client id, authority, 10 minutes).
     ///
     /// ```swift
     /// // given: app: MSALNativeAuthPublicClientApplication
@@ -48,6 +49,7 @@ extension MSALNativeAuthPublicClientApplication {
             attributes: saved.signUp?.pendingAttributes ?? [:])
         let core = V2StateCore(
             flow: flow, continuation: Continuation(saved.continuationToken, saved.correlationId), issuedAt: saved.issuedAt)
+        let known = flow.machine().knownAttributes
         let result: MSALNativeAuthFlowResult
         switch (saved.kind, saved.step) {
         case (.v2CodeRequired, .verification(let verification)):
@@ -55,7 +57,7 @@ extension MSALNativeAuthPublicClientApplication {
         case (.v2PasswordRequired, .verification(let verification)):
             result = .passwordRequired(MSALNativeAuthPasswordRequiredState(core, verification))
         case (.v2PasswordRequired, .signUpPassword(let submit)):
-            result = .passwordRequired(MSALNativeAuthPasswordRequiredState(core, signUp: saved.form(submit: submit)))
+            result = .passwordRequired(MSALNativeAuthPasswordRequiredState(core, signUp: saved.form(submit: submit, known: known)))
         case (.v2MFAVerificationRequired, .verification(let verification)):
             result = .mfaVerificationRequired(MSALNativeAuthMFAVerificationRequiredState(core, V2Challenge(verification, saved.purpose)))
         case (.v2StrongAuthVerificationRequired, .verification(let verification)):
@@ -70,7 +72,8 @@ extension MSALNativeAuthPublicClientApplication {
         case (.v2NewPasswordRequired, .verification(let update)):
             result = .newPasswordRequired(MSALNativeAuthNewPasswordRequiredState(core, update: update))
         case (.v2AttributesRequired, .attributes(let descriptors, let submit)):
-            result = .attributesRequired(MSALNativeAuthAttributesRequiredState(core, descriptors, form: saved.form(submit: submit)))
+            result = .attributesRequired(
+                MSALNativeAuthAttributesRequiredState(core, descriptors, form: saved.form(submit: submit, known: known)))
         case (.v2SignInAfterSignUp, .signInAfter(let link)):
             result = .signInAfterSignUp(MSALNativeAuthSignInAfterSignUpState(core, link: link))
         case (.v2SignInAfterResetPassword, .signInAfter(let link)):

@@ -106,10 +106,9 @@ package struct SavedFlowStateV2: Sendable, Equatable {
         }
     }
 
-    /// The attributes form of a restored sign-up state: the saved ids valued again (a password, never saved, is left out).
-    func form(submit: URL) -> V2AttributeForm {
-        var known = signUp?.pendingAttributes ?? [:]
-        known["email"] = .string(username)
+    /// The attributes form of a restored sign-up state: the saved ids valued again from `known` (the
+    /// restored machine's `knownAttributes`; a password, never saved, is left out).
+    func form(submit: URL, known: [String: V2AttributeValue]) -> V2AttributeForm {
         var prefill: [String: V2AttributeValue] = [:]
         for id in signUp?.submittedIds ?? [] { prefill[id] = known[id] }
         return V2AttributeForm(submit: submit, prefill: prefill)
