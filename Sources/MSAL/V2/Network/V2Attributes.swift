@@ -29,6 +29,23 @@ package struct V2AttributeDescriptor: Sendable, Equatable {
     }
 }
 
+extension MSALNativeAuthRequiredAttribute {
+    /// The public attribute of a descriptor.
+    convenience init(_ descriptor: V2AttributeDescriptor) {
+        self.init(
+            name: descriptor.id, type: descriptor.inputType, required: descriptor.required, regex: descriptor.regex,
+            label: descriptor.label, isHidden: descriptor.hidden, canChange: descriptor.canChange, options: descriptor.options,
+            confirmationInput: descriptor.confirmationInput)
+    }
+
+    /// The descriptor the attribute was made from (a saved state writes it).
+    var descriptor: V2AttributeDescriptor {
+        V2AttributeDescriptor(
+            id: name, inputType: type, required: required, hidden: isHidden, canChange: canChange, label: label, regex: regex,
+            options: options, confirmationInput: confirmationInput)
+    }
+}
+
 /// A sign-up attribute value as JSON can carry it (the spec's §4.4): a string (text, date), a
 /// boolean, a number or an array of strings (multi-select).
 package enum V2AttributeValue: Sendable, Equatable {

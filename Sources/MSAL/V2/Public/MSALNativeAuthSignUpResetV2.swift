@@ -169,16 +169,9 @@ extension V2SignInController {
         let core = { (next: Continuation) in V2StateCore(flow: flow, continuation: next) }
         switch outcome {
         case .attributesRequired(let descriptors, let form, let next):
-            let attributes = descriptors.map {
-                MSALNativeAuthRequiredAttribute(
-                    name: $0.id, type: $0.inputType, required: $0.required, regex: $0.regex, label: $0.label, isHidden: $0.hidden,
-                    canChange: $0.canChange, options: $0.options, confirmationInput: $0.confirmationInput)
-            }
-            return .attributesRequired(MSALNativeAuthAttributesRequiredState(core(next), attributes: attributes, form: form))
+            return .attributesRequired(MSALNativeAuthAttributesRequiredState(core(next), descriptors, form: form))
         case .signUpPasswordRequired(let form, let next):
-            let verification = V2Verification(
-                methodId: nil, type: "password", hint: nil, codeLength: nil, submit: form.submit, resend: nil, recover: nil)
-            return .passwordRequired(MSALNativeAuthPasswordRequiredState(core(next), verification, attributeForm: form))
+            return .passwordRequired(MSALNativeAuthPasswordRequiredState(core(next), signUp: form))
         case .newPasswordRequired(let update, let next):
             return .newPasswordRequired(MSALNativeAuthNewPasswordRequiredState(core(next), update: update))
         case .signInAfter(let link, let next) where flow.scenario == .passwordReset:
@@ -192,6 +185,13 @@ extension V2SignInController {
 }
 
 extension MSALNativeAuthPasswordRequiredState {
+    /// A sign-up's password state: the password goes to `form` as the `password` attribute.
+    convenience init(_ core: V2StateCore, signUp form: V2AttributeForm) {
+        let verification = V2Verification(
+            methodId: nil, type: "password", hint: nil, codeLength: nil, submit: form.submit, resend: nil, recover: nil)
+        self.init(core, verification, attributeForm: form)
+    }
+
     /// Whether the service offered to reset the password from here (inline recovery; not in MSAL).
     /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public var canRecoverPassword: Bool { attributeForm == nil && verification.recover != nil }
@@ -229,6 +229,11 @@ extension MSALNativeAuthNewPasswordRequiredState {
 }
 
 extension MSALNativeAuthAttributesRequiredState {
+    /// The state asking for `descriptors`, submitted to `form`.
+    convenience init(_ core: V2StateCore, _ descriptors: [V2AttributeDescriptor], form: V2AttributeForm) {
+        self.init(core, attributes: descriptors.map(MSALNativeAuthRequiredAttribute.init), form: form)
+    }
+
     /// Submits attribute values by id (with the ones the SDK already knows). Values: strings, booleans,
     /// numbers, arrays of strings; others are dropped with a warning.
     /// - Warning: This API is experimental. It may change without notice; do not use it in production.

@@ -2,13 +2,14 @@ import Foundation
 
 extension MSALNativeAuthPublicClientApplication {
     /// Restores a native auth V2 state saved with `serialized()`, in this process or another one:
-    /// the result carries a state with the same continuation token, correlation id, username,
-    /// scopes, claims, methods and links, which takes the same calls as the original
-    /// (docs/saved-states.md#version-2-native-auth-v2).
+    /// the result carries a state with the same continuation token, correlation id, scenario,
+    /// username, scopes, claims, methods, links and (in a sign-up) attributes, which takes the same
+    /// calls as the original (docs/saved-states.md#version-2-native-auth-v2).
     ///
     /// Nothing is sent to the service. Throws `RestoreStateError`: `isWrongKind` for a V1 state
     /// (restore it with `restoreState(serialized:)`), `isMalformed` also when a saved link is not on
-    /// the authority's scheme, host and port, and the V1 checks (client id, authority, 10 minutes).
+    /// the authority's scheme, host and port or a kind does not fit its scenario, and the V1 checks
+    /// (client id, authority, 10 minutes).
     ///
     /// ```swift
     /// // given: app: MSALNativeAuthPublicClientApplication
@@ -44,15 +45,19 @@ extension MSALNativeAuthPublicClientApplication {
         }
         let controller = V2SignInController(client: signInController.client)
         let flow = V2Flow(
-            controller: controller, scenario: saved.scenario, username: saved.username, scopes: saved.scopes, claims: saved.claims)
+            controller: controller, scenario: saved.scenario, username: saved.username, scopes: saved.scopes, claims: saved.claims,
+            attributes: saved.signUp?.pendingAttributes ?? [:])
         let core = V2StateCore(
             flow: flow, continuation: Continuation(saved.continuationToken, saved.correlationId), issuedAt: saved.issuedAt)
+        let known = flow.machine().knownAttributes
         let result: MSALNativeAuthFlowResult
         switch (saved.kind, saved.step) {
         case (.v2CodeRequired, .verification(let verification)):
             result = .codeRequired(MSALNativeAuthCodeRequiredState(core, V2Challenge(verification, saved.purpose)))
         case (.v2PasswordRequired, .verification(let verification)):
             result = .passwordRequired(MSALNativeAuthPasswordRequiredState(core, verification))
+        case (.v2PasswordRequired, .signUpPassword(let submit)):
+            result = .passwordRequired(MSALNativeAuthPasswordRequiredState(core, signUp: saved.form(submit: submit, known: known)))
         case (.v2MFAVerificationRequired, .verification(let verification)):
             result = .mfaVerificationRequired(MSALNativeAuthMFAVerificationRequiredState(core, V2Challenge(verification, saved.purpose)))
         case (.v2StrongAuthVerificationRequired, .verification(let verification)):
@@ -64,10 +69,20 @@ extension MSALNativeAuthPublicClientApplication {
         case (.v2StrongAuthRegistrationRequired, .selection(let methods, let spent)):
             result = .strongAuthRegistrationRequired(
                 MSALNativeAuthStrongAuthRegistrationRequiredState(core, V2Selection(methods, saved.purpose, spent: spent)))
+        case (.v2NewPasswordRequired, .verification(let update)):
+            result = .newPasswordRequired(MSALNativeAuthNewPasswordRequiredState(core, update: update))
+        case (.v2AttributesRequired, .attributes(let descriptors, let submit)):
+            result = .attributesRequired(
+                MSALNativeAuthAttributesRequiredState(core, descriptors, form: saved.form(submit: submit, known: known)))
+        case (.v2SignInAfterSignUp, .signInAfter(let link)):
+            result = .signInAfterSignUp(MSALNativeAuthSignInAfterSignUpState(core, link: link))
+        case (.v2SignInAfterResetPassword, .signInAfter(let link)):
+            result = .signInAfterResetPassword(MSALNativeAuthSignInAfterResetPasswordState(core, link: link))
         case (.v2CodeRequired, _), (.v2PasswordRequired, _), (.v2MFAVerificationRequired, _), (.v2StrongAuthVerificationRequired, _),
-            (.v2AuthMethodSelectionRequired, _), (.v2StrongAuthRegistrationRequired, _):
-            // SavedFlowStateV2.decode makes the step from the kind: a selection kind always has methods.
-            preconditionFailure("a saved \(saved.kind.rawValue) state with the other kind of step")
+            (.v2AuthMethodSelectionRequired, _), (.v2StrongAuthRegistrationRequired, _), (.v2NewPasswordRequired, _),
+            (.v2AttributesRequired, _), (.v2SignInAfterSignUp, _), (.v2SignInAfterResetPassword, _):
+            // SavedFlowStateV2.decode makes the step from the kind.
+            preconditionFailure("a saved \(saved.kind.rawValue) state with another kind's step")
         }
         environment.logger.info("Restored a \(saved.kind.rawValue) state, correlation \(saved.correlationId.uuidString)")
         return (saved, result)
@@ -90,8 +105,8 @@ extension MSALNativeAuthFlowResult {
     }
 }
 
-// Each V2 state that continues today saves itself through SavedFlowStateV2.swift. The sign-up and
-// reset states (and MSALNativeAuthMFARequiredState, never produced) do not adopt it yet.
+// Each V2 state that continues saves itself through SavedFlowStateV2.swift
+// (MSALNativeAuthMFARequiredState, never produced, does not).
 
 extension MSALNativeAuthCodeRequiredState: MSALNativeAuthSerializableState {
     /// The state as a version 2 JSON document holding its continuation token (a secret; docs/saved-states.md).
@@ -104,8 +119,14 @@ extension MSALNativeAuthCodeRequiredState: MSALNativeAuthSerializableState {
 extension MSALNativeAuthPasswordRequiredState: MSALNativeAuthSerializableState {
     /// The state as a version 2 JSON document holding its continuation token (a secret; docs/saved-states.md).
     /// - Warning: This API is experimental. It may change without notice; do not use it in production.
+    /// A sign-up's password state saves the attributes it sends along, never a password.
     public func serialized() -> Data {
-        SavedFlowStateV2(.v2PasswordRequired, core, purpose: .firstFactor, .verification(verification)).encoded()
+        guard let attributeForm else {
+            return SavedFlowStateV2(.v2PasswordRequired, core, purpose: .firstFactor, .verification(verification)).encoded()
+        }
+        return SavedFlowStateV2(
+            .v2PasswordRequired, core, purpose: .firstFactor, .signUpPassword(submit: attributeForm.submit), prefill: attributeForm
+        ).encoded()
     }
 }
 
@@ -145,5 +166,41 @@ extension MSALNativeAuthStrongAuthVerificationRequiredState: MSALNativeAuthSeria
     public func serialized() -> Data {
         SavedFlowStateV2(.v2StrongAuthVerificationRequired, core, purpose: challenge.purpose, .verification(challenge.verification))
             .encoded()
+    }
+}
+
+extension MSALNativeAuthNewPasswordRequiredState: MSALNativeAuthSerializableState {
+    /// The state as a version 2 JSON document holding its continuation token (a secret; docs/saved-states.md).
+    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
+    public func serialized() -> Data {
+        SavedFlowStateV2(.v2NewPasswordRequired, core, purpose: .recovery, .verification(update)).encoded()
+    }
+}
+
+extension MSALNativeAuthAttributesRequiredState: MSALNativeAuthSerializableState {
+    /// The state as a version 2 JSON document holding its continuation token (a secret; docs/saved-states.md):
+    /// the attributes asked for and the app's values the sign-up still offers.
+    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
+    public func serialized() -> Data {
+        SavedFlowStateV2(
+            .v2AttributesRequired, core, purpose: .firstFactor, .attributes(attributes.map(\.descriptor), submit: form.submit),
+            prefill: form
+        ).encoded()
+    }
+}
+
+extension MSALNativeAuthSignInAfterSignUpState: MSALNativeAuthSerializableState {
+    /// The state as a version 2 JSON document holding its continuation token (a secret; docs/saved-states.md).
+    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
+    public func serialized() -> Data {
+        SavedFlowStateV2(.v2SignInAfterSignUp, core, purpose: .firstFactor, .signInAfter(link)).encoded()
+    }
+}
+
+extension MSALNativeAuthSignInAfterResetPasswordState: MSALNativeAuthSerializableState {
+    /// The state as a version 2 JSON document holding its continuation token (a secret; docs/saved-states.md).
+    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
+    public func serialized() -> Data {
+        SavedFlowStateV2(.v2SignInAfterResetPassword, core, purpose: .firstFactor, .signInAfter(link)).encoded()
     }
 }

@@ -1,26 +1,45 @@
-import Foundation
-
 /// A saved native auth V2 state: the document of SavedFlowState.swift at version 2
 /// (docs/saved-states.md#version-2-native-auth-v2). Besides the V1 members it holds the flow's
-/// scenario, the step's purpose, and the links the state continues at, already resolved and
-/// checked again against the authority when read. Never a password or a code.
+/// scenario, the step's purpose, the links the state continues at (already resolved and checked
+/// again against the authority when read) and, in a sign-up, the app's attributes still to offer.
+/// Never a password or a code.
 package struct SavedFlowStateV2: Sendable, Equatable {
-    /// The V2 kinds this SDK writes. `v2NewPasswordRequired`, `v2AttributesRequired`,
-    /// `v2SignInAfterSignUp` and `v2SignInAfterResetPassword` are reserved for the sign-up and reset
-    /// flows: read as `unsupportedVersion` (a later SDK's state), never as malformed.
+    /// The V2 kinds: one per state class that continues (MSALNativeAuthMFARequiredState is never produced).
     package enum Kind: String, Sendable, CaseIterable {
         case v2CodeRequired, v2PasswordRequired, v2AuthMethodSelectionRequired, v2MFAVerificationRequired
         case v2StrongAuthRegistrationRequired, v2StrongAuthVerificationRequired
-
-        static let reserved: Set<String> = [
-            "v2NewPasswordRequired", "v2AttributesRequired", "v2SignInAfterSignUp", "v2SignInAfterResetPassword",
-        ]
+        case v2NewPasswordRequired, v2AttributesRequired, v2SignInAfterSignUp, v2SignInAfterResetPassword
 
         var isSelection: Bool { self == .v2AuthMethodSelectionRequired || self == .v2StrongAuthRegistrationRequired }
         /// The relation a method's link is saved under (selection kinds).
         var methodRelation: String { self == .v2StrongAuthRegistrationRequired ? "enroll" : "challenge" }
         /// The relation the code or password is submitted at (verification kinds).
-        var submitRelation: String { self == .v2StrongAuthVerificationRequired ? "activate" : "verify" }
+        var submitRelation: String {
+            switch self {
+            case .v2StrongAuthVerificationRequired: "activate"
+            case .v2NewPasswordRequired: "update"
+            default: "verify"
+            }
+        }
+        /// The kinds whose step has no purpose of its own: the document omits it, and this one is used.
+        var fixedPurpose: V2SignInMachine.Purpose? {
+            switch self {
+            case .v2NewPasswordRequired: .recovery
+            case .v2AttributesRequired, .v2SignInAfterSignUp, .v2SignInAfterResetPassword: .firstFactor
+            default: nil
+            }
+        }
+        /// The flows a state of this kind comes from (a new password also from a sign-in's inline
+        /// recovery; a code, a selection or a strong-auth step from any of the three).
+        var scenarios: Set<MSALNativeAuthFlowScenario> {
+            switch self {
+            case .v2AttributesRequired, .v2SignInAfterSignUp: [.signUp]
+            case .v2SignInAfterResetPassword: [.passwordReset]
+            case .v2NewPasswordRequired: [.signIn, .passwordReset]
+            case .v2PasswordRequired: [.signIn, .signUp]
+            default: [.signIn, .signUp, .passwordReset]
+            }
+        }
     }
 
     /// What the state continues with besides its token.
@@ -28,8 +47,23 @@ package struct SavedFlowStateV2: Sendable, Equatable {
         /// The methods to choose from, and whether a selection was already made on the saved state
         /// (then the restored state refuses a second one locally, as the original does).
         case selection([V2Method], spent: Bool)
-        /// The method being verified and its submit, resend and recover links.
+        /// The method being verified (or the password being replaced) and its submit, resend and recover links.
         case verification(V2Verification)
+        /// A sign-up's password, sent as the `password` attribute to `submit`.
+        case signUpPassword(submit: URL)
+        /// A sign-up's attributes the app must give, sent to `submit`.
+        case attributes([V2AttributeDescriptor], submit: URL)
+        /// A finished sign-up or reset; the sign-in resumes at the `continue` link (nil: the fixed endpoint).
+        case signInAfter(URL?)
+    }
+
+    /// What a sign-up carries from step to step.
+    package struct SignUp: Sendable, Equatable {
+        /// The app's attribute values, offered whenever the service asks for their ids; never a password.
+        package var pendingAttributes: [String: V2AttributeValue]
+        /// The ids the state's submit sends by itself with the app's values (an attributes or
+        /// password state's prefill), each valued from the username (`email`) or `pendingAttributes`.
+        package var submittedIds: [String]
     }
 
     package static let version = 2
@@ -46,9 +80,11 @@ package struct SavedFlowStateV2: Sendable, Equatable {
     package var claims: String?
     package var purpose: V2SignInMachine.Purpose
     package var step: Step
+    /// Present exactly for a sign-up's states.
+    package var signUp: SignUp?
 
-    /// What a state on `core` holds.
-    init(_ kind: Kind, _ core: V2StateCore, purpose: V2SignInMachine.Purpose, _ step: Step) {
+    /// What a state on `core` holds; `prefill` is the form an attributes or sign-up password state submits with.
+    init(_ kind: Kind, _ core: V2StateCore, purpose: V2SignInMachine.Purpose, _ step: Step, prefill: V2AttributeForm? = nil) {
         let environment = core.flow.controller.client.environment
         self.kind = kind
         clientId = environment.clientId
@@ -60,8 +96,22 @@ package struct SavedFlowStateV2: Sendable, Equatable {
         username = core.flow.username
         scopes = core.flow.scopes
         claims = core.flow.claims
-        self.purpose = purpose
+        self.purpose = kind.fixedPurpose ?? purpose
         self.step = step
+        if core.flow.scenario == .signUp {
+            // A password given up front (MSAL's V1 parameters) is not saved: the restored flow asks for it.
+            signUp = SignUp(
+                pendingAttributes: core.flow.attributes.filter { $0.key != "password" },
+                submittedIds: (prefill?.prefill.keys).map { $0.sorted() } ?? [])
+        }
+    }
+
+    /// The attributes form of a restored sign-up state: the saved ids valued again from `known` (the
+    /// restored machine's `knownAttributes`; a password, never saved, is left out).
+    func form(submit: URL, known: [String: V2AttributeValue]) -> V2AttributeForm {
+        var prefill: [String: V2AttributeValue] = [:]
+        for id in signUp?.submittedIds ?? [] { prefill[id] = known[id] }
+        return V2AttributeForm(submit: submit, prefill: prefill)
     }
 
     // MARK: The document
@@ -74,6 +124,50 @@ package struct SavedFlowStateV2: Sendable, Equatable {
             var hint: String?
             var challenge: String?
             var enroll: String?
+        }
+        struct Attribute: Codable {
+            var id: String
+            var inputType: String
+            var required: Bool
+            var hidden: Bool
+            var canChange: Bool
+            var label: String?
+            var regex: String?
+            var options: [String]?
+            var confirmationInput: String?
+        }
+        struct SignUp: Codable {
+            var submittedIds: [String]
+            var pendingAttributes: [String: Value]
+        }
+        /// An attribute value: a string, a boolean, a number or an array of strings.
+        struct Value: Codable {
+            var value: V2AttributeValue
+
+            init(_ value: V2AttributeValue) { self.value = value }
+
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.singleValueContainer()
+                if let flag = try? container.decode(Bool.self) {
+                    value = .bool(flag)
+                } else if let number = try? container.decode(Double.self) {
+                    value = .number(number)
+                } else if let text = try? container.decode(String.self) {
+                    value = .string(text)
+                } else {
+                    value = .strings(try container.decode([String].self))
+                }
+            }
+
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.singleValueContainer()
+                switch value {
+                case .string(let text): try container.encode(text)
+                case .bool(let flag): try container.encode(flag)
+                case .number(let number): try container.encode(number)
+                case .strings(let texts): try container.encode(texts)
+                }
+            }
         }
         var format: String
         var version: Int
@@ -88,15 +182,18 @@ package struct SavedFlowStateV2: Sendable, Equatable {
         var username: String
         var scopes: [String]
         var claims: String?
-        var purpose: String
+        /// Absent for the kinds with a fixed purpose.
+        var purpose: String?
         var methods: [Method]?
         var spent: Bool?
-        /// Relation → absolute URL: `verify` or `activate`, `resend`, `recover`.
+        /// Relation → absolute URL: `verify`, `activate` or `update`, `resend`, `recover`; `submitAttributes`; `continue`.
         var links: [String: String]?
         var methodId: String?
         var channel: String?
         var sentTo: String?
         var codeLength: Int?
+        var attributes: [Attribute]?
+        var signUp: SignUp?
     }
 
     private static let purposes: [V2SignInMachine.Purpose: String] = [
@@ -104,12 +201,14 @@ package struct SavedFlowStateV2: Sendable, Equatable {
         .registration: "registration",
     ]
 
+    private static let scenarios: [MSALNativeAuthFlowScenario] = [.signIn, .signUp, .passwordReset]
+
     private var document: Document {
         var document = Document(
             format: SavedFlowState.format, version: Self.version, kind: kind.rawValue, clientId: clientId, authority: authority,
             correlationId: correlationId.uuidString, issuedAt: Int64(issuedAt.timeIntervalSince1970.rounded(.down)),
             continuationToken: continuationToken, scenario: scenario.description, username: username, scopes: scopes, claims: claims,
-            purpose: Self.purposes[purpose] ?? "")
+            purpose: kind.fixedPurpose == nil ? Self.purposes[purpose] : nil)
         switch step {
         case .selection(let methods, let spent):
             let relation = kind.methodRelation
@@ -127,6 +226,20 @@ package struct SavedFlowStateV2: Sendable, Equatable {
             document.links = links
             (document.methodId, document.channel) = (verification.methodId, verification.type)
             (document.sentTo, document.codeLength) = (verification.hint, verification.codeLength)
+        case .signUpPassword(let submit):
+            document.links = ["submitAttributes": submit.absoluteString]
+        case .attributes(let descriptors, let submit):
+            document.links = ["submitAttributes": submit.absoluteString]
+            document.attributes = descriptors.map {
+                Document.Attribute(
+                    id: $0.id, inputType: $0.inputType, required: $0.required, hidden: $0.hidden, canChange: $0.canChange, label: $0.label,
+                    regex: $0.regex, options: $0.options, confirmationInput: $0.confirmationInput)
+            }
+        case .signInAfter(let link):
+            document.links = link.map { ["continue": $0.absoluteString] }
+        }
+        document.signUp = signUp.map {
+            Document.SignUp(submittedIds: $0.submittedIds, pendingAttributes: $0.pendingAttributes.mapValues(Document.Value.init))
         }
         return document
     }
@@ -135,7 +248,7 @@ package struct SavedFlowStateV2: Sendable, Equatable {
     package func encoded() -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Strings, integers, booleans and collections of them only: encoding cannot fail.
+        // Strings, finite numbers, booleans and collections of them only: encoding cannot fail.
         return (try? encoder.encode(document)) ?? Data()
     }
 
@@ -155,42 +268,78 @@ package struct SavedFlowStateV2: Sendable, Equatable {
         }
         let document: Document
         do { document = try JSONDecoder().decode(Document.self, from: data) } catch {
-            if let kind = (try? JSONDecoder().decode(KindOnly.self, from: data))?.kind, Kind.reserved.contains(kind) {
-                throw .unsupportedVersion("a \(kind) state is kept for a later SDK; this one cannot restore it")
-            }
             throw .malformed("the saved state lacks a member or has one of the wrong type")
         }
         return try SavedFlowStateV2(checking: document, links: links)
     }
 
-    /// Just the `kind` member of a document that is otherwise not this SDK's.
-    private struct KindOnly: Decodable {
-        var kind: String?
-    }
-
     private init(checking document: Document, links: V2Links) throws(RestoreFailure) {
-        guard let kind = Kind(rawValue: document.kind) else {
-            if Kind.reserved.contains(document.kind) {
-                throw .unsupportedVersion("a \(document.kind) state is kept for a later SDK; this one cannot restore it")
-            }
-            throw .malformed("unknown state kind \"\(document.kind)\"")
-        }
+        guard let kind = Kind(rawValue: document.kind) else { throw .malformed("unknown state kind \"\(document.kind)\"") }
         guard let correlationId = UUID(uuidString: document.correlationId) else { throw .malformed("the correlation id is not a UUID") }
         guard !document.clientId.isEmpty, !document.authority.isEmpty else { throw .malformed("the client id or authority is empty") }
         guard !document.continuationToken.isEmpty else { throw .malformed("a \(kind.rawValue) state needs a continuation token") }
         guard !document.username.isEmpty else { throw .malformed("a \(kind.rawValue) state needs a username") }
-        guard document.scenario == MSALNativeAuthFlowScenario.signIn.description else {
-            throw .unsupportedVersion("this SDK restores V2 sign-in states only, not \"\(document.scenario)\"")
+        guard let scenario = Self.scenarios.first(where: { $0.description == document.scenario }) else {
+            throw .malformed("unknown scenario \"\(document.scenario)\"")
         }
-        guard let purpose = Self.purposes.first(where: { $0.value == document.purpose })?.key else {
-            throw .malformed("unknown purpose \"\(document.purpose)\"")
+        guard kind.scenarios.contains(scenario) else { throw .malformed("a \(kind.rawValue) state cannot come from a \(scenario) flow") }
+        let purpose: V2SignInMachine.Purpose
+        if let fixed = kind.fixedPurpose {
+            purpose = fixed
+        } else {
+            guard let read = Self.purposes.first(where: { $0.value == document.purpose })?.key else {
+                throw .malformed("unknown purpose \"\(document.purpose ?? "")\"")
+            }
+            purpose = read
         }
+        let signUp = try Self.signUp(document, scenario: scenario)
+        let step = try Self.step(document, kind, scenario, links)
+        self.kind = kind
+        clientId = document.clientId
+        authority = document.authority
+        continuationToken = document.continuationToken
+        self.correlationId = correlationId
+        issuedAt = Date(timeIntervalSince1970: TimeInterval(document.issuedAt))
+        self.scenario = scenario
+        username = document.username
+        scopes = document.scopes
+        claims = document.claims
+        self.purpose = purpose
+        self.step = step
+        self.signUp = signUp
+    }
+
+    /// The `signUp` member: present exactly in a sign-up; each submitted id has a value to send
+    /// (`email` is the username; a password was never saved and is asked for again).
+    private static func signUp(_ document: Document, scenario: MSALNativeAuthFlowScenario) throws(RestoreFailure) -> SignUp? {
+        guard scenario == .signUp else {
+            guard document.signUp == nil else { throw .malformed("a \(scenario) state with sign-up members") }
+            return nil
+        }
+        guard let saved = document.signUp else { throw .malformed("a sign-up state needs its signUp member") }
+        let pending = saved.pendingAttributes.mapValues(\.value)
+        guard pending.keys.allSatisfy({ !$0.isEmpty && $0 != "password" }) else {
+            throw .malformed("the pending attributes hold an empty id or a password")
+        }
+        guard pending.values.allSatisfy({ if case .number(let number) = $0 { number.isFinite } else { true } }) else {
+            throw .malformed("a pending attribute is not a finite number")
+        }
+        for id in saved.submittedIds where id != "email" && id != "password" && pending[id] == nil {
+            throw .malformed("the submitted attribute \"\(id)\" has no value")
+        }
+        return SignUp(pendingAttributes: pending, submittedIds: saved.submittedIds)
+    }
+
+    /// The step the kind continues with, every link checked.
+    private static func step(_ document: Document, _ kind: Kind, _ scenario: MSALNativeAuthFlowScenario, _ links: V2Links)
+        throws(RestoreFailure) -> Step
+    {
         func url(_ text: String) throws(RestoreFailure) -> URL {
             do throws(V2Links.Refusal) { return try links.check(absolute: text) } catch {
                 throw .malformed("the saved state holds a link the SDK will not follow (\(error.message))")
             }
         }
-        let step: Step
+        let saved = document.links ?? [:]
         if kind.isSelection {
             guard let methods = document.methods, !methods.isEmpty else { throw .malformed("a \(kind.rawValue) state needs its methods") }
             var read: [V2Method] = []
@@ -199,35 +348,43 @@ package struct SavedFlowStateV2: Sendable, Equatable {
                 guard let href, !method.id.isEmpty else { throw .malformed("a method lacks its id or \(kind.methodRelation) link") }
                 read.append(V2Method(id: method.id, type: method.type, hint: method.hint, link: try url(href)))
             }
-            step = .selection(read, spent: document.spent ?? false)
-        } else {
-            guard let submit = document.links?[kind.submitRelation] else {
+            return .selection(read, spent: document.spent ?? false)
+        }
+        switch kind {
+        case .v2SignInAfterSignUp, .v2SignInAfterResetPassword:
+            guard let text = saved["continue"] else { return .signInAfter(nil) }
+            return .signInAfter(try url(text))
+        case .v2AttributesRequired:
+            guard let text = saved["submitAttributes"] else { throw .malformed("a \(kind.rawValue) state needs its submitAttributes link") }
+            guard let attributes = document.attributes else { throw .malformed("a \(kind.rawValue) state needs its attributes") }
+            guard attributes.allSatisfy({ !$0.id.isEmpty }) else { throw .malformed("an attribute lacks its id") }
+            let descriptors = attributes.map {
+                V2AttributeDescriptor(
+                    id: $0.id, inputType: $0.inputType, required: $0.required, hidden: $0.hidden, canChange: $0.canChange, label: $0.label,
+                    regex: $0.regex, options: $0.options, confirmationInput: $0.confirmationInput)
+            }
+            return .attributes(descriptors, submit: try url(text))
+        case .v2PasswordRequired where saved["submitAttributes"] != nil:
+            guard scenario == .signUp, saved["verify"] == nil, let text = saved["submitAttributes"] else {
+                throw .malformed("a \(kind.rawValue) state with both a verify and a submitAttributes link, or outside a sign-up")
+            }
+            return .signUpPassword(submit: try url(text))
+        default:
+            guard let submit = saved[kind.submitRelation] else {
                 throw .malformed("a \(kind.rawValue) state needs its \(kind.submitRelation) link")
             }
             if let length = document.codeLength, !(1...64).contains(length) { throw .malformed("the code length is out of range") }
             var resend: URL?
             var recover: URL?
-            if let text = document.links?["resend"] { resend = try url(text) }
-            if let text = document.links?["recover"] { recover = try url(text) }
-            step = .verification(
-                V2Verification(
-                    methodId: document.methodId, type: document.channel, hint: document.sentTo, codeLength: document.codeLength,
-                    submit: try url(submit), resend: resend, recover: recover))
+            if let text = saved["resend"] { resend = try url(text) }
+            if let text = saved["recover"] { recover = try url(text) }
+            let verification = V2Verification(
+                methodId: document.methodId, type: document.channel, hint: document.sentTo, codeLength: document.codeLength,
+                submit: try url(submit), resend: resend, recover: recover)
+            if kind != .v2NewPasswordRequired, verification.isPassword != (kind == .v2PasswordRequired) {
+                throw .malformed("a \(kind.rawValue) state with the wrong channel")
+            }
+            return .verification(verification)
         }
-        if case .verification(let verification) = step, verification.isPassword != (kind == .v2PasswordRequired) {
-            throw .malformed("a \(kind.rawValue) state with the wrong channel")
-        }
-        self.kind = kind
-        clientId = document.clientId
-        authority = document.authority
-        continuationToken = document.continuationToken
-        self.correlationId = correlationId
-        issuedAt = Date(timeIntervalSince1970: TimeInterval(document.issuedAt))
-        scenario = .signIn
-        username = document.username
-        scopes = document.scopes
-        claims = document.claims
-        self.purpose = purpose
-        self.step = step
     }
 }

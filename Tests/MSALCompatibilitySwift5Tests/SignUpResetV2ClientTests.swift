@@ -1,0 +1,1 @@
+../MSALCompatibilityTests/SignUpResetV2ClientTests.swift
