@@ -10,7 +10,8 @@ public func msal_na_state_save(_ state: OpaquePointer?) -> CMutableString? {
     text { () throws(InterfaceError) in
         let flow = try Operations.state(state)
         guard let serializable = flow.serializable else {
-            throw InterfaceError(.wrongState, "a state of kind \(flow.kind.rawValue) cannot be saved (the SDK does not save this V2 kind yet)")
+            throw InterfaceError(
+                .wrongState, "a state of kind \(flow.kind.rawValue) cannot be saved (the SDK does not save this V2 kind yet)")
         }
         return String(decoding: serializable.serialized(), as: UTF8.self)
     }
@@ -47,7 +48,7 @@ public func msal_na_app_restore_state(
 private func restore(_ application: MSALNativeAuthPublicClientApplication, _ data: Data) throws(RestoreStateError) -> FlowState {
     do throws(RestoreStateError) {
         return FlowState(try application.restoreState(serialized: data))
-    } catch where error.isWrongKind {
+    } catch  where error.isWrongKind {
         guard let state = FlowState(v2: try application.restoreStateV2(serialized: data)) else { throw error }
         return state
     }

@@ -11,7 +11,9 @@ extension Operations {
     /// The work of one V2 call: its result, or its error with the flow's scenario.
     static func v2(_ scenario: MSALNativeAuthFlowScenario, _ step: @escaping V2Step) -> Work {
         {
-            do throws(MSALNativeAuthFlowError) { return Outcome(v2: try await step()) } catch { return Outcome(v2: error, scenario: scenario) }
+            do throws(MSALNativeAuthFlowError) { return Outcome(v2: try await step()) } catch {
+                return Outcome(v2: error, scenario: scenario)
+            }
         }
     }
 
@@ -144,10 +146,14 @@ extension Operations {
         switch state {
         case .v2Selection(let v2):
             scenario = v2.scenario
-            select = { method in { () async throws(MSALNativeAuthFlowError) in try await v2.selectAuthMethod(method, verificationContact: contact) } }
+            select = { method in
+                { () async throws(MSALNativeAuthFlowError) in try await v2.selectAuthMethod(method, verificationContact: contact) }
+            }
         case .v2Registration(let v2):
             scenario = v2.scenario
-            select = { method in { () async throws(MSALNativeAuthFlowError) in try await v2.selectAuthMethod(method, verificationContact: contact) } }
+            select = { method in
+                { () async throws(MSALNativeAuthFlowError) in try await v2.selectAuthMethod(method, verificationContact: contact) }
+            }
         default:
             throw wrongState("msal_na_state_select_auth_method", state)
         }
@@ -199,14 +205,16 @@ extension Outcome {
             self.init(kind: .signedIn, account: account, scenario: scenario)
         case .codeRequired(let state):
             self.init(
-                kind: .codeRequired, state: .v2Code(state), sentTo: state.sentTo, channel: state.channel.value, codeLength: state.codeLength,
+                kind: .codeRequired, state: .v2Code(state), sentTo: state.sentTo, channel: state.channel.value,
+                codeLength: state.codeLength,
                 scenario: scenario)
         case .passwordRequired(let state):
             self.init(kind: .passwordRequired, state: .v2Password(state), scenario: scenario)
         case .newPasswordRequired(let state):
             self.init(kind: .newPasswordRequired, state: .v2NewPassword(state), scenario: scenario)
         case .attributesRequired(let state):
-            self.init(kind: .attributesRequired, state: .v2Attributes(state), attributes: Self.attributes(state.attributes), scenario: scenario)
+            self.init(
+                kind: .attributesRequired, state: .v2Attributes(state), attributes: Self.attributes(state.attributes), scenario: scenario)
         case .authMethodSelectionRequired(let state):
             self.init(kind: .authMethodSelectionRequired, state: .v2Selection(state), authMethods: state.authMethods, scenario: scenario)
         case .mfaVerificationRequired(let state):
