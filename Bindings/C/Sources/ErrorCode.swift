@@ -43,6 +43,8 @@ enum ErrorCode: Int32, CaseIterable, Sendable {
     case declinedScopes = 44
     case keyringUnavailable = 45
     case keyringLocked = 46
+    // Native auth V2 (MSALNativeAuthFlowError.isInvalidAttributes); its other flags reuse the numbers above.
+    case invalidAttributes = 50
     case `internal` = 99
 
     /// The name as in the header, without the `MSAL_NA_` prefix (`msal_na_error_name`).
@@ -85,6 +87,7 @@ enum ErrorCode: Int32, CaseIterable, Sendable {
         case .declinedScopes: "ERR_DECLINED_SCOPES"
         case .keyringUnavailable: "ERR_KEYRING_UNAVAILABLE"
         case .keyringLocked: "ERR_KEYRING_LOCKED"
+        case .invalidAttributes: "ERR_INVALID_ATTRIBUTES"
         case .internal: "ERR_INTERNAL"
         }
     }
@@ -125,6 +128,8 @@ enum ErrorCode: Int32, CaseIterable, Sendable {
             if error.isVerificationContactBlocked { return .verificationContactBlocked }
         case let error as RegisterStrongAuthSubmitChallengeError:
             if error.isInvalidChallenge { return .invalidCode }
+        case let error as MSALNativeAuthFlowError:
+            if let code = v2(error) { return code }
         case let error as RestoreStateError:
             if error.isMalformed { return .stateMalformed }
             if error.isUnsupportedVersion { return .stateUnsupportedVersion }
@@ -148,5 +153,22 @@ enum ErrorCode: Int32, CaseIterable, Sendable {
             }
         }
         return .general
+    }
+
+    /// A V2 error's flag as the number V1 gives the same situation (the spec's §7.2 table): a wrong
+    /// password, sign-in or policy, is `isInvalidPassword` in V2 (no `isInvalidCredentials` there);
+    /// a wrong MFA or registration code is `isInvalidCode` too. Nil: a general or network error.
+    private static func v2(_ error: MSALNativeAuthFlowError) -> ErrorCode? {
+        if error.isUserNotFound { return .userNotFound }
+        if error.isInvalidCode { return .invalidCode }
+        if error.isInvalidPassword { return .invalidPassword }
+        if error.isInvalidUsername { return .invalidUsername }
+        if error.isInvalidAttributes { return .invalidAttributes }
+        if error.isUserDoesNotHavePassword { return .userDoesNotHavePassword }
+        if error.isUserAlreadyExists { return .userAlreadyExists }
+        if error.isAuthMethodBlocked { return .authMethodBlocked }
+        if error.isVerificationContactBlocked { return .verificationContactBlocked }
+        if error.isInvalidInput { return .invalidInput }
+        return nil
     }
 }

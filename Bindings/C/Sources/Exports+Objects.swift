@@ -200,17 +200,19 @@ public func msal_na_result_attribute_count(_ result: OpaquePointer?) -> Int {
 
 @_cdecl("msal_na_result_attribute")
 public func msal_na_result_attribute(_ result: OpaquePointer?, _ index: Int, _ field: Int32) -> CMutableString? {
-    text { () throws(InterfaceError) in
-        let attributes = try Operations.result(result).attributes
-        guard attributes.indices.contains(index) else { throw InterfaceError(.invalidArgument, "'index' is out of range") }
-        let attribute = attributes[index]
-        switch field {
-        case 0: return attribute.name
-        case 1: return attribute.type
-        case 2: return attribute.required ? "true" : "false"
-        case 3: return attribute.regex
-        default: throw InterfaceError(.invalidArgument, "'field' is not an msal_na_attribute_field")
-        }
+    text { () throws(InterfaceError) in try attributeField(Operations.result(result).attributes, index, field) }
+}
+
+/// One field (`msal_na_attribute_field`) of one of a result's or a state's attributes.
+func attributeField(_ attributes: [Outcome.Attribute], _ index: Int, _ field: Int32) throws(InterfaceError) -> String? {
+    guard attributes.indices.contains(index) else { throw InterfaceError(.invalidArgument, "'index' is out of range") }
+    let attribute = attributes[index]
+    switch field {
+    case 0: return attribute.name
+    case 1: return attribute.type
+    case 2: return attribute.required ? "true" : "false"
+    case 3: return attribute.regex
+    default: throw InterfaceError(.invalidArgument, "'field' is not an msal_na_attribute_field")
     }
 }
 

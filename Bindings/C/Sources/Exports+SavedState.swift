@@ -8,7 +8,12 @@ import MSAL
 @_cdecl("msal_na_state_save")
 public func msal_na_state_save(_ state: OpaquePointer?) -> CMutableString? {
     text { () throws(InterfaceError) in
-        String(decoding: try Operations.state(state).serializable.serialized(), as: UTF8.self)
+        let flow = try Operations.state(state)
+        guard let serializable = flow.serializable else {
+            throw InterfaceError(
+                .wrongState, "a state of kind \(flow.kind.rawValue) cannot be saved (the SDK does not save this V2 kind yet)")
+        }
+        return String(decoding: serializable.serialized(), as: UTF8.self)
     }
 }
 
@@ -26,7 +31,7 @@ public func msal_na_app_restore_state(
         }
         let state: FlowState
         do throws(RestoreStateError) {
-            state = FlowState(try application.restoreState(serialized: Data(text.utf8)))
+            state = try restore(application, Data(text.utf8))
         } catch {
             throw InterfaceError(ErrorCode.of(error), error.errorDescription ?? "the saved state cannot be restored")
         }
@@ -35,6 +40,17 @@ public func msal_na_app_restore_state(
                 .stateWrongKind, "the saved state is of kind \(state.kind.rawValue), not \(expectedKind) (msal_na_state_type)")
         }
         out.pointee = HandleRegistry.shared.insert(.state(state))
+    }
+}
+
+/// A V1 document restores to a V1 state; a V2 one (which `restoreState` refuses as of the wrong
+/// kind) to a V2 state through `restoreStateV2`.
+private func restore(_ application: MSALNativeAuthPublicClientApplication, _ data: Data) throws(RestoreStateError) -> FlowState {
+    do throws(RestoreStateError) {
+        return FlowState(try application.restoreState(serialized: data))
+    } catch  where error.isWrongKind {
+        guard let state = FlowState(v2: try application.restoreStateV2(serialized: data)) else { throw error }
+        return state
     }
 }
 
@@ -68,8 +84,8 @@ extension FlowState {
         }
     }
 
-    /// The SDK's state object, which saves itself.
-    var serializable: any MSALNativeAuthSerializableState {
+    /// The SDK's state object, which saves itself; nil for the V2 kinds the SDK cannot save yet.
+    var serializable: (any MSALNativeAuthSerializableState)? {
         switch self {
         case .signInCode(let state): state
         case .signInPassword(let state): state
@@ -84,6 +100,7 @@ extension FlowState {
         case .mfaRequired(let state, _): state
         case .registerStrongAuth(let state, _): state
         case .registerVerification(let state, _): state
+        default: v2State as? any MSALNativeAuthSerializableState
         }
     }
 }

@@ -2,7 +2,8 @@ import Foundation
 import MSAL
 
 /// The steps on a waiting flow state: a code, a password, attributes, a new code, the sign-in after
-/// a sign-up or a reset. Each refuses a state of a kind it does not apply to.
+/// a sign-up or a reset. Each refuses a state of a kind it does not apply to; V2 states go to
+/// Operations+V2.swift.
 extension Operations {
     private struct Attributes: @unchecked Sendable {
         // A JSON object from JSONSerialization: strings, numbers, booleans, arrays, dictionaries, NSNull; never mutated.
@@ -54,7 +55,8 @@ extension Operations {
                 }
             }
         default:
-            throw wrongState("msal_na_state_submit_code", state)
+            guard let work = v2SubmitCode(state, code) else { throw wrongState("msal_na_state_submit_code", state) }
+            return work
         }
     }
 
@@ -91,13 +93,15 @@ extension Operations {
                 }
             }
         default:
-            throw wrongState("msal_na_state_submit_password", state)
+            guard let work = v2SubmitPassword(state, password) else { throw wrongState("msal_na_state_submit_password", state) }
+            return work
         }
     }
 
     static func submitAttributes(_ handle: OpaquePointer?, _ json: UnsafePointer<CChar>?) throws(InterfaceError) -> Work {
         let state = try Self.state(handle)
         let attributes = Attributes(value: try Self.attributes(json, optional: false))
+        if let work = v2SubmitAttributes(state, attributes.value ?? [:]) { return work }
         guard case .signUpAttributes(let state) = state else { throw wrongState("msal_na_state_submit_attributes", state) }
         return {
             do throws(AttributesRequiredError) {
@@ -140,7 +144,8 @@ extension Operations {
                 }
             }
         default:
-            throw wrongState("msal_na_state_resend_code", state)
+            guard let work = v2ResendCode(state) else { throw wrongState("msal_na_state_resend_code", state) }
+            return work
         }
     }
 
@@ -166,7 +171,8 @@ extension Operations {
                 }
             }
         default:
-            throw wrongState("msal_na_state_sign_in", state)
+            guard let work = v2SignIn(state, scopes) else { throw wrongState("msal_na_state_sign_in", state) }
+            return work
         }
     }
 }

@@ -17,6 +17,12 @@ final class Outcome: Sendable {
         case mfaRequired = 8
         case registrationRequired = 9
         case accessToken = 10
+        // Native auth V2 (experimental; Operations+V2.swift). V2 also gives 1-4, 6 and 7.
+        case authMethodSelectionRequired = 11
+        case newPasswordRequired = 12
+        case mfaVerificationRequired = 13
+        case strongAuthRegistrationRequired = 14
+        case strongAuthVerificationRequired = 15
     }
 
     /// An attribute the sign-up asks for, or (name only) one the server refused.
@@ -46,6 +52,8 @@ final class Outcome: Sendable {
     let refreshToken: String?
     /// With `MSAL_NA_ERR_DECLINED_SCOPES`: the scopes not granted (`scopes` then lists those granted).
     let declinedScopes: [String]
+    /// The V2 flow the outcome belongs to (`msal_na_result_scenario`): MSAL's raw value, 0 for V1.
+    let scenario: Int
     /// Handed to the caller once each (`msal_na_result_take_state` / `_take_account`).
     private let state: Guarded<FlowState?>
     private let account: Guarded<MSALNativeAuthUserAccountResult?>
@@ -56,7 +64,7 @@ final class Outcome: Sendable {
         sentTo: String? = nil, channel: String? = nil, codeLength: Int = 0, authMethods: [MSALAuthMethod] = [],
         attributes: [Attribute] = [],
         accessToken: String? = nil, expiresOn: Date? = nil, scopes: [String] = [], refreshToken: String? = nil,
-        declinedScopes: [String] = []
+        declinedScopes: [String] = [], scenario: Int = 0
     ) {
         self.kind = kind
         self.code = code
@@ -77,6 +85,7 @@ final class Outcome: Sendable {
         self.scopes = scopes
         self.refreshToken = refreshToken
         self.declinedScopes = declinedScopes
+        self.scenario = scenario
     }
 
     /// An error the SDK reported.
@@ -168,6 +177,7 @@ final class Outcome: Sendable {
         if !scopes.isEmpty { object["scopes"] = scopes }
         object["refresh_token"] = refreshToken
         if !declinedScopes.isEmpty { object["declined_scopes"] = declinedScopes }
+        if scenario != 0 { object["scenario"] = scenario }
         object["has_state"] = hasState
         object["has_account"] = hasAccount
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return "{}" }

@@ -1,5 +1,5 @@
 /*
- * The checks the C tests share (bad_input_test.c, token_into_test.c, state_test.c, parity_test.c,
+ * The checks the C tests share (bad_input_test.c, token_into_test.c, state_test.c, parity_test.c, v2_test.c,
  * detach_test.c):
  * CHECK counts a failed condition and goes on; CHECK_CODE compares an msal_na_error and names both
  * sides; message_has looks in the calling thread's last error message; sum_on_threads runs a body

@@ -32,6 +32,7 @@ from .results import (
     RegistrationRequired,
     RequiredAttribute,
     ResetPasswordCompleted,
+    Scenario,
     SignedIn,
     SignUpCompleted,
     StateKind,
@@ -41,6 +42,19 @@ from .errors import *  # noqa: F401,F403 - the exception classes (errors.__all__
 from .errors import ERROR_CLASSES, NativeAuthError, RestoreStateError
 from .browser import BrowserSignedIn, SignInURL, cancel_browser_sign_in
 from .options import claims_from_challenge
+from .v2 import (
+    AttributesRequiredState,
+    AuthMethodSelectionRequiredState,
+    CodeRequiredState,
+    MFAVerificationRequiredState,
+    NewPasswordRequiredState,
+    PasswordRequiredState,
+    SignInAfterResetPasswordState,
+    SignInAfterSignUpState,
+    StepV2,
+    StrongAuthRegistrationRequiredState,
+    StrongAuthVerificationRequiredState,
+)
 
 from ._version import __version__
 
@@ -50,4 +64,8 @@ __all__ = [
     "ResetPasswordCompleted", "SignedIn", "SignUpCompleted", "StateKind", "Step", "NativeAuthError", "RestoreStateError", "ERROR_CLASSES",
     "library_version", "live_handles", "live_strings", "LogLevel", "set_log_callback", "flush_log",
     "BrowserSignedIn", "SignInURL", "cancel_browser_sign_in", "claims_from_challenge",
+    # Native auth V2 (experimental)
+    "Scenario", "StepV2", "CodeRequiredState", "PasswordRequiredState", "NewPasswordRequiredState", "AttributesRequiredState",
+    "AuthMethodSelectionRequiredState", "MFAVerificationRequiredState", "StrongAuthRegistrationRequiredState",
+    "StrongAuthVerificationRequiredState", "SignInAfterSignUpState", "SignInAfterResetPasswordState",
 ] + [cls.__name__ for cls in ERROR_CLASSES.values()]

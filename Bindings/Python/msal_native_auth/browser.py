@@ -107,7 +107,7 @@ def _converted(result: int) -> BrowserSignedIn:
     """The token and the account of a browser sign-in (or its error, raised); frees the result."""
     account = lib.msal_na_result_take_account(result) if lib.msal_na_result_error(result) == 0 else None
     token = _outcome(result)  # raises the error; frees the result
-    return BrowserSignedIn(None, Account(account) if account else None, token)
+    return BrowserSignedIn(None, Account(account) if account else None, token=token)
 
 
 def _request(

@@ -10,7 +10,7 @@ import json
 from os import PathLike
 from typing import Any, Callable, List, Mapping, Optional, Union
 
-from . import _native, accounts, browser, interceptor, options
+from . import _native, accounts, browser, interceptor, options, v2
 from ._calls import Scopes, Text, _bytes, _check, _Handle, _scopes
 from ._native import lib
 from .errors import NativeAuthError, NoAccountError
@@ -93,15 +93,73 @@ class PublicClientApplication(_Handle):
             return _wait(lib.msal_na_reset_password_ex_wait, self._handle, _bytes(username, "username"), encoded)
         return _wait(lib.msal_na_reset_password_wait, self._handle, _bytes(username, "username"))
 
-    def restore_state(self, saved: Text, kind: Optional[StateKind] = None) -> FlowState:
+    def restore_state(self, saved: Text, kind: Optional[StateKind] = None) -> Union[FlowState, "v2.StepV2"]:
         """A state saved with ``FlowState.dumps()`` (by this application, or another process's
         with the same client id and authority), ready to continue: its ``kind`` is the saved one.
+        A native auth V2 step saved with ``step.save()`` (experimental) comes back as its step class
+        (``v2.CodeRequiredState``, ...), with its data and ``scenario``.
         With ``kind``, a state of another kind raises StateWrongKindError. Nothing is sent to the
         service. Raises a RestoreStateError subclass: StateMalformedError, StateUnsupportedVersionError,
         StateExpiredError, StateWrongApplicationError, StateWrongKindError."""
         out = ctypes.c_void_p()
         _check(lib.msal_na_app_restore_state(self._handle, _bytes(saved, "saved"), int(kind or 0), ctypes.byref(out)))
-        return FlowState(out.value or 0)
+        state = FlowState(out.value or 0)
+        if (state.kind or 0) >= StateKind.V2_CODE_REQUIRED:
+            return v2.from_state(state)
+        return state
+
+    # Native auth V2 (experimental: it may change without notice; do not use it in production). The
+    # service decides each step; each returns one of v2.py's step classes, or SignedIn.
+
+    def sign_in_v2(
+        self, username: Text, *, scopes: Scopes = None, claims: Optional["options.Claims"] = None,
+        correlation_id: Optional["options.CorrelationId"] = None,
+    ) -> "v2.Outcome":
+        """Experimental: starts a native auth V2 sign-in. The step the service asks for comes back:
+        ``CodeRequiredState``, ``PasswordRequiredState``, ``AuthMethodSelectionRequiredState`` (a choice
+        of first factors), ...; then MFA or registration steps; it ends in SignedIn. ``scopes``,
+        ``claims`` and ``correlation_id`` as for ``sign_in``. Failures raise NativeAuthError subclasses
+        (UserNotFoundError, BrowserRequiredError, ...). No runtime warning is emitted."""
+        return v2.sign_in(self._handle, username, scopes, claims, correlation_id)
+
+    def sign_up_v2(
+        self, username: Text, *, scopes: Scopes = None, claims: Optional["options.Claims"] = None,
+        correlation_id: Optional["options.CorrelationId"] = None, attributes: Optional[Mapping[str, Any]] = None,
+    ) -> "v2.Outcome":
+        """Experimental: starts a native auth V2 sign-up: a code to the address, the password, the
+        ``attributes`` the service asks for that ``attributes`` does not give (AttributesRequiredState);
+        it ends in SignInAfterSignUpState, whose ``sign_in()`` gets the tokens."""
+        return v2.sign_up(self._handle, username, scopes, claims, correlation_id, attributes)
+
+    def reset_password_v2(
+        self, username: Text, *, scopes: Scopes = None, claims: Optional["options.Claims"] = None,
+        correlation_id: Optional["options.CorrelationId"] = None,
+    ) -> "v2.Outcome":
+        """Experimental: starts a native auth V2 password reset: a recovery method (a choice when there
+        are several), its code, NewPasswordRequiredState, MFA when the account needs it; it ends in
+        SignInAfterResetPasswordState."""
+        return v2.reset_password(self._handle, username, scopes, claims, correlation_id)
+
+    async def sign_in_v2_async(
+        self, username: Text, *, scopes: Scopes = None, claims: Optional["options.Claims"] = None,
+        correlation_id: Optional["options.CorrelationId"] = None,
+    ) -> "v2.Outcome":
+        """Experimental: ``sign_in_v2`` as a coroutine."""
+        return await v2.sign_in_async(self._handle, username, scopes, claims, correlation_id)
+
+    async def sign_up_v2_async(
+        self, username: Text, *, scopes: Scopes = None, claims: Optional["options.Claims"] = None,
+        correlation_id: Optional["options.CorrelationId"] = None, attributes: Optional[Mapping[str, Any]] = None,
+    ) -> "v2.Outcome":
+        """Experimental: ``sign_up_v2`` as a coroutine."""
+        return await v2.sign_up_async(self._handle, username, scopes, claims, correlation_id, attributes)
+
+    async def reset_password_v2_async(
+        self, username: Text, *, scopes: Scopes = None, claims: Optional["options.Claims"] = None,
+        correlation_id: Optional["options.CorrelationId"] = None,
+    ) -> "v2.Outcome":
+        """Experimental: ``reset_password_v2`` as a coroutine."""
+        return await v2.reset_password_async(self._handle, username, scopes, claims, correlation_id)
 
     # The same flows as coroutines, over the C interface's callback form.
 

@@ -97,6 +97,12 @@ DeclinedScopesError = _kind(
 )
 KeyringUnavailableError = _kind("KeyringUnavailableError", 45, doc="No Secret Service or keyring, or libsecret is missing.")
 KeyringLockedError = _kind("KeyringLockedError", 46, doc="The keyring is locked and stayed locked.")
+# Native auth V2 (experimental): its other failures are the classes above.
+InvalidAttributesError = _kind(
+    "InvalidAttributesError", 50, ValueError,
+    doc="V2 sign-up (experimental): attribute values were refused; ``attribute_names`` says which. "
+    "Submit corrected ones on the same step.",
+)
 
 ERROR_CLASSES: Dict[int, Type[NativeAuthError]] = {
     cls.code: cls
@@ -108,7 +114,7 @@ ERROR_CLASSES: Dict[int, Type[NativeAuthError]] = {
         VerificationContactBlockedError, NoAccountError, CacheError, BufferTooSmallError, InternalError,
         StateMalformedError, StateUnsupportedVersionError, StateExpiredError, StateWrongApplicationError, StateWrongKindError,
         UserCanceledError, NoBrowserError, BrowserSessionRunningError, InteractionRequiredError, DeclinedScopesError,
-        KeyringUnavailableError, KeyringLockedError,
+        KeyringUnavailableError, KeyringLockedError, InvalidAttributesError,
     )
 }
 
@@ -124,8 +130,11 @@ __all__ = ["NativeAuthError", "RestoreStateError", "ERROR_CLASSES", "error_for"]
 
 
 def annotate(error: NativeAuthError, details: Dict[str, object]) -> NativeAuthError:
-    """Adds what a result's JSON says beyond the common fields: the scopes of a DeclinedScopesError."""
+    """Adds what a result's JSON says beyond the common fields: the scopes of a DeclinedScopesError,
+    the refused names of an InvalidAttributesError."""
     if isinstance(error, DeclinedScopesError):
         error.granted_scopes = list(details.get("scopes") or [])  # type: ignore[attr-defined, call-overload]
         error.declined_scopes = list(details.get("declined_scopes") or [])  # type: ignore[attr-defined, call-overload]
+    if isinstance(error, InvalidAttributesError):
+        error.attribute_names = [a["name"] for a in details.get("attributes") or []]  # type: ignore[attr-defined, union-attr]
     return error

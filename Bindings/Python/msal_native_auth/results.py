@@ -38,6 +38,27 @@ class StateKind(enum.IntEnum):
     MFA_REQUIRED = 11
     REGISTER_STRONG_AUTH = 12
     REGISTER_STRONG_AUTH_VERIFICATION_REQUIRED = 13
+    # Native auth V2 (experimental; v2.py): each kind is a step class of its own there.
+    V2_CODE_REQUIRED = 20
+    V2_PASSWORD_REQUIRED = 21
+    V2_NEW_PASSWORD_REQUIRED = 22
+    V2_ATTRIBUTES_REQUIRED = 23
+    V2_AUTH_METHOD_SELECTION_REQUIRED = 24
+    V2_MFA_VERIFICATION_REQUIRED = 25
+    V2_STRONG_AUTH_REGISTRATION_REQUIRED = 26
+    V2_STRONG_AUTH_VERIFICATION_REQUIRED = 27
+    V2_SIGN_IN_AFTER_SIGN_UP = 28
+    V2_SIGN_IN_AFTER_RESET_PASSWORD = 29
+
+
+class Scenario(enum.IntEnum):
+    """Which native auth V2 flow a step or sign-in belongs to (experimental; MSAL's
+    MSALNativeAuthFlowScenario). UNKNOWN for V1 flows."""
+
+    UNKNOWN = 0
+    SIGN_UP = 1
+    SIGN_IN = 2
+    PASSWORD_RESET = 3
 
 
 @dataclass(frozen=True)
@@ -81,9 +102,11 @@ class Step:
 
 @dataclass
 class SignedIn(Step):
-    """The user is signed in: ``account`` holds the tokens. No state follows."""
+    """The user is signed in: ``account`` holds the tokens. No state follows. ``scenario``: the V2
+    flow that signed in (a sign-up or reset ends here after its ``sign_in``); UNKNOWN for V1."""
 
     account: Optional["Account"] = None
+    scenario: Scenario = Scenario.UNKNOWN
 
 
 @dataclass
@@ -173,7 +196,7 @@ def _outcome(result: int) -> Union[Step, AccessToken]:
         methods = [AuthMethod(m["id"], m["challenge_type"], m["channel"], m.get("login_hint")) for m in details.get("auth_methods", [])]
         attributes = details.get("attributes", [])
         if outcome == 1:
-            return SignedIn(state, Account(account_handle))
+            return SignedIn(state, Account(account_handle), Scenario(details.get("scenario", 0)))
         if outcome == 2:
             return CodeRequired(state, details.get("sent_to", ""), details.get("channel", ""), details.get("code_length", 0))
         if outcome == 3:
@@ -192,6 +215,8 @@ def _outcome(result: int) -> Union[Step, AccessToken]:
             return MFARequired(state, methods)
         if outcome == 9:
             return RegistrationRequired(state, methods)
+        if state is not None:  # a V2 step (v2.py makes its class from the state)
+            return Step(state)
         raise NativeAuthError(f"unknown outcome {outcome}")
     finally:
         lib.msal_na_result_free(result)

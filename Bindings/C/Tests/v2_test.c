@@ -1,0 +1,406 @@
+/*
+ * Native auth V2 (experimental) at the C boundary, against the emulator's V2 journeys: an email-code
+ * sign-in (callback form too), a choice of first factors then the password, MFA with a resent
+ * code, a sign-up with attributes (and refused ones) then the sign-in after it, a reset then the
+ * sign-in after it and with the new password, saved V2 states restored into a second application
+ * and continued; then bad input (NULL, a state of the wrong kind, an index out of range, malformed
+ * options). Codes come from the emulator's mailbox hook (curl). Built and run by
+ * scripts/test-bindings under AddressSanitizer and UndefinedBehaviorSanitizer, then ThreadSanitizer.
+ * Usage: v2_test AUTHORITY CLIENT_ID   (a running emulator)
+ */
+#include <msal_native_auth.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "check.h"
+
+static char base[512], config[1024];
+
+/* The newest code of `purpose` the emulator has sent to `username` (static buffer; "" when none). */
+static const char *mailbox_code(const char *username, const char *purpose) {
+    static char code[32];
+    char command[1024], body[65536];
+    code[0] = '\0';
+    snprintf(command, sizeof command, "curl -s '%s/_emulator/mailbox?username=%s'", base, username);
+    FILE *pipe = popen(command, "r");
+    if (!pipe) return code;
+    size_t length = fread(body, 1, sizeof body - 1, pipe);
+    pclose(pipe);
+    body[length] = '\0';
+    /* A JSON list of flat objects: take each object's "code" when its "purpose" matches. */
+    char wanted[64];
+    snprintf(wanted, sizeof wanted, "\"%s\"", purpose);
+    for (char *object = strchr(body, '{'); object; object = strchr(object + 1, '{')) {
+        char *end = strchr(object, '}');
+        if (!end) break;
+        *end = '\0';
+        char *purpose_at = strstr(object, "\"purpose\"");
+        char *code_at = strstr(object, "\"code\"");
+        if (purpose_at && code_at && strstr(purpose_at, wanted)) {
+            char *value = strchr(code_at + 6, '"');
+            if (value) {
+                size_t n = strcspn(value + 1, "\"");
+                if (n < sizeof code) {
+                    memcpy(code, value + 1, n);
+                    code[n] = '\0';
+                }
+            }
+        }
+        *end = '}';
+    }
+    return code;
+}
+
+static msal_na_app *app_of(const char *json) {
+    msal_na_app *app = NULL;
+    CHECK_CODE(msal_na_app_create(json, &app), MSAL_NA_OK);
+    return app;
+}
+
+/* Checks the outcome and scenario, takes the state, frees the result. */
+static msal_na_state *next_state(msal_na_result *result, int outcome, int scenario) {
+    CHECK_CODE(msal_na_result_error(result), MSAL_NA_OK);
+    CHECK(msal_na_result_outcome(result) == outcome);
+    CHECK(msal_na_result_scenario(result) == scenario);
+    msal_na_state *state = msal_na_result_take_state(result);
+    CHECK(state != NULL);
+    CHECK(msal_na_state_scenario(state) == scenario);
+    if (msal_na_result_error(result) != MSAL_NA_OK) {
+        char *message = msal_na_result_message(result);
+        fprintf(stderr, "  result message: %s\n", message ? message : "(none)");
+        msal_na_string_free(message);
+    }
+    msal_na_result_free(result);
+    return state;
+}
+
+/* A SIGNED_IN result: the account's username is `username`; frees both. */
+static void signed_in(msal_na_result *result, const char *username, int scenario) {
+    CHECK_CODE(msal_na_result_error(result), MSAL_NA_OK);
+    CHECK(msal_na_result_outcome(result) == MSAL_NA_OUTCOME_SIGNED_IN);
+    CHECK(msal_na_result_scenario(result) == scenario);
+    msal_na_account *account = msal_na_result_take_account(result);
+    char *name = msal_na_account_username(account);
+    CHECK(name != NULL && strcmp(name, username) == 0);
+    msal_na_string_free(name);
+    msal_na_account_free(account);
+    msal_na_result_free(result);
+}
+
+static int string_is(char *value, const char *expected) {
+    int same = value != NULL && strcmp(value, expected) == 0;
+    if (!same) fprintf(stderr, "  got '%s', wanted '%s'\n", value ? value : "(NULL)", expected);
+    msal_na_string_free(value);
+    return same;
+}
+
+/* The callback form: the result handed to the waiting thread. */
+struct delivery {
+    pthread_mutex_t lock;
+    pthread_cond_t done;
+    msal_na_result *result;
+};
+
+static void deliver(msal_na_result *result, void *user_data) {
+    struct delivery *delivery = user_data;
+    pthread_mutex_lock(&delivery->lock);
+    delivery->result = result;
+    pthread_cond_signal(&delivery->done);
+    pthread_mutex_unlock(&delivery->lock);
+}
+
+static msal_na_result *await(struct delivery *delivery) {
+    pthread_mutex_lock(&delivery->lock);
+    while (!delivery->result) pthread_cond_wait(&delivery->done, &delivery->lock);
+    msal_na_result *result = delivery->result;
+    delivery->result = NULL;
+    pthread_mutex_unlock(&delivery->lock);
+    return result;
+}
+
+static void email_code_sign_in(msal_na_app *app) {
+    struct delivery delivery = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL};
+    CHECK_CODE(msal_na_sign_in_v2(app, "grace@example.com", "{\"scopes\": [\"api://emulator/todolist/ToDoList.Read\"]}", deliver,
+                                  &delivery),
+               MSAL_NA_OK);
+    msal_na_result *result = await(&delivery);
+    CHECK(msal_na_result_code_length(result) == 8);
+    CHECK(string_is(msal_na_result_channel(result), "email"));
+    msal_na_state *state = next_state(result, MSAL_NA_OUTCOME_CODE_REQUIRED, MSAL_NA_SCENARIO_SIGN_IN);
+    CHECK(msal_na_state_kind(state) == MSAL_NA_STATE_V2_CODE_REQUIRED);
+    char *sent_to = msal_na_state_sent_to(state);
+    CHECK(sent_to != NULL && strstr(sent_to, "****") != NULL);
+    msal_na_string_free(sent_to);
+    CHECK(string_is(msal_na_state_channel(state), "email") && msal_na_state_code_length(state) == 8);
+    /* A wrong code leaves the state usable; the right one signs in (the callback form again). */
+    CHECK_CODE(msal_na_state_submit_code_wait(state, "00000000", &result), MSAL_NA_ERR_INVALID_CODE);
+    CHECK(msal_na_result_scenario(result) == MSAL_NA_SCENARIO_SIGN_IN);
+    msal_na_result_free(result);
+    CHECK_CODE(msal_na_state_submit_code(state, mailbox_code("grace@example.com", "sign_in"), deliver, &delivery), MSAL_NA_OK);
+    signed_in(await(&delivery), "grace@example.com", MSAL_NA_SCENARIO_SIGN_IN);
+    msal_na_state_free(state);
+}
+
+static void first_factor_choice(msal_na_app *app) {
+    msal_na_result *result = NULL;
+    CHECK_CODE(msal_na_sign_in_v2_wait(app, "barbara@example.com", NULL, &result), MSAL_NA_OK);
+    CHECK(msal_na_result_auth_method_count(result) == 2);
+    msal_na_state *selection = next_state(result, MSAL_NA_OUTCOME_AUTH_METHOD_SELECTION_REQUIRED, MSAL_NA_SCENARIO_SIGN_IN);
+    CHECK(msal_na_state_kind(selection) == MSAL_NA_STATE_V2_AUTH_METHOD_SELECTION_REQUIRED);
+    CHECK(msal_na_state_selection_purpose(selection) == MSAL_NA_PURPOSE_FIRST_FACTOR);
+    CHECK(msal_na_state_auth_method_count(selection) == 2);
+    CHECK(string_is(msal_na_state_auth_method(selection, 0, MSAL_NA_AUTH_METHOD_CHALLENGE_TYPE), "password"));
+    CHECK(string_is(msal_na_state_auth_method(selection, 1, MSAL_NA_AUTH_METHOD_CHALLENGE_TYPE), "email"));
+    /* An index out of range is refused before anything is sent. */
+    result = NULL;
+    CHECK_CODE(msal_na_state_select_auth_method_wait(selection, 2, NULL, &result), MSAL_NA_ERR_INVALID_ARGUMENT);
+    CHECK(result != NULL && msal_na_result_outcome(result) == MSAL_NA_OUTCOME_ERROR);
+    msal_na_result_free(result);
+    CHECK_CODE(msal_na_state_select_auth_method_wait(selection, 0, NULL, &result), MSAL_NA_OK);
+    msal_na_state *password = next_state(result, MSAL_NA_OUTCOME_PASSWORD_REQUIRED, MSAL_NA_SCENARIO_SIGN_IN);
+    CHECK(msal_na_state_kind(password) == MSAL_NA_STATE_V2_PASSWORD_REQUIRED);
+    CHECK_CODE(msal_na_state_submit_password_wait(password, "wrong", NULL), MSAL_NA_ERR_INVALID_PASSWORD);
+    CHECK_CODE(msal_na_state_submit_password_wait(password, "Substitution-Principle-1987", &result), MSAL_NA_OK);
+    signed_in(result, "barbara@example.com", MSAL_NA_SCENARIO_SIGN_IN);
+    /* The selection is spent: a second choice is refused by the SDK. */
+    CHECK_CODE(msal_na_state_select_auth_method_wait(selection, 1, NULL, NULL), MSAL_NA_ERR_GENERAL);
+    msal_na_state_free(password);
+    msal_na_state_free(selection);
+}
+
+static void mfa(msal_na_app *app) {
+    msal_na_result *result = NULL;
+    CHECK_CODE(msal_na_sign_in_v2_wait(app, "alan@example.com", NULL, &result), MSAL_NA_OK);
+    msal_na_state *password = next_state(result, MSAL_NA_OUTCOME_PASSWORD_REQUIRED, MSAL_NA_SCENARIO_SIGN_IN);
+    CHECK_CODE(msal_na_state_submit_password_wait(password, "Turing-Machine-1936", &result), MSAL_NA_OK);
+    msal_na_state *selection = next_state(result, MSAL_NA_OUTCOME_AUTH_METHOD_SELECTION_REQUIRED, MSAL_NA_SCENARIO_SIGN_IN);
+    CHECK(msal_na_state_selection_purpose(selection) == MSAL_NA_PURPOSE_MFA);
+    size_t email = (size_t)-1;
+    for (size_t i = 0; i < msal_na_state_auth_method_count(selection); i++) {
+        char *channel = msal_na_state_auth_method(selection, i, MSAL_NA_AUTH_METHOD_CHANNEL);
+        if (channel && strcmp(channel, "email") == 0) email = i;
+        msal_na_string_free(channel);
+    }
+    CHECK(email != (size_t)-1);
+    CHECK_CODE(msal_na_state_select_auth_method_wait(selection, email, NULL, &result), MSAL_NA_OK);
+    CHECK(msal_na_result_code_length(result) == 8);
+    msal_na_state *verification = next_state(result, MSAL_NA_OUTCOME_MFA_VERIFICATION_REQUIRED, MSAL_NA_SCENARIO_SIGN_IN);
+    CHECK(msal_na_state_kind(verification) == MSAL_NA_STATE_V2_MFA_VERIFICATION_REQUIRED);
+    /* A wrong code is INVALID_CODE and leaves the state usable; a resend gives a new state. */
+    CHECK_CODE(msal_na_state_submit_challenge_wait(verification, "00000000", NULL), MSAL_NA_ERR_INVALID_CODE);
+    CHECK_CODE(msal_na_state_resend_challenge_wait(verification, &result), MSAL_NA_OK);
+    msal_na_state *resent = next_state(result, MSAL_NA_OUTCOME_MFA_VERIFICATION_REQUIRED, MSAL_NA_SCENARIO_SIGN_IN);
+    CHECK_CODE(msal_na_state_submit_challenge_wait(resent, mailbox_code("alan@example.com", "mfa"), &result), MSAL_NA_OK);
+    signed_in(result, "alan@example.com", MSAL_NA_SCENARIO_SIGN_IN);
+    msal_na_state_free(resent);
+    msal_na_state_free(verification);
+    msal_na_state_free(selection);
+    msal_na_state_free(password);
+}
+
+/* Sign-up of `username` with its attribute from the options, then the sign-in after it; then a
+ * second user without the attribute: refused, then accepted on the same state. */
+static void sign_up(msal_na_app *app, const char *username, const char *password) {
+    msal_na_result *result = NULL;
+    CHECK_CODE(msal_na_sign_up_v2_wait(app, username, "{\"attributes\": {\"displayName\": \"C Tester\"}}", &result), MSAL_NA_OK);
+    msal_na_state *code = next_state(result, MSAL_NA_OUTCOME_CODE_REQUIRED, MSAL_NA_SCENARIO_SIGN_UP);
+    CHECK_CODE(msal_na_state_submit_code_wait(code, mailbox_code(username, "sign_up"), &result), MSAL_NA_OK);
+    msal_na_state *asked = next_state(result, MSAL_NA_OUTCOME_PASSWORD_REQUIRED, MSAL_NA_SCENARIO_SIGN_UP);
+    CHECK_CODE(msal_na_state_submit_password_wait(asked, "short", NULL), MSAL_NA_ERR_INVALID_PASSWORD);
+    CHECK_CODE(msal_na_state_submit_password_wait(asked, password, &result), MSAL_NA_OK);
+    msal_na_state *after = next_state(result, MSAL_NA_OUTCOME_SIGN_UP_COMPLETED, MSAL_NA_SCENARIO_SIGN_UP);
+    CHECK(msal_na_state_kind(after) == MSAL_NA_STATE_V2_SIGN_IN_AFTER_SIGN_UP);
+    CHECK_CODE(msal_na_state_sign_in_wait(after, "api://emulator/todolist/ToDoList.Read", &result), MSAL_NA_OK);
+    signed_in(result, username, MSAL_NA_SCENARIO_SIGN_UP);
+    msal_na_state_free(after);
+    msal_na_state_free(asked);
+    msal_na_state_free(code);
+
+    char other[128];
+    snprintf(other, sizeof other, "attributes-%s", username);
+    CHECK_CODE(msal_na_sign_up_v2_wait(app, other, NULL, &result), MSAL_NA_OK);
+    code = next_state(result, MSAL_NA_OUTCOME_CODE_REQUIRED, MSAL_NA_SCENARIO_SIGN_UP);
+    CHECK_CODE(msal_na_state_submit_code_wait(code, mailbox_code(other, "sign_up"), &result), MSAL_NA_OK);
+    asked = next_state(result, MSAL_NA_OUTCOME_PASSWORD_REQUIRED, MSAL_NA_SCENARIO_SIGN_UP);
+    CHECK_CODE(msal_na_state_submit_password_wait(asked, password, &result), MSAL_NA_OK);
+    CHECK(msal_na_result_attribute_count(result) == 1);
+    msal_na_state *attributes = next_state(result, MSAL_NA_OUTCOME_ATTRIBUTES_REQUIRED, MSAL_NA_SCENARIO_SIGN_UP);
+    CHECK(msal_na_state_kind(attributes) == MSAL_NA_STATE_V2_ATTRIBUTES_REQUIRED);
+    CHECK(msal_na_state_attribute_count(attributes) == 1);
+    CHECK(string_is(msal_na_state_attribute(attributes, 0, MSAL_NA_ATTRIBUTE_NAME), "displayName"));
+    CHECK(string_is(msal_na_state_attribute(attributes, 0, MSAL_NA_ATTRIBUTE_REQUIRED), "true"));
+    CHECK(msal_na_state_attribute(attributes, 1, MSAL_NA_ATTRIBUTE_NAME) == NULL && message_has("out of range"));
+    char refused[128];
+    snprintf(refused, sizeof refused, "{\"displayName\": \"%065d\"}", 0);
+    CHECK_CODE(msal_na_state_submit_attributes_wait(attributes, refused, &result), MSAL_NA_ERR_INVALID_ATTRIBUTES);
+    CHECK(msal_na_result_attribute_count(result) == 1);
+    CHECK(string_is(msal_na_result_attribute(result, 0, MSAL_NA_ATTRIBUTE_NAME), "displayName"));
+    CHECK(strcmp(msal_na_error_name(MSAL_NA_ERR_INVALID_ATTRIBUTES), "MSAL_NA_ERR_INVALID_ATTRIBUTES") == 0);
+    msal_na_result_free(result);
+    CHECK_CODE(msal_na_state_submit_attributes_wait(attributes, "{\"displayName\": \"Mae\"}", &result), MSAL_NA_OK);
+    msal_na_state_free(next_state(result, MSAL_NA_OUTCOME_SIGN_UP_COMPLETED, MSAL_NA_SCENARIO_SIGN_UP));
+    msal_na_state_free(attributes);
+    msal_na_state_free(asked);
+    msal_na_state_free(code);
+}
+
+/* A reset of the user just signed up, the sign-in after it, then a sign-in with the new password. */
+static void reset(msal_na_app *app, const char *username, const char *old_password) {
+    const char *fresh = "Reset-In-C-2026-Fresh";
+    msal_na_result *result = NULL;
+    CHECK_CODE(msal_na_reset_password_v2_wait(app, username, NULL, &result), MSAL_NA_OK);
+    msal_na_state *code = next_state(result, MSAL_NA_OUTCOME_CODE_REQUIRED, MSAL_NA_SCENARIO_PASSWORD_RESET);
+    CHECK_CODE(msal_na_state_submit_code_wait(code, mailbox_code(username, "reset_password"), &result), MSAL_NA_OK);
+    msal_na_state *new_password = next_state(result, MSAL_NA_OUTCOME_NEW_PASSWORD_REQUIRED, MSAL_NA_SCENARIO_PASSWORD_RESET);
+    CHECK(msal_na_state_kind(new_password) == MSAL_NA_STATE_V2_NEW_PASSWORD_REQUIRED);
+    CHECK_CODE(msal_na_state_submit_password_wait(new_password, fresh, NULL), MSAL_NA_ERR_WRONG_STATE);
+    CHECK_CODE(msal_na_state_submit_new_password_wait(new_password, old_password, NULL), MSAL_NA_ERR_INVALID_PASSWORD);
+    CHECK_CODE(msal_na_state_submit_new_password_wait(new_password, fresh, &result), MSAL_NA_OK);
+    msal_na_state *after = next_state(result, MSAL_NA_OUTCOME_RESET_PASSWORD_COMPLETED, MSAL_NA_SCENARIO_PASSWORD_RESET);
+    CHECK(msal_na_state_kind(after) == MSAL_NA_STATE_V2_SIGN_IN_AFTER_RESET_PASSWORD);
+    CHECK_CODE(msal_na_state_sign_in_wait(after, NULL, &result), MSAL_NA_OK);
+    signed_in(result, username, MSAL_NA_SCENARIO_PASSWORD_RESET);
+    CHECK_CODE(msal_na_sign_in_v2_wait(app, username, NULL, &result), MSAL_NA_OK);
+    msal_na_state *password = next_state(result, MSAL_NA_OUTCOME_PASSWORD_REQUIRED, MSAL_NA_SCENARIO_SIGN_IN);
+    CHECK(msal_na_state_can_recover_password(password) == 1);
+    CHECK_CODE(msal_na_state_submit_password_wait(password, old_password, NULL), MSAL_NA_ERR_INVALID_PASSWORD);
+    CHECK_CODE(msal_na_state_submit_password_wait(password, fresh, &result), MSAL_NA_OK);
+    signed_in(result, username, MSAL_NA_SCENARIO_SIGN_IN);
+    msal_na_state_free(password);
+    msal_na_state_free(after);
+    msal_na_state_free(new_password);
+    msal_na_state_free(code);
+}
+
+/* Saves `state`, restores it into `into` (expected_kind: its own kind), frees the original. */
+static msal_na_state *round_trip(msal_na_state *state, msal_na_app *into) {
+    int kind = msal_na_state_kind(state);
+    char *saved = msal_na_state_save(state);
+    CHECK(saved != NULL && strstr(saved, "\"version\":2") != NULL);
+    msal_na_state *restored = NULL;
+    CHECK_CODE(msal_na_app_restore_state(into, saved, kind, &restored), MSAL_NA_OK);
+    CHECK(restored != NULL && msal_na_state_kind(restored) == kind);
+    CHECK(msal_na_state_scenario(restored) == msal_na_state_scenario(state));
+    /* A V2 document is not of a V1 kind. */
+    msal_na_state *other = NULL;
+    CHECK_CODE(msal_na_app_restore_state(into, saved, MSAL_NA_STATE_SIGN_IN_CODE_REQUIRED, &other), MSAL_NA_ERR_STATE_WRONG_KIND);
+    CHECK(other == NULL);
+    msal_na_string_free(saved);
+    msal_na_state_free(state);
+    return restored;
+}
+
+static void saved_states(msal_na_app *app, msal_na_app *second) {
+    msal_na_result *result = NULL;
+    /* A code step, restored in another application object, takes the code the original was sent. */
+    CHECK_CODE(msal_na_sign_in_v2_wait(app, "grace@example.com", NULL, &result), MSAL_NA_OK);
+    msal_na_state *code = round_trip(next_state(result, MSAL_NA_OUTCOME_CODE_REQUIRED, MSAL_NA_SCENARIO_SIGN_IN), second);
+    CHECK(msal_na_state_kind(code) == MSAL_NA_STATE_V2_CODE_REQUIRED && msal_na_state_code_length(code) == 8);
+    CHECK(string_is(msal_na_state_channel(code), "email"));
+    CHECK_CODE(msal_na_state_submit_code_wait(code, "00000000", NULL), MSAL_NA_ERR_INVALID_CODE);
+    CHECK_CODE(msal_na_state_submit_code_wait(code, mailbox_code("grace@example.com", "sign_in"), &result), MSAL_NA_OK);
+    signed_in(result, "grace@example.com", MSAL_NA_SCENARIO_SIGN_IN);
+    msal_na_state_free(code);
+
+    /* A selection keeps its methods and purpose; the restored one goes on to the password. */
+    CHECK_CODE(msal_na_sign_in_v2_wait(app, "barbara@example.com", NULL, &result), MSAL_NA_OK);
+    msal_na_state *selection =
+        round_trip(next_state(result, MSAL_NA_OUTCOME_AUTH_METHOD_SELECTION_REQUIRED, MSAL_NA_SCENARIO_SIGN_IN), second);
+    CHECK(msal_na_state_selection_purpose(selection) == MSAL_NA_PURPOSE_FIRST_FACTOR);
+    CHECK(msal_na_state_auth_method_count(selection) == 2);
+    CHECK(string_is(msal_na_state_auth_method(selection, 0, MSAL_NA_AUTH_METHOD_CHALLENGE_TYPE), "password"));
+    CHECK_CODE(msal_na_state_select_auth_method_wait(selection, 0, NULL, &result), MSAL_NA_OK);
+    msal_na_state *password = round_trip(next_state(result, MSAL_NA_OUTCOME_PASSWORD_REQUIRED, MSAL_NA_SCENARIO_SIGN_IN), app);
+    CHECK_CODE(msal_na_state_submit_password_wait(password, "Substitution-Principle-1987", &result), MSAL_NA_OK);
+    signed_in(result, "barbara@example.com", MSAL_NA_SCENARIO_SIGN_IN);
+    msal_na_state_free(password);
+    msal_na_state_free(selection);
+}
+
+static void bad_input(msal_na_app *app) {
+    msal_na_result *result = (msal_na_result *)0x1;
+    /* NULL where not allowed; *out always receives a result to free. */
+    CHECK_CODE(msal_na_sign_in_v2_wait(NULL, "grace@example.com", NULL, &result), MSAL_NA_ERR_INVALID_ARGUMENT);
+    CHECK(result != NULL && msal_na_result_outcome(result) == MSAL_NA_OUTCOME_ERROR);
+    msal_na_result_free(result);
+    CHECK_CODE(msal_na_sign_up_v2_wait(app, NULL, NULL, NULL), MSAL_NA_ERR_INVALID_ARGUMENT);
+    CHECK(message_has("username"));
+    CHECK_CODE(msal_na_reset_password_v2(app, "ada@example.com", NULL, NULL, NULL), MSAL_NA_ERR_INVALID_ARGUMENT);
+    CHECK_CODE(msal_na_sign_in_v2_wait(app, "\xff\xfe", NULL, NULL), MSAL_NA_ERR_INVALID_ARGUMENT);
+    /* Malformed options: not JSON, not an object, a field the call does not take, a wrong type. */
+    const char *malformed[] = {"{", "[]", "{\"password\": \"x\"}", "{\"attributes\": {}}", "{\"scopes\": 5}",
+                               "{\"correlation_id\": \"not-a-uuid\"}", "{\"claims\": 5}"};
+    for (size_t i = 0; i < sizeof malformed / sizeof *malformed; i++) {
+        CHECK_CODE(msal_na_sign_in_v2_wait(app, "grace@example.com", malformed[i], NULL), MSAL_NA_ERR_INVALID_ARGUMENT);
+    }
+    CHECK_CODE(msal_na_sign_in_v2_wait(app, "grace@example.com", "{\"password\": \"x\"}", NULL), MSAL_NA_ERR_INVALID_ARGUMENT);
+    CHECK(message_has("unknown field 'password'"));
+    CHECK_CODE(msal_na_sign_up_v2_wait(app, "x@example.com", "{\"attributes\": []}", NULL), MSAL_NA_ERR_INVALID_ARGUMENT);
+    CHECK(message_has("'attributes'"));
+    CHECK_CODE(msal_na_reset_password_v2_wait(app, "ada@example.com", "{\"attributes\": {}}", NULL), MSAL_NA_ERR_INVALID_ARGUMENT);
+    /* Service errors: an unknown user, a user who must use the browser. */
+    CHECK_CODE(msal_na_sign_in_v2_wait(app, "nobody-v2@example.com", NULL, NULL), MSAL_NA_ERR_USER_NOT_FOUND);
+    CHECK_CODE(msal_na_sign_in_v2_wait(app, "hedy@example.com", NULL, NULL), MSAL_NA_ERR_BROWSER_REQUIRED);
+    CHECK_CODE(msal_na_reset_password_v2_wait(app, "grace@example.com", NULL, NULL), MSAL_NA_ERR_USER_DOES_NOT_HAVE_PASSWORD);
+
+    /* A state of the wrong kind for each operation: nothing is sent. */
+    CHECK_CODE(msal_na_sign_in_v2_wait(app, "grace@example.com", NULL, &result), MSAL_NA_OK);
+    msal_na_state *code = next_state(result, MSAL_NA_OUTCOME_CODE_REQUIRED, MSAL_NA_SCENARIO_SIGN_IN);
+    CHECK_CODE(msal_na_state_submit_challenge_wait(code, "12345678", NULL), MSAL_NA_ERR_WRONG_STATE);
+    CHECK(message_has("msal_na_state_submit_challenge"));
+    CHECK_CODE(msal_na_state_resend_challenge_wait(code, NULL), MSAL_NA_ERR_WRONG_STATE);
+    CHECK_CODE(msal_na_state_select_auth_method_wait(code, 0, NULL, NULL), MSAL_NA_ERR_WRONG_STATE);
+    CHECK_CODE(msal_na_state_submit_new_password_wait(code, "x", NULL), MSAL_NA_ERR_WRONG_STATE);
+    CHECK_CODE(msal_na_state_recover_password_wait(code, NULL), MSAL_NA_ERR_WRONG_STATE);
+    CHECK_CODE(msal_na_state_submit_password_wait(code, "x", NULL), MSAL_NA_ERR_WRONG_STATE);
+    CHECK_CODE(msal_na_state_submit_attributes_wait(code, "{}", NULL), MSAL_NA_ERR_WRONG_STATE);
+    CHECK_CODE(msal_na_state_sign_in_wait(code, NULL, NULL), MSAL_NA_ERR_WRONG_STATE);
+    CHECK_CODE(msal_na_state_request_challenge_wait(code, "email", NULL), MSAL_NA_ERR_WRONG_STATE);
+    CHECK_CODE(msal_na_state_submit_code_wait(code, NULL, NULL), MSAL_NA_ERR_INVALID_ARGUMENT);
+    CHECK(msal_na_state_selection_purpose(code) == MSAL_NA_PURPOSE_NONE && msal_na_state_attribute_count(code) == 0);
+    CHECK(msal_na_state_auth_method_count(code) == 0 && msal_na_state_can_recover_password(code) == 0);
+    /* A V1 state takes no V2-only operation, and shows no V2 data. */
+    CHECK_CODE(msal_na_sign_in_wait(app, "ada@example.com", NULL, NULL, &result), MSAL_NA_OK);
+    msal_na_state *v1 = msal_na_result_take_state(result);
+    CHECK(msal_na_result_scenario(result) == MSAL_NA_SCENARIO_UNKNOWN);
+    msal_na_result_free(result);
+    CHECK_CODE(msal_na_state_submit_new_password_wait(v1, "x", NULL), MSAL_NA_ERR_WRONG_STATE);
+    CHECK_CODE(msal_na_state_select_auth_method_wait(v1, 0, NULL, NULL), MSAL_NA_ERR_WRONG_STATE);
+    CHECK(msal_na_state_scenario(v1) == MSAL_NA_SCENARIO_UNKNOWN && msal_na_state_sent_to(v1) == NULL);
+    msal_na_state_free(v1);
+    /* NULL and freed states. */
+    CHECK_CODE(msal_na_state_select_auth_method_wait(NULL, 0, NULL, NULL), MSAL_NA_ERR_INVALID_ARGUMENT);
+    CHECK_CODE(msal_na_state_submit_challenge_wait(NULL, "1", NULL), MSAL_NA_ERR_INVALID_ARGUMENT);
+    msal_na_state_free(code);
+    CHECK_CODE(msal_na_state_submit_code_wait(code, "12345678", NULL), MSAL_NA_ERR_INVALID_HANDLE);
+    CHECK_CODE(msal_na_state_resend_challenge_wait(code, NULL), MSAL_NA_ERR_INVALID_HANDLE);
+    CHECK(msal_na_state_scenario(code) == 0 && msal_na_state_code_length(code) == 0 && msal_na_state_sent_to(code) == NULL);
+    CHECK(msal_na_state_attribute(code, 0, 0) == NULL && message_has("not a live handle"));
+    CHECK(msal_na_result_scenario(NULL) == 0);
+}
+
+int main(int argc, char **argv) {
+    if (argc != 3) return fprintf(stderr, "usage: %s AUTHORITY CLIENT_ID\n", argv[0]), 2;
+    /* The emulator's base URL: the authority's scheme, host and port. */
+    const char *host = strstr(argv[1], "://");
+    const char *path = host ? strchr(host + 3, '/') : NULL;
+    snprintf(base, sizeof base, "%.*s", path ? (int)(path - argv[1]) : (int)strlen(argv[1]), argv[1]);
+    snprintf(config, sizeof config, "{\"client_id\": \"%s\", \"authority\": \"%s\", \"cache\": \"memory\"}", argv[2], argv[1]);
+    msal_na_app *app = app_of(config), *second = app_of(config);
+    char username[96];
+    snprintf(username, sizeof username, "v2c-%ld-%ld@example.com", (long)getpid(), (long)time(NULL));
+    email_code_sign_in(app);
+    first_factor_choice(app);
+    mfa(app);
+    sign_up(app, username, "Signed-Up-In-C-2026");
+    reset(app, username, "Signed-Up-In-C-2026");
+    saved_states(app, second);
+    bad_input(app);
+    msal_na_app_free(second);
+    msal_na_app_free(app);
+    return report("v2 test");
+}
