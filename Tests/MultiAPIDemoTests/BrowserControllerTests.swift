@@ -25,15 +25,9 @@ import Testing
     static let ada = "ada@example.com"
     static let adaPassword = "Analytical-Engine-1843"
 
-    /// Waits (bounded) for the model to satisfy `condition`, letting main-actor callbacks run.
+    /// Waits (bounded, longer than the shared default: a browser sign-in is slower) for `condition`.
     private func until(_ controller: DemoController, _ what: String, _ condition: (DemoModel) -> Bool) async throws {
-        for _ in 0..<1500 {
-            if condition(controller.model) { return }
-            try await Task.sleep(nanoseconds: 10_000_000)
-            controller.handle(.tick)
-        }
-        Issue.record("timed out waiting for \(what); result: \(controller.model.result)")
-        throw CancellationError()
+        try await MultiAPIDemoTests.until(controller, what, attempts: 1500, condition)
     }
 
     private func signIn(_ controller: DemoController, _ email: String, _ password: String) async throws {

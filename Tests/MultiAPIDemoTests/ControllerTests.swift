@@ -12,21 +12,6 @@ import Testing
         return (DemoController(environment: environment, size: .init(columns: 80, rows: 24)), environment)
     }
 
-    /// Waits (bounded) for the model to satisfy `condition`, letting main-actor callbacks run.
-    private func until(_ controller: DemoController, _ what: String, _ condition: (DemoModel) -> Bool) async throws {
-        for _ in 0..<1000 {
-            if condition(controller.model) { return }
-            try await Task.sleep(nanoseconds: 10_000_000)
-            controller.handle(.tick)
-        }
-        Issue.record("timed out waiting for \(what); result: \(controller.model.result)")
-        throw CancellationError()
-    }
-
-    private func type(_ text: String, _ controller: DemoController) {
-        for character in text { controller.handle(.character(character)) }
-    }
-
     private func signIn(_ controller: DemoController, _ email: String, _ password: String) {
         type(email, controller)
         controller.handle(.tab)
@@ -227,23 +212,6 @@ import Testing
     }
 
     // MARK: MFA
-
-    /// Chooses the picker's row whose label is `channel` with the keyboard (arrows, then Enter).
-    private func choose(_ channel: String, _ controller: DemoController) throws {
-        let index = try #require(controller.model.prompt?.options.firstIndex { $0.label == channel })
-        while controller.model.focus != .promptOption(index) { controller.handle(.down) }
-        controller.handle(.enter)
-    }
-
-    /// The newest code the emulator sent over `channel` to `target`.
-    private func code(_ environment: DemoEnvironment, _ channel: String, to target: String) throws -> String {
-        try #require(environment.mailbox?.first { $0.channel == channel && $0.target == target }?.code)
-    }
-
-    private func retype(_ text: String, _ controller: DemoController) {
-        for _ in 0..<20 { controller.handle(.backspace) }
-        type(text, controller)
-    }
 
     @Test func mfaBySMSWithAWrongCodeThenTheRightOne() async throws {
         let (controller, environment) = try controller()

@@ -111,6 +111,26 @@ import Testing
         try check(model, "v2-first-factor-80x24")
     }
 
+    /// `--v2` Sign Up: the attributes dialog from the service's descriptors (a required text field, an
+    /// optional one, a choice), after a refusal.
+    @Test func signUpV2AttributesDialog() throws {
+        var model = base
+        model.signInV2 = true
+        model.email = "lin@example.com"
+        model.result = "A few more details are needed."
+        model.prompt = DemoController.attributesPrompt([
+            MSALNativeAuthRequiredAttribute(name: "displayName", type: "text", required: true, regex: "^.{1,64}$", label: "Display name"),
+            MSALNativeAuthRequiredAttribute(name: "city", type: "text", required: false, regex: nil, label: "City"),
+            MSALNativeAuthRequiredAttribute(
+                name: "country", type: "select", required: true, regex: nil, label: "Country", options: ["FR", "NZ"]),
+        ])
+        model.prompt?.fields[0].text = "Lin Lanying"
+        model.prompt?.fields[2].text = "NZ"
+        model.prompt?.message = "Invalid: Display name. Try other values."
+        model.focus = .promptField(2)
+        try check(model, "v2-attributes-80x24")
+    }
+
     @Test func aLongResultScrolledToItsMiddle() throws {
         var model = base
         model.result = (1...40).map { "line \($0)" }.joined(separator: "\n")

@@ -13,45 +13,12 @@ import Testing
         return (DemoController(environment: environment, size: .init(columns: 80, rows: 24)), environment)
     }
 
-    /// Waits (bounded) for the model to satisfy `condition`, letting main-actor callbacks run.
-    private func until(_ controller: DemoController, _ what: String, _ condition: (DemoModel) -> Bool) async throws {
-        for _ in 0..<1000 {
-            if condition(controller.model) { return }
-            try await Task.sleep(nanoseconds: 10_000_000)
-            controller.handle(.tick)
-        }
-        Issue.record(
-            "timed out waiting for \(what); result: \(controller.model.result); prompt: \(String(describing: controller.model.prompt))")
-        throw CancellationError()
-    }
-
-    private func type(_ text: String, _ controller: DemoController) {
-        for character in text { controller.handle(.character(character)) }
-    }
-
-    private func retype(_ text: String, _ controller: DemoController) {
-        for _ in 0..<20 { controller.handle(.backspace) }
-        type(text, controller)
-    }
-
     /// Types the email and the password (when not empty), then presses Sign In.
     private func signIn(_ controller: DemoController, _ email: String, _ password: String = "") {
         type(email, controller)
         controller.handle(.tab)
         type(password, controller)
         controller.perform(.press(.signIn))
-    }
-
-    /// Chooses the picker's row whose label is `label` with the keyboard (arrows, then Enter).
-    private func choose(_ label: String, _ controller: DemoController) throws {
-        let index = try #require(controller.model.prompt?.options.firstIndex { $0.label == label })
-        while controller.model.focus != .promptOption(index) { controller.handle(.down) }
-        controller.handle(.enter)
-    }
-
-    /// The newest code the emulator sent over `channel` to `target`.
-    private func code(_ environment: DemoEnvironment, _ channel: String, to target: String) throws -> String {
-        try #require(environment.mailbox?.first { $0.channel == channel && $0.target == target }?.code)
     }
 
     @Test func theSwitchShowsAndAdaSignsInWithTheTypedPasswordThenCallsAnAPI() async throws {

@@ -38,7 +38,8 @@ struct DemoMain {
                           view offers "Continue in browser"
           --v2            Sign In through native auth V2 (experimental: the service decides each
                           step; the title bar shows "V2 (experimental)"); the password may stay
-                          empty. Sign Up and Reset Password stay V1
+                          empty. Sign Up and Reset Password too: the service asks for the
+                          attributes, codes and passwords in dialogs, then signs you in
           --log FILE      append the SDK's log (personal data masked) to FILE
           -h, --help      show this help
 

@@ -39,7 +39,7 @@ extension DemoController {
             signUpAttributesState?.submitAttributes(attributes: attributes, delegate: startOperation())
         case .resetCode: resetCodeState?.submitCode(code: first, delegate: startOperation())
         case .resetPassword: resetPasswordState?.submitPassword(password: first, delegate: startOperation())
-        case .mfaMethod, .signInMethod: mfaMethodChosen(prompt.selected)
+        case .mfaMethod, .signInMethod, .recoveryMethod: mfaMethodChosen(prompt.selected)
         case .mfaCode: (mfaState as? MFARequiredState)?.submitChallenge(challenge: first, delegate: startOperation())
         case .registerMethod: challengeAuthMethod(prompt.selected, contact: first.trimmingCharacters(in: .whitespaces))
         case .registerCode:

@@ -1,10 +1,12 @@
 import Foundation
 import MSAL
 
-/// Sign In through native auth V2 (`--v2`, experimental; docs/usage.md#native-auth-v2-experimental):
-/// the service decides each step, and each result the SDK returns is mapped here, in
-/// `onSignInV2Result`, onto the dialogs V1 already uses (code, password, method picker, second-factor
-/// code, registration contact and code, the browser offer). Sign Up and Reset Password stay V1.
+/// Sign In, Sign Up and Reset Password through native auth V2 (`--v2`, experimental;
+/// docs/usage.md#native-auth-v2-experimental): the service decides each step, and each result the SDK
+/// returns is mapped here, in `onSignInV2Result`, onto the dialogs V1 already uses (code, password,
+/// attributes, method picker, second-factor code, registration contact and code, the browser offer).
+/// Sign-up's and reset's own steps (attributes, new password, recovery method, the sign-in after):
+/// DemoController+V2SignUp.swift.
 ///
 /// One V2 state is held at a time (`v2State`); the open dialog's Submit, Resend and choice continue
 /// on it (DemoController+Dialogs.swift routes them here while it is set).
@@ -20,6 +22,7 @@ extension DemoController {
             return
         }
         showResultText("Signing in...")
+        v2Scenario = .signIn
         let username = model.email
         let password = model.password
         let nativeAuth = nativeAuth
@@ -34,7 +37,10 @@ extension DemoController {
     }
 
     /// Runs one V2 call as an operation: busy, and its answer dropped after Esc (as `CallbackGate`).
-    private func runV2(_ step: @escaping @MainActor () async throws(MSALNativeAuthFlowError) -> MSALNativeAuthFlowResult) {
+    /// `atStart`: the call starts a flow (a sign-up's first answer may be an existing account's sign-in).
+    func runV2(
+        atStart: Bool = false, _ step: @escaping @MainActor () async throws(MSALNativeAuthFlowError) -> MSALNativeAuthFlowResult
+    ) {
         let current = beginBusy()
         Task { @MainActor [weak self] in
             let outcome: Result<MSALNativeAuthFlowResult, MSALNativeAuthFlowError>
@@ -45,7 +51,7 @@ extension DemoController {
             }
             guard let self, self.endBusy(current) else { return }
             switch outcome {
-            case .success(let result): self.onSignInV2Result(result)
+            case .success(let result): self.onSignInV2Result(result, atStart: atStart)
             case .failure(let error): self.onSignInV2Error(error)
             }
         }
@@ -61,6 +67,12 @@ extension DemoController {
             runV2 { () async throws(MSALNativeAuthFlowError) in try await state.submitCode(first) }
         case let state as MSALNativeAuthPasswordRequiredState:
             runV2 { () async throws(MSALNativeAuthFlowError) in try await state.submitPassword(first) }
+        case let state as MSALNativeAuthNewPasswordRequiredState:
+            runV2 { () async throws(MSALNativeAuthFlowError) in try await state.submitNewPassword(first) }
+        case let state as MSALNativeAuthAttributesRequiredState:
+            guard let attributes = attributeValuesV2(state, prompt, values) else { return }
+            nonisolated(unsafe) let sent = attributes
+            runV2 { () async throws(MSALNativeAuthFlowError) in try await state.submitAttributes(sent) }
         case let state as MSALNativeAuthMFAVerificationRequiredState:
             runV2 { () async throws(MSALNativeAuthFlowError) in try await state.submitChallenge(first) }
         case let state as MSALNativeAuthStrongAuthVerificationRequiredState:
@@ -106,14 +118,17 @@ extension DemoController {
 
     // MARK: Results onto the dialogs
 
-    /// Where the flow stands, as a dialog: the one place V2 states become the V1 dialogs.
-    func onSignInV2Result(_ result: MSALNativeAuthFlowResult) {
+    /// Where the flow stands, as a dialog: the one place V2 states become the V1 dialogs (the steps
+    /// only sign-up and reset have: `onSignUpOrResetV2Result`).
+    func onSignInV2Result(_ result: MSALNativeAuthFlowResult, atStart: Bool = false) {
+        if onSignUpOrResetV2Result(result, atStart: atStart) { return }
         switch result {
         case .completed(let account, _):
             onSignInCompleted(result: account)
         case .codeRequired(let state):
-            showCode(state, .signInCode, sentTo: state.sentTo) {
-                Self.codePrompt(.signInCode, sentTo: state.sentTo, codeLength: state.codeLength)
+            let kind = Self.codeKind(v2Scenario)
+            showCode(state, kind, sentTo: state.sentTo) {
+                Self.codePrompt(kind, sentTo: state.sentTo, codeLength: state.codeLength)
             }
         case .passwordRequired(let state):
             v2State = state
@@ -140,12 +155,12 @@ extension DemoController {
                 Self.registerCodePrompt(sentTo: state.sentTo, codeLength: state.codeLength, otherMethod: false)
             }
         default:
-            endFlow("Error while signing in: the demo has no dialog for the V2 step \(result)")
+            endFlow("\(Self.errorPrefix(v2Scenario)): the demo has no dialog for the V2 step \(result)")
         }
     }
 
     /// A code state: the dialog of `kind`, or, when that dialog is already open (a resend), its message.
-    private func showCode(_ state: MSALNativeAuthState, _ kind: Prompt.Kind, sentTo: String, _ prompt: () -> Prompt) {
+    func showCode(_ state: MSALNativeAuthState, _ kind: Prompt.Kind, sentTo: String, _ prompt: () -> Prompt) {
         v2State = state
         if model.prompt?.kind == kind {
             promptMessage("A new code was sent to \(sentTo).")
@@ -158,8 +173,9 @@ extension DemoController {
     /// A refusal: at the start, in the result view (as V1 says it); in a dialog, under its fields,
     /// the held state kept (a wrong code or password, a blocked method leave it usable).
     func onSignInV2Error(_ error: MSALNativeAuthFlowError) {
-        if error.isBrowserRequired { return offerBrowser("Signing in", error) }
+        if error.isBrowserRequired { return offerBrowser(Self.doing(v2Scenario), error) }
         guard let kind = model.prompt?.kind else {
+            if v2Scenario != .signIn { return onSignUpOrResetV2StartError(error) }
             if error.isUserNotFound || error.isInvalidPassword || error.isInvalidUsername {
                 showResultText("Invalid username or password")
             } else {
@@ -167,8 +183,12 @@ extension DemoController {
             }
             return
         }
-        if error.isInvalidCode {
+        if error.isInvalidAttributes, kind == .attributes {
+            showRefusedAttributes(error)
+        } else if error.isInvalidCode {
             promptMessage("Invalid code. Try again or resend.")
+        } else if error.isInvalidPassword, kind == .signUpPassword || kind == .resetPassword {
+            promptMessage("Invalid password: \(error.errorDescription ?? "choose another"). Try again.")
         } else if error.isInvalidPassword {
             promptMessage("Invalid password. Try again.")
         } else if error.isAuthMethodBlocked, kind == .mfaMethod {

@@ -41,8 +41,10 @@ public final class DemoController {
     var registerState: RegisterStrongAuthBaseState?
     var registerMethods: [MSALAuthMethod] = []
     var registerParameters: MSALNativeAuthChallengeAuthMethodParameters?
-    /// The V2 sign-in's state the open dialog continues on (DemoController+V2.swift).
+    /// The V2 flow's state the open dialog continues on (DemoController+V2.swift).
     var v2State: MSALNativeAuthState?
+    /// Which V2 flow the buttons last started: what its errors say ("Error while signing up: …").
+    var v2Scenario = MSALNativeAuthFlowScenario.signIn
     /// "Continue in browser" (DemoController+Browser): what the offer asks for, the generation of
     /// the browser sign-in under way, and whether its cancel must be asked again.
     var browserSignIn: BrowserSignIn?
@@ -120,6 +122,7 @@ public final class DemoController {
     }
 
     func signUpPressed() {
+        if model.signInV2 { return signUpV2Pressed() }
         guard !model.email.isEmpty else {
             showResultText("Email not set")
             return
@@ -131,6 +134,7 @@ public final class DemoController {
     }
 
     func resetPasswordPressed() {
+        if model.signInV2 { return resetPasswordV2Pressed() }
         guard !model.email.isEmpty else {
             showResultText("Email not set")
             return

@@ -17,8 +17,8 @@ public final class DemoEnvironment: Sendable {
     /// the system browser (`$BROWSER`, `xdg-open`, `wslview`). A test seam: tests pass a browser
     /// that fills the emulator's page over HTTP.
     public let browserLauncher: (any MSALBrowserLauncher)?
-    /// Sign In goes through native auth V2 (`--v2`, experimental; DemoController+V2.swift). Sign Up
-    /// and Reset Password stay V1.
+    /// Sign In, Sign Up and Reset Password go through native auth V2 (`--v2`, experimental;
+    /// DemoController+V2.swift, DemoController+V2SignUp.swift).
     public let signInV2: Bool
     private let server: EmulatorServer?
     private let mail: MailBox?
@@ -67,13 +67,14 @@ public final class DemoEnvironment: Sendable {
         V2 (experimental): the password may stay empty; the service asks for it.
           barbara@example.com / Substitution-Principle-1987 (password or code)
           hedy@example.com (the browser only)
+          margaret@example.com (Reset Password: email or SMS code, then MFA)
         """
 
     /// What the demo's application declares it can do: MFA and strong-auth registration in its dialogs.
     public static let capabilities: MSALNativeAuthCapabilities = [.mfaRequired, .registrationRequired]
 
     /// Starts the emulator in-process on 127.0.0.1 (a free port) with the demo seed (or `seed`, for
-    /// tests). With `signInV2`, Sign In goes through native auth V2. With `conditionalAccess`, API 2 (the seed's second API) requires the authentication
+    /// tests). With `signInV2`, Sign In, Sign Up and Reset Password go through native auth V2. With `conditionalAccess`, API 2 (the seed's second API) requires the authentication
     /// context `c1`: it answers a token without it with 401 and a claims challenge.
     public static func embedded(
         logger: MSALLoggerConfig?, seed: Seed = .demo, conditionalAccess: Bool = false, signInV2: Bool = false,

@@ -25,7 +25,7 @@ public struct DemoModel: Equatable, Sendable {
     public var size = Size(columns: 80, rows: 24)
     /// Shown at the top right: `emulator` or the tenant's host.
     public var mode = "emulator"
-    /// Sign In goes through native auth V2 (`--v2`, experimental); the title bar says so.
+    /// Sign In, Sign Up and Reset Password go through native auth V2 (`--v2`, experimental); the title bar says so.
     public var signInV2 = false
     public var quit = false
 
@@ -103,6 +103,8 @@ public struct Prompt: Equatable, Sendable {
         case signUpPassword, resetPassword, signInPassword
         /// V2 sign-in: choose the first factor (password or email code) among several.
         case signInMethod
+        /// V2 password reset: choose where the reset code goes (email or SMS).
+        case recoveryMethod
         case attributes
         /// MFA: choose the method a second-factor code goes to.
         case mfaMethod
@@ -120,11 +122,27 @@ public struct Prompt: Equatable, Sendable {
         public var masked = false
         /// What the field is called in the request (a sign-up attribute's name), when it differs from the label.
         public var name: String?
-        public init(label: String, text: String = "", masked: Bool = false, name: String? = nil) {
+        /// Submit refuses the dialog while this field is empty (a required V2 sign-up attribute).
+        public var required = false
+        /// A choice instead of free text: Space and the arrows Left/Right step through these values,
+        /// typing does nothing (a V2 sign-up attribute with options). Empty: a text field.
+        public var choices: [String] = []
+        public init(
+            label: String, text: String = "", masked: Bool = false, name: String? = nil, required: Bool = false, choices: [String] = []
+        ) {
             self.label = label
             self.text = text
             self.masked = masked
             self.name = name
+            self.required = required
+            self.choices = choices
+        }
+
+        /// The choice `step` places from the current one (wrapping); the first or last when none is chosen yet.
+        public func choice(_ step: Int) -> String? {
+            guard !choices.isEmpty else { return nil }
+            guard let index = choices.firstIndex(of: text) else { return step > 0 ? choices.first : choices.last }
+            return choices[((index + step) % choices.count + choices.count) % choices.count]
         }
     }
 

@@ -91,7 +91,13 @@ public func render(_ model: DemoModel) -> Canvas {
         for (index, field) in prompt.fields.enumerated() {
             let rect = layout.promptFields[index]
             canvas.put(field.label, x: box.x + 2, y: rect.y, style: .dialog)
-            drawField(&canvas, field.text, rect: rect, masked: field.masked, focused: model.focus == .promptField(index))
+            if field.choices.isEmpty {
+                drawField(&canvas, field.text, rect: rect, masked: field.masked, focused: model.focus == .promptField(index))
+            } else {
+                // A choice: the value between arrows, or how to choose one.
+                let shown = field.text.isEmpty ? "◂ choose with ←/→ ▸" : "◂ \(field.text) ▸"
+                drawField(&canvas, shown, rect: rect, masked: false, focused: model.focus == .promptField(index))
+            }
         }
         for button in prompt.buttons {
             guard let rect = layout.promptButtons[button] else { continue }
@@ -118,6 +124,8 @@ public func render(_ model: DemoModel) -> Canvas {
             help = " Tab/arrows move · Enter press · PgUp/PgDn scroll · mouse click · Ctrl-C quit"
         } else if case .promptOption = model.focus {
             help = " Tab/arrows move · Enter/Space choose · Esc close · Ctrl-C quit"
+        } else if case .promptField(let index) = model.focus, model.prompt?.fields[safe: index]?.choices.isEmpty == false {
+            help = " ←/→/Space choose · Tab/↑/↓ move · Enter submit · Esc close · Ctrl-C quit"
         } else {
             help = " Tab/arrows move · Enter submit · Esc close · Ctrl-C quit"
         }
@@ -168,6 +176,11 @@ private func drawField(_ canvas: inout Canvas, _ text: String, rect: DemoLayout.
         shown.padding(toLength: inner, withPad: " ", startingAt: 0), x: rect.x + 1, y: rect.y,
         style: focused ? .focusedField : .field)
     canvas.put("]", x: rect.x + rect.width - 1, y: rect.y, style: .dim)
+}
+
+extension Array {
+    /// The element at `index`, nil outside the array.
+    fileprivate subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
 }
 
 private func heading(_ canvas: inout Canvas, _ title: String, y: Int, width: Int) {

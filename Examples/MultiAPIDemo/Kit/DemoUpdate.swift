@@ -28,7 +28,8 @@ public func update(_ model: inout DemoModel, _ key: Key) -> [DemoEffect] {
         moveFocus(&model, by: -1)
         return []
     case .left, .right:
-        // Between buttons only; a text field keeps its focus.
+        // Between buttons only; a text field keeps its focus, a choice field steps through its values.
+        if stepChoice(&model, by: key == .left ? -1 : 1) { return [] }
         if case .button = model.focus { moveFocus(&model, by: key == .left ? -1 : 1) }
         if case .promptButton = model.focus { moveFocus(&model, by: key == .left ? -1 : 1) }
         return []
@@ -36,12 +37,15 @@ public func update(_ model: inout DemoModel, _ key: Key) -> [DemoEffect] {
         if character == " ", case .button(let button) = model.focus { return press(&model, button) }
         if character == " ", case .promptButton(let button) = model.focus { return pressPrompt(&model, button) }
         if character == " ", case .promptOption(let index) = model.focus { return chooseOption(&model, index) }
+        if character == " ", stepChoice(&model, by: 1) { return [] }
+        if focusedChoiceField(model) != nil { return [] }
         editFocusedField(&model) { text in
             guard text.count < 256, !character.isNewline else { return }
             text.append(character)
         }
         return []
     case .backspace:
+        if focusedChoiceField(model) != nil { return [] }
         editFocusedField(&model) { text in if !text.isEmpty { text.removeLast() } }
         return []
     case .enter:
@@ -128,6 +132,24 @@ private func moveFocus(_ model: inout DemoModel, by step: Int) {
     guard !order.isEmpty else { return }
     let index = order.firstIndex(of: model.focus) ?? -step
     model.focus = order[((index + step) % order.count + order.count) % order.count]
+}
+
+/// The index of the focused dialog field when it is a choice.
+private func focusedChoiceField(_ model: DemoModel) -> Int? {
+    guard case .promptField(let index) = model.focus, let prompt = model.prompt, prompt.fields.indices.contains(index),
+        !prompt.fields[index].choices.isEmpty
+    else { return nil }
+    return index
+}
+
+/// Steps the focused choice field by `step`; false when the focus is not on one.
+private func stepChoice(_ model: inout DemoModel, by step: Int) -> Bool {
+    guard let index = focusedChoiceField(model), var prompt = model.prompt, let next = prompt.fields[index].choice(step) else {
+        return false
+    }
+    prompt.fields[index].text = next
+    model.prompt = prompt
+    return true
 }
 
 private func editFocusedField(_ model: inout DemoModel, _ edit: (inout String) -> Void) {
