@@ -216,9 +216,4 @@ import Testing
         #expect(update(&model, .enter) == [.submit(["PE"])])
         #expect(render(model).text.contains("◂ PE ▸"))
     }
-
-    @Test func theNamesOfRefusedAttributesComeFromTheErrorsDescription() {
-        #expect(DemoController.refusedAttributeNames("Invalid value (attributes: displayName, city)") == ["displayName", "city"])
-        #expect(DemoController.refusedAttributeNames("Invalid value").isEmpty)
-    }
 }

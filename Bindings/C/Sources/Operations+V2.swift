@@ -237,7 +237,7 @@ extension Outcome {
 
     /// A V2 error; with `MSAL_NA_ERR_INVALID_ATTRIBUTES` the refused names are the result's attributes.
     convenience init(v2 error: MSALNativeAuthFlowError, scenario: MSALNativeAuthFlowScenario) {
-        let names = error.isInvalidAttributes ? Self.invalidAttributeNames(error.errorDescription) : []
+        let names = error.invalidAttributeNames
         self.init(
             kind: .error, code: ErrorCode.of(error), message: error.errorDescription ?? "\(error)",
             correlationId: error.correlationId.uuidString.lowercased(), serverError: error.serverError,
@@ -247,15 +247,6 @@ extension Outcome {
 
     static func attributes(_ required: [MSALNativeAuthRequiredAttribute]) -> [Attribute] {
         required.map { Attribute(name: $0.name, type: $0.type, required: $0.required, regex: $0.regex) }
-    }
-
-    /// The ids an `isInvalidAttributes` error names: the SDK appends them to its description as
-    /// " (attributes: a, b)" (Sources/MSAL/V2/Flow/V2ErrorMapping.swift, `details`).
-    static func invalidAttributeNames(_ description: String?) -> [String] {
-        guard let description, let start = description.range(of: " (attributes: ", options: .backwards), description.hasSuffix(")")
-        else { return [] }
-        let list = description[start.upperBound..<description.index(before: description.endIndex)]
-        return list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 }
 

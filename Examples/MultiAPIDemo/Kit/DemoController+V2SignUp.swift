@@ -204,7 +204,7 @@ extension DemoController {
     /// first, to fix; the attributes state stays usable.
     func showRefusedAttributes(_ error: MSALNativeAuthFlowError) {
         guard let prompt = model.prompt else { return }
-        let names = Self.refusedAttributeNames(error.errorDescription ?? "")
+        let names = error.invalidAttributeNames
         let refused = prompt.fields.indices.filter { index in names.contains(prompt.fields[index].name ?? prompt.fields[index].label) }
         guard let first = refused.first else {
             promptMessage("Invalid: \(error.errorDescription ?? "the service refused a value"). Try other values.")
@@ -212,15 +212,6 @@ extension DemoController {
         }
         promptMessage("Invalid: \(refused.map { Self.plainLabel(prompt.fields[$0]) }.joined(separator: ", ")). Try other values.")
         focus(.promptField(first))
-    }
-
-    /// The attribute ids an invalid-attributes error names (the SDK ends its description with
-    /// `(attributes: a, b)`: Sources/MSAL/V2/Flow/V2ErrorMapping.swift).
-    nonisolated static func refusedAttributeNames(_ description: String) -> [String] {
-        guard let start = description.range(of: "(attributes: ", options: .backwards),
-            let end = description[start.upperBound...].firstIndex(of: ")")
-        else { return [] }
-        return description[start.upperBound..<end].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
     }
 
     /// A field's label without the required mark.

@@ -116,6 +116,8 @@ package struct NativeAuthErrorDetails: Sendable {
     package var serverError: String?
     package var serverSuberror: String?
     package var underlyingError: (any Error)?
+    /// The attribute ids a refusal of attribute values names (`MSALNativeAuthFlowError.invalidAttributeNames`).
+    package var invalidAttributeNames: [String] = []
 
     package init(message: String?, correlationId: UUID) {
         self.message = message

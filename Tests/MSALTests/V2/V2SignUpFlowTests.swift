@@ -65,11 +65,12 @@ import Testing
             V2Fixture.attributeError("attributeValidationError", detail: "invalidAttributeValue", ids: ["displayName"], aadsts: 1_002_027))
         let error = try await flowError { () async throws(MSALNativeAuthFlowError) in try await password.submitPassword(Fixture.password) }
         #expect(error.isInvalidAttributes && error.errorDescription?.contains("displayName") == true && error.errorCodes == [1_002_027])
+        #expect(error.invalidAttributeNames == ["displayName"])
         h.v2(
             V2Fixture.submitAttributesPath, 400,
             V2Fixture.attributeError("attributeValidationError", detail: "passwordPolicyViolation", ids: ["password"], aadsts: 1_002_027))
         let weak = try await flowError { () async throws(MSALNativeAuthFlowError) in try await password.submitPassword("weak") }
-        #expect(weak.isInvalidPassword && !weak.isInvalidAttributes)
+        #expect(weak.isInvalidPassword && !weak.isInvalidAttributes && weak.invalidAttributeNames.isEmpty)
         h.v2(V2Fixture.submitAttributesPath, 200, V2Fixture.continued(token: "s4"))
         _ = try expectState(try await password.submitPassword(Fixture.password), MSALNativeAuthSignInAfterSignUpState.self)
         #expect(h.stub.receivedRequests.last?.jsonObject["continuationToken"] as? String == "s3")

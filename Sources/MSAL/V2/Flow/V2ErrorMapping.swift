@@ -43,6 +43,7 @@ enum V2ErrorMapping {
         details.serverSuberror = error.innerCode
         if kind == .invalidAttributes, !error.attributeIds.isEmpty {
             details.message = (details.message ?? "") + " (attributes: \(error.attributeIds.joined(separator: ", ")))"
+            details.invalidAttributeNames = error.attributeIds
         }
         return details
     }

@@ -29,6 +29,11 @@ public final class MSALNativeAuthFlowError: MSALNativeAuthError, @unchecked Send
     /// The service refused attribute values; their names are in `errorDescription`.
     /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public var isInvalidAttributes: Bool { type == .invalidAttributes }
+    /// With `isInvalidAttributes`, the ids of the attributes the service refused, in its order
+    /// (also named at the end of `errorDescription`, as MSAL does); empty otherwise. Not in MSAL:
+    /// a Linux addition, so that an app can point at the fields without reading the description.
+    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
+    public let invalidAttributeNames: [String]
     /// The account has no password to reset.
     /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public var isUserDoesNotHavePassword: Bool { type == .userDoesNotHavePassword }
@@ -50,6 +55,11 @@ public final class MSALNativeAuthFlowError: MSALNativeAuthError, @unchecked Send
     /// Neither of the above: `errorDescription`, `errorCodes` and `serverError` say more.
     /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public var isGeneralError: Bool { type == .generalError }
+
+    package override init(type: ErrorType, _ details: NativeAuthErrorDetails) {
+        invalidAttributeNames = type == .invalidAttributes ? details.invalidAttributeNames : []
+        super.init(type: type, details)
+    }
 
     /// The error for a delegate that lacks `protocolName`, the protocol of the state reached.
     static func notImplemented(_ protocolName: String, correlationId: UUID) -> MSALNativeAuthFlowError {
