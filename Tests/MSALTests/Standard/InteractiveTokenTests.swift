@@ -17,7 +17,7 @@ import Testing
         private let lock = NSLock()
         private let redirectQuery: String
         private var seen: URL?
-        private var landing: Task<String?, Never>?
+        private var landing: LoopbackTestClient.PendingAnswer?
         var url: URL? { lock.withLock { seen } }
 
         init(redirectQuery: String = "code=CODE-1") {
@@ -31,8 +31,8 @@ import Testing
                 uniquingKeysWith: { first, _ in first })
             let redirect = try #require(query["redirect_uri"].flatMap(URLComponents.init(string:)))
             let target = "/?\(redirectQuery)&state=\(query["state"] ?? "")"
-            let task = Task { try? await LoopbackTestClient.get(target, port: UInt16(redirect.port ?? 0)) }
-            lock.withLock { landing = task }
+            let answer = LoopbackTestClient.startGet(target, port: UInt16(redirect.port ?? 0))
+            lock.withLock { landing = answer }
         }
 
         /// The listener's whole answer to the redirect (head and page), once it has come.

@@ -122,9 +122,51 @@ struct LoopbackTestClient {
 
     /// `GET target` with the headers a browser would send.
     static func get(_ target: String, port: UInt16, family: Family = .ipv4) async throws -> String {
-        try await exchange(
-            "GET \(target) HTTP/1.1\r\nHost: localhost:\(port)\r\nUser-Agent: test\r\nAccept: text/html\r\n\r\n", port: port, family: family
-        )
+        try await exchange(getRequest(target, port: port), port: port, family: family)
+    }
+
+    /// The request line and the headers a browser would send.
+    static func getRequest(_ target: String, port: UInt16) -> String {
+        "GET \(target) HTTP/1.1\r\nHost: localhost:\(port)\r\nUser-Agent: test\r\nAccept: text/html\r\n\r\n"
+    }
+
+    /// An answer on its way: the exchange runs on a thread started at once.
+    final class PendingAnswer: @unchecked Sendable {
+        private let lock = NSLock()
+        private var answer: String??
+        private var waiter: CheckedContinuation<String?, Never>?
+
+        fileprivate func finish(_ text: String?) {
+            lock.withLock {
+                if let waiter { waiter.resume(returning: text) } else { answer = .some(text) }
+                waiter = nil
+            }
+        }
+
+        /// The whole answer, or nil when the exchange failed.
+        var value: String? {
+            get async {
+                await withCheckedContinuation { continuation in
+                    lock.withLock {
+                        if let answer { continuation.resume(returning: answer) } else { waiter = continuation }
+                    }
+                }
+            }
+        }
+    }
+
+    /// `GET target`, started now on a thread of its own, as a browser in another process would
+    /// send it. A `Task` would start only when the cooperative pool reaches it: under load, behind a
+    /// thousand other tests, that came after the listener's 120 s had passed.
+    static func startGet(_ target: String, port: UInt16) -> PendingAnswer {
+        let pending = PendingAnswer()
+        Thread {
+            guard let connection = try? connect(port: port) else { return pending.finish(nil) }
+            defer { connection.close() }
+            connection.send(getRequest(target, port: port))
+            pending.finish(connection.readToEnd())
+        }.start()
+        return pending
     }
 
     /// Whether this machine can bind ::1 (some containers have no IPv6 loopback).
