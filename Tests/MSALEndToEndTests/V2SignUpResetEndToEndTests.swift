@@ -20,20 +20,20 @@ import Testing
         let app = try world.app()
         let parameters = MSALNativeAuthSignUpParametersV2(username: Self.lin)
         parameters.attributes = ["displayName": "Lin Lanying"]
-        let code = try expectV2(try await app.signUpV2(parameters: parameters), MSALNativeAuthCodeRequiredState.self)
+        let code = try expectState(try await app.signUpV2(parameters: parameters), MSALNativeAuthCodeRequiredState.self)
         #expect(code.codeLength == 8 && code.scenario == .signUp && code.sentTo == "l****n@e****e")
-        let password = try expectV2(try await code.submitCode(try await world.code(Self.lin)), MSALNativeAuthPasswordRequiredState.self)
+        let password = try expectState(try await code.submitCode(try await world.code(Self.lin)), MSALNativeAuthPasswordRequiredState.self)
         #expect(!password.canRecoverPassword)
-        let weak = try await v2Error { () async throws(MSALNativeAuthFlowError) in try await password.submitPassword("short") }
+        let weak = try await flowError { () async throws(MSALNativeAuthFlowError) in try await password.submitPassword("short") }
         #expect(weak.isInvalidPassword)
-        let after = try expectV2(try await password.submitPassword(Self.newPassword), MSALNativeAuthSignInAfterSignUpState.self)
-        guard case .completed(let result, .signUp) = try await after.signIn() else { throw V2Unexpected("expected completion") }
+        let after = try expectState(try await password.submitPassword(Self.newPassword), MSALNativeAuthSignInAfterSignUpState.self)
+        guard case .completed(let result, .signUp) = try await after.signIn() else { throw UnexpectedOutcome("expected completion") }
         #expect(result.account.username == Self.lin)
         // The new account signs in with V2 afterwards, by password.
-        let again = try expectV2(
+        let again = try expectState(
             try await app.signInV2(parameters: MSALNativeAuthSignInParametersV2(username: Self.lin)),
             MSALNativeAuthPasswordRequiredState.self)
-        guard case .completed = try await again.submitPassword(Self.newPassword) else { throw V2Unexpected("expected sign-in") }
+        guard case .completed = try await again.submitPassword(Self.newPassword) else { throw UnexpectedOutcome("expected sign-in") }
     }
 
     @Test func aRefusedAttributeIsInvalidAttributesAndTheStateStaysUsable() async throws {
@@ -42,83 +42,84 @@ import Testing
         let parameters = MSALNativeAuthSignUpParameters(username: Self.lin)
         parameters.password = Self.newPassword
         parameters.attributes = ["displayName": String(repeating: "x", count: 65)]
-        let code = try expectV2(try await world.app().signUpV2(parameters: parameters), MSALNativeAuthCodeRequiredState.self)
+        let code = try expectState(try await world.app().signUpV2(parameters: parameters), MSALNativeAuthCodeRequiredState.self)
         let sent = try await world.code(Self.lin)
-        let error = try await v2Error { () async throws(MSALNativeAuthFlowError) in try await code.submitCode(sent) }
+        let error = try await flowError { () async throws(MSALNativeAuthFlowError) in try await code.submitCode(sent) }
         #expect(error.isInvalidAttributes && error.errorDescription?.contains("displayName") == true, "\(error)")
         #expect(error.errorCodes.contains(1_002_027))
         // Without displayName from the app: the password first, then the attributes state, refused, then accepted.
         let other = MSALNativeAuthSignUpParametersV2(username: "mae.new@example.com")
-        let code2 = try expectV2(try await world.app().signUpV2(parameters: other), MSALNativeAuthCodeRequiredState.self)
-        let password = try expectV2(
+        let code2 = try expectState(try await world.app().signUpV2(parameters: other), MSALNativeAuthCodeRequiredState.self)
+        let password = try expectState(
             try await code2.submitCode(try await world.code("mae.new@example.com")), MSALNativeAuthPasswordRequiredState.self)
-        let attributes = try expectV2(try await password.submitPassword(Self.newPassword), MSALNativeAuthAttributesRequiredState.self)
+        let attributes = try expectState(try await password.submitPassword(Self.newPassword), MSALNativeAuthAttributesRequiredState.self)
         #expect(attributes.attributes.map(\.name) == ["displayName"] && attributes.attributes[0].label != nil)
-        let refused = try await v2Error { () async throws(MSALNativeAuthFlowError) in
+        let refused = try await flowError { () async throws(MSALNativeAuthFlowError) in
             try await attributes.submitAttributes(["displayName": String(repeating: "y", count: 65)])
         }
         #expect(refused.isInvalidAttributes)
-        _ = try expectV2(try await attributes.submitAttributes(["displayName": "Mae"]), MSALNativeAuthSignInAfterSignUpState.self)
+        _ = try expectState(try await attributes.submitAttributes(["displayName": "Mae"]), MSALNativeAuthSignInAfterSignUpState.self)
     }
 
     @Test func resetForAdaWithNewPasswordThenSignInAfterReset() async throws {
         let world = try World()
         defer { world.server.stop() }
         let app = try world.app()
-        let code = try expectV2(
+        let code = try expectState(
             try await app.resetPasswordV2(parameters: MSALNativeAuthResetPasswordParametersV2(username: H.ada)),
             MSALNativeAuthCodeRequiredState.self)
         #expect(code.scenario == .passwordReset && code.sentTo == "a****a@e****e")
-        let newPassword = try expectV2(
+        let newPassword = try expectState(
             try await code.submitCode(try await world.code(H.ada)), MSALNativeAuthNewPasswordRequiredState.self)
-        let reused = try await v2Error { () async throws(MSALNativeAuthFlowError) in try await newPassword.submitNewPassword(H.adaPassword)
+        let reused = try await flowError { () async throws(MSALNativeAuthFlowError) in
+            try await newPassword.submitNewPassword(H.adaPassword)
         }
         #expect(reused.isInvalidPassword)
-        let after = try expectV2(
+        let after = try expectState(
             try await newPassword.submitNewPassword(Self.newPassword), MSALNativeAuthSignInAfterResetPasswordState.self)
         #expect(world.clock.sleeps == [1.5])
-        guard case .completed(let result, .passwordReset) = try await after.signIn() else { throw V2Unexpected("expected completion") }
+        guard case .completed(let result, .passwordReset) = try await after.signIn() else { throw UnexpectedOutcome("expected completion") }
         #expect(result.account.username == H.ada)
-        let again = try expectV2(
+        let again = try expectState(
             try await app.signInV2(parameters: MSALNativeAuthSignInParametersV2(username: H.ada)), MSALNativeAuthPasswordRequiredState.self)
-        guard case .completed = try await again.submitPassword(Self.newPassword) else { throw V2Unexpected("expected sign-in") }
+        guard case .completed = try await again.submitPassword(Self.newPassword) else { throw UnexpectedOutcome("expected sign-in") }
     }
 
     @Test func margaretResetsBySMSThenMFAThenSignInAfterReset() async throws {
         let world = try World()
         defer { world.server.stop() }
-        let selection = try expectV2(
+        let selection = try expectState(
             try await world.app().resetPasswordV2(parameters: MSALNativeAuthResetPasswordParameters(username: Self.margaret)),
             MSALNativeAuthAuthMethodSelectionRequiredState.self)
         #expect(selection.purpose == .recovery && selection.authMethods.map(\.challengeType) == ["email", "sms"])
         let sms = try #require(selection.authMethods.last)
-        let code = try expectV2(try await selection.selectAuthMethod(sms), MSALNativeAuthCodeRequiredState.self)
+        let code = try expectState(try await selection.selectAuthMethod(sms), MSALNativeAuthCodeRequiredState.self)
         #expect(code.codeLength == 6 && code.channel.isSMSType)
-        let newPassword = try expectV2(
+        let newPassword = try expectState(
             try await code.submitCode(try await world.code(Self.margaret)), MSALNativeAuthNewPasswordRequiredState.self)
-        let mfa = try expectV2(
+        let mfa = try expectState(
             try await newPassword.submitNewPassword(Self.newPassword), MSALNativeAuthAuthMethodSelectionRequiredState.self)
         #expect(mfa.purpose == .mfa && mfa.scenario == .passwordReset)
-        let challenge = try expectV2(try await mfa.selectAuthMethod(mfa.authMethods[0]), MSALNativeAuthMFAVerificationRequiredState.self)
-        let after = try expectV2(
+        let challenge = try expectState(try await mfa.selectAuthMethod(mfa.authMethods[0]), MSALNativeAuthMFAVerificationRequiredState.self)
+        let after = try expectState(
             try await challenge.submitChallenge(try await world.code(Self.margaret)), MSALNativeAuthSignInAfterResetPasswordState.self)
-        guard case .completed(let result, _) = try await after.signIn() else { throw V2Unexpected("expected completion") }
+        guard case .completed(let result, _) = try await after.signIn() else { throw UnexpectedOutcome("expected completion") }
         #expect(result.account.username == Self.margaret)
     }
 
     @Test func inlineRecoveryFromTheSignInPasswordCompletesTheSignIn() async throws {
         let world = try World()
         defer { world.server.stop() }
-        let password = try expectV2(
+        let password = try expectState(
             try await world.app().signInV2(parameters: MSALNativeAuthSignInParametersV2(username: H.ada)),
             MSALNativeAuthPasswordRequiredState.self)
         #expect(password.canRecoverPassword)
-        let code = try expectV2(try await password.recoverPassword(), MSALNativeAuthCodeRequiredState.self)
+        let code = try expectState(try await password.recoverPassword(), MSALNativeAuthCodeRequiredState.self)
         #expect(code.scenario == .signIn)
-        let newPassword = try expectV2(
+        let newPassword = try expectState(
             try await code.submitCode(try await world.code(H.ada)), MSALNativeAuthNewPasswordRequiredState.self)
         guard case .completed(let result, .signIn) = try await newPassword.submitNewPassword(Self.newPassword) else {
-            throw V2Unexpected("expected the sign-in to complete")
+            throw UnexpectedOutcome("expected the sign-in to complete")
         }
         #expect(result.account.username == H.ada)
     }
@@ -138,39 +139,6 @@ import Testing
     }
 }
 
-struct V2Unexpected: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
-
-func expectV2<State>(_ result: MSALNativeAuthFlowResult, _ type: State.Type) throws -> State {
-    let state: Any? =
-        switch result {
-        case .codeRequired(let s): s
-        case .passwordRequired(let s): s
-        case .authMethodSelectionRequired(let s): s
-        case .mfaVerificationRequired(let s): s
-        case .strongAuthRegistrationRequired(let s): s
-        case .strongAuthVerificationRequired(let s): s
-        case .newPasswordRequired(let s): s
-        case .attributesRequired(let s): s
-        case .signInAfterSignUp(let s): s
-        case .signInAfterResetPassword(let s): s
-        case .completed: nil
-        }
-    guard let typed = state as? State else { throw V2Unexpected("expected \(State.self), got \(result)") }
-    return typed
-}
-
-func v2Error(_ body: () async throws(MSALNativeAuthFlowError) -> MSALNativeAuthFlowResult) async throws -> MSALNativeAuthFlowError {
-    do {
-        let result = try await body()
-        throw V2Unexpected("expected an error, got \(result)")
-    } catch let error as MSALNativeAuthFlowError {
-        return error
-    }
-}
-
 /// Records the states and the completed username of a V2 flow run through delegates.
 @MainActor
 final class V2E2EDelegate: MSALNativeAuthCodeRequiredDelegate, MSALNativeAuthNewPasswordRequiredDelegate,
@@ -181,9 +149,9 @@ final class V2E2EDelegate: MSALNativeAuthCodeRequiredDelegate, MSALNativeAuthNew
 
     func next<T>(_ type: T.Type) async throws -> T {
         for _ in 0..<10_000 where events.count <= taken { try await Task.sleep(nanoseconds: 1_000_000) }
-        guard events.count > taken else { throw V2Unexpected("no callback") }
+        guard events.count > taken else { throw UnexpectedOutcome("no callback") }
         taken += 1
-        guard let typed = events[taken - 1] as? T else { throw V2Unexpected("expected \(T.self), got \(events[taken - 1])") }
+        guard let typed = events[taken - 1] as? T else { throw UnexpectedOutcome("expected \(T.self), got \(events[taken - 1])") }
         return typed
     }
 

@@ -106,12 +106,6 @@ struct Harness {
     var stubProblems: [String] { stub.mismatches + stub.unusedStubs.map { "unused stub: \($0)" } }
 }
 
-/// A flow ended in another outcome than the test expected.
-struct UnexpectedOutcome: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
-
 /// The error `body` throws, as the `NSError` an app catches, or nil when it throws none.
 func thrownError(_ body: () throws -> Void) -> NSError? {
     do {

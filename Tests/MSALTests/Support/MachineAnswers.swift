@@ -1,5 +1,6 @@
 import Foundation
 import MSAL
+import TestSupport
 
 @testable import MSAL
 

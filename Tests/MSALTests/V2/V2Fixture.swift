@@ -1,6 +1,7 @@
 import Foundation
 import MSAL
 import NativeAuthTesting
+import TestSupport
 import Testing
 
 @testable import MSAL
@@ -147,36 +148,6 @@ extension HTTPTransportRequest {
     /// The JSON body of an interaction request.
     var jsonBody: [String: String] {
         (try? JSONSerialization.jsonObject(with: body)) as? [String: String] ?? [:]
-    }
-}
-
-/// The state a V2 result carries, or an error naming what came instead.
-func expectState<State>(_ result: MSALNativeAuthFlowResult, _ type: State.Type) throws -> State {
-    let state: Any? =
-        switch result {
-        case .codeRequired(let s): s
-        case .passwordRequired(let s): s
-        case .authMethodSelectionRequired(let s): s
-        case .mfaVerificationRequired(let s): s
-        case .strongAuthRegistrationRequired(let s): s
-        case .strongAuthVerificationRequired(let s): s
-        case .newPasswordRequired(let s): s
-        case .attributesRequired(let s): s
-        case .signInAfterSignUp(let s): s
-        case .signInAfterResetPassword(let s): s
-        case .completed: nil
-        }
-    guard let typed = state as? State else { throw UnexpectedOutcome("expected \(State.self), got \(result)") }
-    return typed
-}
-
-/// The error `body` throws, or an error saying it threw none.
-func flowError(_ body: () async throws(MSALNativeAuthFlowError) -> MSALNativeAuthFlowResult) async throws -> MSALNativeAuthFlowError {
-    do {
-        let result = try await body()
-        throw UnexpectedOutcome("expected an error, got \(result)")
-    } catch let error as MSALNativeAuthFlowError {
-        return error
     }
 }
 
