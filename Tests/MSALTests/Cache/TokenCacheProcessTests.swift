@@ -35,14 +35,21 @@ import Testing
     @Test func aProcessKilledMidWriteLeavesALoadableFile() async throws {
         let directory = try TemporaryDirectory()
         var versions = Set<String>()
+        func version() throws -> String? {
+            try FileTokenCacheStorage(url: directory.cacheFile).load(ifChangedSince: nil)?.document[.accessToken]["version"]?["secret"]?
+                .stringValue
+        }
         for round in 0..<8 {
+            let before = try version()
             let process = try ChildProcess(Self.stressTool.path, ["churn", directory.cacheFile.path])
+            // Killed only once it has written (a loaded machine can take longer to start it than
+            // any fixed pause), then after a pause that varies by round, mid-write or between writes.
+            #expect(await waitUntil(seconds: 60) { (try? version()).flatMap { $0 } != before }, "round \(round): no write")
             try await Task.sleep(nanoseconds: UInt64(30_000 + (round * 17_000) % 90_000) * 1000)
             process.signal(SIGKILL)
             _ = await process.exitStatus(within: 60)
             let snapshot = try #require(try FileTokenCacheStorage(url: directory.cacheFile).load(ifChangedSince: nil))
             #expect(snapshot.problem == nil, "round \(round): \(snapshot.problem?.message ?? "")")
-            guard FileManager.default.fileExists(atPath: directory.cacheFile.path) else { continue } // killed before any write
             let version = try #require(snapshot.document[.accessToken]["version"]?["secret"]?.stringValue)
             versions.insert(version)
         }
