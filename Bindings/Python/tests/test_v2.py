@@ -120,6 +120,43 @@ def test_mfa_async(emulator: Emulator) -> None:
     asyncio.run(journey())
 
 
+def test_just_in_time_registration_of_a_phone_async(emulator: Emulator) -> None:
+    """katherine has no second factor yet: after her password the service asks her to register one."""
+
+    async def journey() -> None:
+        with emulator.app() as app:
+            password = await app.sign_in_v2_async("katherine@example.com")
+            assert isinstance(password, m.PasswordRequiredState)
+            registration = await password.submit_password_async("Orbital-Mechanics-1962")
+            assert isinstance(registration, m.StrongAuthRegistrationRequiredState)
+            sms = next(method for method in registration.auth_methods if method.channel == "sms")
+            with pytest.raises(m.InvalidInputError):
+                await registration.select_auth_method_async(sms, "555")
+            verification = await registration.select_auth_method_async(sms, "+15550123")
+            assert isinstance(verification, m.StrongAuthVerificationRequiredState) and verification.channel == "sms"
+            with pytest.raises(m.InvalidCodeError):
+                await verification.submit_challenge_async("000000")
+            done = await verification.submit_challenge_async(emulator.code("katherine@example.com", "registration"))
+            assert isinstance(done, m.SignedIn) and done.account is not None
+            assert done.account.username == "katherine@example.com"
+
+    asyncio.run(journey())
+
+
+def test_sign_up_of_an_existing_account_signs_it_in(emulator: Emulator) -> None:
+    """barbara exists with a password and an email code: a sign-up asks which, then signs her in."""
+    with emulator.app() as app:
+        selection = app.sign_up_v2("barbara@example.com")
+        assert isinstance(selection, m.AuthMethodSelectionRequiredState) and selection.purpose == "existing_account"
+        assert selection.scenario == m.Scenario.SIGN_UP
+        password = selection.select_auth_method(next(method for method in selection.auth_methods if method.challenge_type == "password"))
+        assert isinstance(password, m.PasswordRequiredState)
+        after = password.submit_password(BARBARA)
+        assert isinstance(after, m.SignInAfterSignUpState) and after.scenario == m.Scenario.SIGN_UP
+        done = after.sign_in([TODOLIST])
+        assert isinstance(done, m.SignedIn) and done.account is not None and done.account.username == "barbara@example.com"
+
+
 def sign_up(app: m.PublicClientApplication, emulator: Emulator, username: str, password: str) -> None:
     """A V2 sign-up with displayName from the options, then the sign-in after it."""
     code = app.sign_up_v2(username, attributes={"displayName": "Py Tester"})
