@@ -1,7 +1,7 @@
 /*
  * Native auth V2 (experimental) at the C boundary, against the emulator's V2 journeys: an email-code
  * sign-in (callback form too), a choice of first factors then the password, MFA with a resent
- * code, a sign-up with attributes (and refused ones) then the sign-in after it, a reset then the
+ * code, a phone registered just in time, a sign-up with attributes (and refused ones) then the sign-in after it, a reset then the
  * sign-in after it and with the new password, saved V2 states restored into a second application
  * and continued; then bad input (NULL, a state of the wrong kind, an index out of range, malformed
  * options). Codes come from the emulator's mailbox hook (curl). Built and run by
@@ -204,6 +204,49 @@ static void mfa(msal_na_app *app) {
 
 /* Sign-up of `username` with its attribute from the options, then the sign-in after it; then a
  * second user without the attribute: refused, then accepted on the same state. */
+/* A user who must pass MFA and has no method yet (made through the emulator's users hook, so that
+ * each sanitizer run has one of its own) registers a phone just in time: a malformed contact is
+ * refused, a wrong code leaves the state usable, the right one signs in. */
+static void registration(msal_na_app *app) {
+    char username[96], command[1024], status[8] = "";
+    snprintf(username, sizeof username, "c-jit-%ld-%d@example.com", (long)time(NULL), (int)getpid());
+    snprintf(command, sizeof command,
+             "curl -s -o /dev/null -w '%%{http_code}' -X POST -H 'Content-Type: application/json' "
+             "-d '{\"username\": \"%s\", \"password\": \"Registered-In-C-2026\", \"mfa_required\": true}' '%s/_emulator/users'",
+             username, base);
+    FILE *pipe = popen(command, "r");
+    CHECK(pipe != NULL);
+    if (!pipe) return;
+    size_t length = fread(status, 1, sizeof status - 1, pipe);
+    status[length] = '\0';
+    pclose(pipe);
+    CHECK(strcmp(status, "201") == 0);
+
+    msal_na_result *result = NULL;
+    CHECK_CODE(msal_na_sign_in_v2_wait(app, username, NULL, &result), MSAL_NA_OK);
+    msal_na_state *password = next_state(result, MSAL_NA_OUTCOME_PASSWORD_REQUIRED, MSAL_NA_SCENARIO_SIGN_IN);
+    CHECK_CODE(msal_na_state_submit_password_wait(password, "Registered-In-C-2026", &result), MSAL_NA_OK);
+    msal_na_state *registration = next_state(result, MSAL_NA_OUTCOME_STRONG_AUTH_REGISTRATION_REQUIRED, MSAL_NA_SCENARIO_SIGN_IN);
+    CHECK(msal_na_state_kind(registration) == MSAL_NA_STATE_V2_STRONG_AUTH_REGISTRATION_REQUIRED);
+    int sms = -1;
+    for (int index = 0; index < msal_na_state_auth_method_count(registration); index++) {
+        char *channel = msal_na_state_auth_method(registration, index, MSAL_NA_AUTH_METHOD_CHANNEL);
+        if (channel != NULL && strcmp(channel, "sms") == 0) sms = index;
+        msal_na_string_free(channel);
+    }
+    CHECK(sms >= 0);
+    CHECK_CODE(msal_na_state_select_auth_method_wait(registration, sms, "555", NULL), MSAL_NA_ERR_INVALID_INPUT);
+    CHECK_CODE(msal_na_state_select_auth_method_wait(registration, sms, "+15550123", &result), MSAL_NA_OK);
+    msal_na_state *verification = next_state(result, MSAL_NA_OUTCOME_STRONG_AUTH_VERIFICATION_REQUIRED, MSAL_NA_SCENARIO_SIGN_IN);
+    CHECK(msal_na_state_kind(verification) == MSAL_NA_STATE_V2_STRONG_AUTH_VERIFICATION_REQUIRED);
+    CHECK_CODE(msal_na_state_submit_challenge_wait(verification, "000000", NULL), MSAL_NA_ERR_INVALID_CODE);
+    CHECK_CODE(msal_na_state_submit_challenge_wait(verification, mailbox_code(username, "registration"), &result), MSAL_NA_OK);
+    signed_in(result, username, MSAL_NA_SCENARIO_SIGN_IN);
+    msal_na_state_free(verification);
+    msal_na_state_free(registration);
+    msal_na_state_free(password);
+}
+
 static void sign_up(msal_na_app *app, const char *username, const char *password) {
     msal_na_result *result = NULL;
     CHECK_CODE(msal_na_sign_up_v2_wait(app, username, "{\"attributes\": {\"displayName\": \"C Tester\"}}", &result), MSAL_NA_OK);
@@ -396,6 +439,7 @@ int main(int argc, char **argv) {
     email_code_sign_in(app);
     first_factor_choice(app);
     mfa(app);
+    registration(app);
     sign_up(app, username, "Signed-Up-In-C-2026");
     reset(app, username, "Signed-Up-In-C-2026");
     saved_states(app, second);

@@ -121,13 +121,14 @@ def test_mfa_async(emulator: Emulator) -> None:
 
 
 def test_just_in_time_registration_of_a_phone_async(emulator: Emulator) -> None:
-    """katherine has no second factor yet: after her password the service asks her to register one."""
+    """A user who must pass MFA and has no method yet registers one after the password."""
+    username = emulator.new_user(password="Registered-In-Py-2026", mfa_required=True)
 
     async def journey() -> None:
         with emulator.app() as app:
-            password = await app.sign_in_v2_async("katherine@example.com")
+            password = await app.sign_in_v2_async(username)
             assert isinstance(password, m.PasswordRequiredState)
-            registration = await password.submit_password_async("Orbital-Mechanics-1962")
+            registration = await password.submit_password_async("Registered-In-Py-2026")
             assert isinstance(registration, m.StrongAuthRegistrationRequiredState)
             sms = next(method for method in registration.auth_methods if method.channel == "sms")
             with pytest.raises(m.InvalidInputError):
@@ -136,9 +137,8 @@ def test_just_in_time_registration_of_a_phone_async(emulator: Emulator) -> None:
             assert isinstance(verification, m.StrongAuthVerificationRequiredState) and verification.channel == "sms"
             with pytest.raises(m.InvalidCodeError):
                 await verification.submit_challenge_async("000000")
-            done = await verification.submit_challenge_async(emulator.code("katherine@example.com", "registration"))
-            assert isinstance(done, m.SignedIn) and done.account is not None
-            assert done.account.username == "katherine@example.com"
+            done = await verification.submit_challenge_async(emulator.code(username, "registration"))
+            assert isinstance(done, m.SignedIn) and done.account is not None and done.account.username == username
 
     asyncio.run(journey())
 
