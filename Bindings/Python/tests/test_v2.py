@@ -280,6 +280,39 @@ def test_saved_steps_restore_to_their_class_and_continue(emulator: Emulator) -> 
         v1.close()
 
 
+def test_saved_reset_and_sign_up_steps_continue_in_another_app(emulator: Emulator) -> None:
+    """A reset saved at the new password and at the sign-in after it, and a sign-up saved at its
+    attributes, each restored into another application and finished there."""
+    username = emulator.new_user(password="Before-Saved-Reset-1")
+    with emulator.app() as app, emulator.app() as later:
+        code = app.reset_password_v2(username)
+        assert isinstance(code, m.CodeRequiredState)
+        new_password = code.submit_code(emulator.code(username, "reset_password"))
+        assert isinstance(new_password, m.NewPasswordRequiredState)
+        restored = later.restore_state(new_password.save())
+        assert isinstance(restored, m.NewPasswordRequiredState) and restored.scenario == m.Scenario.PASSWORD_RESET
+        after = restored.submit_new_password("After-Saved-Reset-2")
+        assert isinstance(after, m.SignInAfterResetPasswordState)
+        back = app.restore_state(after.save())
+        assert isinstance(back, m.SignInAfterResetPasswordState) and back.scenario == m.Scenario.PASSWORD_RESET
+        done = back.sign_in()
+        assert isinstance(done, m.SignedIn) and done.account is not None and done.account.username == username
+
+        newcomer = new_address()
+        signing_up = app.sign_up_v2(newcomer)
+        assert isinstance(signing_up, m.CodeRequiredState)
+        password = signing_up.submit_code(emulator.code(newcomer, "sign_up"))
+        assert isinstance(password, m.PasswordRequiredState)
+        attributes = password.submit_password("Saved-Sign-Up-In-Py-3")
+        assert isinstance(attributes, m.AttributesRequiredState)
+        resumed = later.restore_state(attributes.save())
+        assert isinstance(resumed, m.AttributesRequiredState) and resumed.scenario == m.Scenario.SIGN_UP
+        assert [attribute.name for attribute in resumed.attributes] == [attribute.name for attribute in attributes.attributes]
+        finished = resumed.submit_attributes({"displayName": "Saved In Py"})
+        assert isinstance(finished, m.SignInAfterSignUpState)
+        assert isinstance(finished.sign_in(), m.SignedIn)
+
+
 def test_error_classes(emulator: Emulator) -> None:
     assert m.ERROR_CLASSES[50] is m.InvalidAttributesError and issubclass(m.InvalidAttributesError, m.NativeAuthError)
     assert m.InvalidAttributesError(message="x", code=50).name == "MSAL_NA_ERR_INVALID_ATTRIBUTES"
