@@ -1,3 +1,5 @@
+import Foundation
+
 /// A saved native auth V2 state: the document of SavedFlowState.swift at version 2
 /// (docs/saved-states.md#version-2-native-auth-v2). Besides the V1 members it holds the flow's
 /// scenario, the step's purpose, the links the state continues at (already resolved and checked
