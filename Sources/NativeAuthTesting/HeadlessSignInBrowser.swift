@@ -65,7 +65,11 @@ public final class HeadlessSignInBrowser: MSALBrowserLauncher, @unchecked Sendab
     }
 
     deinit {
-        session.invalidateAndCancel()
+        // Released on the session's own queue (seen: a task's completion held the last reference to
+        // the app that owns this browser), a synchronous invalidateAndCancel waits on that queue
+        // from itself and crashes the process; on another queue it cannot.
+        let session = self.session
+        DispatchQueue.global().async { session.invalidateAndCancel() }
     }
 
     /// Starts the sign-in in the background and returns at once, as a real browser does.

@@ -43,7 +43,12 @@ public final class URLSessionTransport: HTTPTransport {
     }
 
     deinit {
-        madeSession.withLock { $0?.invalidateAndCancel() }
+        // The last reference can go on one of the session's own queues (a completion that held the
+        // app being released there); invalidateAndCancel waits on that queue, which from the queue
+        // itself is a crash (dispatch_sync on the current queue), so it runs on another.
+        if let session = madeSession.withLock({ $0 }) {
+            DispatchQueue.global().async { session.invalidateAndCancel() }
+        }
     }
 
     /// Sends `request` and returns the complete response, whatever its status. Throws
