@@ -229,7 +229,7 @@ static void registration(msal_na_app *app) {
     msal_na_state *registration = next_state(result, MSAL_NA_OUTCOME_STRONG_AUTH_REGISTRATION_REQUIRED, MSAL_NA_SCENARIO_SIGN_IN);
     CHECK(msal_na_state_kind(registration) == MSAL_NA_STATE_V2_STRONG_AUTH_REGISTRATION_REQUIRED);
     int sms = -1;
-    for (int index = 0; index < msal_na_state_auth_method_count(registration); index++) {
+    for (size_t index = 0; index < msal_na_state_auth_method_count(registration); index++) {
         char *channel = msal_na_state_auth_method(registration, index, MSAL_NA_AUTH_METHOD_CHANNEL);
         if (channel != NULL && strcmp(channel, "sms") == 0) sms = index;
         msal_na_string_free(channel);
