@@ -46,7 +46,8 @@ public final class HeadlessSignInBrowser: MSALBrowserLauncher, @unchecked Sendab
     public let action: Action
     /// How the person answers a consent page.
     public let consent: Consent
-    private let session: URLSession
+    private let owned: OwnedURLSession
+    private var session: URLSession { owned.session }
     private let state = NSLock()
     private var cookies: [String: String] = [:]
     private var result: Result<URL, any Error>?
@@ -61,15 +62,7 @@ public final class HeadlessSignInBrowser: MSALBrowserLauncher, @unchecked Sendab
         configuration.httpCookieStorage = nil
         configuration.httpShouldSetCookies = false
         configuration.urlCache = nil
-        session = URLSession(configuration: configuration, delegate: NoRedirects(), delegateQueue: nil)
-    }
-
-    deinit {
-        // Released on the session's own queue (seen: a task's completion held the last reference to
-        // the app that owns this browser), a synchronous invalidateAndCancel waits on that queue
-        // from itself and crashes the process; on another queue it cannot.
-        let session = self.session
-        DispatchQueue.global().async { session.invalidateAndCancel() }
+        owned = OwnedURLSession(configuration: configuration, delegate: NoRedirects())
     }
 
     /// Starts the sign-in in the background and returns at once, as a real browser does.

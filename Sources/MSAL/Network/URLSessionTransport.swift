@@ -18,7 +18,7 @@ import Foundation
 public final class URLSessionTransport: HTTPTransport {
     /// Made at the first request: a process that only serves cached tokens never starts libcurl
     /// and its TLS stack (about 4 MB resident, measured here).
-    private let madeSession = Locked<URLSession?>(nil)
+    private let madeSession = Locked<OwnedURLSession?>(nil)
     private let receiver: Receiver
 
     /// A transport with a session of its own, which is made at the first request.
@@ -28,26 +28,17 @@ public final class URLSessionTransport: HTTPTransport {
 
     private var session: URLSession {
         madeSession.withLock { made in
-            if let made { return made }
+            if let made { return made.session }
             let foundationDirectories = UnusedFoundationDirectories.snapshot()
             let configuration = URLSessionConfiguration.ephemeral
             configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
             configuration.urlCache = nil
             configuration.httpCookieStorage = nil
             configuration.httpShouldSetCookies = false
-            let session = URLSession(configuration: configuration, delegate: receiver, delegateQueue: nil)
+            let owned = OwnedURLSession(configuration: configuration, delegate: receiver)
             foundationDirectories.removeNew()
-            made = session
-            return session
-        }
-    }
-
-    deinit {
-        // The last reference can go on one of the session's own queues (a completion that held the
-        // app being released there); invalidateAndCancel waits on that queue, which from the queue
-        // itself is a crash (dispatch_sync on the current queue), so it runs on another.
-        if let session = madeSession.withLock({ $0 }) {
-            DispatchQueue.global().async { session.invalidateAndCancel() }
+            made = owned
+            return owned.session
         }
     }
 

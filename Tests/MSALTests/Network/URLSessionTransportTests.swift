@@ -1,5 +1,6 @@
 import Foundation
 import MSAL
+import TestSupport
 import Testing
 
 @testable import MSAL
@@ -102,5 +103,36 @@ import Testing
         #expect(error.isUserNotFound)
         #expect(clock.sleeps == [0.5])
         #expect(server.receivedRequests.count == 2)
+    }
+
+    /// An owner whose last reference a completion handler of its own session holds goes away on
+    /// that session's work queue; invalidating the session there synchronously traps and ends the
+    /// whole test process. Which queue lets go last is a race, so a round is repeated: with the
+    /// synchronous invalidation, about half the rounds trap.
+    @Test func aSessionReleasedOnItsOwnQueueIsStillInvalidated() async throws {
+        let rounds = 20
+        let server = try LoopbackServer(answers: Array(repeating: LoopbackServer.response(status: 200, body: "ok"), count: rounds))
+        defer { server.stop() }
+        let invalidations = InvalidationCounter()
+        let answered = Locked(0)
+        for _ in 0..<rounds {
+            var owner: OwnedURLSession? = OwnedURLSession(configuration: .ephemeral, delegate: invalidations)
+            owner?.session.dataTask(with: server.url) { [owner] _, _, _ in
+                withExtendedLifetime(owner) { answered.withLock { $0 += 1 } }
+            }.resume()
+            owner = nil
+        }
+        let allInvalidated = await waitUntil(seconds: 60) { invalidations.count.withLock { $0 } == rounds }
+        #expect(allInvalidated, "\(invalidations.count.withLock { $0 }) of \(rounds) sessions invalidated")
+        #expect(answered.withLock { $0 } == rounds)
+    }
+}
+
+/// Counts the sessions that told their delegate they became invalid.
+private final class InvalidationCounter: NSObject, URLSessionDelegate, Sendable {
+    let count = Locked(0)
+
+    func urlSession(_ session: URLSession, didBecomeInvalidWithError error: (any Error)?) {
+        count.withLock { $0 += 1 }
     }
 }
