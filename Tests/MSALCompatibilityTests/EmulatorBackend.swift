@@ -19,11 +19,16 @@ final class EmulatorBackend {
 
     /// The codes mailed to `username`, oldest first.
     func codes(for username: String) -> [String] {
+        mails(for: username).compactMap { $0["code"] as? String }
+    }
+
+    /// The messages mailed to `username`, oldest first, as the mailbox hook lists them (`code`,
+    /// `purpose`, `channel`, `target`, ...).
+    func mails(for username: String) -> [[String: Any]] {
         let response = router.handle(
             EmulatorRequest(
                 method: "GET", path: "/_emulator/mailbox", query: ["username": username], headers: [:], body: Data(),
                 baseURL: server.baseURL))
-        let messages = (try? JSONSerialization.jsonObject(with: response.body)) as? [[String: Any]] ?? []
-        return messages.compactMap { $0["code"] as? String }
+        return (try? JSONSerialization.jsonObject(with: response.body)) as? [[String: Any]] ?? []
     }
 }

@@ -10,6 +10,7 @@ import Testing
 @Suite struct SignInV2EndToEndTests {
     typealias H = EmulatorHarness
     static let todo = "api://emulator/todolist/ToDoList.Read"
+    static let profile = "api://emulator/profile/Profile.Read"
 
     private func app(_ server: EmulatorServer) throws -> MSALNativeAuthPublicClientApplication {
         let config = MSALNativeAuthPublicClientApplicationConfig(
@@ -31,6 +32,35 @@ import Testing
         guard case .completed(let account, let scenario) = result else { throw EndToEndFailure("not signed in: \(result)") }
         #expect(scenario == .signIn)
         return account
+    }
+
+    /// The account's access token for the to-do scope, checked to be a JWT.
+    private func todoToken(_ account: MSALNativeAuthUserAccountResult) async throws -> String {
+        let parameters = MSALNativeAuthGetAccessTokenParameters()
+        parameters.scopes = [Self.todo]
+        let token = try await account.getAccessToken(parameters: parameters).accessToken
+        #expect(token.split(separator: ".").count == 3)
+        return token
+    }
+
+    /// katherine's password, which leads (until she has a strong-auth method) to the registration step.
+    private func katherineRegistration(_ app: MSALNativeAuthPublicClientApplication) async throws
+        -> MSALNativeAuthStrongAuthRegistrationRequiredState
+    {
+        let password = try expectState(try await start(app, H.katherine), MSALNativeAuthPasswordRequiredState.self)
+        let registration = try expectState(
+            try await password.submitPassword(H.katherinePassword), MSALNativeAuthStrongAuthRegistrationRequiredState.self)
+        #expect(registration.scenario == .signIn && registration.authMethods.map(\.challengeType) == ["email", "sms"])
+        return registration
+    }
+
+    /// The second factors katherine's next sign-in offers: the methods she registered.
+    private func katherineSecondFactors(_ app: MSALNativeAuthPublicClientApplication) async throws -> [MSALAuthMethod] {
+        let password = try expectState(try await start(app, H.katherine), MSALNativeAuthPasswordRequiredState.self)
+        let selection = try expectState(
+            try await password.submitPassword(H.katherinePassword), MSALNativeAuthAuthMethodSelectionRequiredState.self)
+        #expect(selection.purpose == .mfa)
+        return selection.authMethods
     }
 
     @Test func anEmailCodeSignInLeavesAnAccountV1Uses() async throws {
@@ -77,6 +107,31 @@ import Testing
         #expect(account.account.username == "alan@example.com")
     }
 
+    @Test func aPasswordThenAnEmailSecondFactorResentThenSubmitted() async throws {
+        let server = try LiveEmulator.start()
+        defer { server.stop() }
+        let app = try app(server)
+        let password = try expectState(try await start(app, H.alan), MSALNativeAuthPasswordRequiredState.self)
+        let selection = try expectState(
+            try await password.submitPassword(H.alanPassword), MSALNativeAuthAuthMethodSelectionRequiredState.self)
+        #expect(selection.purpose == .mfa && selection.authMethods.map(\.challengeType) == ["email", "sms"])
+        let email = try #require(selection.authMethods.first { $0.channelTargetType.isEmailType })
+        let verification = try expectState(try await selection.selectAuthMethod(email), MSALNativeAuthMFAVerificationRequiredState.self)
+        #expect(verification.channel.isEmailType && verification.codeLength == 8 && verification.sentTo == "a****p@e****e")
+        let first = try #require(try await LiveEmulator.mails(server, H.alan).last)
+        #expect(first["purpose"] as? String == "mfa" && first["target"] as? String == "alan.backup@example.net")
+        let resent = try expectState(try await verification.resendChallenge(), MSALNativeAuthMFAVerificationRequiredState.self)
+        #expect(resent.channel.isEmailType && resent.codeLength == 8)
+        let mails = try await LiveEmulator.mails(server, H.alan)
+        #expect(mails.count == 2 && mails.last?["target"] as? String == "alan.backup@example.net", "one more code, to the same address")
+        let retired = try #require(first["code"] as? String)
+        let stale = try await flowError { () async throws(MSALNativeAuthFlowError) in try await resent.submitChallenge(retired) }
+        #expect(stale.isInvalidCode, "the resend retires the first code")
+        let account = try signedIn(try await resent.submitChallenge(try await LiveEmulator.lastCode(server, H.alan)))
+        #expect(account.account.username == H.alan)
+        _ = try await todoToken(account)
+    }
+
     @Test func aChoiceOfFirstFactorsThenThePassword() async throws {
         let server = try LiveEmulator.start()
         defer { server.stop() }
@@ -109,6 +164,76 @@ import Testing
         }
         let email = try #require(registration.authMethods.first { $0.channelTargetType.isEmailType })
         _ = try signedIn(try await registration.selectAuthMethod(email, verificationContact: "katherine@example.com"))
+    }
+
+    @Test func registeringAPhoneJustInTimeNeedsItsCode() async throws {
+        let server = try LiveEmulator.start()
+        defer { server.stop() }
+        let app = try app(server)
+        let registration = try await katherineRegistration(app)
+        let sms = try #require(registration.authMethods.first { $0.channelTargetType.isSMSType })
+        let verification = try expectState(
+            try await registration.selectAuthMethod(sms, verificationContact: "+15550123"),
+            MSALNativeAuthStrongAuthVerificationRequiredState.self)
+        #expect(verification.channel.isSMSType && verification.codeLength == 6 && verification.sentTo == "+*******0123")
+        let mail = try #require(try await LiveEmulator.mails(server, H.katherine).last)
+        #expect(mail["purpose"] as? String == "registration" && mail["channel"] as? String == "sms")
+        #expect(mail["target"] as? String == "+15550123")
+        let wrong = try await flowError { () async throws(MSALNativeAuthFlowError) in try await verification.submitChallenge("000000") }
+        #expect(wrong.isInvalidCode)
+        let account = try signedIn(try await verification.submitChallenge(try #require(mail["code"] as? String)))
+        #expect(account.account.username == H.katherine)
+        _ = try await todoToken(account)
+        let methods = try await katherineSecondFactors(app)
+        #expect(methods.map(\.challengeType) == ["sms"] && methods.first?.loginHint == "+*******0123", "the phone is registered")
+    }
+
+    @Test func registeringAnotherAddressJustInTimeNeedsItsCode() async throws {
+        let server = try LiveEmulator.start()
+        defer { server.stop() }
+        let app = try app(server)
+        let registration = try await katherineRegistration(app)
+        let email = try #require(registration.authMethods.first { $0.channelTargetType.isEmailType })
+        let verification = try expectState(
+            try await registration.selectAuthMethod(email, verificationContact: "kj.work@example.org"),
+            MSALNativeAuthStrongAuthVerificationRequiredState.self)
+        #expect(verification.channel.isEmailType && verification.codeLength == 8 && verification.sentTo == "k****k@e****e")
+        let mail = try #require(try await LiveEmulator.mails(server, H.katherine).last)
+        #expect(mail["purpose"] as? String == "registration" && mail["target"] as? String == "kj.work@example.org")
+        let account = try signedIn(try await verification.submitChallenge(try #require(mail["code"] as? String)))
+        #expect(account.account.username == H.katherine)
+        _ = try await todoToken(account)
+        let methods = try await katherineSecondFactors(app)
+        #expect(methods.map(\.challengeType) == ["email"] && methods.first?.loginHint == "k****k@e****e", "the address is registered")
+    }
+
+    /// One application, one cache, one account: what a V2 sign-in leaves, V1's accessors and the
+    /// standard MSAL surface read (docs/usage.md, the standard MSAL surface), until the sign-out.
+    @Test func theV2AccountIsTheStandardSurfacesUntilSignOut() async throws {
+        let server = try LiveEmulator.start()
+        defer { server.stop() }
+        let app = try app(server)
+        let password = try expectState(try await start(app, H.ada), MSALNativeAuthPasswordRequiredState.self)
+        let account = try signedIn(try await password.submitPassword(H.adaPassword))
+        let native = try await todoToken(account)
+
+        #expect(app.getNativeAuthUserAccount()?.account.identifier == account.account.identifier, "V1's accessor")
+        let accounts = try app.allAccounts()
+        #expect(accounts.map(\.username) == [H.ada] && accounts.first?.identifier == account.account.identifier)
+        let standard = try app.account(forUsername: H.ada)
+        let cached = try await app.acquireTokenSilent(with: MSALSilentTokenParameters(scopes: [Self.todo], account: standard))
+        #expect(cached.accessToken == native && cached.account.username == H.ada, "the V2 access token, from the cache")
+        let refreshed = try await app.acquireTokenSilent(with: MSALSilentTokenParameters(scopes: [Self.profile], account: standard))
+        #expect(refreshed.scopes == [Self.profile] && refreshed.accessToken != native, "another scope, by the V2 refresh token")
+
+        account.signOut()
+        #expect(try app.allAccounts().isEmpty && app.getNativeAuthUserAccount() == nil)
+        do {
+            _ = try await app.acquireTokenSilent(with: MSALSilentTokenParameters(scopes: [Self.todo], account: standard))
+            Issue.record("a signed-out account got a token")
+        } catch let error as NSError {
+            #expect(error.domain == MSALErrorDomain && error.code == MSALError.interactionRequired.rawValue, "\(error)")
+        }
     }
 
     @Test func aBrowserOnlyAccountAndAnUnknownOne() async throws {

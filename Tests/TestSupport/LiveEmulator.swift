@@ -31,8 +31,13 @@ package enum LiveEmulator {
     }
 
     package static func lastCode(_ server: EmulatorServer, _ username: String) async throws -> String {
+        try #require(try await mails(server, username).last?["code"] as? String)
+    }
+
+    /// The messages mailed to `username`, oldest first, as the mailbox hook lists them (`code`,
+    /// `purpose`, `channel`, `target`, `api`, ...).
+    package static func mails(_ server: EmulatorServer, _ username: String) async throws -> [[String: Any]] {
         let (_, data) = try await get("\(server.baseURL)/_emulator/mailbox?username=\(username)")
-        let list = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
-        return try #require(list.last?["code"] as? String)
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
     }
 }

@@ -7,7 +7,8 @@ import XCTest
 /// flags before each continuation call.
 class SignInV2DelegateSpy: NSObject, MSALNativeAuthCodeRequiredDelegate, MSALNativeAuthPasswordRequiredDelegate,
     MSALNativeAuthAuthMethodSelectionRequiredDelegate, MSALNativeAuthMFAVerificationRequiredDelegate,
-    MSALNativeAuthStrongAuthRegistrationRequiredDelegate, MSALNativeAuthStrongAuthVerificationRequiredDelegate
+    MSALNativeAuthStrongAuthRegistrationRequiredDelegate, MSALNativeAuthStrongAuthVerificationRequiredDelegate,
+    MSALNativeAuthNewPasswordRequiredDelegate
 {
     private var expectation: XCTestExpectation
     private(set) var onCodeRequiredCalled = false
@@ -16,6 +17,7 @@ class SignInV2DelegateSpy: NSObject, MSALNativeAuthCodeRequiredDelegate, MSALNat
     private(set) var onMFAVerificationRequiredCalled = false
     private(set) var onStrongAuthRegistrationRequiredCalled = false
     private(set) var onStrongAuthVerificationRequiredCalled = false
+    private(set) var onNewPasswordRequiredCalled = false
     private(set) var onFlowCompletedCalled = false
     private(set) var onFlowErrorCalled = false
     private(set) var codeRequiredState: MSALNativeAuthCodeRequiredState?
@@ -24,6 +26,7 @@ class SignInV2DelegateSpy: NSObject, MSALNativeAuthCodeRequiredDelegate, MSALNat
     private(set) var mfaVerificationRequiredState: MSALNativeAuthMFAVerificationRequiredState?
     private(set) var strongAuthRegistrationRequiredState: MSALNativeAuthStrongAuthRegistrationRequiredState?
     private(set) var strongAuthVerificationRequiredState: MSALNativeAuthStrongAuthVerificationRequiredState?
+    private(set) var newPasswordRequiredState: MSALNativeAuthNewPasswordRequiredState?
     private(set) var result: MSALNativeAuthUserAccountResult?
     private(set) var error: MSALNativeAuthFlowError?
     private(set) var scenario: MSALNativeAuthFlowScenario?
@@ -43,6 +46,7 @@ class SignInV2DelegateSpy: NSObject, MSALNativeAuthCodeRequiredDelegate, MSALNat
         onMFAVerificationRequiredCalled = false
         onStrongAuthRegistrationRequiredCalled = false
         onStrongAuthVerificationRequiredCalled = false
+        onNewPasswordRequiredCalled = false
         onFlowCompletedCalled = false
         onFlowErrorCalled = false
         error = nil
@@ -105,6 +109,14 @@ class SignInV2DelegateSpy: NSObject, MSALNativeAuthCodeRequiredDelegate, MSALNat
         sentTo = state.sentTo
         channelTargetType = state.channel
         codeLength = state.codeLength
+        self.scenario = scenario
+        expectation.fulfill()
+    }
+
+    @MainActor
+    func onNewPasswordRequired(state: MSALNativeAuthNewPasswordRequiredState, scenario: MSALNativeAuthFlowScenario) {
+        onNewPasswordRequiredCalled = true
+        newPasswordRequiredState = state
         self.scenario = scenario
         expectation.fulfill()
     }
