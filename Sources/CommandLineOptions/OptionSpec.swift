@@ -13,6 +13,9 @@ public struct OptionSpec<Values>: Sendable {
     public let repeatable: Bool
     /// What the option does, for help. Several lines continue under the first.
     public let help: String
+    /// Values a shell completes the option with (`email sms` for `--method`); empty for none. They
+    /// restrict nothing: the command decides what a value means.
+    public private(set) var suggestions: [String] = []
     let store: @Sendable (inout Values, String) throws(UsageError) -> Void
 
     /// Whether the option takes a value (`--name VALUE` or `--name=VALUE`).
@@ -75,10 +78,19 @@ public struct OptionSpec<Values>: Sendable {
     /// commands share, parsed together with a command's own).
     public func within<Outer>(_ key: WritableKeyPath<Outer, Values> & Sendable) -> OptionSpec<Outer> {
         let store = store
-        return OptionSpec<Outer>(name: name, placeholder: placeholder, repeatable: repeatable, help: help) {
+        var outer = OptionSpec<Outer>(name: name, placeholder: placeholder, repeatable: repeatable, help: help) {
             outer, text throws(UsageError) in
             try store(&outer[keyPath: key], text)
         }
+        outer.suggestions = suggestions
+        return outer
+    }
+
+    /// The same option, with `values` for a shell to complete it with.
+    public func suggesting(_ values: [String]) -> Self {
+        var copy = self
+        copy.suggestions = values
+        return copy
     }
 
     /// The option's line of help.

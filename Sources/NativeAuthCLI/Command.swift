@@ -61,10 +61,12 @@ public enum Command: String, CaseIterable, Sendable {
                 details: "Local only: the tokens are removed from the cache; nothing is sent to the service.")
         case .emulator:
             Spec(
-                summary: "the local emulator: start, stop, status, mailbox EMAIL",
-                usage: "native-auth emulator start|stop|status\n       native-auth emulator mailbox EMAIL [--latest]",
+                summary: "the local emulator: " + EmulatorOptions.Action.allCases.map(\.usage).joined(separator: ", "),
+                usage: "native-auth emulator "
+                    + EmulatorOptions.Action.allCases.filter { $0 != .mailbox }.map(\.rawValue).joined(separator: "|")
+                    + "\n       native-auth emulator mailbox EMAIL [--latest]",
                 options: EmulatorOptions.self,
-                positionals: (1, 2, "an action: start, stop, status or mailbox EMAIL"),
+                positionals: (1, 2, "an action: " + EmulatorOptions.Action.list),
                 details: """
                     The emulator (native-auth-emulator, beside this program) serves the native-auth API on
                     127.0.0.1 with demo accounts; it runs in the background from the first --emulator command
@@ -95,7 +97,7 @@ public enum Command: String, CaseIterable, Sendable {
 
         Commands:
         \(allCases.map { "  \(padded($0.rawValue, 10)) \($0.spec.summary)" }.joined(separator: "\n"))
-          help COMMAND  the options of a command (or: native-auth COMMAND --help)
+          help COMMAND  \(helpCommandSummary) (or: native-auth COMMAND --help)
 
         Global options:
         \(optionLines(GlobalOptions.helpEntries + [.help, versionHelp]).dropLast())
@@ -108,6 +110,9 @@ public enum Command: String, CaseIterable, Sendable {
 
         """
     }
+
+    /// What `native-auth help COMMAND` does, in the overview, the manual page and the completions.
+    static let helpCommandSummary = "the options of a command"
 
     /// `--version`, which only the overview lists: it takes no command.
     static let versionHelp = OptionHelp(usage: CommandLineParser.versionOption, text: "print the version and exit")

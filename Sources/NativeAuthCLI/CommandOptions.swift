@@ -41,13 +41,20 @@ struct LoginOptions: CommandOptions {
     /// Native auth V2 (experimental): `signInV2`; a continuation needs no flag (the saved state says which API).
     var v2 = false
 
+    /// The channels `--method` names a second factor by (`MSALNativeAuthChannelType.value`), besides a
+    /// method's id: in its help and, through `OptionSpec.suggestions`, in the shell completions.
+    static let methodChannels = ["email", "sms"]
+
     static let specs: [OptionSpec<Self>] = [
         .value("username", "EMAIL", \.username, "the account to sign in (asked for when missing)"),
         .value(
             "password", "PASSWORD", \.password, "the password; '-' reads one line from stdin (a value on the command line is visible to ps)"
         ),
         .value("code", "CODE", \.code, "the one-time code sent by email or SMS (sign-in, MFA or registration)"),
-        .value("method", "METHOD", \.method, "the second factor to send a code to: 'email', 'sms' or a method id"),
+        .value(
+            "method", "METHOD", \.method,
+            "the second factor to send a code to: \(methodChannels.map { "'\($0)'" }.joined(separator: ", ")) or a method id"
+        ).suggesting(methodChannels),
         .value("contact", "CONTACT", \.contact, "the email address or phone number to register as a second factor"),
         .values("scope", "SCOPE", \.scopes, "also get a token for SCOPE at sign-in (repeatable)"),
         .flag("no-prompt", \.noPrompt, "never ask: when the sign-in needs input, save it and exit 4 naming the option to pass"),
@@ -79,6 +86,17 @@ struct EmulatorOptions: CommandOptions {
     var action = ""
     /// The email address of `mailbox EMAIL`.
     var argument: String?
+
+    /// The emulator's actions, the first positional: what `EmulatorCommand` runs, its help and the completions.
+    enum Action: String, CaseIterable {
+        case start, stop, status, mailbox
+
+        /// The action as its usage writes it: `mailbox EMAIL` takes the account's address.
+        var usage: String { self == .mailbox ? "mailbox EMAIL" : rawValue }
+
+        /// `start, stop, status or mailbox EMAIL`.
+        static var list: String { allCases.dropLast().map(\.usage).joined(separator: ", ") + " or " + (allCases.last?.usage ?? "") }
+    }
 
     static let specs: [OptionSpec<Self>] = [.flag("latest", \.latest, "mailbox: print only the newest code")]
 }

@@ -15,16 +15,19 @@ public enum CommandReference {
 
     // MARK: What every format lists
 
-    /// An option as the formats need it: its name without dashes, placeholder, help text.
+    /// An option as the formats need it: its name without dashes, placeholder, help text, and the
+    /// values its value is completed with (`OptionSpec.suggestions`).
     struct Option {
         var name: String
         var placeholder: String?
         var help: String
+        var suggestions: [String]
 
         init<Values>(_ spec: OptionSpec<Values>) {
             name = spec.name
             placeholder = spec.placeholder
             help = spec.help
+            suggestions = spec.suggestions
         }
     }
 
@@ -32,16 +35,13 @@ public enum CommandReference {
 
     static func options(of command: Command) -> [Option] { command.spec.options.optionList }
 
-    /// What a value can be completed with: files for `--config`, the methods for `--method`.
-    static func valueWords(_ option: String) -> [String]? {
-        switch option {
-        case "method": ["email", "sms"]
-        default: nil
-        }
+    /// The options whose values are completed with words (`--method`): the option's spec suggests them.
+    static var suggesting: [Option] {
+        (globalOptions + Command.allCases.flatMap(options(of:))).filter { !$0.suggestions.isEmpty }
     }
 
-    /// The emulator's actions (its first positional).
-    static let emulatorActions = ["start", "stop", "status", "mailbox"]
+    /// The emulator's actions (its first positional), as `EmulatorCommand` runs them.
+    static var emulatorActions: [String] { EmulatorOptions.Action.allCases.map(\.rawValue) }
 
     // MARK: Manual page
 
@@ -74,6 +74,8 @@ public enum CommandReference {
             page += options(of: command).map(manOption).joined()
             page += ".PP\n.nf\n" + Roff.text(spec.details) + "\n.fi\n"
         }
+        page += ".SS help\n\(Roff.text(Command.helpCommandSummary.prefix(1).uppercased() + Command.helpCommandSummary.dropFirst())).\n"
+        page += ".PP\n.nf\n" + Roff.text("native-auth help COMMAND") + "\n.fi\n"
         page += ".SH EXIT STATUS\n"
         page += ExitCode.allCases.map { Roff.entry("\\fB\($0.rawValue)\\fR", $0.summary) }.joined()
         page += """
@@ -114,6 +116,10 @@ public enum CommandReference {
             if command == .emulator { words = emulatorActions + words }
             cases += "    \(command.rawValue)) words=\"\(words.joined(separator: " "))\" ;;\n"
         }
+        let suggested = Set(suggesting.map { "--" + $0.name })
+        let suggestingCases = suggesting.map { option in
+            "    --\(option.name)) COMPREPLY=($(compgen -W \"\(option.suggestions.joined(separator: " "))\" -- \"$cur\")); return ;;\n"
+        }.joined()
         let commandNames = Command.allCases.map(\.rawValue) + ["help"]
         let startWords = commandNames + globalOptions.map { "--" + $0.name } + ["--help", "--version"]
         return """
@@ -129,8 +135,7 @@ public enum CommandReference {
               done
               case $prev in
                 --config) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-                --method) COMPREPLY=($(compgen -W "\(valueWords("method")!.joined(separator: " "))" -- "$cur")); return ;;
-                \(valued.filter { $0 != "--config" && $0 != "--method" }.joined(separator: "|"))) COMPREPLY=(); return ;;
+            \(suggestingCases)    \(valued.filter { $0 != "--config" && !suggested.contains($0) }.joined(separator: "|"))) COMPREPLY=(); return ;;
               esac
               case $command in
                 "") words="\(startWords.joined(separator: " "))" ;;
@@ -151,11 +156,13 @@ public enum CommandReference {
         func argument(_ option: Option) -> String {
             let help = zshQuoted(option.help.split(separator: "\n").first.map(String.init) ?? "")
             guard let placeholder = option.placeholder else { return "'--\(option.name)[\(help)]'" }
-            let action = option.name == "config" ? "_files" : valueWords(option.name).map { "(\($0.joined(separator: " ")))" } ?? " "
+            let action =
+                option.name == "config" ? "_files" : option.suggestions.isEmpty ? " " : "(\(option.suggestions.joined(separator: " ")))"
             return "'--\(option.name)=[\(help)]:\(placeholder):\(action)'"
         }
         let globals = globalOptions.map(argument) + ["'(-h --help)'{-h,--help}'[show this help]'"]
-        let commands = Command.allCases.map { "'\($0.rawValue):\(zshQuoted($0.spec.summary))'" } + ["'help:the options of a command'"]
+        let commands =
+            Command.allCases.map { "'\($0.rawValue):\(zshQuoted($0.spec.summary))'" } + ["'help:\(zshQuoted(Command.helpCommandSummary))'"]
         var cases = ""
         for command in Command.allCases {
             var arguments = options(of: command).map(argument)
@@ -200,7 +207,9 @@ public enum CommandReference {
             text += " -l \(option.name)"
             if option.placeholder != nil {
                 text += " -r"
-                text += option.name == "config" ? " -F" : valueWords(option.name).map { " -f -a '\($0.joined(separator: " "))'" } ?? " -f"
+                text +=
+                    option.name == "config"
+                    ? " -F" : option.suggestions.isEmpty ? " -f" : " -f -a '\(option.suggestions.joined(separator: " "))'"
             }
             return text + " -d '\(fishQuoted(option.help.split(separator: "\n").first.map(String.init) ?? ""))'"
         }
@@ -216,7 +225,7 @@ public enum CommandReference {
                 "complete -c native-auth -n '__fish_use_subcommand' -a \(command.rawValue) -d '\(fishQuoted(command.spec.summary))'")
             lines += options(of: command).map { line($0, condition: "__fish_seen_subcommand_from \(command.rawValue)") }
         }
-        lines.append("complete -c native-auth -n '__fish_use_subcommand' -a help -d 'the options of a command'")
+        lines.append("complete -c native-auth -n '__fish_use_subcommand' -a help -d '\(fishQuoted(Command.helpCommandSummary))'")
         lines.append(
             "complete -c native-auth -n '__fish_seen_subcommand_from help' -a '\(Command.allCases.map(\.rawValue).joined(separator: " "))'")
         lines.append(

@@ -11,25 +11,29 @@ struct EmulatorCommand {
     }
 
     func run() async throws(CLIError) {
-        let action = options.action
+        guard let action = EmulatorOptions.Action(rawValue: options.action) else {
+            throw CLIError(.usage, "unknown emulator action '\(options.action)': \(EmulatorOptions.Action.list)")
+        }
         let argument = options.argument
-        if action != "mailbox", let argument { throw CLIError(.usage, "unexpected argument '\(argument)' for 'emulator \(action)'") }
-        if options.latest, action != "mailbox" { throw CLIError(.usage, "--latest applies to 'emulator mailbox'") }
+        if action != .mailbox, let argument {
+            throw CLIError(.usage, "unexpected argument '\(argument)' for 'emulator \(action.rawValue)'")
+        }
+        if options.latest, action != .mailbox { throw CLIError(.usage, "--latest applies to 'emulator mailbox'") }
         switch action {
-        case "start":
+        case .start:
             let instance = try control.ensureRunning()
             try describe(instance)
-        case "stop":
+        case .stop:
             let stopped = control.stop()
             reporter.note(stopped ? "Stopped the emulator; its tokens and any saved sign-in are gone." : "The emulator was not running.")
             reporter.result("", ["stopped": stopped])
-        case "status":
+        case .status:
             guard let instance = try EmulatorInstance.load(Places(context.environment)), EmulatorControl.isRunning(instance) else {
                 reporter.result("not running", ["running": false])
                 throw CLIError(.failure, "the emulator is not running (native-auth emulator start)")
             }
             try describe(instance)
-        case "mailbox":
+        case .mailbox:
             guard let username = argument else { throw CLIError(.usage, "'emulator mailbox' needs the account's email address") }
             let mails = try await control.mailbox(username)
             if options.latest {
@@ -41,8 +45,6 @@ struct EmulatorCommand {
                 ["code", "purpose", "channel", "target", "sent_at"].map { "\(mail[$0] ?? "")" }.joined(separator: "  ")
             }
             reporter.result(text.joined(separator: "\n"), ["mails": mails])
-        default:
-            throw CLIError(.usage, "unknown emulator action '\(action)': start, stop, status or mailbox EMAIL")
         }
     }
 
