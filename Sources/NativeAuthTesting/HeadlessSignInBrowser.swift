@@ -68,12 +68,34 @@ public final class HeadlessSignInBrowser: MSALBrowserLauncher, @unchecked Sendab
     /// Starts the sign-in in the background and returns at once, as a real browser does.
     public func open(_ url: URL) async throws {
         state.withLock { result = nil }
-        Task {
+        Task(executorPreference: Self.executor) { [self] in
             do {
                 finish(.success(try await run(url)))
             } catch {
                 finish(.failure(error))
             }
+        }
+    }
+
+    /// Where every run's work happens: a queue of the browser's own, never the cooperative pool, as
+    /// a browser in another process would. With a whole test suite's tasks queued on the pool's two
+    /// threads, a run that went back to the pool after each page was seen to miss the app's 120 s.
+    private static let executor = OwnQueueExecutor()
+
+    /// Whether the caller runs on the browser's own queue (BrowserSignInEndToEndTests asks from an
+    /// `emailCode` callback).
+    package static var isOnItsOwnQueue: Bool { DispatchQueue.getSpecific(key: OwnQueueExecutor.key) == true }
+
+    private final class OwnQueueExecutor: TaskExecutor, Sendable {
+        static let key = DispatchSpecificKey<Bool>()
+        private let queue = DispatchQueue(label: "HeadlessSignInBrowser")
+
+        init() { queue.setSpecific(key: Self.key, value: true) }
+
+        func enqueue(_ job: consuming ExecutorJob) {
+            let job = UnownedJob(job)
+            let executor = asUnownedTaskExecutor()
+            queue.async { job.runSynchronously(on: executor) }
         }
     }
 
