@@ -55,6 +55,22 @@ import Testing
         #expect(log.text.contains("unsupported type 'fido'"))
     }
 
+    /// `state` decides only `webFallbackRequired` and `continue` (spec §4.5 steps 1 and 3); any other
+    /// value leaves the answer to its `action`, as MSAL's V2 validator reads nothing of `state` but
+    /// `continue`: with a known action the answer is that action's, without one it is unusable.
+    @Test func anUnknownStateLeavesTheAnswerToItsAction() throws {
+        var body = V2Fixture.verify("m-e1", "email", codeLength: 8, token: "c2")
+        body["state"] = "awaitingSomethingNew"
+        guard case .verify(let verification, "c2") = decode(body) else { throw UnexpectedOutcome("expected verify") }
+        #expect(verification.submit == url(V2Fixture.path("auth/methods/email/m-e1/verify")) && verification.codeLength == 8)
+
+        body.removeValue(forKey: "action")
+        guard case .invalid(let reason) = decode(body) else { throw UnexpectedOutcome("expected invalid") }
+        #expect(reason == "The server asked for an action the SDK does not support (none)")
+        body.removeValue(forKey: "continuationToken")
+        guard case .invalid("The answer has no continuation token") = decode(body) else { throw UnexpectedOutcome("expected invalid") }
+    }
+
     @Test func challengeWithoutAKnownFactorIsInvalid() throws {
         var body = V2Fixture.challenge("singleFactor", V2Fixture.emailMethods, token: "c1")
         body["challengeContext"] = ["authenticationFactor": "thirdFactor"]

@@ -70,13 +70,14 @@ enum V2Fixture {
         ]
     }
 
-    static func register(token: String) -> [String: Any] {
+    /// `emailHint`: the email method already has a destination (registered without a `target`).
+    static func register(token: String, emailHint: String? = nil) -> [String: Any] {
         [
             "state": "interactionRequired", "action": "register", "continuationToken": token,
             "challengeContext": ["authenticationFactor": "multiFactor"],
             "_embedded": [
                 "methods": [
-                    method("reg-email", "email", relation: "enroll", href: path("auth/methods/email/register")),
+                    method("reg-email", "email", hint: emailHint, relation: "enroll", href: path("auth/methods/email/register")),
                     method("reg-sms", "sms", relation: "enroll", href: path("auth/methods/sms/register")),
                 ]
             ],

@@ -50,6 +50,63 @@ import Testing
         try Golden.check([requests[6]], named: "v2-activate")
     }
 
+    /// `verify` answers whose `resend` link is not the `challenge` one, so the golden shows which link was posted.
+    func verifyWithResend(_ id: String, _ type: String, token: String) -> [String: Any] {
+        var body = V2Fixture.verify(id, type, codeLength: 8, token: token)
+        var links = body["_links"] as? [String: Any] ?? [:]
+        links["resend"] = ["href": V2Fixture.path("auth/methods/\(type)/\(id)/resend")]
+        body["_links"] = links
+        return body
+    }
+
+    @Test func codeAndChallengeResend() async throws {
+        let h = try Harness()
+        h.v2Start(V2Fixture.challenge("singleFactor", V2Fixture.emailMethods, token: "c1"))
+        h.v2(V2Fixture.path("auth/methods/email/m-e1/challenge"), 200, verifyWithResend("m-e1", "email", token: "c2"))
+        let code = try expectState(try await h.app.signInV2(parameters: h.v2Parameters), MSALNativeAuthCodeRequiredState.self)
+        h.v2(V2Fixture.path("auth/methods/email/m-e1/resend"), 200, verifyWithResend("m-e1", "email", token: "c3"))
+        _ = try expectState(try await code.resendCode(), MSALNativeAuthCodeRequiredState.self)
+        try #require(h.stub.receivedRequests.count == 4)
+        try Golden.check([h.stub.receivedRequests[3]], named: "v2-resend-code")
+
+        let m = try Harness()
+        m.v2Start(V2Fixture.challenge("multiFactor", [V2Fixture.mfaMethods[1]], token: "c3"))
+        let mfa = try expectState(try await m.app.signInV2(parameters: m.v2Parameters), MSALNativeAuthAuthMethodSelectionRequiredState.self)
+        m.v2(V2Fixture.path("auth/methods/sms/7f1c-a002/challenge"), 200, verifyWithResend("7f1c-a002", "sms", token: "c4"))
+        let challenge = try expectState(try await mfa.selectAuthMethod(mfa.authMethods[0]), MSALNativeAuthMFAVerificationRequiredState.self)
+        m.v2(V2Fixture.path("auth/methods/sms/7f1c-a002/resend"), 200, verifyWithResend("7f1c-a002", "sms", token: "c5"))
+        _ = try expectState(try await challenge.resendChallenge(), MSALNativeAuthMFAVerificationRequiredState.self)
+        try #require(m.stub.receivedRequests.count == 4)
+        try Golden.check([m.stub.receivedRequests[3]], named: "v2-resend-challenge")
+        #expect(h.stubProblems.isEmpty && m.stubProblems.isEmpty, "\(h.stubProblems) \(m.stubProblems)")
+    }
+
+    @Test func inlinePasswordRecover() async throws {
+        let h = try Harness()
+        h.v2Start(V2Fixture.challenge("singleFactor", [V2Fixture.method("m-p", "password")], token: "c1"))
+        h.v2(V2Fixture.path("auth/methods/password/m-p/challenge"), 200, V2Fixture.verify("m-p", "password", token: "c2"))
+        let password = try expectState(try await h.app.signInV2(parameters: h.v2Parameters), MSALNativeAuthPasswordRequiredState.self)
+        h.v2(V2Fixture.path("auth/methods/password/m-p/recover"), 200, V2Fixture.recoveryChallenge(V2Fixture.recoveryMethods, token: "r1"))
+        _ = try expectState(try await password.recoverPassword(), MSALNativeAuthAuthMethodSelectionRequiredState.self)
+        try #require(h.stub.receivedRequests.count == 4)
+        try Golden.check([h.stub.receivedRequests[3]], named: "v2-recover")
+    }
+
+    @Test func registerWithoutTarget() async throws {
+        let h = try Harness()
+        h.v2Start(V2Fixture.challenge("singleFactor", [V2Fixture.method("m-p", "password")], token: "c1"))
+        h.v2(V2Fixture.path("auth/methods/password/m-p/challenge"), 200, V2Fixture.verify("m-p", "password", token: "c2"))
+        let password = try expectState(try await h.app.signInV2(parameters: h.v2Parameters), MSALNativeAuthPasswordRequiredState.self)
+        h.v2(V2Fixture.path("auth/methods/password/m-p/verify"), 200, V2Fixture.register(token: "j1", emailHint: "g****e@e****e"))
+        let registration = try expectState(
+            try await password.submitPassword(Fixture.password), MSALNativeAuthStrongAuthRegistrationRequiredState.self)
+        h.v2(V2Fixture.path("auth/methods/email/register"), 200, V2Fixture.activate(token: "j3"))
+        _ = try expectState(
+            try await registration.selectAuthMethod(registration.authMethods[0]), MSALNativeAuthStrongAuthVerificationRequiredState.self)
+        try #require(h.stub.receivedRequests.count == 5)
+        try Golden.check([h.stub.receivedRequests[4]], named: "v2-register-no-target")
+    }
+
     @Test func sliceAndInterceptorApplyToV2() async throws {
         let h = try Harness {
             $0.sliceConfig = MSALSliceConfig(slice: "testslice", dc: "ESTS-PUB-WUS2-AZ1-FD000-TEST1")

@@ -256,6 +256,29 @@ import Testing
         #expect(h.stubProblems.isEmpty, "\(h.stubProblems)")
     }
 
+    /// The `async` twin of `selectAuthMethod(_:delegate:)`: no contact, for a method that already
+    /// has a destination (no `target` sent); without one it is `isInvalidInput` and nothing is sent.
+    @Test func registrationWithoutAContactUsesTheMethodsDestination() async throws {
+        let h = try Harness()
+        h.v2Start(V2Fixture.challenge("singleFactor", [V2Fixture.method("m-p", "password")], token: "c1"))
+        h.v2(V2Fixture.path("auth/methods/password/m-p/challenge"), 200, V2Fixture.verify("m-p", "password", token: "c2"))
+        let password = try expectState(try await h.app.signInV2(parameters: h.v2Parameters), MSALNativeAuthPasswordRequiredState.self)
+        h.v2(V2Fixture.path("auth/methods/password/m-p/verify"), 200, V2Fixture.register(token: "j1", emailHint: "g****e@e****e"))
+        let registration = try expectState(
+            try await password.submitPassword(Fixture.password), MSALNativeAuthStrongAuthRegistrationRequiredState.self)
+
+        let noDestination = try await flowError { () async throws(MSALNativeAuthFlowError) in
+            try await registration.selectAuthMethod(registration.authMethods[1])
+        }
+        #expect(noDestination.isInvalidInput && h.stub.receivedRequests.count == 4)
+
+        h.v2(V2Fixture.path("auth/methods/email/register"), 200, V2Fixture.activate(token: "j3"))
+        _ = try expectState(
+            try await registration.selectAuthMethod(registration.authMethods[0]), MSALNativeAuthStrongAuthVerificationRequiredState.self)
+        #expect(h.stub.receivedRequests[4].jsonBody == ["continuationToken": "j1"])
+        #expect(h.stubProblems.isEmpty, "\(h.stubProblems)")
+    }
+
     @Test func aBlockedContactIsVerificationContactBlocked() async throws {
         let h = try Harness()
         let registration = try await registrationState(h)
@@ -351,6 +374,52 @@ import Testing
         let text = h.log.text
         #expect(text.contains("/api/v2.0/signin/start"))
         for secret in secretTokens + [Fixture.password, V2Fixture.code, Fixture.username, "AT-secret-value", "RT-secret-value"] {
+            #expect(!text.contains(secret), "the log holds \(secret)")
+        }
+    }
+
+    /// One-time codes (first factor, second factor, registration) and the contact a user registers
+    /// (phone and email `target`) never reach the logs with PII logging off, wrong attempts included.
+    @Test func noOneTimeCodeOrRegisteredContactIsLogged() async throws {
+        let h = try Harness()
+        let firstCode = "OTP-FIRST-31415"
+        let mfaCode = "OTP-MFA-27182"
+        let activationCode = "OTP-JIT-16180"
+        let phone = "+15550142"
+        let email = "jit.contact@example.org"
+        h.v2Start(V2Fixture.challenge("singleFactor", V2Fixture.emailMethods, token: "c1"))
+        h.v2(V2Fixture.path("auth/methods/email/m-e1/challenge"), 200, V2Fixture.verify("m-e1", "email", codeLength: 8, token: "c2"))
+        let code = try expectState(try await h.app.signInV2(parameters: h.v2Parameters), MSALNativeAuthCodeRequiredState.self)
+        let verify = V2Fixture.path("auth/methods/email/m-e1/verify")
+        h.v2(verify, 400, V2Fixture.halError("invalidGrant", "AADSTS50181: The code is wrong.", inner: "invalidOneTimeCode"))
+        _ = try await flowError { () async throws(MSALNativeAuthFlowError) in try await code.submitCode("OTP-WRONG-00000") }
+        h.v2(verify, 200, V2Fixture.challenge("multiFactor", V2Fixture.mfaMethods, token: "c3"))
+        let mfa = try expectState(try await code.submitCode(firstCode), MSALNativeAuthAuthMethodSelectionRequiredState.self)
+
+        h.v2(V2Fixture.path("auth/methods/email/7f1c-a001/challenge"), 200, V2Fixture.verify("7f1c-a001", "email", token: "c4"))
+        let challenge = try expectState(try await mfa.selectAuthMethod(mfa.authMethods[0]), MSALNativeAuthMFAVerificationRequiredState.self)
+        h.v2(V2Fixture.path("auth/methods/email/7f1c-a001/verify"), 200, V2Fixture.register(token: "j1"))
+        let registration = try expectState(
+            try await challenge.submitChallenge(mfaCode), MSALNativeAuthStrongAuthRegistrationRequiredState.self)
+
+        h.v2(
+            V2Fixture.path("auth/methods/sms/register"), 400,
+            V2Fixture.halError("accessDenied", "AADSTS550024: Blocked.", inner: "providerBlockedByRep"))
+        _ = try await flowError { () async throws(MSALNativeAuthFlowError) in
+            try await registration.selectAuthMethod(registration.authMethods[1], verificationContact: phone)
+        }
+        h.v2(V2Fixture.path("auth/methods/email/register"), 200, V2Fixture.activate(token: "j3"))
+        let activation = try expectState(
+            try await registration.selectAuthMethod(registration.authMethods[0], verificationContact: email),
+            MSALNativeAuthStrongAuthVerificationRequiredState.self)
+        h.v2Finish(after: V2Fixture.path("auth/methods/sms/9b2e/activate"))
+        guard case .completed = try await activation.submitChallenge(activationCode) else { throw UnexpectedOutcome("expected completion") }
+        #expect(h.stubProblems.isEmpty, "\(h.stubProblems)")
+        #expect(h.stub.receivedRequests[8].jsonBody == ["continuationToken": "j1", "target": email])
+
+        let text = h.log.text
+        #expect(text.contains("members code,continuationToken") && text.contains("members continuationToken,target"))
+        for secret in [firstCode, mfaCode, activationCode, "OTP-WRONG-00000", phone, email, "jit.contact", "5550142"] {
             #expect(!text.contains(secret), "the log holds \(secret)")
         }
     }

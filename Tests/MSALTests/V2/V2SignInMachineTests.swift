@@ -8,8 +8,11 @@ import Testing
 @Suite struct V2SignInMachineTests {
     let id = Answer.first
     let link = URL(string: "https://contoso.ciamlogin.com/t/api/v2.0/x")!
+    let log = LogCapture()
 
-    func machine() -> V2SignInMachine { V2SignInMachine(username: Fixture.username, scopes: ["openid"], claims: nil) }
+    func machine(_ scenario: MSALNativeAuthFlowScenario = .signIn) -> V2SignInMachine {
+        V2SignInMachine(username: Fixture.username, scopes: ["openid"], claims: nil, scenario: scenario, logger: log.config)
+    }
 
     func method(_ id: String, _ type: String) -> V2Method { V2Method(id: id, type: type, hint: nil, link: link.appendingPathComponent(id)) }
 
@@ -18,15 +21,15 @@ import Testing
             methodId: "m", type: type, hint: "h", codeLength: 8, submit: link.appendingPathComponent("verify"), resend: nil, recover: nil)
     }
 
-    /// A machine that has sent `signin/start` with `password`.
-    func started(password: String? = nil) throws -> V2SignInMachine {
-        var m = machine()
+    /// A machine that has sent `signin/start` with `password` (`resetpassword/start` for a reset).
+    func started(password: String? = nil, _ scenario: MSALNativeAuthFlowScenario = .signIn) throws -> V2SignInMachine {
+        var m = machine(scenario)
         _ = m.start(password: password, correlationId: id)
-        let journeys = V2Journeys(links: ["sign_in": .success(link)])
+        let journeys = V2Journeys(links: ["sign_in": .success(link), "reset_password": .success(link)])
         guard
             case .interact(_, .startSignIn(Fixture.username), _) = try call(
                 m.entered(.answer(.entryInvitation(token: "c0", journeys)), correlationId: id))
-        else { throw UnexpectedOutcome("expected sign_in") }
+        else { throw UnexpectedOutcome("expected the journey's start") }
         return m
     }
 
@@ -64,6 +67,56 @@ import Testing
         var m = try started()
         let failure = try failure(m.interacted(.answer(.challenge(.singleFactor, [method("m-s", "sms")], token: "c1")), correlationId: id))
         #expect(failure.kind == .generalError)
+    }
+
+    /// Spec §9.7: a known type the step does not support is dropped with a warning naming its type
+    /// and id, never its hint; each context's list is filtered through the same rule.
+    @Test func methodsTheContextDoesNotSupportAreDroppedWithAWarning() throws {
+        let hinted = { (id: String, type: String) in V2Method(id: id, type: type, hint: "+*******0100", link: self.link) }
+        var first = try started()
+        let firstOutcome = try result(
+            first.interacted(
+                .answer(.challenge(.singleFactor, [method("m-p", "password"), hinted("m-s", "sms"), method("m-e", "email")], token: "c1")),
+                correlationId: id))
+        guard case .selectionRequired(.firstFactor, let firstMethods, _) = firstOutcome else { throw UnexpectedOutcome("\(firstOutcome)") }
+        #expect(firstMethods.map(\.id) == ["m-p", "m-e"])
+
+        var mfa = try started()
+        let mfaOutcome = try result(
+            mfa.interacted(
+                .answer(.challenge(.multiFactor, [hinted("m-p2", "password"), method("m-e2", "email")], token: "c3")), correlationId: id))
+        guard case .selectionRequired(.mfa, let mfaMethods, _) = mfaOutcome else { throw UnexpectedOutcome("\(mfaOutcome)") }
+        #expect(mfaMethods.map(\.id) == ["m-e2"])
+
+        var reset = try started(.passwordReset)
+        let resetOutcome = try result(
+            reset.interacted(
+                .answer(
+                    .challenge(.singleFactor, [method("m-e3", "email"), hinted("m-p3", "password"), method("m-s3", "sms")], token: "p1")),
+                correlationId: id))
+        guard case .selectionRequired(.recovery, let recoveryMethods, _) = resetOutcome else { throw UnexpectedOutcome("\(resetOutcome)") }
+        #expect(recoveryMethods.map(\.id) == ["m-e3", "m-s3"])
+
+        var jit = try started()
+        let jitOutcome = try result(
+            jit.interacted(.answer(.register([hinted("m-p4", "password"), method("m-s4", "sms")], token: "j1")), correlationId: id))
+        guard case .registrationRequired(let jitMethods, _) = jitOutcome else { throw UnexpectedOutcome("\(jitOutcome)") }
+        #expect(jitMethods.map(\.id) == ["m-s4"])
+
+        var none = try started()
+        let failure = try failure(none.interacted(.answer(.register([hinted("m-p5", "password")], token: "j1")), correlationId: id))
+        #expect(failure.kind == .generalError)
+
+        let warnings = log.all.filter { $0.contains("WARNING") }
+        #expect(
+            warnings.map { $0.components(separatedBy: "Skipped").last ?? "" } == [
+                " a V2 authentication method of type 'sms' (id m-s), not supported for firstFactor",
+                " a V2 authentication method of type 'password' (id m-p2), not supported for mfa",
+                " a V2 authentication method of type 'password' (id m-p3), not supported for recovery",
+                " a V2 authentication method of type 'password' (id m-p4), not supported for registration",
+                " a V2 authentication method of type 'password' (id m-p5), not supported for registration",
+            ], "\(warnings)")
+        #expect(!log.text.contains("0100"))
     }
 
     @Test func theUpfrontPasswordAnswersOnlyTheOnePasswordFactor() throws {

@@ -14,7 +14,9 @@ struct V2Flow: Sendable {
 
     /// A fresh machine for one step of this flow.
     func machine() -> V2SignInMachine {
-        V2SignInMachine(username: username, scopes: scopes, claims: claims, scenario: scenario, attributes: attributes)
+        V2SignInMachine(
+            username: username, scopes: scopes, claims: claims, scenario: scenario, attributes: attributes,
+            logger: controller.client.environment.logger)
     }
 }
 
@@ -40,7 +42,7 @@ package struct V2SignInController: Sendable {
     func start(_ request: StartRequest) async throws(MSALNativeAuthFlowError) -> MSALNativeAuthFlowResult {
         client.environment.logger.info("V2 sign-in started for \(pii: request.username) correlation \(request.correlationId.uuidString)")
         let flow = V2Flow(controller: self, scenario: .signIn, username: request.username, scopes: request.scopes, claims: request.claims)
-        var machine = V2SignInMachine(username: request.username, scopes: request.scopes, claims: request.claims)
+        var machine = flow.machine()
         let first = machine.start(password: request.password, correlationId: request.correlationId)
         return try await finish(first, &machine, flow)
     }

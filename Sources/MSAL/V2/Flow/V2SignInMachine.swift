@@ -123,23 +123,44 @@ package struct V2SignInMachine: FlowMachine {
     package let scenario: MSALNativeAuthFlowScenario
     /// Sign-up: the app's attribute values (and a password given up front), offered when asked for.
     package let attributes: [String: V2AttributeValue]
+    /// Where a method dropped for its context is reported (nil: nowhere).
+    package let logger: MSALLoggerConfig?
 
     /// A machine for one step of a sign-in of `username` asking for `scopes` (OIDC defaults included) and `claims`;
     /// of a sign-up or reset when `scenario` says so.
     package init(
         username: String, scopes: [String], claims: String?, scenario: MSALNativeAuthFlowScenario = .signIn,
-        attributes: [String: V2AttributeValue] = [:]
+        attributes: [String: V2AttributeValue] = [:], logger: MSALLoggerConfig? = nil
     ) {
         self.username = username
         self.scopes = scopes
         self.claims = claims
         self.scenario = scenario
         self.attributes = attributes
+        self.logger = logger
     }
 
     static let firstFactorTypes: Set<String> = ["password", "email"]
     static let recoveryTypes: Set<String> = ["email", "sms"]
     static let strongAuthTypes: Set<String> = ["email", "sms"]
+
+    /// The methods of `methods` that `purpose` supports, server order kept; each other one is
+    /// dropped with a warning naming its type and id only (never its hint, a masked contact).
+    func supported(_ methods: [V2Method], for purpose: Purpose) -> [V2Method] {
+        let types: Set<String>
+        switch purpose {
+        case .firstFactor, .existingAccount: types = Self.firstFactorTypes
+        case .recovery: types = Self.recoveryTypes
+        case .mfa, .registration: types = Self.strongAuthTypes
+        }
+        return methods.filter { method in
+            if types.contains(method.type) { return true }
+            let type = String(method.type.prefix(40))
+            let id = String(method.id.prefix(64))
+            logger?.warning("Skipped a V2 authentication method of type '\(type)' (id \(id)), not supported for \(purpose)")
+            return false
+        }
+    }
 
     // MARK: Steps
 
@@ -231,12 +252,12 @@ package struct V2SignInMachine: FlowMachine {
             if scenario != .signIn, step != .signInAfter { return succeed(.signInAfter(link, Continuation(token, id))) }
             return send(.resume(link, Continuation(token, id)), awaiting: .resuming(step))
         case .challenge(.multiFactor, let methods, let token):
-            let usable = methods.filter { Self.strongAuthTypes.contains($0.type) }
+            let usable = supported(methods, for: .mfa)
             guard !usable.isEmpty else { return fail(Self.general("The service offered no supported second-factor method", id)) }
             return succeed(.selectionRequired(.mfa, usable, Continuation(token, id)))
         case .challenge(.singleFactor, let methods, let token):
             let purpose: Purpose = context.purpose == .recovery ? .recovery : scenario == .signUp ? .existingAccount : .firstFactor
-            let usable = methods.filter { (purpose == .recovery ? Self.recoveryTypes : Self.firstFactorTypes).contains($0.type) }
+            let usable = supported(methods, for: purpose)
             guard !usable.isEmpty else { return fail(Self.general("The service offered no supported method", id)) }
             guard usable.count == 1, let only = usable.first else {
                 return succeed(.selectionRequired(purpose, usable, Continuation(token, id)))
@@ -265,7 +286,7 @@ package struct V2SignInMachine: FlowMachine {
             context.riskHopped = true
             return send(.interact(link, .tokenOnly, Continuation(token, id)), awaiting: .interacting(step, context))
         case .register(let methods, let token):
-            let usable = methods.filter { Self.strongAuthTypes.contains($0.type) }
+            let usable = supported(methods, for: .registration)
             guard !usable.isEmpty else { return fail(Self.general("The service offered no supported method to register", id)) }
             return succeed(.registrationRequired(usable, Continuation(token, id)))
         case .activate(let verification, let token):

@@ -54,9 +54,9 @@ package enum V2Reply: Sendable {
 
 extension NativeAuthClient {
     /// Native auth V2's requests (docs/decisions.md#native-auth-v2): the same transport, headers,
-    /// interceptor, timeouts, body cap and logging as V1. Only the entry (and later `poll`) is
-    /// retried here; the token request is V1's (`redeem`), retried as V1 does. Interaction and
-    /// resume requests are sent once: the service may already have spent the token.
+    /// interceptor, timeouts, body cap and logging as V1. Only the entry is retried here; the token
+    /// request is V1's (`redeem`), retried as V1 does. Interaction, `poll` and resume requests are
+    /// sent once: the service may already have spent the token (docs/compatibility.md#native-auth-v2).
     package var v2Links: V2Links { V2Links(authority: environment.authorityURL, dc: environment.dc) }
 
     private var v2Decoder: V2AnswerDecoder { V2AnswerDecoder(links: v2Links, logger: environment.logger) }

@@ -114,10 +114,10 @@ public final class MSALNativeAuthStrongAuthRegistrationRequiredState: MSALNative
     /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public override var description: String { "strongAuthRegistrationRequired (\(authMethods.count) methods)" }
 
-    /// Registers `method` with `verificationContact`; the contact may be nil only when the method
-    /// already has a destination (else `isInvalidInput`).
+    /// Registers `method` with `verificationContact`; the contact may be nil (or left out, the twin of
+    /// `selectAuthMethod(_:delegate:)`) only when the method already has a destination (else `isInvalidInput`).
     /// - Warning: This API is experimental. It may change without notice; do not use it in production.
-    public func selectAuthMethod(_ method: MSALAuthMethod, verificationContact: String?) async throws(MSALNativeAuthFlowError)
+    public func selectAuthMethod(_ method: MSALAuthMethod, verificationContact: String? = nil) async throws(MSALNativeAuthFlowError)
         -> MSALNativeAuthFlowResult
     {
         try await selection.select(method, contact: verificationContact, on: core)
