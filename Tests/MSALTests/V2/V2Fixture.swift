@@ -143,6 +143,16 @@ extension Harness {
     }
 
     var v2Parameters: MSALNativeAuthSignInParametersV2 { MSALNativeAuthSignInParametersV2(username: Fixture.username) }
+
+    /// A V2 sign-in by password that the service answers with a just-in-time registration (an email
+    /// method with `emailHint` as its destination, and an SMS one).
+    func v2RegistrationState(emailHint: String? = nil) async throws -> MSALNativeAuthStrongAuthRegistrationRequiredState {
+        v2Start(V2Fixture.challenge("singleFactor", [V2Fixture.method("m-p", "password")], token: "c1"))
+        v2(V2Fixture.path("auth/methods/password/m-p/challenge"), 200, V2Fixture.verify("m-p", "password", token: "c2"))
+        let password = try expectState(try await app.signInV2(parameters: v2Parameters), MSALNativeAuthPasswordRequiredState.self)
+        v2(V2Fixture.path("auth/methods/password/m-p/verify"), 200, V2Fixture.register(token: "j1", emailHint: emailHint))
+        return try expectState(try await password.submitPassword(Fixture.password), MSALNativeAuthStrongAuthRegistrationRequiredState.self)
+    }
 }
 
 extension HTTPTransportRequest {

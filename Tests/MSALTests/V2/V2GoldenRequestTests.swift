@@ -29,12 +29,7 @@ import Testing
 
     @Test func passwordRiskRegistrationJourney() async throws {
         let h = try Harness()
-        h.v2Start(V2Fixture.challenge("singleFactor", [V2Fixture.method("m-p", "password")], token: "c1"))
-        h.v2(V2Fixture.path("auth/methods/password/m-p/challenge"), 200, V2Fixture.verify("m-p", "password", token: "c2"))
-        let password = try expectState(try await h.app.signInV2(parameters: h.v2Parameters), MSALNativeAuthPasswordRequiredState.self)
-        h.v2(V2Fixture.path("auth/methods/password/m-p/verify"), 200, V2Fixture.register(token: "j1"))
-        let registration = try expectState(
-            try await password.submitPassword(Fixture.password), MSALNativeAuthStrongAuthRegistrationRequiredState.self)
+        let registration = try await h.v2RegistrationState()
         h.v2(V2Fixture.path("auth/methods/sms/register"), 200, V2Fixture.riskVerify(token: "j2"))
         h.v2(V2Fixture.path("risk/phone/verify"), 200, V2Fixture.activate(token: "j3"))
         let activation = try expectState(
@@ -94,12 +89,7 @@ import Testing
 
     @Test func registerWithoutTarget() async throws {
         let h = try Harness()
-        h.v2Start(V2Fixture.challenge("singleFactor", [V2Fixture.method("m-p", "password")], token: "c1"))
-        h.v2(V2Fixture.path("auth/methods/password/m-p/challenge"), 200, V2Fixture.verify("m-p", "password", token: "c2"))
-        let password = try expectState(try await h.app.signInV2(parameters: h.v2Parameters), MSALNativeAuthPasswordRequiredState.self)
-        h.v2(V2Fixture.path("auth/methods/password/m-p/verify"), 200, V2Fixture.register(token: "j1", emailHint: "g****e@e****e"))
-        let registration = try expectState(
-            try await password.submitPassword(Fixture.password), MSALNativeAuthStrongAuthRegistrationRequiredState.self)
+        let registration = try await h.v2RegistrationState(emailHint: "g****e@e****e")
         h.v2(V2Fixture.path("auth/methods/email/register"), 200, V2Fixture.activate(token: "j3"))
         _ = try expectState(
             try await registration.selectAuthMethod(registration.authMethods[0]), MSALNativeAuthStrongAuthVerificationRequiredState.self)

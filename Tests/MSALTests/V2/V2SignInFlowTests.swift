@@ -209,17 +209,9 @@ import Testing
 
     // MARK: 6.4 just-in-time registration
 
-    func registrationState(_ h: Harness) async throws -> MSALNativeAuthStrongAuthRegistrationRequiredState {
-        h.v2Start(V2Fixture.challenge("singleFactor", [V2Fixture.method("m-p", "password")], token: "c1"))
-        h.v2(V2Fixture.path("auth/methods/password/m-p/challenge"), 200, V2Fixture.verify("m-p", "password", token: "c2"))
-        let password = try expectState(try await h.app.signInV2(parameters: h.v2Parameters), MSALNativeAuthPasswordRequiredState.self)
-        h.v2(V2Fixture.path("auth/methods/password/m-p/verify"), 200, V2Fixture.register(token: "j1"))
-        return try expectState(try await password.submitPassword(Fixture.password), MSALNativeAuthStrongAuthRegistrationRequiredState.self)
-    }
-
     @Test func justInTimeRegistrationOfAPhone() async throws {
         let h = try Harness()
-        let registration = try await registrationState(h)
+        let registration = try await h.v2RegistrationState()
         #expect(registration.authMethods.map(\.id) == ["reg-email", "reg-sms"])
 
         let empty = try await flowError { () async throws(MSALNativeAuthFlowError) in
@@ -248,7 +240,7 @@ import Testing
 
     @Test func registeringThePreverifiedSignInAddressFinishesAtOnce() async throws {
         let h = try Harness()
-        let registration = try await registrationState(h)
+        let registration = try await h.v2RegistrationState()
         h.v2Finish(after: V2Fixture.path("auth/methods/email/register"))
         guard case .completed = try await registration.selectAuthMethod(registration.authMethods[0], verificationContact: Fixture.username)
         else { throw UnexpectedOutcome("expected completion") }
@@ -260,12 +252,7 @@ import Testing
     /// has a destination (no `target` sent); without one it is `isInvalidInput` and nothing is sent.
     @Test func registrationWithoutAContactUsesTheMethodsDestination() async throws {
         let h = try Harness()
-        h.v2Start(V2Fixture.challenge("singleFactor", [V2Fixture.method("m-p", "password")], token: "c1"))
-        h.v2(V2Fixture.path("auth/methods/password/m-p/challenge"), 200, V2Fixture.verify("m-p", "password", token: "c2"))
-        let password = try expectState(try await h.app.signInV2(parameters: h.v2Parameters), MSALNativeAuthPasswordRequiredState.self)
-        h.v2(V2Fixture.path("auth/methods/password/m-p/verify"), 200, V2Fixture.register(token: "j1", emailHint: "g****e@e****e"))
-        let registration = try expectState(
-            try await password.submitPassword(Fixture.password), MSALNativeAuthStrongAuthRegistrationRequiredState.self)
+        let registration = try await h.v2RegistrationState(emailHint: "g****e@e****e")
 
         let noDestination = try await flowError { () async throws(MSALNativeAuthFlowError) in
             try await registration.selectAuthMethod(registration.authMethods[1])
@@ -281,7 +268,7 @@ import Testing
 
     @Test func aBlockedContactIsVerificationContactBlocked() async throws {
         let h = try Harness()
-        let registration = try await registrationState(h)
+        let registration = try await h.v2RegistrationState()
         h.v2(
             V2Fixture.path("auth/methods/sms/register"), 400,
             V2Fixture.halError("accessDenied", "AADSTS550024: Blocked.", inner: "providerBlockedByRep"))
