@@ -112,6 +112,37 @@ import Testing
         _ = try c.finish(c.verify(byCode, ["otp": code]))
     }
 
+    /// A list of methods stays usable while one of its methods is being verified (MSAL lets an app pick
+    /// again on the same state): after a wrong code the app picks another method, or the same one, with the
+    /// list's token; passing the factor retires it.
+    @Test func aMethodListIsPickedFromAgainUntilTheFactorIsPassed() throws {
+        let h = try H()
+        let c = C(h)
+        let started = c.start(C.barbara)
+        let byPassword = c.challenge(started, type: "password")
+        let wrong = c.verify(byPassword, ["password": "not-" + C.barbaraPassword])
+        #expect(wrong.status == 400 && wrong.hal.inner == "invalidUserNameOrPassword", "\(wrong.json)")
+        let byCode = c.challenge(started, type: "email")
+        #expect(byCode.status == 200 && byCode.action == "verify", "\(byCode.json)")
+        let code = try #require(c.lastMail(C.barbara)?["code"] as? String)
+        let mfaOrDone = c.verify(byCode, ["otp": code])
+        #expect(mfaOrDone.status == 200, "\(mfaOrDone.json)")
+        // The factor is passed: the first-factor list is retired.
+        #expect(c.challenge(started, type: "email").hal.inner == "invalidContinuationToken")
+        _ = try c.finish(mfaOrDone)
+
+        let mfa = c.password(H.alan, C.alanPassword)
+        let byEmail = c.challenge(mfa, type: "email")
+        let wrongCode = c.verify(byEmail, ["otp": "00000000"])
+        #expect(wrongCode.status == 400 && wrongCode.hal.inner == "invalidOneTimeCode")
+        let bySMS = c.challenge(mfa, type: "sms")
+        #expect(bySMS.status == 200 && bySMS.action == "riskverify", "\(bySMS.json)")
+        let emailAgain = c.challenge(mfa, type: "email")
+        #expect(emailAgain.action == "verify", "\(emailAgain.json)")
+        let mfaCode = try #require(c.lastMail(H.alan)?["code"] as? String)
+        _ = try c.finish(c.verify(emailAgain, ["otp": mfaCode]))
+    }
+
     @Test func emailMFAWithResend() throws {
         let h = try H()
         let c = C(h)

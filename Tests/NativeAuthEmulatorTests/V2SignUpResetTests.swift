@@ -146,6 +146,40 @@ import Testing
         #expect(v1.status == 200 && v1["challenge_type"] as? String == "oob", "\(v1.json)")
     }
 
+    /// An email-code app that collects no attributes has nothing to ask after the code: the account is
+    /// created and the flow answers `continue` at once (never an empty `collectAttributes`).
+    @Test func emailCodeSignUpWithoutAttributesContinuesRightAfterTheCode() throws {
+        var seed = Seed.demo
+        seed.apps[1].attributes = []
+        let h = try H(seed: seed)
+        let c = C(h)
+        let ida = "ida@example.com"
+        let sent = submit(c, signUpStart(c, ida, clientId: H.codeApp), ["email": ida])
+        let done = c.verify(sent, ["otp": try code(c, ida, purpose: "sign_up")])
+        #expect(done.status == 200 && done["state"] as? String == "continue" && done.link("continue") != nil, "\(done.json)")
+        #expect(h.router.world.withLock { $0.users[ida] != nil && $0.users[ida]?.password == nil })
+        _ = try c.finish(done, clientId: H.codeApp)
+    }
+
+    /// An empty `attributes` object is a submit like any other: with nothing missing, the account is created.
+    @Test func anEmptyAttributesSubmitFinishesWhenNothingRequiredIsMissing() throws {
+        var seed = Seed.demo
+        seed.apps[1].attributes = seed.apps[1].attributes.map { attribute in
+            var optional = attribute
+            optional.required = false
+            return optional
+        }
+        let h = try H(seed: seed)
+        let c = C(h)
+        let ida = "ida@example.com"
+        let sent = submit(c, signUpStart(c, ida, clientId: H.codeApp), ["email": ida])
+        let asked = c.verify(sent, ["otp": try code(c, ida, purpose: "sign_up")])
+        #expect(asked.action == "collectAttributes" && !ids(asked).isEmpty, "\(asked.json)")
+        let done = submit(c, asked, [:])
+        #expect(done.status == 200 && done["state"] as? String == "continue", "\(done.json)")
+        _ = try c.finish(done, clientId: H.codeApp)
+    }
+
     @Test func signUpWithoutUsernameAsksTheEmailAndAnExistingAddressIsUserAlreadyExists() throws {
         let h = try H()
         let c = C(h)

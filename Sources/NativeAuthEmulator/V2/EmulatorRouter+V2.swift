@@ -142,12 +142,21 @@ extension EmulatorRouter {
     }
 
     /// Moves `flow` to `step` (retiring the tokens of another step; a repeated step, a resend, retires
-    /// nothing), stores it and returns a token for the step.
+    /// nothing), stores it and returns a token for the step. **Choice**: a method picked from a list
+    /// (its password, code or activation step) keeps the list's tokens, so the app may pick again on
+    /// the same state (after a wrong code, say) until the factor is passed (docs/protocol.md#tokens).
     func v2Advance(_ flow: inout V2Flow, to step: V2Step, world: inout EmulatorWorld, now: Date) -> String {
-        if step != flow.step { flow.generation += 1 }
+        if step != flow.step, !Self.v2KeepsChoice(from: flow.step, to: step) { flow.generation += 1 }
         flow.step = step
         world.v2.flows[flow.id] = flow
         return v2IssueToken(flow, step: step, world: &world, now: now)
+    }
+
+    /// A move from a list of methods (or from one of its methods) to a method's own step.
+    static func v2KeepsChoice(from: V2Step, to: V2Step) -> Bool {
+        let methodSteps: Set<V2Step> = [.password, .code, .activate]
+        let choices: Set<V2Step> = [.firstFactor, .mfa, .recovery, .registration]
+        return methodSteps.contains(to) && (choices.contains(from) || methodSteps.contains(from))
     }
 
     /// Ends `flow`: its tokens then answer as invalid.

@@ -116,7 +116,7 @@ extension EmulatorRouter {
             try v2CheckCode(r.string("otp") ?? r.string("code"), flow: &flow, world: &world, context: context)
             switch flow.current?.role {
             case .firstFactor: return .answered(try v2AfterFirstFactor(&flow, world: &world, context: context))
-            case .signUp: return .answered(v2SignUpVerified(&flow, world: &world, now: context.now))
+            case .signUp: return .answered(try v2SignUpVerified(&flow, world: &world, context: context))
             case .recovery: return .answered(v2RecoveryVerified(&flow, world: &world, now: context.now))
             default:
                 flow.secondFactorPassed = true

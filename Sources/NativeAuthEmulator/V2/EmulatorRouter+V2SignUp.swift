@@ -103,12 +103,15 @@ extension EmulatorRouter {
         return halResponse(answer, r)
     }
 
-    /// The address is proved: ask for the password (password apps) and every attribute of the app.
-    func v2SignUpVerified(_ flow: inout V2Flow, world: inout EmulatorWorld, now: Date) -> HALAnswer {
-        let app = v2App(flow)
-        let password = app?.signUpMethod == .password ? [Self.v2PasswordAttribute] : []
-        let asked = password + (app?.attributes ?? []).map(Self.v2Attribute)
-        return v2CollectAttributes(&flow, asked, step: .signUpAttributes, world: &world, now: now)
+    /// The address is proved: ask for the password (password apps) and every attribute of the app; with
+    /// nothing to ask (an email-code app without attributes) the account is created at once and the flow
+    /// answers `continue`, as the service does.
+    func v2SignUpVerified(_ flow: inout V2Flow, world: inout EmulatorWorld, context: RequestContext) throws(Failure) -> HALAnswer {
+        guard let app = v2App(flow) else { throw v2UserGone(context) }
+        let password = app.signUpMethod == .password ? [Self.v2PasswordAttribute] : []
+        let asked = password + app.attributes.map(Self.v2Attribute)
+        guard !asked.isEmpty else { return try v2SignUpNext(&flow, app: app, world: &world, context: context) }
+        return v2CollectAttributes(&flow, asked, step: .signUpAttributes, world: &world, now: context.now)
     }
 
     /// Asks again for what is still missing (the password, required attributes: a 200 `collectAttributes`,
