@@ -146,10 +146,39 @@ import Testing
         _ = try signedIn(try await password.submitPassword("Substitution-Principle-1987"))
         do {
             _ = try await selection.selectAuthMethod(selection.authMethods[1])
-            Issue.record("a spent selection was used again")
+            Issue.record("the service took a selection of a finished sign-in")
         } catch {
-            #expect(error.isGeneralError)
+            #expect(error.isGeneralError && error.serverSuberror == "invalidContinuationToken", "the service refused it, not the SDK")
         }
+    }
+
+    /// 2.17-era code picks again on the same selection after a wrong password, live and from a copy
+    /// saved before the first pick (docs/decisions.md#native-auth-v2).
+    @Test func aSelectionIsUsedAgainAfterAWrongPasswordLiveAndRestored() async throws {
+        let server = try LiveEmulator.start()
+        defer { server.stop() }
+        let app = try app(server)
+        guard case .authMethodSelectionRequired(let selection) = try await start(app, "barbara@example.com") else {
+            throw EndToEndFailure("no first-factor choice")
+        }
+        let saved = selection.serialized()
+        guard case .passwordRequired(let password) = try await selection.selectAuthMethod(selection.authMethods[0]) else {
+            throw EndToEndFailure("no password step")
+        }
+        let wrong = try await flowError { () async throws(MSALNativeAuthFlowError) in try await password.submitPassword("not-it") }
+        #expect(wrong.isInvalidPassword)
+        guard case .codeRequired(let code) = try await selection.selectAuthMethod(selection.authMethods[1]) else {
+            throw EndToEndFailure("the same selection did not pick the email code")
+        }
+        #expect(code.channel.isEmailType)
+        guard case .authMethodSelectionRequired(let restored) = try app.restoreStateV2(serialized: saved) else {
+            throw EndToEndFailure("the saved selection did not restore")
+        }
+        guard case .codeRequired(let again) = try await restored.selectAuthMethod(restored.authMethods[1]) else {
+            throw EndToEndFailure("the restored selection did not pick the email code")
+        }
+        let account = try signedIn(try await again.submitCode(try await LiveEmulator.lastCode(server, "barbara@example.com")))
+        #expect(account.account.username == "barbara@example.com")
     }
 
     @Test func registeringTheOwnAddressJustInTimeNeedsNoCode() async throws {

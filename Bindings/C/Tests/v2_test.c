@@ -166,7 +166,7 @@ static void first_factor_choice(msal_na_app *app) {
     CHECK_CODE(msal_na_state_submit_password_wait(password, "wrong", NULL), MSAL_NA_ERR_INVALID_PASSWORD);
     CHECK_CODE(msal_na_state_submit_password_wait(password, "Substitution-Principle-1987", &result), MSAL_NA_OK);
     signed_in(result, "barbara@example.com", MSAL_NA_SCENARIO_SIGN_IN);
-    /* The selection is spent: a second choice is refused by the SDK. */
+    /* The sign-in is over: the service refuses a second choice on the selection (its token is retired). */
     CHECK_CODE(msal_na_state_select_auth_method_wait(selection, 1, NULL, NULL), MSAL_NA_ERR_GENERAL);
     msal_na_state_free(password);
     msal_na_state_free(selection);

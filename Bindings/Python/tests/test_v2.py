@@ -63,7 +63,7 @@ def test_password_sign_in_after_a_choice_of_methods(emulator: Emulator) -> None:
         with pytest.raises(m.InvalidPasswordError):
             password.submit_password("wrong")
         assert isinstance(password.submit_password(BARBARA), m.SignedIn)
-        # The selection is spent: the SDK refuses a second choice.
+        # The sign-in is over: the service refuses a second choice on the selection (its token is retired).
         with pytest.raises(m.GeneralError):
             selection.select_auth_method(1)
 

@@ -40,8 +40,8 @@ extension DemoController {
         showPrompt(Self.mfaCodePrompt(sentTo: sentTo, codeLength: codeLength, otherMethod: true))
     }
 
-    /// The second-factor code dialog; "Other method" goes back to the picker (V1 only: a V2
-    /// selection state is spent by its choice).
+    /// The second-factor code dialog; "Other method" goes back to the picker (V1 only: the V2
+    /// screens do not offer it yet).
     nonisolated static func mfaCodePrompt(sentTo: String, codeLength: Int, otherMethod: Bool) -> Prompt {
         Prompt(
             kind: .mfaCode, title: "Second factor: enter the \(codeLength)-digit code", fields: [Prompt.Field(label: "Code")],

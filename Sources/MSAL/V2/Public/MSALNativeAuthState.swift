@@ -158,40 +158,28 @@ public final class MSALNativeAuthPasswordRequiredState: MSALNativeAuthState, @un
     }
 }
 
-/// The methods of a selection state and its one use (docs/decisions.md#native-auth-v2): the state's
-/// token is spent by the first successful selection, so a second one is refused locally, as MSAL does.
+/// The methods of a selection state. Like every V2 state it is a snapshot: each selection sends a
+/// request with the state's token, however often the app selects on it, and the service decides
+/// (MSAL has no local guard either: docs/decisions.md#native-auth-v2).
 final class V2Selection: Sendable {
     let methods: [V2Method]
     let purpose: V2SignInMachine.Purpose
     let authMethods: [MSALAuthMethod]
-    private let spent: Locked<Bool>
 
-    /// `spent`: restored from a saved state that was already used (docs/saved-states.md#version-2-native-auth-v2).
-    init(_ methods: [V2Method], _ purpose: V2SignInMachine.Purpose, spent: Bool = false) {
+    init(_ methods: [V2Method], _ purpose: V2SignInMachine.Purpose) {
         self.methods = methods
         self.purpose = purpose
-        self.spent = Locked(spent)
         authMethods = methods.map {
             MSALAuthMethod(
                 id: $0.id, challengeType: $0.type, channelTargetType: MSALNativeAuthChannelType(value: $0.type), loginHint: $0.hint)
         }
     }
 
-    /// Whether a selection already succeeded on this state.
-    var isSpent: Bool { spent.withLock { $0 } }
-
     func select(_ method: MSALAuthMethod, contact: String?, on core: V2StateCore) async throws(MSALNativeAuthFlowError)
         -> MSALNativeAuthFlowResult
     {
-        if spent.withLock({ $0 }) {
-            let message = "This state was already used to select a method; continue with the state that selection returned"
-            throw MSALNativeAuthFlowError(
-                type: .generalError, NativeAuthErrorDetails(message: message, correlationId: core.continuation.correlationId))
-        }
         let chosen = methods.first { $0.id == method.id }
-        let result = try await core.step { $0.select(chosen, contact: contact, purpose: purpose, on: core.continuation) }
-        spent.withLock { $0 = true }
-        return result
+        return try await core.step { $0.select(chosen, contact: contact, purpose: purpose, on: core.continuation) }
     }
 }
 

@@ -63,12 +63,11 @@ extension MSALNativeAuthPublicClientApplication {
         case (.v2StrongAuthVerificationRequired, .verification(let verification)):
             result = .strongAuthVerificationRequired(
                 MSALNativeAuthStrongAuthVerificationRequiredState(core, V2Challenge(verification, saved.purpose)))
-        case (.v2AuthMethodSelectionRequired, .selection(let methods, let spent)):
-            result = .authMethodSelectionRequired(
-                MSALNativeAuthAuthMethodSelectionRequiredState(core, V2Selection(methods, saved.purpose, spent: spent)))
-        case (.v2StrongAuthRegistrationRequired, .selection(let methods, let spent)):
+        case (.v2AuthMethodSelectionRequired, .selection(let methods)):
+            result = .authMethodSelectionRequired(MSALNativeAuthAuthMethodSelectionRequiredState(core, V2Selection(methods, saved.purpose)))
+        case (.v2StrongAuthRegistrationRequired, .selection(let methods)):
             result = .strongAuthRegistrationRequired(
-                MSALNativeAuthStrongAuthRegistrationRequiredState(core, V2Selection(methods, saved.purpose, spent: spent)))
+                MSALNativeAuthStrongAuthRegistrationRequiredState(core, V2Selection(methods, saved.purpose)))
         case (.v2NewPasswordRequired, .verification(let update)):
             result = .newPasswordRequired(MSALNativeAuthNewPasswordRequiredState(core, update: update))
         case (.v2AttributesRequired, .attributes(let descriptors, let submit)):
@@ -132,12 +131,10 @@ extension MSALNativeAuthPasswordRequiredState: MSALNativeAuthSerializableState {
 
 extension MSALNativeAuthAuthMethodSelectionRequiredState: MSALNativeAuthSerializableState {
     /// The state as a version 2 JSON document holding its continuation token (a secret; docs/saved-states.md).
-    /// A state already used to select a method saves as spent: the restored state refuses a second selection.
+    /// A state already used to select a method saves as it was: the restored state may select again.
     /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public func serialized() -> Data {
-        SavedFlowStateV2(
-            .v2AuthMethodSelectionRequired, core, purpose: selection.purpose, .selection(selection.methods, spent: selection.isSpent)
-        ).encoded()
+        SavedFlowStateV2(.v2AuthMethodSelectionRequired, core, purpose: selection.purpose, .selection(selection.methods)).encoded()
     }
 }
 
@@ -151,12 +148,10 @@ extension MSALNativeAuthMFAVerificationRequiredState: MSALNativeAuthSerializable
 
 extension MSALNativeAuthStrongAuthRegistrationRequiredState: MSALNativeAuthSerializableState {
     /// The state as a version 2 JSON document holding its continuation token (a secret; docs/saved-states.md).
-    /// A state already used to register a method saves as spent: the restored state refuses a second one.
+    /// A state already used to register a method saves as it was: the restored state may register again.
     /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public func serialized() -> Data {
-        SavedFlowStateV2(
-            .v2StrongAuthRegistrationRequired, core, purpose: selection.purpose, .selection(selection.methods, spent: selection.isSpent)
-        ).encoded()
+        SavedFlowStateV2(.v2StrongAuthRegistrationRequired, core, purpose: selection.purpose, .selection(selection.methods)).encoded()
     }
 }
 

@@ -46,9 +46,8 @@ package struct SavedFlowStateV2: Sendable, Equatable {
 
     /// What the state continues with besides its token.
     package enum Step: Sendable, Equatable {
-        /// The methods to choose from, and whether a selection was already made on the saved state
-        /// (then the restored state refuses a second one locally, as the original does).
-        case selection([V2Method], spent: Bool)
+        /// The methods to choose from.
+        case selection([V2Method])
         /// The method being verified (or the password being replaced) and its submit, resend and recover links.
         case verification(V2Verification)
         /// A sign-up's password, sent as the `password` attribute to `submit`.
@@ -187,6 +186,8 @@ package struct SavedFlowStateV2: Sendable, Equatable {
         /// Absent for the kinds with a fixed purpose.
         var purpose: String?
         var methods: [Method]?
+        /// Written by earlier releases for a state already used to choose; read and ignored, since a
+        /// selection state may choose again (docs/decisions.md#native-auth-v2).
         var spent: Bool?
         /// Relation → absolute URL: `verify`, `activate` or `update`, `resend`, `recover`; `submitAttributes`; `continue`.
         var links: [String: String]?
@@ -212,7 +213,7 @@ package struct SavedFlowStateV2: Sendable, Equatable {
             continuationToken: continuationToken, scenario: scenario.description, username: username, scopes: scopes, claims: claims,
             purpose: kind.fixedPurpose == nil ? Self.purposes[purpose] : nil)
         switch step {
-        case .selection(let methods, let spent):
+        case .selection(let methods):
             let relation = kind.methodRelation
             document.methods = methods.map {
                 let href = $0.link.absoluteString
@@ -220,7 +221,6 @@ package struct SavedFlowStateV2: Sendable, Equatable {
                     id: $0.id, type: $0.type, hint: $0.hint, challenge: relation == "challenge" ? href : nil,
                     enroll: relation == "enroll" ? href : nil)
             }
-            document.spent = spent ? true : nil
         case .verification(let verification):
             var links = [kind.submitRelation: verification.submit.absoluteString]
             links["resend"] = verification.resend?.absoluteString
@@ -350,7 +350,7 @@ package struct SavedFlowStateV2: Sendable, Equatable {
                 guard let href, !method.id.isEmpty else { throw .malformed("a method lacks its id or \(kind.methodRelation) link") }
                 read.append(V2Method(id: method.id, type: method.type, hint: method.hint, link: try url(href)))
             }
-            return .selection(read, spent: document.spent ?? false)
+            return .selection(read)
         }
         switch kind {
         case .v2SignInAfterSignUp, .v2SignInAfterResetPassword:
