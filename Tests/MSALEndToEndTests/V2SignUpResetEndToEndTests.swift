@@ -137,12 +137,44 @@ import Testing
         after.signIn(parameters: MSALNativeAuthSignInAfterResetPasswordParameters(), delegate: delegate)
         #expect(try await delegate.next(String.self) == H.ada)
     }
+
+    /// An email-code app that collects no attributes: the right code finishes the sign-up (the
+    /// sign-in-after state comes next, as MSAL's code expects), in both call forms.
+    static var codeOnlySeed: Seed {
+        var seed = Seed.demo
+        seed.apps[1].attributes = []
+        return seed
+    }
+
+    @Test func aCodeOnlySignUpWithoutAttributesFinishesAfterTheCode() async throws {
+        let world = try World(seed: Self.codeOnlySeed)
+        defer { world.server.stop() }
+        let app = try world.app(clientId: H.codeApp, types: [.OOB])
+        let code = try expectState(
+            try await app.signUpV2(parameters: MSALNativeAuthSignUpParametersV2(username: Self.lin)), MSALNativeAuthCodeRequiredState.self)
+        let after = try expectState(try await code.submitCode(try await world.code(Self.lin)), MSALNativeAuthSignInAfterSignUpState.self)
+        guard case .completed(let result, .signUp) = try await after.signIn() else { throw UnexpectedOutcome("expected completion") }
+        #expect(result.account.username == Self.lin)
+    }
+
+    @Test func aCodeOnlySignUpWithoutAttributesFinishesThroughTheDelegate() async throws {
+        let world = try World(seed: Self.codeOnlySeed)
+        defer { world.server.stop() }
+        let delegate = await V2E2EDelegate()
+        let app = try world.app(clientId: H.codeApp, types: [.OOB])
+        app.signUpV2(parameters: MSALNativeAuthSignUpParametersV2(username: Self.lin), delegate: delegate)
+        let code = try await delegate.next(MSALNativeAuthCodeRequiredState.self)
+        code.submitCode(try await world.code(Self.lin), delegate: delegate)
+        let after = try await delegate.next(MSALNativeAuthSignInAfterSignUpState.self)
+        after.signIn(parameters: MSALNativeAuthSignInAfterSignUpParameters(), delegate: delegate)
+        #expect(try await delegate.next(String.self) == Self.lin)
+    }
 }
 
 /// Records the states and the completed username of a V2 flow run through delegates.
 @MainActor
 final class V2E2EDelegate: MSALNativeAuthCodeRequiredDelegate, MSALNativeAuthNewPasswordRequiredDelegate,
-    MSALNativeAuthSignInAfterResetPasswordRequiredDelegate
+    MSALNativeAuthSignInAfterResetPasswordRequiredDelegate, MSALNativeAuthSignInAfterSignUpRequiredDelegate
 {
     private var events: [Any] = []
     private var taken = 0
@@ -164,6 +196,9 @@ final class V2E2EDelegate: MSALNativeAuthCodeRequiredDelegate, MSALNativeAuthNew
         events.append(state)
     }
     func onSignInAfterResetPasswordRequired(state: MSALNativeAuthSignInAfterResetPasswordState, scenario: MSALNativeAuthFlowScenario) {
+        events.append(state)
+    }
+    func onSignInAfterSignUpRequired(state: MSALNativeAuthSignInAfterSignUpState, scenario: MSALNativeAuthFlowScenario) {
         events.append(state)
     }
 }

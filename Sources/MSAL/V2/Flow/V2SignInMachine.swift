@@ -65,6 +65,8 @@ package struct V2SignInMachine: FlowMachine {
         var autoChallenged = false
         /// Sign-up: the attribute ids this step already sent.
         var sent: Set<String> = []
+        /// Sign-up: this step answered an empty `collectAttributes` with an empty submit.
+        var submittedNothing = false
         /// Reset: the polls sent so far.
         var polls = 0
     }

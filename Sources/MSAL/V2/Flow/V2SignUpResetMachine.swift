@@ -17,6 +17,9 @@ package struct V2AttributeForm: Sendable, Equatable {
 ///   asks for is known (`email` = the username, the app's attributes); otherwise the password is asked
 ///   for when `password` is among the ids (`signUpPasswordRequired`), else the app's attributes;
 ///   an id already sent in the step and asked again goes to the app;
+/// - nothing asked: a `collectAttributes` answer with an empty list is submitted at once, empty, so
+///   the flow never stops on a step the app cannot leave; a second empty list in the same step is a
+///   general error (docs/decisions.md#native-auth-v2). An attributes state may also submit nothing;
 /// - reset: `update` asks the new password, sent with PUT; `poll` is polled at once, then every
 ///   `pollInterval` (clamped 250 ms–5 s) or 1.5 s, at most 5 times;
 /// - inline recovery: a sign-in password state's `recover` link starts the same cycle inside the sign-in;
@@ -39,13 +42,6 @@ extension V2SignInMachine {
         -> Action
     {
         let all = form.prefill.merging(values) { _, app in app }
-        guard !all.isEmpty else {
-            return refuse(
-                .keepingState(
-                    .invalidAttributes,
-                    NativeAuthErrorDetails(
-                        message: "No attributes to submit", correlationId: continuation.correlationId)))
-        }
         let context = Context(purpose: .firstFactor, sent: Set(all.keys))
         return begin(.interact(form.submit, .attributes(all), continuation), awaiting: .interacting(.submitAttributes, context))
     }
@@ -86,6 +82,14 @@ extension V2SignInMachine {
     ) -> Action {
         guard scenario == .signUp else {
             return fail(Self.general("The service asked for attributes outside a sign-up", next.correlationId))
+        }
+        guard !descriptors.isEmpty else {
+            guard !context.submittedNothing else {
+                return fail(Self.general("The service asked again for attributes without naming any", next.correlationId))
+            }
+            var context = context
+            context.submittedNothing = true
+            return send(.interact(submit, .attributes([:]), next), awaiting: .interacting(.submitAttributes, context))
         }
         let asked = Set(descriptors.map(\.id))
         let prefill = knownAttributes.filter { asked.contains($0.key) && !context.sent.contains($0.key) }

@@ -1,7 +1,9 @@
 import Foundation
 
-/// What `signUpV2(parameters:)` needs. Mirrors MSAL 2.18.1's `MSALNativeAuthSignUpParametersV2`: no
-/// password (the service asks for it through `MSALNativeAuthPasswordRequiredState`).
+/// What `signUpV2(parameters:)` needs. Mirrors MSAL's `MSALNativeAuthSignUpParametersV2` of both eras:
+/// 2.18.1 and later have no password (the service asks for it through
+/// `MSALNativeAuthPasswordRequiredState`); up to 2.18.0 the class inherited the V1 class's `password`,
+/// which is kept here, deprecated, so that code of that era compiles.
 ///
 /// `attributes` are offered when the service asks for them; `email` and `password` (any case) are
 /// ignored with a warning. Values: strings (text, dates as `YYYY-MM-DD`), booleans, numbers, arrays of strings.
@@ -14,6 +16,13 @@ public final class MSALNativeAuthSignUpParametersV2 {
     /// Attribute values the service may ask for, by attribute id.
     /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public var attributes: [String: Any]?
+    /// Deprecated (MSAL 2.18.1 removed it): the new account's password, submitted when the service
+    /// asks for the `password` attribute, as the V1 class's is; an empty one counts as none. Without
+    /// it the service's request reaches the app as `MSALNativeAuthPasswordRequiredState`. Not marked
+    /// `@available(deprecated)`, so that code of the 2.17 era built with warnings as errors still
+    /// compiles (docs/compatibility.md#native-auth-v2).
+    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
+    public var password: String?
     /// The API scopes to ask for; `openid profile offline_access` are always added.
     /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public var scopes: [String]?
@@ -65,7 +74,8 @@ extension MSALNativeAuthPublicClientApplication {
     /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public func signUpV2(parameters: MSALNativeAuthSignUpParametersV2) async throws(MSALNativeAuthFlowError) -> MSALNativeAuthFlowResult {
         try await v2Start(
-            .signUp, parameters.username, parameters.attributes, nil, parameters.scopes, parameters.claimsRequest, parameters.correlationId)
+            .signUp, parameters.username, parameters.attributes, parameters.password, parameters.scopes, parameters.claimsRequest,
+            parameters.correlationId)
     }
 
     /// `signUpV2` with MSAL's V1 parameters, as code written for MSAL 2.16–2.17 calls it: a password
@@ -81,7 +91,8 @@ extension MSALNativeAuthPublicClientApplication {
     /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public func signUpV2(parameters: MSALNativeAuthSignUpParametersV2, delegate: any MSALNativeAuthFlowDelegate) {
         let run = v2Runner(
-            .signUp, parameters.username, parameters.attributes, nil, parameters.scopes, parameters.claimsRequest, parameters.correlationId)
+            .signUp, parameters.username, parameters.attributes, parameters.password, parameters.scopes, parameters.claimsRequest,
+            parameters.correlationId)
         V2Delivery.run(delegate, scenario: .signUp, run)
     }
 
@@ -235,7 +246,8 @@ extension MSALNativeAuthAttributesRequiredState {
     }
 
     /// Submits attribute values by id (with the ones the SDK already knows). Values: strings, booleans,
-    /// numbers, arrays of strings; others are dropped with a warning.
+    /// numbers, arrays of strings; others are dropped with a warning. Nothing (`[:]`) is a submit too:
+    /// the service decides whether anything it needs is missing.
     /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public func submitAttributes(_ attributes: [String: Any]) async throws(MSALNativeAuthFlowError) -> MSALNativeAuthFlowResult {
         var values: [String: V2AttributeValue] = [:]

@@ -1,0 +1,1 @@
+../MSALCompatibilityTests/V2Era217ClientTests.swift
