@@ -22,7 +22,7 @@ let target: FuzzTarget = {
 }()
 
 /// The authority the V2 targets resolve and check links against (the seeds' authority).
-let v2Links = V2Links(authority: URL(string: "https://contoso.ciamlogin.com/contoso.onmicrosoft.com/")!, dc: nil)
+let v2Links = V2Links(authority: URL(string: "https://contoso.ciamlogin.com/contoso.onmicrosoft.com/")!)
 
 let router: EmulatorRouter = {
     var configuration = EmulatorConfiguration()

@@ -8,7 +8,7 @@ import Testing
 /// survive (malformed, huge, unknown) without trapping.
 @Suite struct V2AnswerDecoderTests {
     let log = LogCapture()
-    var decoder: V2AnswerDecoder { V2AnswerDecoder(links: V2Links(authority: V2Fixture.authority, dc: nil), logger: log.config) }
+    var decoder: V2AnswerDecoder { V2AnswerDecoder(links: V2Links(authority: V2Fixture.authority), logger: log.config) }
 
     func decode(_ object: [String: Any], status: Int = 200, as request: V2AnswerDecoder.Request = .interaction) -> V2Answer {
         decoder.decode(status: status, body: try! JSONSerialization.data(withJSONObject: object), as: request)

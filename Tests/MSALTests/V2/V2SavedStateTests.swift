@@ -243,6 +243,33 @@ import Testing
         #expect(error.isMalformed)
     }
 
+    /// Every link a saved state holds is checked on restore, not only the one the next call sends to:
+    /// `resend`, `recover` and `enroll` too, and a host that merely resembles the authority's is another.
+    @Test(arguments: ["https://evilcontoso.ciamlogin.com", "https://a.contoso.ciamlogin.com", "https://attacker.example"])
+    func everySavedLinkIsCheckedOnRestore(origin: String) async throws {
+        let h = try Harness()
+        let tenantPath = "/contoso.onmicrosoft.com/api/v2.0/auth/methods/"
+        func refused(_ document: [String: Any]) throws -> Bool {
+            try #require(Self.error { _ = try h.app.restoreStateV2(serialized: try Self.data(document)) }).isMalformed
+        }
+        func tampered(_ state: some MSALNativeAuthSerializableState, link relation: String, _ path: String) throws -> [String: Any] {
+            var document = try Self.object(state.serialized())
+            var links = try #require(document["links"] as? [String: String])
+            try #require(links[relation] != nil, "the saved state has no \(relation) link")
+            links[relation] = origin + tenantPath + path
+            document["links"] = links
+            return document
+        }
+        #expect(try refused(tampered(try await codeState(h), link: "resend", "email/m-e1/challenge")))
+        #expect(try refused(tampered(try await passwordState(h), link: "recover", "password/m-p/recover")))
+
+        var registration = try Self.object(try await registrationState(Harness()).serialized())
+        var methods = try #require(registration["methods"] as? [[String: Any]])
+        methods[0]["enroll"] = origin + tenantPath + "email/register"
+        registration["methods"] = methods
+        #expect(try refused(registration))
+    }
+
     @Test func eachReaderRefusesTheOtherVersionAsTheWrongKind() async throws {
         let h = try Harness()
         let v2 = try await codeState(h).serialized()
@@ -296,7 +323,7 @@ import Testing
 
     @Test func theFuzzSeedsAreUsableDocumentsAndAnswers() throws {
         let corpus = MarkdownSnippetTests.repository.appendingPathComponent("Fuzz/corpus")
-        let links = V2Links(authority: URL(string: "https://contoso.ciamlogin.com/contoso.onmicrosoft.com/")!, dc: nil)
+        let links = V2Links(authority: URL(string: "https://contoso.ciamlogin.com/contoso.onmicrosoft.com/")!)
         for name in [
             "seed4-v2-code", "seed5-v2-selection", "seed6-v2-register", "seed7-v2-attributes", "seed8-v2-sign-up-password",
             "seed9-v2-new-password", "seed10-v2-sign-in-after-reset",

@@ -7,7 +7,7 @@ import Testing
 /// `collectAttributes`, `update` and `poll` answers (the spec's §4.2, §4.4).
 @Suite struct V2SignUpResetDecoderTests {
     let log = LogCapture()
-    var decoder: V2AnswerDecoder { V2AnswerDecoder(links: V2Links(authority: V2Fixture.authority, dc: nil), logger: log.config) }
+    var decoder: V2AnswerDecoder { V2AnswerDecoder(links: V2Links(authority: V2Fixture.authority), logger: log.config) }
 
     func decode(_ object: [String: Any]) -> V2Answer {
         decoder.decode(status: 200, body: try! JSONSerialization.data(withJSONObject: object), as: .interaction)

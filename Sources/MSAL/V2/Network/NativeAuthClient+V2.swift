@@ -57,7 +57,7 @@ extension NativeAuthClient {
     /// interceptor, timeouts, body cap and logging as V1. Only the entry is retried here; the token
     /// request is V1's (`redeem`), retried as V1 does. Interaction, `poll` and resume requests are
     /// sent once: the service may already have spent the token (docs/compatibility.md#native-auth-v2).
-    package var v2Links: V2Links { V2Links(authority: environment.authorityURL, dc: environment.dc) }
+    package var v2Links: V2Links { V2Links(authority: environment.authorityURL) }
 
     private var v2Decoder: V2AnswerDecoder { V2AnswerDecoder(links: v2Links, logger: environment.logger) }
 

@@ -5,18 +5,17 @@ import Foundation
 /// authorize-challenge and token URLs itself.
 ///
 /// Resolution: a relative href (`/T/api/v2.0/signin/start`) is taken against the authority's origin
-/// with its path and query kept; a leading `{tenant}` segment becomes the authority's tenant
-/// segment; the configured `dc` slice is appended when the href has no `dc` of its own.
+/// with its path and query kept as given; a leading `{tenant}` segment becomes the authority's tenant
+/// segment. Nothing is added: the configured `dc` slice goes only on the URLs the SDK builds, as in
+/// MSAL 2.19.2 (docs/compatibility.md#native-auth-v2).
 /// Validation: the result must have the authority's scheme, host and port, no user-info, no
 /// fragment and no empty path segment; a network-path href (`//host/…`) is refused outright, and
 /// `http` is followed only for a loopback authority (the V1 rule for the authority itself).
 package struct V2Links: Sendable {
     package let authority: URL
-    package let dc: String?
 
-    package init(authority: URL, dc: String?) {
+    package init(authority: URL) {
         self.authority = authority
-        self.dc = dc
     }
 
     /// Why an href is not followed; the flow fails with a general error and sends nothing.
@@ -44,17 +43,12 @@ package struct V2Links: Sendable {
             components = origin
         }
         try check(components)
-        if let dc, !dc.isEmpty, !(components.queryItems ?? []).contains(where: { $0.name == "dc" }) {
-            // Appended as text, so the href's own query keeps its bytes.
-            let value = dc.addingPercentEncoding(withAllowedCharacters: Self.queryValueCharacters) ?? dc
-            components.percentEncodedQuery = (components.percentEncodedQuery.map { $0.isEmpty ? "" : $0 + "&" } ?? "") + "dc=" + value
-        }
         guard let url = components.url else { throw refused("a link that is not a URL") }
         return url
     }
 
     /// `url`, an absolute URL a saved state holds (already resolved when it was saved), if it
-    /// passes the checks `resolve` makes; nothing is appended to it.
+    /// passes the checks `resolve` makes.
     package func check(absolute url: String) throws(Refusal) -> URL {
         guard let components = URLComponents(string: url), components.scheme != nil, let parsed = components.url else {
             throw refused("a link that is not an absolute URL")
@@ -62,8 +56,6 @@ package struct V2Links: Sendable {
         try check(components)
         return parsed
     }
-
-    private static let queryValueCharacters = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))
 
     /// The first path segment of the authority (`contoso.onmicrosoft.com`, a tenant id).
     private var tenantSegment: String {
