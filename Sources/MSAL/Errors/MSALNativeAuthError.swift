@@ -118,6 +118,9 @@ package struct NativeAuthErrorDetails: Sendable {
     package var underlyingError: (any Error)?
     /// The attribute ids a refusal of attribute values names (`MSALNativeAuthFlowError.invalidAttributeNames`).
     package var invalidAttributeNames: [String] = []
+    /// V2: a refusal this SDK gives a specific flag where MSAL's V2 mapping reports a general error, so
+    /// `isGeneralError` is true as well (docs/compatibility.md#native-auth-v2).
+    package var generalInMSAL = false
 
     package init(message: String?, correlationId: UUID) {
         self.message = message

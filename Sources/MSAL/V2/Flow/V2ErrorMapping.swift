@@ -1,8 +1,10 @@
 import Foundation
 
-/// Which public error a V2 refusal is, in one place (the spec's §7.2 table; docs/decisions.md#native-auth-v2).
+/// Which public error a V2 refusal is, in one place (docs/decisions.md#native-auth-v2).
 /// The inner code decides when there is one; the AADSTS number (from `error_codes` or the message)
 /// is the fallback, so a refusal the emulator and the service word differently maps alike.
+/// Where MSAL's own V2 mapping would report the same answer as a general error, the error's
+/// `isGeneralError` is true beside its specific flag (docs/compatibility.md#native-auth-v2).
 enum V2ErrorMapping {
     static func kind(of error: V2ServerError, in step: V2SignInMachine.Step) -> NativeAuthErrorKind {
         let codes = error.errorCodes
@@ -26,6 +28,17 @@ enum V2ErrorMapping {
         return .generalError
     }
 
+    /// Whether MSAL's V2 mapping (its response validator, docs/compatibility.md#native-auth-v2) makes
+    /// `error` a general error: it knows an invalid continuation token (a wrong code when the outer
+    /// code is `invalidGrant`), AADSTS50034 in the message, the inner codes `passwordTooWeak` and
+    /// `invalidUserNameOrPassword` (or AADSTS50126), and any other `invalidGrant` as a wrong code.
+    static func isGeneralInMSAL(_ error: V2ServerError) -> Bool {
+        if error.innerCode == "invalidContinuationToken" { return error.code != "invalidGrant" }
+        if error.message?.contains("AADSTS50034") == true { return false }
+        if error.innerCode == "passwordTooWeak" || error.innerCode == "invalidUserNameOrPassword" { return false }
+        return !error.errorCodes.contains(50126) && error.code != "invalidGrant"
+    }
+
     private static func isStrongAuth(_ step: V2SignInMachine.Step) -> Bool {
         switch step {
         case .submitCode(let purpose), .selectMethod(let purpose), .resend(let purpose): purpose.isStrongAuth
@@ -41,6 +54,7 @@ enum V2ErrorMapping {
         details.errorURI = error.errorURI
         details.serverError = error.code
         details.serverSuberror = error.innerCode
+        details.generalInMSAL = kind != .invalidAttributes && isGeneralInMSAL(error)
         if kind == .invalidAttributes, !error.attributeIds.isEmpty {
             details.message = (details.message ?? "") + " (attributes: \(error.attributeIds.joined(separator: ", ")))"
             details.invalidAttributeNames = error.attributeIds

@@ -1,8 +1,8 @@
 import Foundation
 
 /// The error of every native auth V2 step, in both call forms. Mirrors MSAL's V2
-/// `MSALNativeAuthFlowError` as of 2.18.1: no `isInvalidCredentials` (a wrong sign-in password is
-/// `isInvalidPassword`).
+/// `MSALNativeAuthFlowError` as of 2.18.1 (unchanged through 2.19.2): no `isInvalidCredentials`
+/// (a wrong sign-in password is `isInvalidPassword`).
 ///
 /// A wrong code on an MFA or strong-auth registration state sets both `isInvalidChallenge` and
 /// `isInvalidCode`. When the error leaves the state usable (a wrong code or password, a blocked
@@ -52,11 +52,16 @@ public final class MSALNativeAuthFlowError: MSALNativeAuthError, @unchecked Send
     /// The contact given for registration is malformed or missing.
     /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public var isInvalidInput: Bool { type == .invalidInput }
-    /// Neither of the above: `errorDescription`, `errorCodes` and `serverError` say more.
+    /// Neither of the above: `errorDescription`, `errorCodes` and `serverError` say more. Also true
+    /// beside a specific flag that MSAL's V2 mapping would not set for the same answer (an invalid
+    /// username at the start, a password-policy refusal at sign-up, …: docs/compatibility.md#native-auth-v2),
+    /// so code that checks `isGeneralError`, as written for MSAL, takes the same branch.
     /// - Warning: This API is experimental. It may change without notice; do not use it in production.
-    public var isGeneralError: Bool { type == .generalError }
+    public var isGeneralError: Bool { type == .generalError || generalInMSAL }
+    private let generalInMSAL: Bool
 
     package override init(type: ErrorType, _ details: NativeAuthErrorDetails) {
+        generalInMSAL = type != .generalError && details.generalInMSAL
         invalidAttributeNames = type == .invalidAttributes ? details.invalidAttributeNames : []
         super.init(type: type, details)
     }
