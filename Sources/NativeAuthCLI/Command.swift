@@ -73,7 +73,9 @@ public enum Command: String, CaseIterable, Sendable {
                     until 'emulator stop'. It sends no mail: 'mailbox EMAIL' lists the codes it "sent" to that
                     account, newest last. Demo accounts: ada@example.com / Analytical-Engine-1843 (password),
                     grace@example.com (email code), alan@example.com / Turing-Machine-1936 (MFA by email or SMS),
-                    katherine@example.com / Orbital-Mechanics-1962 (registers a method).
+                    katherine@example.com / Orbital-Mechanics-1962 (registers a method). With login --v2 also:
+                    barbara@example.com / Substitution-Principle-1987 (password or email code), hedy@example.com
+                    (the browser only), margaret@example.com / Apollo-Guidance-1969 (MFA).
                     """)
         }
     }

@@ -155,6 +155,8 @@ struct EmulatorControl {
             Started the emulator (pid \(pid)) at \(banner.baseURL); it runs until 'native-auth emulator stop'.
             Accounts: ada@example.com / Analytical-Engine-1843, grace@example.com (email code),
               alan@example.com / Turing-Machine-1936 (MFA), katherine@example.com / Orbital-Mechanics-1962.
+            V2 only (login --v2): barbara@example.com / Substitution-Principle-1987 (password or email code),
+              hedy@example.com (the browser only), margaret@example.com / Apollo-Guidance-1969 (MFA).
             Codes it sends: native-auth emulator mailbox EMAIL
 
             """)

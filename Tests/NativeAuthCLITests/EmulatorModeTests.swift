@@ -12,6 +12,10 @@ import Testing
         let home = try ToolHome()
         let first = try home.run(["--emulator", "login", "--no-prompt", "--username", "grace@example.com"])
         #expect(first.status == 4 && first.stderr.contains("Started the emulator"), "\(first)")
+        // The V1 accounts and the V2-only ones, as the demo names them.
+        for account in ["ada@example.com", "katherine@example.com", "barbara@example.com", "hedy@example.com", "margaret@example.com"] {
+            #expect(first.stderr.contains(account), "\(account) is not listed")
+        }
 
         let status = try home.run(["emulator", "status", "--json"])
         #expect(status.status == 0 && status.json["running"] as? Bool == true, "\(status)")
