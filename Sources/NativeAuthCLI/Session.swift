@@ -100,12 +100,16 @@ struct Session {
             case .sibling(let program): throw Relaunch.exec(program, context.arguments)
             case .unavailable: throw CLIError(.configuration, "the keyring store is not available in this program")
             }
+            let cacheHome = Places(context.environment).cacheHome
+            let cacheHomeExisted = SecureFile.isDirectory(cacheHome)
             let created = try SecureFile.makeDirectory(directory)
             do {
                 return try keyringApplication(config, store)
             } catch {
-                // A first run that could not start leaves no trace: not the state directory it made.
+                // A first run that could not start leaves no trace: not the state directory it made,
+                // nor the empty cache home GLib made on the way (rmdir keeps one with anything in it).
                 SecureFile.removeCreated(created, files: [Self.keyringSignalFile])
+                if !cacheHomeExisted { rmdir(cacheHome) }
                 throw error
             }
         }

@@ -15,6 +15,15 @@ import Testing
         #expect(mode(emulator.appDirectory) == -1, "the state directory is removed again")
     }
 
+    @Test func withoutARuntimeDirectoryAFailedKeyringStartLeavesNoCacheHome() throws {
+        let emulator = try CLIEmulator()
+        // Without XDG_RUNTIME_DIR, GLib falls back to the cache home for its runtime directory and makes it.
+        emulator.home.extraEnvironment["XDG_RUNTIME_DIR"] = ""
+        let login = try emulator.run(["--keyring", "login", "--username", "ada@example.com", "--password", CLIEmulator.adaPassword])
+        #expect(login.status == 3 && login.stderr.contains("keyring"), "\(login)")
+        #expect(FreshHomeTests.outside([emulator.config, emulator.home.runtimeDir], in: emulator.home) == [])
+    }
+
     @Test func aFailedKeyringStartKeepsADirectoryThatExistedBefore() throws {
         let emulator = try CLIEmulator()
         #expect(try emulator.run(["login", "--username", "ada@example.com", "--password", CLIEmulator.adaPassword]).status == 0)
