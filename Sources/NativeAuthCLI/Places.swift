@@ -17,6 +17,9 @@ struct Places: Sendable {
     let home: String
     let configHome: String
     let stateHome: String
+    /// `$XDG_CACHE_HOME` (default `~/.cache`): the tool keeps nothing there, but GLib makes it when
+    /// the keyring is asked for without `XDG_RUNTIME_DIR` (its fallback for the runtime directory).
+    let cacheHome: String
     let runtimeRoot: String
 
     init(_ environment: [String: String]) {
@@ -27,6 +30,7 @@ struct Places: Sendable {
         home = absolute("HOME") ?? NSHomeDirectory()
         configHome = absolute("XDG_CONFIG_HOME") ?? home + "/.config"
         stateHome = absolute("XDG_STATE_HOME") ?? home + "/.local/state"
+        cacheHome = absolute("XDG_CACHE_HOME") ?? home + "/.cache"
         if let runtime = absolute("XDG_RUNTIME_DIR") {
             runtimeRoot = runtime + "/native-auth"
         } else {

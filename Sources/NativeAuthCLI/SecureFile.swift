@@ -9,7 +9,9 @@ import Foundation
 enum SecureFile {
     /// Creates `path` and its missing parents with mode 0700. An existing directory of another
     /// user is refused; one of ours with a wider mode is narrowed to 0700.
-    static func makeDirectory(_ path: String) throws(CLIError) {
+    /// Returns the directories it created, deepest last (for `removeCreated` after a failed start).
+    @discardableResult
+    static func makeDirectory(_ path: String) throws(CLIError) -> [String] {
         var missing: [String] = []
         var current = path
         while !current.isEmpty, current != "/", !isDirectory(current) {
@@ -29,6 +31,16 @@ enum SecureFile {
         if info.st_mode & 0o077 != 0, chmod(path, 0o700) != 0 {
             throw CLIError(.configuration, "cannot make \(path) private (mode 0700): \(String(cString: strerror(errno)))")
         }
+        return missing.reversed()
+    }
+
+    /// Removes `directories` (as `makeDirectory` returned them), deepest first, and `files` in the
+    /// deepest one, so that a command that failed before it stored anything leaves the home as it
+    /// found it. A directory that is not empty stays (`rmdir` refuses it).
+    static func removeCreated(_ directories: [String], files: [String]) {
+        guard let deepest = directories.last else { return }
+        for file in files { unlink(deepest + "/" + file) }
+        for directory in directories.reversed() { rmdir(directory) }
     }
 
     /// Writes `data` to `path` (mode 0600), replacing it whole; the directory must exist.
@@ -73,7 +85,7 @@ enum SecureFile {
         unlink(path)
     }
 
-    private static func isDirectory(_ path: String) -> Bool {
+    static func isDirectory(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
     }

@@ -91,22 +91,49 @@ struct Session {
         } catch {
             throw CLIError(.configuration, "configuration \(source): \(Self.describe(error))")
         }
-        try SecureFile.makeDirectory(directory)
         if usesKeyring {
+            // The store first: with `.sibling` this process becomes native-auth-keyring, which
+            // makes the directory itself (and removes it again when the keyring fails).
             let store: any KeyringStore
             switch context.keyring {
             case .linked(let linked): store = linked
             case .sibling(let program): throw Relaunch.exec(program, context.arguments)
             case .unavailable: throw CLIError(.configuration, "the keyring store is not available in this program")
             }
+            let cacheHome = Places(context.environment).cacheHome
+            let cacheHomeExisted = SecureFile.isDirectory(cacheHome)
+            let created = try SecureFile.makeDirectory(directory)
             do {
-                config.tokenCacheLocation = try store.location(
-                    clientId: configuration.clientId, signalFile: URL(fileURLWithPath: directory + "/token_cache.keyring-signal"))
+                return try keyringApplication(config, store)
             } catch {
-                throw CLIError(.configuration, "the keyring cannot be used: \(Self.describe(error))")
+                // A first run that could not start leaves no trace: not the state directory it made,
+                // nor the empty cache home GLib made on the way (rmdir keeps one with anything in it).
+                SecureFile.removeCreated(created, files: [Self.keyringSignalFile])
+                if !cacheHomeExisted { rmdir(cacheHome) }
+                throw error
             }
-        } else {
-            config.tokenCacheLocation = .file(URL(fileURLWithPath: cacheFile))
+        }
+        try SecureFile.makeDirectory(directory)
+        config.tokenCacheLocation = .file(URL(fileURLWithPath: cacheFile))
+        do {
+            return try MSALNativeAuthPublicClientApplication(nativeAuthConfiguration: config)
+        } catch {
+            throw CLIError(.configuration, "configuration \(source): \(Self.describe(error))")
+        }
+    }
+
+    static let keyringSignalFile = "token_cache.keyring-signal"
+
+    /// The application over the keyring, read once: a keyring that cannot be used is a setup
+    /// problem, not an empty cache (the SDK would carry on in memory, and a sign-in's tokens would be lost).
+    private func keyringApplication(
+        _ config: MSALNativeAuthPublicClientApplicationConfig, _ store: any KeyringStore
+    ) throws(CLIError) -> MSALNativeAuthPublicClientApplication {
+        do {
+            config.tokenCacheLocation = try store.location(
+                clientId: configuration.clientId, signalFile: URL(fileURLWithPath: directory + "/" + Self.keyringSignalFile))
+        } catch {
+            throw CLIError(.configuration, "the keyring cannot be used: \(Self.describe(error))")
         }
         let app: MSALNativeAuthPublicClientApplication
         do {
@@ -114,12 +141,8 @@ struct Session {
         } catch {
             throw CLIError(.configuration, "configuration \(source): \(Self.describe(error))")
         }
-        if usesKeyring {
-            // Read it now: a keyring that cannot be used is a setup problem, not an empty cache
-            // (the SDK would carry on in memory, and a sign-in's tokens would be lost).
-            do { _ = try app.allAccounts() } catch {
-                throw CLIError(.configuration, "the keyring cannot be used: \(Self.describe(error))")
-            }
+        do { _ = try app.allAccounts() } catch {
+            throw CLIError(.configuration, "the keyring cannot be used: \(Self.describe(error))")
         }
         return app
     }

@@ -118,11 +118,16 @@ extension EmulatorRouter {
             let status = (item["status"] as? NSNumber)?.intValue
             if let status, !(100...599).contains(status) { return hookError(400, "status must be an HTTP status") }
             let retryAfter = (item["retry_after"] as? NSNumber)?.stringValue ?? (item["retry_after"] as? String)
+            let location = item["location"] as? String
+            if location != nil, !(status.map { (300...399).contains($0) } ?? false) {
+                return hookError(400, "location needs a 3xx status")
+            }
             faults.append(
                 Fault(
                     endpoint: endpoint, status: status, retryAfter: retryAfter,
                     delayMilliseconds: max(0, (item["delay_ms"] as? NSNumber)?.intValue ?? 0), body: body,
-                    dropConnection: (item["drop_connection"] as? Bool) ?? false, remaining: count <= 0 ? nil : count))
+                    dropConnection: (item["drop_connection"] as? Bool) ?? false, location: location,
+                    remaining: count <= 0 ? nil : count))
         }
         world.withLock { $0.faults.append(contentsOf: faults) }
         return .json(200, ["added": faults.count])
@@ -149,7 +154,10 @@ extension EmulatorRouter {
             return dropped
         }
         var response: EmulatorResponse
-        if let status = fault.status, endpoint.hasPrefix("/api/"), !seed.apis.contains(where: { $0.path == request.path }) {
+        if let status = fault.status, let location = fault.location {
+            response = EmulatorResponse(status: status)
+            response.headers["Location"] = location
+        } else if let status = fault.status, endpoint.hasPrefix("/api/"), !seed.apis.contains(where: { $0.path == request.path }) {
             // A native auth V2 interaction route: the nested HAL shape (V2/HALAnswer.swift).
             let code = status == 429 ? "tooManyRequests" : status >= 500 ? "serverError" : "invalidRequest"
             let context = RequestContext(request: request, now: now, correlationId: correlationId, endpoint: endpoint)

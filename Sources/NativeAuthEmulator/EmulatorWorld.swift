@@ -178,6 +178,8 @@ struct Fault {
     var delayMilliseconds: Int
     var body: BodyKind?
     var dropConnection: Bool
+    /// With a 3xx `status`: the `Location` the answer points at (a redirect to another host).
+    var location: String? = nil
     /// Remaining uses; nil means every matching request.
     var remaining: Int?
 

@@ -10,6 +10,27 @@ import Testing
         let login = try emulator.run(["--keyring", "login", "--username", "ada@example.com", "--password", CLIEmulator.adaPassword])
         #expect(login.status == 3 && login.stderr.contains("keyring"), "\(login)")
         #expect(mode(emulator.appDirectory + "/token_cache.json") == -1, "no file instead")
+        // A first run that failed leaves the home as it found it: no state directory, no ~/.cache.
+        #expect(FreshHomeTests.outside([emulator.config, emulator.home.runtimeDir], in: emulator.home) == [])
+        #expect(mode(emulator.appDirectory) == -1, "the state directory is removed again")
+    }
+
+    @Test func withoutARuntimeDirectoryAFailedKeyringStartLeavesNoCacheHome() throws {
+        let emulator = try CLIEmulator()
+        // Without XDG_RUNTIME_DIR, GLib falls back to the cache home for its runtime directory and makes it.
+        emulator.home.extraEnvironment["XDG_RUNTIME_DIR"] = ""
+        let login = try emulator.run(["--keyring", "login", "--username", "ada@example.com", "--password", CLIEmulator.adaPassword])
+        #expect(login.status == 3 && login.stderr.contains("keyring"), "\(login)")
+        #expect(FreshHomeTests.outside([emulator.config, emulator.home.runtimeDir], in: emulator.home) == [])
+    }
+
+    @Test func aFailedKeyringStartKeepsADirectoryThatExistedBefore() throws {
+        let emulator = try CLIEmulator()
+        #expect(try emulator.run(["login", "--username", "ada@example.com", "--password", CLIEmulator.adaPassword]).status == 0)
+        let login = try emulator.run(["--keyring", "login", "--username", "ada@example.com", "--password", CLIEmulator.adaPassword])
+        #expect(login.status == 3, "\(login)")
+        #expect(mode(emulator.appDirectory + "/token_cache.json") == 0o600, "the file store's tokens stay")
+        #expect(mode(emulator.appDirectory + "/token_cache.keyring-signal") == -1)
     }
 
     @Test(.enabled(if: KeyringSession.isPrivate, KeyringSession.reason))

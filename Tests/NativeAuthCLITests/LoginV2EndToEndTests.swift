@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `native-auth login --v2` (native auth V2, experimental) as a subprocess against the emulator's
@@ -73,6 +74,28 @@ import Testing
         tool.closeInput()
         let result = tool.wait()
         #expect(result.status == 0 && result.stdout == "alan@example.com\n", "\(result)")
+    }
+
+    @Test func anEmptyLineAtTheCodePromptSendsANewCodeAndSubmitsNothing() async throws {
+        let emulator = try CLIEmulator()
+        let tool = try emulator.start(["login", "--v2"])
+        tool.write("grace@example.com\n")
+        try tool.waitForStderr("Code sent by email")
+        let first = try await emulator.lastCode("grace@example.com")
+        tool.write("\n")
+        try tool.waitForStderr("A new code was sent to")
+        let mails = try await LiveEmulator.mails(emulator.server, "grace@example.com")
+        #expect(mails.count == 2, "a second code: \(mails)")
+        let second = try await emulator.lastCode("grace@example.com")
+        #expect(second != first)
+        tool.write(second + "\n")
+        tool.closeInput()
+        let result = tool.wait()
+        #expect(result.status == 0 && result.stdout == "grace@example.com\n", "\(result)")
+        #expect(!result.stderr.contains("Try again"), "no code was submitted empty: \(result)")
+        let (_, data) = try await LiveEmulator.get(emulator.server.baseURL + "/_emulator/requests")
+        let paths = ((try JSONSerialization.jsonObject(with: data) as? [[String: Any]]) ?? []).compactMap { $0["path"] as? String }
+        #expect(paths.filter { $0.hasSuffix("/verify") }.count == 1, "one code submitted, the right one: \(paths)")
     }
 
     @Test func katherineRegistersWithContact() throws {

@@ -89,6 +89,17 @@ import Testing
         #expect(h.hook("POST", "faults", json: [["status": 500]]).status == 400)
         #expect(h.hook("POST", "faults", json: [["endpoint": "x", "body": "weird"]]).status == 400)
         #expect(h.hook("POST", "faults", json: [["endpoint": "x", "status": 1000]]).status == 400)
+        #expect(h.hook("POST", "faults", json: [["endpoint": "x", "location": "http://127.0.0.2/"]]).status == 400)
+        #expect(h.hook("POST", "faults", json: [["endpoint": "x", "status": 500, "location": "http://127.0.0.2/"]]).status == 400)
+    }
+
+    @Test func aFaultWithALocationAnswersThatRedirectOnce() throws {
+        let h = try H()
+        let location = "http://127.0.0.2:9/elsewhere"
+        #expect(h.hook("POST", "faults", json: [["endpoint": "/oauth2/v2.0/initiate", "status": 308, "location": location]]).status == 200)
+        let redirected = h.initiate(H.ada)
+        #expect(redirected.status == 308 && redirected.headers["Location"] == location && redirected.body.isEmpty)
+        #expect(h.initiate(H.ada).status == 200)
     }
 
     @Test func clockHookMovesTime() throws {

@@ -111,6 +111,18 @@ import Testing
         #expect(c.verify(asked, ["password": H.adaPassword]).state == "continue")
     }
 
+    @Test func tooManyWrongPasswordsEndTheFlowAsWrongCodesDo() throws {
+        let h = try H { $0.maxPasswordAttempts = 3 }
+        let c = C(h)
+        let asked = c.challenge(c.start(H.ada), type: "password")
+        for _ in 1..<3 { #expect(c.verify(asked, ["password": "Not-Her-Password-1"]).hal.inner == "invalidUserNameOrPassword") }
+        let last = c.verify(asked, ["password": "Not-Her-Password-1"])
+        #expect(last.status == 400 && last.hal.code == "invalidGrant" && last.hal.inner == "tooManyAttempts", "\(last.json)")
+        #expect(last.hal.message?.hasPrefix("AADSTS50053:") == true)
+        // The token is spent: the right password on it is refused too.
+        #expect(c.verify(asked, ["password": H.adaPassword]).hal.inner == "invalidContinuationToken")
+    }
+
     @Test func injectedServerFailuresReachV2Routes() throws {
         let h = try H()
         let c = C(h)

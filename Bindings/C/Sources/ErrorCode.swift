@@ -148,7 +148,7 @@ enum ErrorCode: Int32, CaseIterable, Sendable {
         }
         if let failure = error.underlyingError as? MSALNativeAuthNetworkFailure {
             switch failure.kind {
-            case .transport, .unexpectedStatus, .responseTooLarge: return .network
+            case .transport, .unexpectedStatus, .redirected, .responseTooLarge: return .network
             case .invalidResponse, .cancelled: return .general
             }
         }

@@ -1,8 +1,9 @@
 /*
  * The checks the C tests share (bad_input_test.c, token_into_test.c, state_test.c, parity_test.c, v2_test.c,
- * detach_test.c):
+ * redirect_test.c, detach_test.c):
  * CHECK counts a failed condition and goes on; CHECK_CODE compares an msal_na_error and names both
- * sides; message_has looks in the calling thread's last error message; sum_on_threads runs a body
+ * sides; message_has looks in the calling thread's last error message; emulator_base gives the
+ * emulator's base URL for its test hooks; sum_on_threads runs a body
  * on several threads at once. A test ends with `return report("name")`, which checks that no
  * handle or string of the library is left live, prints the counts and fails on any failed check.
  * The functions are `static inline`: a test that does not use one draws no unused-function warning.
@@ -42,6 +43,13 @@ static inline int message_has(const char *part) {
     if (!found) fprintf(stderr, "  last error message: %s (wanted '%s')\n", message ? message : "(none)", part);
     msal_na_string_free(message);
     return found;
+}
+
+/* The emulator's base URL, the authority's scheme, host and port, into `base` (for its test hooks). */
+static inline void emulator_base(const char *authority, char *base, size_t size) {
+    const char *host = strstr(authority, "://");
+    const char *path = host ? strchr(host + 3, '/') : NULL;
+    snprintf(base, size, "%.*s", path ? (int)(path - authority) : (int)strlen(authority), authority);
 }
 
 /* Runs body(argument) on `count` threads at once (at most 16) and returns the sum of what they

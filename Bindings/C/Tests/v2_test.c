@@ -428,10 +428,7 @@ static void bad_input(msal_na_app *app) {
 
 int main(int argc, char **argv) {
     if (argc != 3) return fprintf(stderr, "usage: %s AUTHORITY CLIENT_ID\n", argv[0]), 2;
-    /* The emulator's base URL: the authority's scheme, host and port. */
-    const char *host = strstr(argv[1], "://");
-    const char *path = host ? strchr(host + 3, '/') : NULL;
-    snprintf(base, sizeof base, "%.*s", path ? (int)(path - argv[1]) : (int)strlen(argv[1]), argv[1]);
+    emulator_base(argv[1], base, sizeof base);
     snprintf(config, sizeof config, "{\"client_id\": \"%s\", \"authority\": \"%s\", \"cache\": \"memory\"}", argv[2], argv[1]);
     msal_na_app *app = app_of(config), *second = app_of(config);
     char username[96];

@@ -4,6 +4,7 @@ the blocking and the coroutine form, the error classes, saved steps restored and
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import inspect
 import uuid
 import warnings
@@ -66,6 +67,26 @@ def test_password_sign_in_after_a_choice_of_methods(emulator: Emulator) -> None:
         # The sign-in is over: the service refuses a second choice on the selection (its token is retired).
         with pytest.raises(m.GeneralError):
             selection.select_auth_method(1)
+
+
+def test_a_method_the_step_did_not_offer_is_refused_before_anything_is_sent(emulator: Emulator) -> None:
+    with emulator.app() as app:
+        selection = app.sign_in_v2("barbara@example.com")
+        assert isinstance(selection, m.AuthMethodSelectionRequiredState)
+        offered = selection.auth_methods[1]
+        strangers = [
+            dataclasses.replace(offered, id="not-" + offered.id),  # a method of another step, or made up
+            m.AuthMethod(id="0", challenge_type="email", channel="email"),
+        ]
+        before = len(emulator.requests())
+        for stranger in strangers:
+            with pytest.raises(ValueError, match="not one of this step's auth_methods"):
+                selection.select_auth_method(stranger)
+            with pytest.raises(ValueError, match="not one of this step's auth_methods"):
+                asyncio.run(selection.select_auth_method_async(stranger))
+        assert len(emulator.requests()) == before, "a refused method sent a request"
+        # The step is not spent: the offered method still works.
+        assert isinstance(selection.select_auth_method(offered), m.CodeRequiredState)
 
 
 def test_choice_of_the_email_code_async(emulator: Emulator) -> None:

@@ -13,6 +13,10 @@ public struct MSALNativeAuthNetworkFailure: Error, Sendable, CustomStringConvert
         /// A 200/400/401 body that is not what the API promises (not JSON, a missing field, an
         /// unknown `challenge_type`, ...).
         case invalidResponse
+        /// The server answered with a redirect (HTTP 3xx), which the SDK never follows: nothing
+        /// was sent to the address it named. `host` is that address's host (and port, when it has
+        /// one); nil when the answer named no usable address.
+        case redirected(status: Int, host: String?)
         /// The body was larger than the configured maximum.
         case responseTooLarge
         /// The calling task was cancelled.

@@ -193,6 +193,10 @@ package struct NativeAuthClient: Sendable {
             }
             let adopted = Self.echoedCorrelationId(response) ?? correlationId
             switch response.status {
+            case 300...399:
+                // Never followed, never retried: the token or code in the request is for the authority alone.
+                logger.warning("\(label) answered with a redirect (HTTP \(response.status)); not followed")
+                return exchange(adopted, .failure(Self.redirected(response, from: request.url)))
             case 500...599:
                 if mayRetry {
                     if await pause(policy.retryDelay) { continue }
@@ -251,6 +255,21 @@ package struct NativeAuthClient: Sendable {
         default:
             return MSALNativeAuthNetworkFailure(kind: .transport, message: "The request failed: \(error.message)", transportError: error)
         }
+    }
+
+    /// A redirect answer as a failure naming its status and the host its `Location` points at
+    /// (resolved against the request's URL; only the host and port, never the path or query).
+    static func redirected(_ response: HTTPTransportResponse, from url: URL) -> MSALNativeAuthNetworkFailure {
+        let target = response.header("Location").flatMap { URL(string: $0.trimmingCharacters(in: .whitespaces), relativeTo: url) }
+        let host = target.flatMap { target -> String? in
+            guard let name = target.host, !name.isEmpty else { return nil }
+            return target.port.map { "\(name):\($0)" } ?? name
+        }
+        let place = host.map { "to \($0)" } ?? "without a usable address"
+        return MSALNativeAuthNetworkFailure(
+            kind: .redirected(status: response.status, host: host),
+            message:
+                "The server answered HTTP \(response.status), a redirect \(place); redirects are not followed and nothing was sent there")
     }
 
     /// The server's `client-request-id` when it is a UUID (docs/protocol.md#correlation-ids).

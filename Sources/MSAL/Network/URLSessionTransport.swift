@@ -15,6 +15,10 @@ import Foundation
 ///
 /// Bodies are read through a data delegate so that a response larger than the request's
 /// `maxResponseBytes` is cut off as soon as it is seen, never held in memory whole.
+///
+/// Redirects are never followed: a 3xx answer is handed back as the response, and nothing is sent
+/// to the address it names (a continuation token or a code must reach only the authority; the
+/// SDK turns the answer into an error, docs/decisions.md).
 public final class URLSessionTransport: HTTPTransport {
     /// Made at the first request: a process that only serves cached tokens never starts libcurl
     /// and its TLS stack (about 4 MB resident, measured here).
@@ -68,7 +72,7 @@ public final class URLSessionTransport: HTTPTransport {
     }
 
     /// Collects each task's bytes and finishes its continuation exactly once.
-    private final class Receiver: NSObject, URLSessionDataDelegate, Sendable {
+    private final class Receiver: NSObject, URLSessionDataDelegate, URLSessionTaskDelegate, Sendable {
         private struct Pending {
             var limit: Int
             var continuation: CheckedContinuation<HTTPTransportResponse, any Error>
@@ -95,6 +99,21 @@ public final class URLSessionTransport: HTTPTransport {
                 return !entry.tooLarge
             }
             completionHandler(proceed ? .allow : .cancel)
+        }
+
+        /// Refuses every redirect: the 3xx answer itself becomes the response. Kept here as well as
+        /// in `didReceive response`, because FoundationNetworking may finish the task without
+        /// reporting the redirect's response there.
+        func urlSession(
+            _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+            newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+        ) {
+            pending.withLock { table in
+                guard var entry = table[task.taskIdentifier] else { return }
+                if entry.response == nil { entry.response = response }
+                table[task.taskIdentifier] = entry
+            }
+            completionHandler(nil)
         }
 
         func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {

@@ -65,6 +65,10 @@ package enum StandardErrors {
             return StandardErrors.make(
                 .internal, internal: .internalErrorUnhandledResponse, description: failure.message, correlationId: correlationId,
                 extra: extra)
+        case .redirected(let status, _):
+            return StandardErrors.make(
+                .internal, internal: .internalErrorUnhandledResponse, description: failure.message, correlationId: correlationId,
+                extra: [MSALHTTPResponseCodeKey: String(status)])
         case .invalidResponse:
             return StandardErrors.make(
                 .internal, internal: .internalErrorInvalidResponse, description: failure.message, correlationId: correlationId)

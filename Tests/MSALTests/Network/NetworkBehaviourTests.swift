@@ -48,6 +48,30 @@ import Testing
         #expect(h.clock.sleeps.isEmpty)
     }
 
+    @Test(arguments: [301, 302, 303, 307, 308])
+    func aRedirectIsATypedFailureNamingTheStatusAndHostWithoutRetry(status: Int) async throws {
+        let h = try Harness()
+        h.stub.expect(
+            path: "/oauth2/v2.0/initiate",
+            reply: .raw(status, Data(), headers: ["Location": "https://login.attacker.example:8443/steal?continuation_token=abc"]))
+        let error = try await startError(h)
+        #expect(try failure(error).kind == .redirected(status: status, host: "login.attacker.example:8443"))
+        let text = error.errorDescription ?? ""
+        #expect(text.contains("HTTP \(status)") && text.contains("login.attacker.example:8443"), "\(text)")
+        #expect(!text.contains("steal") && !text.contains("continuation_token"), "only the host: \(text)")
+        #expect(h.clock.sleeps.isEmpty)
+        #expect(h.stubProblems.isEmpty, "\(h.stubProblems)")
+    }
+
+    @Test func aRedirectWithARelativeOrNoLocationNamesTheAuthorityOrNothing() async throws {
+        let h = try Harness()
+        h.stub.expect(path: "/oauth2/v2.0/initiate", reply: .raw(307, Data(), headers: ["Location": "/elsewhere"]))
+        #expect(try failure(try await startError(h)).kind == .redirected(status: 307, host: "contoso.ciamlogin.com"))
+        h.stub.expect(path: "/oauth2/v2.0/initiate", reply: .raw(302, Data()))
+        #expect(try failure(try await startError(h)).kind == .redirected(status: 302, host: nil))
+        #expect(h.stubProblems.isEmpty, "\(h.stubProblems)")
+    }
+
     @Test func tooManyRequestsHonoursRetryAfterSeconds() async throws {
         let h = try Harness()
         h.stub.expect(path: "/oauth2/v2.0/initiate", reply: .raw(429, Data(), headers: ["Retry-After": "7"]))

@@ -30,6 +30,26 @@ import Testing
         #expect(wire.hasSuffix("\r\n\r\na=b+c"))
     }
 
+    @Test(arguments: [301, 302, 303, 307, 308])
+    func aRedirectIsTheResponseAndNothingReachesTheHostItNames(status: Int) async throws {
+        let recorder = try ConnectionRecorder()
+        defer { recorder.stop() }
+        for method in ["POST", "GET"] {
+            let server = try LoopbackServer(answers: [
+                LoopbackServer.response(status: status, headers: ["Location": recorder.url("/t/oauth2/v2.0/initiate")], body: "")
+            ])
+            defer { server.stop() }
+            var sent = request(server.url)
+            sent.method = method
+            if method == "GET" { sent.body = Data() }
+            let response = try await URLSessionTransport().send(sent)
+            #expect(response.status == status, "\(method)")
+            #expect(response.header("Location") == recorder.url("/t/oauth2/v2.0/initiate"), "\(method)")
+            #expect(server.receivedRequests.count == 1, "\(method)")
+        }
+        #expect(recorder.connections.isEmpty, "reached the other host: \(recorder.report)")
+    }
+
     @Test func errorStatusesAreResponsesNotErrors() async throws {
         let server = try LoopbackServer(answers: [LoopbackServer.response(status: 503, body: "busy")])
         defer { server.stop() }
