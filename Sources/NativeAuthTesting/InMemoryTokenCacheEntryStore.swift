@@ -8,6 +8,7 @@ import MSAL
 /// test can check which partitions a write touched. It can be made to fail.
 ///
 /// ```swift
+/// // given: config: MSALNativeAuthPublicClientApplicationConfig
 /// let shared = InMemoryTokenCacheEntryStore()
 /// config.tokenCacheLocation = .entryStore(shared)
 /// ```
