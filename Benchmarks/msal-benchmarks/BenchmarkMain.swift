@@ -82,6 +82,10 @@ struct BenchmarkMain {
                 section("fresh process", try freshToken(selfPath: selfPath, python: python, options: fresh))
             }
             if wanted("saved-state") { section("saved state", try await savedStateSize(iterations: quick ? 200 : 2_000)) }
+            if wanted("shared-cache") {
+                section(
+                    "shared cache", try await sharedCache(iterations: quick ? 2_000 : 20_000, writesPerWriter: quick ? 50 : 1_000))
+            }
             if wanted("load") { section("load", try await load(signIns: signIns ?? (quick ? 1_000 : 10_000))) }
 
             let width = rows.map(\.figure.count).max() ?? 40

@@ -136,15 +136,7 @@ func cachedLatency(python: String?, iterations: Int) async throws -> ([Row], [La
         guard let account = app.getNativeAuthUserAccount() else { throw EmulatorError("no cached account") }
         let parameters = MSALNativeAuthGetAccessTokenParameters()
         parameters.scopes = [CacheFixture.scope(sets / 2)]
-        for _ in 0..<200 { _ = try await account.getAccessToken(parameters: parameters) }
-        var samples: [UInt64] = []
-        samples.reserveCapacity(iterations)
-        for _ in 0..<iterations {
-            let start = now()
-            _ = try await account.getAccessToken(parameters: parameters)
-            samples.append(now() - start)
-        }
-        let sdk = Stats(samples)
+        let sdk = try await timedCachedCalls(account, parameters, iterations: iterations)
         var peer: Stats?
         if let python {
             let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
@@ -180,6 +172,24 @@ func cachedLatency(python: String?, iterations: Int) async throws -> ([Row], [La
             met: growth <= 1.2)
     )
     return (rows, results)
+}
+
+/// `iterations` calls of `getAccessToken` after 200 of warm-up, each timed alone; `between` runs
+/// before each call, untimed.
+func timedCachedCalls(
+    _ account: MSALNativeAuthUserAccountResult, _ parameters: MSALNativeAuthGetAccessTokenParameters, iterations: Int,
+    between: (() throws -> Void)? = nil
+) async throws -> Stats {
+    for _ in 0..<200 { _ = try await account.getAccessToken(parameters: parameters) }
+    var samples: [UInt64] = []
+    samples.reserveCapacity(iterations)
+    for _ in 0..<iterations {
+        try between?()
+        let start = now()
+        _ = try await account.getAccessToken(parameters: parameters)
+        samples.append(now() - start)
+    }
+    return Stats(samples)
 }
 
 /// Cached look-ups in a loop, off the main actor as in the figure, for a profiler.
