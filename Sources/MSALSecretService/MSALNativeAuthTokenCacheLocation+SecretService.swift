@@ -47,6 +47,7 @@ extension MSALNativeAuthTokenCacheLocation {
         case .file: return "the token cache file"
         case .inMemory: return "memory only"
         case .persistence(let persistence): return persistence.storeDescription
+        case .entryStore(let store, _): return store.storeDescription
         }
     }
 }

@@ -58,13 +58,21 @@ public enum MSALNativeAuthTokenCacheLocation: Sendable, Equatable {
     /// (`MSALSecretServicePersistence` of the `MSALSecretService` product); the SDK adds the
     /// cross-process lock, change detection and merging (see `MSALTokenCachePersistence`).
     case persistence(any MSALTokenCachePersistence)
+    /// Entries in partitions of `store`, shared by every process and machine that uses it (a Redis
+    /// server, with `MSALRedis`), behind an in-memory copy: a cached token is served from memory,
+    /// and the store is asked whether anything changed at most every `checkInterval` seconds, on
+    /// every miss, before every refresh and whenever the store reports a change
+    /// (`MSALTokenCacheEntryStore`, docs/scale-out.md). `checkInterval` 0 asks on every call.
+    case entryStore(any MSALTokenCacheEntryStore, checkInterval: TimeInterval = 1)
 
-    /// Equal cases with equal URLs, or the same persistence object.
+    /// Equal cases with equal URLs, or the same persistence or entry store object (and interval).
     public static func == (lhs: Self, rhs: Self) -> Bool {
         switch (lhs, rhs) {
         case (.default, .default), (.inMemory, .inMemory): return true
         case (.file(let left), .file(let right)): return left == right
         case (.persistence(let left), .persistence(let right)): return left === right
+        case (.entryStore(let left, let leftInterval), .entryStore(let right, let rightInterval)):
+            return left === right && leftInterval == rightInterval
         default: return false
         }
     }

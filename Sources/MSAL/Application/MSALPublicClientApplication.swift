@@ -61,6 +61,9 @@ open class MSALPublicClientApplication: @unchecked Sendable {
         case .file(let url): storage = FileTokenCacheStorage(url: url)
         case .inMemory: storage = InMemoryTokenCacheStorage()
         case .persistence(let persistence): storage = PersistenceTokenCacheStorage(persistence: persistence)
+        case .entryStore(let store, _):
+            // The adapter over the store comes in the next change of this branch.
+            throw SetupError(.invalidParameter, "A token cache in \(store.storeDescription) is not supported yet")
         }
         // Which store holds the tokens (paths may name the user: personal data).
         switch storage {
