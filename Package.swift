@@ -49,7 +49,7 @@ let package = Package(
         // OpenSSL's libssl and libcrypto for MSALRedis: the TLS client and AES-256-GCM, through a C shim.
         .systemLibrary(name: "CRedisTLS", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         // The Redis client and what is built on it; the RESP reader is its own (README.md#dependencies says why).
-        .target(name: "MSALRedis", dependencies: ["CRedisTLS"]),
+        .target(name: "MSALRedis", dependencies: ["MSAL", "CRedisTLS"]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // Imports MSAL's public API (for `HTTPTransport`) and one `package` type, the lock box `Locked`
@@ -141,7 +141,7 @@ let package = Package(
             exclude: ["msal_extensions_interop.py"]),
         // MSALRedis against real redis-server processes the tests start and stop themselves (plain,
         // ACL, TLS, AOF, a three-node cluster), and msal-redis-helper as a second process.
-        .testTarget(name: "MSALRedisTests", dependencies: ["MSALRedis", "TestSupport"]),
+        .testTarget(name: "MSALRedisTests", dependencies: ["MSALRedis", "MSAL", "TestSupport"]),
         // The command-line tool: its parser and exit codes in process, and the built native-auth
         // against the emulator as a subprocess.
         .testTarget(

@@ -1,10 +1,14 @@
 import Foundation
+import MSAL
 import MSALRedis
 
 // The second process of the Redis tests (Tests/MSALRedisTests). Usage:
 //   msal-redis-helper ping URL
 //   msal-redis-helper save URL [KEYHEX]   the state on standard input; prints its id
 //   msal-redis-helper take URL ID [KEYHEX] prints the state taken under ID
+//   msal-redis-helper tc-write URL CLIENT HOME WRITER COUNT
+//       COUNT writes to the token cache partition (CLIENT, HOME): each sets its own access token
+//       entry AccessToken:WRITER-i and the shared RefreshToken:shared = WRITER-i
 // Exits 1 with the error's code and message on standard error.
 
 let arguments = CommandLine.arguments
@@ -30,6 +34,22 @@ do {
     case "take" where arguments.count >= 4:
         let store = try MSALRedisSignInStore(client: client, encryptionKey: key(4))
         FileHandle.standardOutput.write(try store.take(arguments[3]))
+    case "tc-write" where arguments.count >= 7:
+        let store = try MSALRedisTokenCacheEntryStore(client: client)
+        let partition = MSALTokenCachePartition(clientId: arguments[3], homeAccountId: arguments[4])
+        let writer = arguments[5]
+        for index in 0..<(Int(arguments[6]) ?? 0) {
+            let token = MSALTokenCacheEntryValue(data: Data("at-\(writer)-\(index)".utf8), expiresOn: Date().addingTimeInterval(3600))
+            let refresh = MSALTokenCacheEntryValue(data: Data("\(writer)-\(index)".utf8), expiresOn: nil)
+            do {
+                try store.write(
+                    MSALTokenCacheEntryWrite(
+                        partition: partition, set: ["AccessToken:\(writer)-\(index)": token, "RefreshToken:shared": refresh], remove: []))
+            } catch {
+                fail("\((error as? MSALRedisError)?.code.rawValue ?? -1) write \(index) failed")
+            }
+        }
+        print("done")
     default:
         fail("unknown command \(arguments[1])")
     }
