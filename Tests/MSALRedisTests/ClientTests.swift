@@ -31,6 +31,9 @@ import Testing
         #expect(try client.command(["GET", "missing"]) == .null)
         #expect(try client.command(["INCRBY", "n", "41"]) == .integer(41))
         #expect(try client.command(["MGET", "n", "missing"]) == .array([.bulk(Data("41".utf8)), .null]))
+        let connection = try client.command(["CLIENT", "ID"])
+        for _ in 0..<10 { try client.command(["PING"]) }
+        #expect(try client.command(["CLIENT", "ID"]) == connection)
     }
 
     @Test func talksOverAUnixSocketAndSelectsTheDatabase() throws {
@@ -60,6 +63,10 @@ import Testing
         let client = try Self.client(server.url) { $0.caFile = tls.caCertificate }
         try client.command(["SET", "over", "tls"])
         #expect(try client.command(["GET", "over"]).string == "tls")
+        // One connection serves every command (TLS 1.3's session tickets do not make it look stale).
+        let connection = try client.command(["CLIENT", "ID"])
+        for _ in 0..<10 { try client.command(["PING"]) }
+        #expect(try client.command(["CLIENT", "ID"]) == connection)
         let byName = try Self.client("rediss://localhost:\(server.port)") { $0.caFile = tls.caCertificate }
         #expect(try byName.command(["GET", "over"]).string == "tls")
         // The system's store does not know the throwaway CA.
