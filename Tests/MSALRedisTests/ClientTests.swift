@@ -1,10 +1,11 @@
 import Foundation
 import MSALRedis
+import TestSupport
 import Testing
 
 /// `MSALRedisClient` against a real `redis-server`: commands and binary values, unix sockets,
-/// databases, ACL users, TLS, and several threads on one client.
-@Suite struct ClientTests {
+/// databases, ACL users, TLS, and several threads on one client (again under ThreadSanitizer).
+@Suite(.tags(.concurrency)) struct ClientTests {
     static func client(_ url: String, _ change: (inout MSALRedisConfiguration) -> Void = { _ in }) throws -> MSALRedisClient {
         var configuration = try MSALRedisConfiguration(url: url)
         change(&configuration)

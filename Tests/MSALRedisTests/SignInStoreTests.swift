@@ -5,7 +5,8 @@ import Testing
 
 /// `MSALRedisSignInStore`: a state saved by one process and taken by another, once; expiry;
 /// encryption at rest refusing anything that does not authenticate; values that are not ours.
-@Suite struct SignInStoreTests {
+/// Eight threads taking one id run again under ThreadSanitizer.
+@Suite(.tags(.concurrency)) struct SignInStoreTests {
     static let state = Data(#"{"version":1,"kind":"signInCode","continuationToken":"ct-secret-value-123"}"#.utf8)
     static let key = Data((0..<32).map { UInt8($0 * 7 % 256) })
     static var keyHex: String { key.map { String(format: "%02x", $0) }.joined() }
