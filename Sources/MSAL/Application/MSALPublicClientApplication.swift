@@ -61,15 +61,20 @@ open class MSALPublicClientApplication: @unchecked Sendable {
         case .file(let url): storage = FileTokenCacheStorage(url: url)
         case .inMemory: storage = InMemoryTokenCacheStorage()
         case .persistence(let persistence): storage = PersistenceTokenCacheStorage(persistence: persistence)
-        case .entryStore(let store, _):
-            // The adapter over the store comes in the next change of this branch.
-            throw SetupError(.invalidParameter, "A token cache in \(store.storeDescription) is not supported yet")
+        case .entryStore(let store, let checkInterval):
+            guard checkInterval.isFinite, checkInterval >= 0 else {
+                throw SetupError(.invalidParameter, "The token cache's checkInterval must be 0 or more seconds")
+            }
+            // A refresh lock outlives the longest refresh (a request and its retry) unless released.
+            storage = EntryStoreTokenCacheStorage(
+                store: store, clientId: clientId, checkInterval: checkInterval, lease: configuration.requestTimeout * 2, clock: clock)
         }
         // Which store holds the tokens (paths may name the user: personal data).
         switch storage {
         case let file as FileTokenCacheStorage: logger.info("Token cache: the file \(pii: file.url.path)")
         case let kept as PersistenceTokenCacheStorage:
             logger.info("Token cache: \(kept.persistence.storeDescription), signal file \(pii: kept.persistence.signalFile.path)")
+        case let shared as EntryStoreTokenCacheStorage: logger.info("Token cache: entries in \(shared.store.storeDescription)")
         default: logger.info("Token cache: in memory only")
         }
         let native = configuration as? MSALNativeAuthPublicClientApplicationConfig

@@ -56,21 +56,41 @@ package final class TokenCache: Sendable {
 
     // MARK: Reading
 
-    /// Runs `body` on an up-to-date in-memory copy.
-    private func withCurrent<R>(_ body: (inout State) -> R) -> R {
+    /// Runs `body` on an up-to-date in-memory copy; `checked`: one the storage asked its store for
+    /// now, even when it trusts its own copy for a while (`TokenCacheStorage.loadChecked`).
+    private func withCurrent<R>(checked: Bool = false, _ body: (inout State) -> R) -> R {
         state.withLock { state in
             do throws(SetupError) {
                 if let snapshot = try storage.load(ifChangedSince: state.stamp) {
                     install(snapshot, into: &state)
                 }
             } catch {
-                if state.lastError?.message != error.message {
-                    logger.error("Token cache unavailable: \(error.message)")
-                }
-                state.lastError = error
+                noteUnavailable(error, in: &state)
             }
+            if checked { _ = recheck(&state) }
             return body(&state)
         }
+    }
+
+    /// Asks a storage that trusts its copy for a while whether its store changed; true when it did.
+    private func recheck(_ state: inout State) -> Bool {
+        do throws(SetupError) {
+            let snapshot = try storage.loadChecked(ifChangedSince: state.stamp)
+            if storage.checksStore, state.lastError?.code == .cacheUnavailable { state.lastError = nil }
+            guard let snapshot else { return false }
+            install(snapshot, into: &state)
+            return true
+        } catch {
+            noteUnavailable(error, in: &state)
+            return false
+        }
+    }
+
+    private func noteUnavailable(_ error: SetupError, in state: inout State) {
+        if state.lastError?.message != error.message {
+            logger.error("Token cache unavailable: \(error.message)")
+        }
+        state.lastError = error
     }
 
     private func install(_ snapshot: TokenCacheSnapshot, into state: inout State) {
@@ -123,7 +143,8 @@ package final class TokenCache: Sendable {
         let account = homeAccountId.lowercased()
         let key = ExactKey(account: account, scopes: CachedAccessToken.ScopeSet.key(wanted))
         return withCurrent { state in
-            for _ in 0..<2 {
+            var rechecked = false
+            for _ in 0..<3 {
                 let found: CachedAccessToken?
                 if let token = state.exact[key], token.expiresOn > validAt {
                     found = token
@@ -133,7 +154,15 @@ package final class TokenCache: Sendable {
                         return wanted.isEmpty ? token.resourceScopes.isEmpty : wanted.allSatisfy { Scopes.covers(token.resourceScopes, $0) }
                     }
                 }
-                guard var served = found else { return nil }
+                guard var served = found else {
+                    // Nothing here: a storage that trusts its copy for a while asks its store once,
+                    // so a token another machine wrote is found before anyone refreshes.
+                    if !rechecked, recheck(&state) {
+                        rechecked = true
+                        continue
+                    }
+                    return nil
+                }
                 guard served.decodeSecret() else {
                     // A secret left in the file could not be read: the file changed in place
                     // under this copy. Read it again and look again, once.
@@ -190,7 +219,7 @@ package final class TokenCache: Sendable {
 
     /// The accounts that hold credentials for this client, most recently refreshed first.
     package func accounts() -> [CachedAccount] {
-        withCurrent { state in
+        withCurrent(checked: true) { state in
             let document = state.document
             var lastUsed: [String: Double] = [:]
             for entry in Array(document[.refreshToken].values) + Array(document[.idToken].values) where belongsToClient(entry) {
@@ -219,7 +248,7 @@ package final class TokenCache: Sendable {
     /// The id token is this client's when it has one, else another client's; most recently used
     /// (any client's credential) first; one entry per home account id.
     package func knownAccounts() -> [CachedAccount] {
-        withCurrent { state in
+        withCurrent(checked: true) { state in
             let document = state.document
             var lastUsed: [String: Double] = [:]
             var idTokens: [String: (own: Bool, secret: String)] = [:]

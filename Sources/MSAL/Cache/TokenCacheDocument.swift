@@ -198,6 +198,15 @@ package struct TokenCacheEntry: Sendable, ExpressibleByDictionaryLiteral {
     }
 }
 
+extension TokenCacheEntry {
+    /// The entry alone as compact JSON, as the document writes it (an entry store's value).
+    package var jsonBytes: [UInt8] {
+        var writer = JSONWriter()
+        write(to: &writer)
+        return writer.bytes
+    }
+}
+
 extension TokenCacheEntry: Equatable {
     package static func == (lhs: TokenCacheEntry, rhs: TokenCacheEntry) -> Bool {
         if case .text(let a, let first) = lhs.storage, case .text(let b, let second) = rhs.storage, a === b, first.start == second.start {

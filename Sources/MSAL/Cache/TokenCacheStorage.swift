@@ -11,12 +11,26 @@ package protocol TokenCacheStorage: Sendable {
     /// parsed is set aside and reported in `problem`, with an empty document in its place.
     func load(ifChangedSince stamp: TokenCacheStamp?) throws(SetupError) -> TokenCacheSnapshot?
 
+    /// As `load`, for a storage that trusts an in-memory copy for a while (an entry store): asks
+    /// the store now. Called when a look-up found nothing, and for the list of accounts. The
+    /// default, for storages that always ask, reports no change.
+    func loadChecked(ifChangedSince stamp: TokenCacheStamp?) throws(SetupError) -> TokenCacheSnapshot?
+
+    /// Whether `loadChecked` asks a store (an entry store): when it succeeds, a `cacheUnavailable`
+    /// error on record is over (the store is back).
+    var checksStore: Bool { get }
+
     /// Reads the latest document, applies `change`, writes the result back, and returns it.
     func update(_ change: (inout TokenCacheDocument) -> Void) throws(SetupError) -> TokenCacheSnapshot
 
     /// Tries to take the lock that makes a token refresh single-flight across processes sharing
     /// this storage; returns a release function, or nil when another process holds it.
     func tryRefreshLock(_ name: String) -> (() -> Void)?
+}
+
+extension TokenCacheStorage {
+    package func loadChecked(ifChangedSince stamp: TokenCacheStamp?) throws(SetupError) -> TokenCacheSnapshot? { nil }
+    package var checksStore: Bool { false }
 }
 
 /// What identifies one version of the stored document (for a file: device, inode, size, mtime).

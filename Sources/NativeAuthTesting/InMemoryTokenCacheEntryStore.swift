@@ -1,0 +1,214 @@
+import Foundation
+import MSAL
+
+/// A reference `MSALTokenCacheEntryStore` in memory, for tests: several application objects given
+/// the same store behave as processes on several machines sharing one server (a Redis store in
+/// production). It keeps every guarantee the protocol asks for (atomic writes per partition,
+/// versions, expiry, leased locks, change notifications) and records what it was asked, so that a
+/// test can check which partitions a write touched. It can be made to fail.
+///
+/// ```swift
+/// let shared = InMemoryTokenCacheEntryStore()
+/// config.tokenCacheLocation = .entryStore(shared)
+/// ```
+public final class InMemoryTokenCacheEntryStore: MSALTokenCacheEntryStore {
+    /// One operation the store was asked to do, in order.
+    public enum Operation: Sendable, Equatable {
+        /// `changeVersion(clientId:)`.
+        case changeVersion
+        /// `partitionVersions(clientId:)`.
+        case partitionVersions
+        /// `entries(in:)` of the partition.
+        case entries(MSALTokenCachePartition)
+        /// `write(_:)`, as given.
+        case write(MSALTokenCacheEntryWrite)
+        /// `removePartition(_:)`.
+        case removePartition(MSALTokenCachePartition)
+        /// `tryLock` of the partition; whether it was taken.
+        case lock(MSALTokenCachePartition, taken: Bool)
+        /// `unlock` of the partition.
+        case unlock(MSALTokenCachePartition)
+    }
+
+    /// The error every call throws while `failure` is set.
+    public struct Failure: Error, LocalizedError, Sendable {
+        /// What the test says went wrong.
+        public var reason: String
+        /// `reason`.
+        public var errorDescription: String? { reason }
+        /// A failure saying `reason`.
+        public init(_ reason: String) { self.reason = reason }
+    }
+
+    private struct Stored {
+        var entries: [String: MSALTokenCacheEntryValue] = [:]
+        var version = 0
+    }
+
+    private struct State {
+        var partitions: [MSALTokenCachePartition: Stored] = [:]
+        var clientVersions: [String: Int] = [:]
+        var locks: [MSALTokenCachePartition: (owner: String, until: Date)] = [:]
+        var operations: [Operation] = []
+        var observers: [UUID: (clientId: String, onChange: @Sendable () -> Void)] = [:]
+        var failure: Failure?
+        var beforeChange: (@Sendable (MSALTokenCachePartition) -> Void)?
+    }
+
+    private let state = Locked(State())
+    private let now: @Sendable () -> Date
+    private let notifies: Bool
+    /// Versions go up by one from a random start, as a store that restarts would not repeat them.
+    private let base = Int.random(in: 1...1_000_000)
+
+    /// `notifies`: whether `observeChanges` is offered (as a store with pub/sub); `now`: the clock
+    /// that decides expiry and leases.
+    public init(notifies: Bool = false, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.notifies = notifies
+        self.now = now
+    }
+
+    /// `in-memory test store`.
+    public var storeDescription: String { "the in-memory test store" }
+
+    /// While set, every call throws it (and changes nothing).
+    public var failure: Failure? {
+        get { state.withLock { $0.failure } }
+        set { state.withLock { $0.failure = newValue } }
+    }
+
+    /// Called with the partition of each write and removal before it is applied, outside the
+    /// store's lock: a test can let another writer in between a writer's read and its change.
+    public var beforeChange: (@Sendable (MSALTokenCachePartition) -> Void)? {
+        get { state.withLock { $0.beforeChange } }
+        set { state.withLock { $0.beforeChange = newValue } }
+    }
+
+    /// Everything the store was asked, in order.
+    public var operations: [Operation] { state.withLock { $0.operations } }
+
+    /// Forgets the recorded operations.
+    public func clearOperations() { state.withLock { $0.operations.removeAll() } }
+
+    /// The partitions that hold entries.
+    public var partitions: Set<MSALTokenCachePartition> { state.withLock { Set($0.partitions.keys) } }
+
+    /// The stored values of `partition`, expired ones included, as they were written.
+    public func storedEntries(of partition: MSALTokenCachePartition) -> [String: MSALTokenCacheEntryValue] {
+        state.withLock { $0.partitions[partition]?.entries ?? [:] }
+    }
+
+    /// Puts `data` under `key` in `partition` as another program could (garbage, a foreign value),
+    /// bumping the versions.
+    public func inject(_ data: Data, key: String, into partition: MSALTokenCachePartition) {
+        notify(
+            state.withLock { state in
+                state.partitions[partition, default: Stored()].entries[key] = MSALTokenCacheEntryValue(data: data, expiresOn: nil)
+                return bump(partition, &state)
+            })
+    }
+
+    // MARK: MSALTokenCacheEntryStore
+
+    /// A counter per client.
+    public func changeVersion(clientId: String) throws -> String? {
+        try record(.changeVersion) { state in state.clientVersions[clientId].map { String(base + $0) } }
+    }
+
+    /// A counter per partition.
+    public func partitionVersions(clientId: String) throws -> [MSALTokenCachePartition: String] {
+        try record(.partitionVersions) { state in
+            var versions: [MSALTokenCachePartition: String] = [:]
+            for (partition, stored) in state.partitions where partition.clientId == clientId {
+                versions[partition] = String(base + stored.version)
+            }
+            return versions
+        }
+    }
+
+    /// The entries not yet expired.
+    public func entries(in partition: MSALTokenCachePartition) throws -> [String: Data] {
+        let now = now()
+        return try record(.entries(partition)) { state in
+            (state.partitions[partition]?.entries ?? [:]).compactMapValues { value in
+                (value.expiresOn.map { $0 > now } ?? true) ? value.data : nil
+            }
+        }
+    }
+
+    /// Sets and removes in one step under the store's lock.
+    public func write(_ write: MSALTokenCacheEntryWrite) throws {
+        if let failure = self.failure { throw failure }
+        beforeChange?(write.partition)
+        let observers = try record(.write(write)) { state in
+            var stored = state.partitions[write.partition] ?? Stored()
+            for key in write.remove { stored.entries[key] = nil }
+            for (key, value) in write.set { stored.entries[key] = value }
+            state.partitions[write.partition] = stored
+            return bump(write.partition, &state)
+        }
+        notify(observers)
+    }
+
+    /// Drops the partition.
+    public func removePartition(_ partition: MSALTokenCachePartition) throws {
+        if let failure = self.failure { throw failure }
+        beforeChange?(partition)
+        let observers = try record(.removePartition(partition)) { state in
+            let observers = bump(partition, &state)
+            state.partitions[partition] = nil
+            return observers
+        }
+        notify(observers)
+    }
+
+    /// Taken when free or when the holder's lease ran out.
+    public func tryLock(_ partition: MSALTokenCachePartition, owner: String, lease: TimeInterval) throws -> Bool {
+        let now = now()
+        if let failure = self.failure { throw failure }
+        return state.withLock { state in
+            let free = state.locks[partition].map { $0.until <= now } ?? true
+            if free { state.locks[partition] = (owner, now.addingTimeInterval(lease)) }
+            state.operations.append(.lock(partition, taken: free))
+            return free
+        }
+    }
+
+    /// Released only by its owner.
+    public func unlock(_ partition: MSALTokenCachePartition, owner: String) throws {
+        try record(.unlock(partition)) { state in
+            if state.locks[partition]?.owner == owner { state.locks[partition] = nil }
+        }
+    }
+
+    /// Offered when the store was made with `notifies: true`.
+    public func observeChanges(clientId: String, _ onChange: @escaping @Sendable () -> Void) -> (@Sendable () -> Void)? {
+        guard notifies else { return nil }
+        let id = UUID()
+        state.withLock { $0.observers[id] = (clientId, onChange) }
+        return { [state] in _ = state.withLock { $0.observers.removeValue(forKey: id) } }
+    }
+
+    // MARK: Helpers
+
+    private func record<R>(_ operation: Operation, _ body: (inout State) -> R) throws -> R {
+        try state.withLock { state in
+            if let failure = state.failure { throw failure }
+            state.operations.append(operation)
+            return body(&state)
+        }
+    }
+
+    /// Bumps the partition's and its client's versions; returns the observers to tell.
+    private func bump(_ partition: MSALTokenCachePartition, _ state: inout State) -> [@Sendable () -> Void] {
+        // A partition's version is its client's counter: a partition removed and written again
+        // never repeats a version a reader saw before.
+        state.clientVersions[partition.clientId, default: 0] += 1
+        state.partitions[partition, default: Stored()].version = state.clientVersions[partition.clientId]!
+        return state.observers.values.filter { $0.clientId == partition.clientId }.map(\.onChange)
+    }
+
+    private func notify(_ observers: [@Sendable () -> Void]) {
+        for observer in observers { observer() }
+    }
+}
