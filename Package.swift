@@ -141,7 +141,8 @@ let package = Package(
             exclude: ["msal_extensions_interop.py"]),
         // MSALRedis against real redis-server processes the tests start and stop themselves (plain,
         // ACL, TLS, AOF, a three-node cluster), and msal-redis-helper as a second process.
-        .testTarget(name: "MSALRedisTests", dependencies: ["MSALRedis", "MSAL", "TestSupport"]),
+        .testTarget(
+            name: "MSALRedisTests", dependencies: ["MSALRedis", "MSAL", "NativeAuthEmulator", "NativeAuthTesting", "TestSupport"]),
         // The command-line tool: its parser and exit codes in process, and the built native-auth
         // against the emulator as a subprocess.
         .testTarget(
