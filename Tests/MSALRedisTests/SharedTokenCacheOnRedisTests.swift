@@ -98,6 +98,14 @@ import Testing
             return try await group.reduce(into: [String]()) { $0.append($1) }
         }
         #expect(results.count == 12)
+        // Read from Redis afresh: the account keeps every kind of entry, and a token for each API.
+        let store = try MSALRedisTokenCacheEntryStore(
+            client: try ClientTests.client(server.url) { $0.keyPrefix = "todo:" }, encryptionKey: SignInStoreTests.key)
+        let entries = try store.entries(in: MSALTokenCachePartition(clientId: H.passwordApp, homeAccountId: accounts[0].account.identifier))
+        for kind in ["Account:", "IdToken:", "RefreshToken:"] { #expect(entries.keys.contains { $0.hasPrefix(kind) }, "\(kind)") }
+        for scope in [Self.todo, Self.profile] {
+            #expect(entries.keys.contains { $0.hasPrefix("AccessToken:") && $0.lowercased().contains(scope.lowercased()) }, "\(scope)")
+        }
         // The refresh token left in Redis is the live one: every worker can refresh again.
         for account in accounts { _ = try await token(account, Self.todo, force: true) }
         for account in accounts { _ = try await token(account, Self.profile, force: true) }
