@@ -15,6 +15,10 @@ let package = Package(
         // The token cache in the desktop keyring (Secret Service, through libsecret), shared with
         // MSAL for Python's msal-extensions. Optional: only apps that use it need libsecret.
         .library(name: "MSALSecretService", targets: ["MSALSecretService"]),
+        // Redis for apps on several machines (docs/redis.md): a synchronous client (TCP, unix
+        // sockets, TLS, ACL, Cluster) and saved sign-ins any worker can continue once. Optional:
+        // only apps that use it need OpenSSL's libssl.
+        .library(name: "MSALRedis", targets: ["MSALRedis"]),
         // Test doubles for apps that embed the SDK: a strict stub transport, recording delegates and a
         // headless browser for acquireToken.
         .library(name: "NativeAuthTesting", targets: ["NativeAuthTesting"]),
@@ -42,6 +46,10 @@ let package = Package(
         .target(name: "NativeAuthTesting", dependencies: ["MSAL"]),
         .systemLibrary(name: "CSecretService", pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
         .target(name: "MSALSecretService", dependencies: ["MSAL", "CSecretService"]),
+        // OpenSSL's libssl and libcrypto for MSALRedis: the TLS client and AES-256-GCM, through a C shim.
+        .systemLibrary(name: "CRedisTLS", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        // The Redis client and what is built on it; the RESP reader is its own (README.md#dependencies says why).
+        .target(name: "MSALRedis", dependencies: ["MSAL", "CRedisTLS"]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // Imports MSAL's public API (for `HTTPTransport`) and one `package` type, the lock box `Locked`
@@ -93,6 +101,9 @@ let package = Package(
         .executableTarget(name: "msal-cache-stress", dependencies: ["MSAL"], path: "Tests/Tools/msal-cache-stress"),
         // Test helper: the second process of the saved-state tests (restores a state from stdin, takes one step).
         .executableTarget(name: "msal-flow-step", dependencies: ["MSAL"], path: "Tests/Tools/msal-flow-step"),
+        // Test helper: a second (and third) process for the Redis tests: concurrent writers, a saved
+        // sign-in taken in another process.
+        .executableTarget(name: "msal-redis-helper", dependencies: ["MSALRedis"], path: "Tests/Tools/msal-redis-helper"),
         // Test helper: keyring processes (several writers, a locked keyring, no Secret Service).
         .executableTarget(
             name: "msal-keyring-helper", dependencies: ["MSAL", "MSALSecretService"], path: "Tests/Tools/msal-keyring-helper"),
@@ -130,6 +141,10 @@ let package = Package(
         .testTarget(
             name: "MSALSecretServiceTests", dependencies: ["MSALSecretService", "MSAL", "NativeAuthEmulator", "TestSupport"],
             exclude: ["msal_extensions_interop.py"]),
+        // MSALRedis against real redis-server processes the tests start and stop themselves (plain,
+        // ACL, TLS, AOF, a three-node cluster), and msal-redis-helper as a second process.
+        .testTarget(
+            name: "MSALRedisTests", dependencies: ["MSALRedis", "MSAL", "NativeAuthEmulator", "NativeAuthTesting", "TestSupport"]),
         // The command-line tool: its parser and exit codes in process, and the built native-auth
         // against the emulator as a subprocess.
         .testTarget(

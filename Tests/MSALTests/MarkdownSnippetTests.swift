@@ -122,17 +122,17 @@ enum SnippetCompiler {
         }
     }
 
-    /// What a program importing `MSALSecretService` needs besides the Swift modules: the module map
-    /// of its C shim and libsecret's headers (as `pkg-config` names them).
+    /// What a program importing `MSALSecretService` or `MSALRedis` needs besides the Swift modules:
+    /// the module maps of the C shims and the libraries' headers (as `pkg-config` names them).
     static let cModuleArguments: [String] = {
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         var arguments: [String] = []
-        for shim in ["CSecretService", "CMicroHTTPD", "CCrypto"] {
+        for shim in ["CSecretService", "CMicroHTTPD", "CCrypto", "CRedisTLS"] {
             arguments += ["-I", repository.appendingPathComponent("Sources/\(shim)").path]
         }
         guard
             let flags = try? ChildProcess.runBlocking(
-                "/usr/bin/env", ["pkg-config", "--cflags-only-I", "libsecret-1", "libmicrohttpd", "libcrypto"], limit: 60
+                "/usr/bin/env", ["pkg-config", "--cflags-only-I", "libsecret-1", "libmicrohttpd", "libcrypto", "openssl"], limit: 60
             ).stdout
         else { return arguments }
         for flag in flags.split(separator: " ") where flag.hasPrefix("-I") {

@@ -1,0 +1,96 @@
+import Foundation
+
+/// A synchronous, thread-safe Redis client: RESP2 over TCP, unix sockets or TLS, with `AUTH`,
+/// `SELECT`, a timeout on connecting and on every command, reconnection, and Redis Cluster
+/// routing (`MOVED` and `ASK` followed).
+///
+/// ```swift
+/// let client = try MSALRedisClient(configuration: MSALRedisConfiguration(url: "redis://127.0.0.1:6379"))
+/// _ = try client.command(["SET", "greeting", "hello", "EX", "60"])
+/// let value = try client.command(["GET", "greeting"]).string  // "hello"
+/// ```
+///
+/// One connection per server, all behind one lock: a command waits for the one before it
+/// (docs/decisions.md, "Redis connections"). A connection that fails or times out is closed; the
+/// next command opens a new one, so the client recovers by itself when the server comes back.
+public final class MSALRedisClient: @unchecked Sendable {
+    /// The configuration the client was made with.
+    public let configuration: MSALRedisConfiguration
+    let tlsContext: TLSContext?
+    private let lock = NSLock()
+    /// Open connections by server ("host:port", or the configured endpoint's key).
+    var connections: [String: RedisConnection] = [:]
+    /// Which server serves each slot, once a server answered `MOVED` (the client is then in cluster mode).
+    var slotMap: ClusterSlotMap?
+
+    /// A client for `configuration`. Nothing is connected yet; throws `.invalidConfiguration`
+    /// when the CA file (or the system's store) cannot be loaded.
+    public init(configuration: MSALRedisConfiguration) throws(MSALRedisError) {
+        self.configuration = configuration
+        tlsContext = configuration.useTLS ? try TLSContext(caFile: configuration.caFile) : nil
+        if case .unix = configuration.endpoint, configuration.useTLS {
+            throw MSALRedisError(.invalidConfiguration, "TLS over a unix socket is not supported")
+        }
+    }
+
+    deinit {
+        for connection in connections.values { connection.close() }
+    }
+
+    /// Runs one command (its words as text) and returns its reply; an error reply is thrown as
+    /// `.serverError` (or `.authentication`, `.cluster`).
+    @discardableResult
+    public func command(_ arguments: [String]) throws(MSALRedisError) -> MSALRedisReply {
+        try command(arguments.map { Data($0.utf8) })
+    }
+
+    /// Runs one command given as bytes (for binary values).
+    @discardableResult
+    public func command(_ arguments: [Data]) throws(MSALRedisError) -> MSALRedisReply {
+        guard !arguments.isEmpty else { throw MSALRedisError(.invalidConfiguration, "An empty Redis command") }
+        lock.lock()
+        defer { lock.unlock() }
+        let reply = try routed(arguments)
+        if case .error(let text) = reply { throw MSALRedisError.fromServer(text) }
+        return reply
+    }
+
+    /// Closes every connection; the next command opens one again.
+    public func disconnect() {
+        lock.lock()
+        defer { lock.unlock() }
+        for connection in connections.values { connection.close() }
+        connections = [:]
+    }
+
+    /// Sends the command to the server that serves its key, following `MOVED` (and refreshing the
+    /// slot map) and `ASK` (`ASKING`, then the command, once there), at most five redirections;
+    /// `TRYAGAIN` (a slot being migrated) is retried after a short wait until the command timeout.
+    private func routed(_ arguments: [Data]) throws(MSALRedisError) -> MSALRedisReply {
+        if slotMap?.isStale == true, let any = slotMap?.nodes.first { try? refreshSlotMap(from: any) }
+        let slot = ClusterSlotMap.routingKey(of: arguments).map(ClusterSlotMap.slot(of:))
+        var target = slot.flatMap { slotMap?.node(for: $0) }
+        var asking = false
+        var redirections = 0
+        let deadline = Deadline(after: configuration.commandTimeout)
+        while true {
+            let commands = asking ? [[Data("ASKING".utf8)], arguments] : [arguments]
+            let reply = try send(commands, to: target).last ?? .null
+            guard case .error(let text) = reply else { return reply }
+            let word = text.prefix { $0 != " " }
+            guard word == "MOVED" || word == "ASK" || word == "TRYAGAIN" else { return .error(text) }
+            if word == "TRYAGAIN" {
+                guard deadline.remainingMilliseconds > 0 else { return .error(text) }
+                usleep(20_000)
+                continue
+            }
+            redirections += 1
+            guard redirections <= 5, let node = ClusterSlotMap.redirection(text) else {
+                throw MSALRedisError(.cluster, "Redis Cluster redirected the command too often", serverCode: String(word))
+            }
+            asking = word == "ASK"
+            target = node
+            if word == "MOVED" { try refreshSlotMap(from: node) }
+        }
+    }
+}

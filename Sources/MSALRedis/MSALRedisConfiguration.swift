@@ -1,0 +1,120 @@
+import Foundation
+
+/// Where a Redis server is and how to talk to it: the address, TLS, the ACL user and password,
+/// the database, a key prefix and the timeouts.
+///
+/// ```swift
+/// var configuration = try MSALRedisConfiguration(url: "rediss://app:secret@redis.example.com:6380/2")
+/// configuration.keyPrefix = "contoso-todo:"
+/// configuration.commandTimeout = 0.5
+/// let client = try MSALRedisClient(configuration: configuration)
+/// _ = try client.command(["PING"])
+/// ```
+///
+/// URL forms (docs/redis.md#connections): `redis://[user:password@]host[:port][/db]`, `rediss://…`
+/// (TLS, port 6379 unless given), `unix:///path/to/redis.sock[?db=N]`. A user name without a
+/// password (or a password alone, `redis://:password@host`) is allowed: `AUTH` is sent with what
+/// is given. Percent-escapes in the user and password are decoded.
+public struct MSALRedisConfiguration: Sendable, CustomStringConvertible {
+    /// How the connection reaches the server.
+    public enum Endpoint: Sendable, Equatable {
+        /// A host name or an IP address, and a port.
+        case tcp(host: String, port: Int)
+        /// A unix domain socket's path.
+        case unix(path: String)
+    }
+
+    /// Where the server is (for Redis Cluster: any one node; the others are learnt from it).
+    public var endpoint: Endpoint
+    /// TLS on the connection, verifying the server's certificate and that it names the host.
+    public var useTLS: Bool
+    /// The PEM file of the CA (or CAs) that signed the server's certificate; `nil`: the system's store.
+    public var caFile: String?
+    /// The ACL user for `AUTH` (Redis 6 and later); `nil` with a password: the default user.
+    public var username: String?
+    /// The password for `AUTH`; `nil`: no `AUTH`.
+    public var password: String?
+    /// The database `SELECT`ed after connecting (0 to 15 by default; Redis Cluster has only 0).
+    public var database: Int
+    /// Put before every key this library writes, so several apps can share one server.
+    public var keyPrefix: String
+    /// Seconds to make a connection (TCP, TLS handshake, `AUTH` and `SELECT` together).
+    public var connectTimeout: TimeInterval
+    /// Seconds for one command, from sending it to its whole reply.
+    public var commandTimeout: TimeInterval
+    /// The longest reply accepted, in bytes (a bulk string, or one line); longer is `.tooLarge`.
+    public var maxReplyBytes: Int
+    /// The most elements one array reply may have; more is `.tooLarge`.
+    public var maxArrayCount: Int
+
+    /// A configuration for `endpoint` with the defaults: no TLS, no `AUTH`, database 0, no
+    /// prefix, 5 s to connect, 2 s per command, replies up to 64 MiB and 1,048,576 elements.
+    public init(endpoint: Endpoint) {
+        self.endpoint = endpoint
+        self.useTLS = false
+        self.caFile = nil
+        self.username = nil
+        self.password = nil
+        self.database = 0
+        self.keyPrefix = ""
+        self.connectTimeout = 5
+        self.commandTimeout = 2
+        self.maxReplyBytes = 64 << 20
+        self.maxArrayCount = 1 << 20
+    }
+
+    /// A configuration read from a `redis://`, `rediss://` or `unix://` URL (above); the rest
+    /// keeps the defaults of `init(endpoint:)`. Throws `.invalidConfiguration`, never echoing the
+    /// password.
+    public init(url text: String) throws(MSALRedisError) {
+        guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased() else {
+            throw MSALRedisError(.invalidConfiguration, "The Redis URL cannot be read (expected redis://, rediss:// or unix://)")
+        }
+        switch scheme {
+        case "redis", "rediss":
+            guard let host = components.host, !host.isEmpty else {
+                throw MSALRedisError(.invalidConfiguration, "The Redis URL has no host")
+            }
+            let port = components.port ?? 6379
+            guard (1...65535).contains(port) else { throw MSALRedisError(.invalidConfiguration, "The Redis URL's port is out of range") }
+            let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+            self.init(endpoint: .tcp(host: bare, port: port))
+            useTLS = scheme == "rediss"
+            let path = components.path.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+            if !path.isEmpty { database = try Self.database(path) }
+        case "unix":
+            guard components.host?.isEmpty ?? true, !components.path.isEmpty else {
+                throw MSALRedisError(.invalidConfiguration, "A unix:// Redis URL needs an absolute path: unix:///path/to/redis.sock")
+            }
+            self.init(endpoint: .unix(path: components.path))
+        default:
+            throw MSALRedisError(.invalidConfiguration, "The Redis URL's scheme must be redis, rediss or unix")
+        }
+        for item in components.queryItems ?? [] {
+            switch item.name {
+            case "db": database = try Self.database(item.value ?? "")
+            default: throw MSALRedisError(.invalidConfiguration, "The Redis URL has an unknown parameter")
+            }
+        }
+        if let user = components.percentEncodedUser, !user.isEmpty { username = user.removingPercentEncoding ?? user }
+        if let secret = components.percentEncodedPassword { password = secret.removingPercentEncoding ?? secret }
+    }
+
+    private static func database(_ text: String) throws(MSALRedisError) -> Int {
+        guard let number = Int(text), number >= 0, number <= 1 << 20 else {
+            throw MSALRedisError(.invalidConfiguration, "The Redis database must be a number (0 to 15 on a default server)")
+        }
+        return number
+    }
+
+    /// The endpoint, TLS, user and database; the password as `***`.
+    public var description: String {
+        let place: String
+        switch endpoint {
+        case .tcp(let host, let port): place = "\(useTLS ? "rediss" : "redis")://\(host.contains(":") ? "[\(host)]" : host):\(port)"
+        case .unix(let path): place = "unix://\(path)"
+        }
+        let user = username.map { " user \($0)" } ?? ""
+        return "\(place) db \(database)\(user)\(password == nil ? "" : " password ***")"
+    }
+}

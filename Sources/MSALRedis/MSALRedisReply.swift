@@ -1,0 +1,57 @@
+import Foundation
+
+/// One reply of a Redis server (RESP2). A top-level error reply is thrown as `MSALRedisError`;
+/// `.error` appears only inside an array (a transaction's results).
+public enum MSALRedisReply: Sendable, Equatable {
+    /// `+OK`, `+PONG`, …
+    case simple(String)
+    /// An error inside an array: its text.
+    case error(String)
+    /// `:42`
+    case integer(Int64)
+    /// A bulk string's bytes.
+    case bulk(Data)
+    /// `$-1` or `*-1`: no value.
+    case null
+    /// `*n` and its elements.
+    case array([MSALRedisReply])
+
+    /// The bytes of a bulk string, the text of a simple string as UTF-8; `nil` otherwise.
+    public var data: Data? {
+        switch self {
+        case .bulk(let data): return data
+        case .simple(let text): return Data(text.utf8)
+        default: return nil
+        }
+    }
+
+    /// `data` as UTF-8 text, when it is.
+    public var string: String? { data.flatMap { String(data: $0, encoding: .utf8) } }
+
+    /// The integer of an integer reply.
+    public var integer: Int64? {
+        if case .integer(let value) = self { return value }
+        return nil
+    }
+
+    /// The elements of an array reply.
+    public var array: [MSALRedisReply]? {
+        if case .array(let elements) = self { return elements }
+        return nil
+    }
+}
+
+/// Commands as RESP arrays of bulk strings, the one form a client sends.
+enum RESPEncoder {
+    static func encode(_ arguments: [Data]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(16 + arguments.reduce(0) { $0 + $1.count + 16 })
+        bytes.append(contentsOf: Array("*\(arguments.count)\r\n".utf8))
+        for argument in arguments {
+            bytes.append(contentsOf: Array("$\(argument.count)\r\n".utf8))
+            bytes.append(contentsOf: argument)
+            bytes.append(contentsOf: [13, 10])
+        }
+        return bytes
+    }
+}

@@ -1,0 +1,138 @@
+import CRedisTLS
+import Foundation
+import MSAL
+
+/// The token cache on Redis, shared by every process and machine of an app: give it to
+/// `tokenCacheLocation = .entryStore(_:checkInterval:)`.
+///
+/// ```swift
+/// // given: config: MSALNativeAuthPublicClientApplicationConfig, appKey: Data
+/// let client = try MSALRedisClient(configuration: MSALRedisConfiguration(url: "rediss://worker:secret@cache.internal:6380"))
+/// config.tokenCacheLocation = .entryStore(try MSALRedisTokenCacheEntryStore(client: client, encryptionKey: appKey))
+/// ```
+///
+/// One partition (client id and account) is three keys sharing one hash tag, so that a cluster
+/// keeps them in one slot: a hash of entries, a hash of their expiries and a version
+/// (docs/redis.md#the-token-cache). A write is one script on that slot: it merges by entry, drops
+/// expired entries, and makes the keys live as long as the latest expiry. The client's own keys
+/// (the change version and the index of partitions) share another tag and are written after the data.
+public final class MSALRedisTokenCacheEntryStore: MSALTokenCacheEntryStore {
+    private let client: MSALRedisClient
+    private let seal: ValueSeal
+
+    /// A store on `client`'s server under its key prefix; `encryptionKey`: 32 bytes for
+    /// AES-256-GCM on every entry, or `nil` to store entries as they are.
+    public init(client: MSALRedisClient, encryptionKey: Data? = nil) throws(MSALRedisError) {
+        self.client = client
+        self.seal = try ValueSeal(key: encryptionKey)
+    }
+
+    /// `Redis at <endpoint> db <n>`, without the password.
+    public var storeDescription: String { "Redis at \(client.configuration)" }
+
+    /// `GET <prefix>tc:{<client id>}:changed`.
+    public func changeVersion(clientId: String) throws -> String? {
+        try client.command([Data("GET".utf8), clientKey(clientId, "changed")]).string
+    }
+
+    /// The members of the client's partition set, each with its version key's value (partitions
+    /// whose version has expired or was removed are left out).
+    public func partitionVersions(clientId: String) throws -> [MSALTokenCachePartition: String] {
+        let members = try client.command([Data("SMEMBERS".utf8), clientKey(clientId, "partitions")]).array ?? []
+        var versions: [MSALTokenCachePartition: String] = [:]
+        for member in members.compactMap(\.string) {
+            let partition = MSALTokenCachePartition(clientId: clientId, homeAccountId: member == "-" ? nil : String(member.dropFirst()))
+            if let version = try client.command([Data("GET".utf8), key(partition, "v")]).string { versions[partition] = version }
+        }
+        return versions
+    }
+
+    /// `HGETALL` of the partition's entries, each opened (`.invalidValue` for one this store did not write).
+    public func entries(in partition: MSALTokenCachePartition) throws -> [String: Data] {
+        let entriesKey = key(partition, "e")
+        let fields = try client.command([Data("HGETALL".utf8), entriesKey]).array ?? []
+        guard fields.count % 2 == 0 else { throw MSALRedisError(.invalidValue, "A token cache partition is not a hash of entries") }
+        var entries: [String: Data] = [:]
+        for index in stride(from: 0, to: fields.count, by: 2) {
+            guard let field = fields[index].string, let stored = fields[index + 1].data else {
+                throw MSALRedisError(.invalidValue, "A token cache entry is not one this library wrote")
+            }
+            entries[field] = try seal.open(stored, storedAs: entriesKey + Data(field.utf8))
+        }
+        return entries
+    }
+
+    /// One script on the partition's slot (TokenCacheScripts.write), then the client's index and change version.
+    public func write(_ write: MSALTokenCacheEntryWrite) throws {
+        let entriesKey = key(write.partition, "e")
+        var arguments = [Data("EVAL".utf8), Data(TokenCacheScripts.write.utf8), Data("3".utf8)]
+        arguments += [entriesKey, key(write.partition, "x"), key(write.partition, "v")]
+        arguments += [try Self.newVersion(), Data(String(write.set.count).utf8)]
+        for (field, value) in write.set {
+            let expiry = value.expiresOn.map { String(Int64(($0.timeIntervalSince1970 * 1000).rounded(.up))) } ?? ""
+            arguments += [Data(field.utf8), try seal.seal(value.data, storedAs: entriesKey + Data(field.utf8)), Data(expiry.utf8)]
+        }
+        arguments += write.remove.map { Data($0.utf8) }
+        let kept = try client.command(arguments).integer ?? 0
+        try index(write.partition, kept == 1 ? "add" : "remove")
+    }
+
+    /// Deletes the partition's keys, then updates the client's index and change version.
+    public func removePartition(_ partition: MSALTokenCachePartition) throws {
+        try client.command([Data("DEL".utf8), key(partition, "e"), key(partition, "x"), key(partition, "v")])
+        try index(partition, "remove")
+    }
+
+    /// `SET <lock> owner NX PX <lease in ms>`.
+    public func tryLock(_ partition: MSALTokenCachePartition, owner: String, lease: TimeInterval) throws -> Bool {
+        let milliseconds = String(max(1, Int64((lease * 1000).rounded(.up))))
+        let reply = try client.command([
+            Data("SET".utf8), key(partition, "lock"), Data(owner.utf8), Data("NX".utf8), Data("PX".utf8), Data(milliseconds.utf8),
+        ])
+        return reply == .simple("OK")
+    }
+
+    /// Deletes the lock in a script only while `owner` holds it.
+    public func unlock(_ partition: MSALTokenCachePartition, owner: String) throws {
+        try client.command([
+            Data("EVAL".utf8), Data(TokenCacheScripts.unlock.utf8), Data("1".utf8), key(partition, "lock"), Data(owner.utf8),
+        ])
+    }
+
+    /// Records that `partition` holds entries (or no longer does) and bumps the client's change
+    /// version, after the data.
+    private func index(_ partition: MSALTokenCachePartition, _ change: String) throws {
+        try client.command([
+            Data("EVAL".utf8), Data(TokenCacheScripts.index.utf8), Data("2".utf8), clientKey(partition.clientId, "partitions"),
+            clientKey(partition.clientId, "changed"), Data(Self.member(partition).utf8), Data(change.utf8), try Self.newVersion(),
+        ])
+    }
+
+    /// `<prefix>tc:{<client id>|<member>}:<kind>`: one hash tag per partition.
+    func key(_ partition: MSALTokenCachePartition, _ kind: String) -> Data {
+        Data(
+            "\(client.configuration.keyPrefix)tc:{\(Self.tagSafe(partition.clientId))|\(Self.tagSafe(Self.member(partition)))}:\(kind)".utf8
+        )
+    }
+
+    /// `<prefix>tc:{<client id>}:<kind>`: the client's own keys.
+    func clientKey(_ clientId: String, _ kind: String) -> Data {
+        Data("\(client.configuration.keyPrefix)tc:{\(Self.tagSafe(clientId))}:\(kind)".utf8)
+    }
+
+    /// The partition's name in the client's index: `-` for the client's own, `a<home account id>` for an account's.
+    private static func member(_ partition: MSALTokenCachePartition) -> String { partition.homeAccountId.map { "a" + $0 } ?? "-" }
+
+    /// Braces would end or start a hash tag: they are escaped, as is the escape character.
+    private static func tagSafe(_ text: String) -> String {
+        text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "{", with: "%7B").replacingOccurrences(
+            of: "}", with: "%7D")
+    }
+
+    /// A version no earlier write has had: 128 random bits.
+    private static func newVersion() throws(MSALRedisError) -> Data {
+        var bytes = [UInt8](repeating: 0, count: 16)
+        guard msal_redis_random(&bytes, 16) == 1 else { throw MSALRedisError(.invalidValue, "No random bytes for a version") }
+        return Data(bytes.map { String(format: "%02x", $0) }.joined().utf8)
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+/// One connection to one server, ready for commands: connected, `AUTH`ed and on its database.
+/// Not thread-safe (the client's lock guards it). After any thrown error the connection is in an
+/// unknown state and its owner drops it.
+final class RedisConnection {
+    private let socket: RedisSocket
+    private var reader: RESPReader
+    private let commandTimeout: TimeInterval
+
+    init(
+        endpoint: MSALRedisConfiguration.Endpoint, configuration: MSALRedisConfiguration, tlsContext: TLSContext?, selectDatabase: Bool
+    ) throws(MSALRedisError) {
+        let deadline = Deadline(after: configuration.connectTimeout)
+        socket = try RedisSocket(endpoint: endpoint, tlsContext: tlsContext, deadline: deadline)
+        reader = RESPReader(maxBulkBytes: configuration.maxReplyBytes, maxArrayCount: configuration.maxArrayCount)
+        commandTimeout = configuration.commandTimeout
+        var setup: [[Data]] = []
+        if let password = configuration.password {
+            setup.append([Data("AUTH".utf8)] + (configuration.username.map { [Data($0.utf8)] } ?? []) + [Data(password.utf8)])
+        }
+        if selectDatabase && configuration.database != 0 {
+            setup.append([Data("SELECT".utf8), Data(String(configuration.database).utf8)])
+        }
+        guard !setup.isEmpty else { return }
+        for reply in try pipeline(setup, deadline: deadline) {
+            if case .error(let text) = reply {
+                let error = MSALRedisError.fromServer(text)
+                if error.code == .authentication { throw error }
+                throw MSALRedisError(
+                    .invalidConfiguration, "Redis refused the connection's setup: \(error.message)", serverCode: error.serverCode)
+            }
+        }
+    }
+
+    /// Whether the server closed this idle connection (or sent something unasked).
+    var isStale: Bool { reader.hasPendingBytes || socket.isClosedByPeer }
+
+    /// Sends `commands` at once and reads one reply for each, within the command timeout. Error
+    /// replies come back as `.error`.
+    func pipeline(_ commands: [[Data]], deadline: Deadline? = nil) throws(MSALRedisError) -> [MSALRedisReply] {
+        let deadline = deadline ?? Deadline(after: commandTimeout)
+        try socket.write(commands.flatMap { RESPEncoder.encode($0) }, deadline: deadline)
+        var replies: [MSALRedisReply] = []
+        while replies.count < commands.count {
+            if let reply = try reader.next() {
+                replies.append(reply)
+            } else {
+                try socket.read(into: &reader, deadline: deadline)
+            }
+        }
+        return replies
+    }
+
+    func close() { socket.close() }
+}

@@ -1,0 +1,147 @@
+import CRedisTLS
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A monotonic deadline, in nanoseconds of CLOCK_MONOTONIC.
+struct Deadline {
+    let nanoseconds: UInt64
+
+    init(after seconds: TimeInterval) {
+        nanoseconds = Self.now() &+ UInt64(max(0, seconds) * 1_000_000_000)
+    }
+
+    /// Milliseconds left, at least 0, for `poll`.
+    var remainingMilliseconds: Int32 {
+        let now = Self.now()
+        guard nanoseconds > now else { return 0 }
+        return Int32(clamping: (nanoseconds - now + 999_999) / 1_000_000)
+    }
+
+    static func now() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+    }
+}
+
+/// One non-blocking socket to a server (TCP or unix), optionally under TLS, whose every read and
+/// write waits with `poll` until a deadline. Not thread-safe: `RedisConnection` holds it under its
+/// owner's lock.
+final class RedisSocket {
+    private var descriptor: Int32
+    private var tls: OpaquePointer?
+
+    /// Connects to `endpoint` before `deadline`; with `tlsContext`, also makes the TLS handshake,
+    /// verifying the certificate against the context's CAs and `host`.
+    init(endpoint: MSALRedisConfiguration.Endpoint, tlsContext: TLSContext?, deadline: Deadline) throws(MSALRedisError) {
+        switch endpoint {
+        case .unix(let path):
+            descriptor = try Self.connectUnix(path, deadline: deadline)
+        case .tcp(let host, let port):
+            descriptor = try Self.connectTCP(host, port, deadline: deadline)
+        }
+        guard let tlsContext, case .tcp(let host, _) = endpoint else { return }
+        do {
+            tls = try tlsContext.handshake(descriptor, host: host, deadline: deadline)
+        } catch {
+            close()
+            throw error
+        }
+    }
+
+    deinit { close() }
+
+    func close() {
+        if let tls {
+            SSL_free(tls)
+            self.tls = nil
+        }
+        if descriptor >= 0 {
+            Glibc.close(descriptor)
+            descriptor = -1
+        }
+    }
+
+    /// Sends every byte before `deadline`.
+    func write(_ bytes: [UInt8], deadline: Deadline) throws(MSALRedisError) {
+        var sent = 0
+        while sent < bytes.count {
+            let count = bytes.withUnsafeBytes { buffer in
+                let chunk = UnsafeRawBufferPointer(rebasing: buffer[sent...])
+                if let tls {
+                    msal_redis_tls_clear_errors()
+                    return Int(SSL_write(tls, chunk.baseAddress, Int32(clamping: chunk.count)))
+                }
+                return Glibc.send(descriptor, chunk.baseAddress, chunk.count, Int32(MSG_NOSIGNAL))
+            }
+            if count > 0 {
+                sent += count
+                continue
+            }
+            try waitAfterFailure(count, deadline: deadline, writing: true)
+        }
+    }
+
+    /// Reads what is available (at least one byte) before `deadline` into `reader`.
+    func read(into reader: inout RESPReader, deadline: Deadline) throws(MSALRedisError) {
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { buffer in
+                if let tls {
+                    msal_redis_tls_clear_errors()
+                    return Int(SSL_read(tls, buffer.baseAddress, Int32(buffer.count)))
+                }
+                return Glibc.recv(descriptor, buffer.baseAddress, buffer.count, 0)
+            }
+            if count > 0 {
+                chunk.withUnsafeBytes { reader.feed(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+                return
+            }
+            if count == 0 && tls == nil {
+                throw MSALRedisError(.connectionFailed, "The Redis server closed the connection")
+            }
+            try waitAfterFailure(count, deadline: deadline, writing: false)
+        }
+    }
+
+    /// Whether the connection is no longer usable while idle: the server closed it (a restart, an
+    /// idle timeout) or sent something unasked. Checked before a connection is reused.
+    var isClosedByPeer: Bool {
+        var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, 0) != 0
+    }
+
+    /// After a read or write returned `result` ≤ 0: waits for the socket when the call would
+    /// block, throws otherwise.
+    private func waitAfterFailure(_ result: Int, deadline: Deadline, writing: Bool) throws(MSALRedisError) {
+        var events = writing ? Int16(POLLOUT) : Int16(POLLIN)
+        if let tls {
+            switch SSL_get_error(tls, Int32(result)) {
+            case SSL_ERROR_WANT_READ: events = Int16(POLLIN)
+            case SSL_ERROR_WANT_WRITE: events = Int16(POLLOUT)
+            case SSL_ERROR_ZERO_RETURN: throw MSALRedisError(.connectionFailed, "The Redis server closed the TLS connection")
+            default: throw MSALRedisError(.connectionFailed, "The TLS connection to Redis failed")
+            }
+        } else {
+            let code = errno
+            guard code == EAGAIN || code == EWOULDBLOCK || code == EINTR else {
+                throw MSALRedisError(.connectionFailed, "The connection to Redis failed: \(String(cString: strerror(code)))")
+            }
+        }
+        try Self.wait(descriptor, events: events, deadline: deadline)
+    }
+
+    /// Waits until `descriptor` is ready for `events`, or throws `.timeout` at `deadline`.
+    static func wait(_ descriptor: Int32, events: Int16, deadline: Deadline) throws(MSALRedisError) {
+        while true {
+            var entry = pollfd(fd: descriptor, events: events, revents: 0)
+            let ready = poll(&entry, 1, deadline.remainingMilliseconds)
+            if ready > 0 { return }
+            if ready == 0 { throw MSALRedisError(.timeout, "Redis did not answer within the timeout") }
+            if errno != EINTR { throw MSALRedisError(.connectionFailed, "Waiting for Redis failed") }
+        }
+    }
+}

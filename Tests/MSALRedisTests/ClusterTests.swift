@@ -1,0 +1,78 @@
+import Foundation
+import MSALRedis
+import Testing
+
+@testable import MSALRedis
+
+/// Redis Cluster: the key's slot as the server computes it, `MOVED` and `ASK` followed, and a
+/// slot moved to another node in the middle of writes with nothing lost.
+@Suite(.serialized) struct ClusterTests {
+    @Test func computesTheSlotOfAKeyAsTheServerDoes() throws {
+        let server = try RedisServer(RedisServer.Options(cluster: true))
+        let client = try ClientTests.client(server.url)
+        var keys = ["", "a", "foo", "user:1000", "{user1000}.following", "foo{}{bar}", "foo{{bar}}zap", "foo{bar}{zap}", "{", "}{x}"]
+        keys += (0..<200).map { "msal:cache:{client-\($0)|account-\($0 * 7)}:tokens" }
+        for key in keys {
+            let expected = try client.command(["CLUSTER", "KEYSLOT", key]).integer
+            #expect(expected.map(Int.init) == ClusterSlotMap.slot(of: Data(key.utf8)), "\(key)")
+        }
+        #expect(ClusterSlotMap.crc16(Array("123456789".utf8)) == 0x31C3)
+        #expect(ClusterSlotMap.slot(of: Data("{tag}:a".utf8)) == ClusterSlotMap.slot(of: Data("{tag}:b".utf8)))
+    }
+
+    @Test func followsMovedToEveryNode() throws {
+        let cluster = try RedisCluster()
+        let client = try ClientTests.client(cluster.nodes[0].url)
+        for index in 0..<300 { try client.command(["SET", "key-\(index)", "\(index)"]) }
+        for index in 0..<300 { #expect(try client.command(["GET", "key-\(index)"]).string == "\(index)") }
+        // Every node holds some of them: the writes were routed, not all sent to the seed.
+        for node in cluster.nodes { #expect((try cluster.direct(node).command(["DBSIZE"]).integer ?? 0) > 0) }
+        // A script on one slot runs where the slot lives.
+        let reply = try client.command(["EVAL", "return redis.call('INCR', KEYS[1])", "1", "{acct}:version"])
+        #expect(reply == .integer(1))
+    }
+
+    @Test func aSlotMovedDuringWritesLosesNothing() throws {
+        let cluster = try RedisCluster()
+        let tag = "{client-1|account-1}"
+        let slot = ClusterSlotMap.slot(of: Data(tag.utf8))
+        let source = try cluster.owner(of: slot)
+        let target = try #require(cluster.nodes.first { $0 !== source })
+        let client = try ClientTests.client(cluster.nodes.first { $0 !== source && $0 !== target }!.url)
+        let admin = try ClientTests.client(cluster.nodes[0].url)
+        for index in 0..<40 { try admin.command(["SET", "\(tag):k:\(index)", "\(index)"]) }
+        let progress = WriterProgress()
+        let done = DispatchSemaphore(value: 0)
+        let writer = Thread {
+            for index in 0..<600 {
+                do {
+                    try client.command(["HSET", "\(tag):part", "field-\(index)", "value-\(index)"])
+                    try client.command(["SET", "\(tag):new:\(index)", "\(index)"])
+                    progress.acknowledged = index + 1
+                } catch {
+                    progress.failures.append(error as? MSALRedisError)
+                }
+                usleep(500)
+            }
+            done.signal()
+        }
+        writer.start()
+        usleep(50_000)
+        try cluster.move(slot: slot, to: target) { usleep(20_000) }
+        done.wait()
+        #expect(progress.failures.isEmpty, "\(progress.failures.count) failed, the first: \(String(describing: progress.failures.first))")
+        #expect(progress.acknowledged == 600)
+        #expect(try cluster.owner(of: slot) === target)
+        let fields = try client.command(["HGETALL", "\(tag):part"]).array ?? []
+        #expect(fields.count == 1200)
+        for index in 0..<600 { #expect(try client.command(["GET", "\(tag):new:\(index)"]).string == "\(index)") }
+        for index in 0..<40 { #expect(try client.command(["GET", "\(tag):k:\(index)"]).string == "\(index)") }
+        #expect(try cluster.direct(source).command(["DBSIZE"]).integer.map { $0 >= 0 } == true)
+    }
+}
+
+/// What a writer thread did, read by the test after the thread signalled its end.
+final class WriterProgress: @unchecked Sendable {
+    var acknowledged = 0
+    var failures: [MSALRedisError?] = []
+}

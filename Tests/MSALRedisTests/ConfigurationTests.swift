@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+
+@testable import MSALRedis
+
+/// `MSALRedisConfiguration`'s URL forms and the RESP reader's limits, without a server.
+@Suite struct ConfigurationTests {
+    @Test func readsEveryPartOfARedisURL() throws {
+        let configuration = try MSALRedisConfiguration(url: "rediss://app:p%40ss%3Aword@cache.example.com:6380/3")
+        #expect(configuration.endpoint == .tcp(host: "cache.example.com", port: 6380))
+        #expect(configuration.useTLS)
+        #expect(configuration.username == "app")
+        #expect(configuration.password == "p@ss:word")
+        #expect(configuration.database == 3)
+        let plain = try MSALRedisConfiguration(url: "redis://:only-password@[::1]")
+        #expect(plain.endpoint == .tcp(host: "::1", port: 6379))
+        #expect(!plain.useTLS && plain.username == nil && plain.password == "only-password" && plain.database == 0)
+        let unix = try MSALRedisConfiguration(url: "unix:///run/redis/redis.sock?db=5")
+        #expect(unix.endpoint == .unix(path: "/run/redis/redis.sock"))
+        #expect(unix.database == 5)
+    }
+
+    @Test(arguments: [
+        "http://host", "redis://", "redis://host:0", "redis://host/notanumber", "redis://host/-1", "unix://host/path",
+        "redis://host?tls=1", "not a url at all",
+    ])
+    func refusesAURLItCannotUse(_ url: String) {
+        #expect(throws: MSALRedisError.self) { try MSALRedisConfiguration(url: url) }
+        do {
+            _ = try MSALRedisConfiguration(url: url)
+        } catch {
+            #expect(error.code == .invalidConfiguration)
+        }
+    }
+
+    @Test func neverPrintsThePassword() throws {
+        let configuration = try MSALRedisConfiguration(url: "redis://app:hunter2-secret@host:7000/1")
+        #expect(!configuration.description.contains("hunter2"))
+        #expect(configuration.description.contains("***"))
+        #expect(configuration.description.contains("host:7000"))
+    }
+
+    @Test func serverErrorsDropQuotedArguments() {
+        let error = MSALRedisError.fromServer("ERR unknown command 'FROB', with args beginning with: 'refresh-token-value' ")
+        #expect(error.code == .serverError && error.serverCode == "ERR")
+        #expect(!error.message.contains("refresh-token-value") && !error.message.contains("FROB"))
+        #expect(MSALRedisError.fromServer("WRONGPASS invalid username-password pair").code == .authentication)
+        #expect(MSALRedisError.fromServer("NOAUTH Authentication required.").code == .authentication)
+    }
+
+    @Test func readsRepliesSplitAtAnyByte() throws {
+        let bytes = Array("+OK\r\n:-42\r\n$5\r\nhe\r\no\r\n$-1\r\n*2\r\n$1\r\na\r\n*1\r\n:7\r\n-ERR no\r\n".utf8)
+        for split in 0...bytes.count {
+            var reader = RESPReader(maxBulkBytes: 100, maxArrayCount: 10)
+            var replies: [MSALRedisReply] = []
+            for part in [bytes[..<split], bytes[split...]] {
+                part.withUnsafeBytes { reader.feed($0) }
+                while let reply = try reader.next() { replies.append(reply) }
+            }
+            #expect(
+                replies == [
+                    .simple("OK"), .integer(-42), .bulk(Data("he\r\no".utf8)), .null,
+                    .array([.bulk(Data("a".utf8)), .array([.integer(7)])]), .error("ERR no"),
+                ], "split at \(split)")
+        }
+    }
+
+    @Test(arguments: [
+        ("$1048577\r\n", MSALRedisError.Code.tooLarge), ("*2000\r\n", .tooLarge), ("!garbage\r\n", .protocolViolation),
+        (":12x\r\n", .protocolViolation), ("$3\r\nabcXY", .protocolViolation), ("+OK\rX", .protocolViolation),
+        ("$-7\r\n", .protocolViolation),
+    ])
+    func refusesRepliesOverTheLimitsOrNotRESP(_ input: String, _ code: MSALRedisError.Code) {
+        var reader = RESPReader(maxBulkBytes: 1 << 20, maxArrayCount: 1000)
+        Array(input.utf8).withUnsafeBytes { reader.feed($0) }
+        var caught: MSALRedisError.Code?
+        do throws(MSALRedisError) { _ = try reader.next() } catch { caught = error.code }
+        #expect(caught == code)
+    }
+
+    @Test func refusesALineThatNeverEnds() {
+        var reader = RESPReader(maxBulkBytes: 1 << 20, maxArrayCount: 1000)
+        let line = [UInt8(ascii: "+")] + [UInt8](repeating: UInt8(ascii: "a"), count: 70_000)
+        line.withUnsafeBytes { reader.feed($0) }
+        #expect(throws: MSALRedisError.self) { try reader.next() }
+    }
+
+    @Test func refusesArraysNestedTooDeep() {
+        var reader = RESPReader(maxBulkBytes: 1 << 20, maxArrayCount: 1000)
+        Array((String(repeating: "*1\r\n", count: 20) + ":1\r\n").utf8).withUnsafeBytes { reader.feed($0) }
+        #expect(throws: MSALRedisError.self) { try reader.next() }
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import MSALRedis
+import TestSupport
+import Testing
+
+/// `MSALRedisSignInStore`: a state saved by one process and taken by another, once; expiry;
+/// encryption at rest refusing anything that does not authenticate; values that are not ours.
+/// Eight threads taking one id run again under ThreadSanitizer.
+@Suite(.tags(.concurrency)) struct SignInStoreTests {
+    static let state = Data(#"{"version":1,"kind":"signInCode","continuationToken":"ct-secret-value-123"}"#.utf8)
+    static let key = Data((0..<32).map { UInt8($0 * 7 % 256) })
+    static var keyHex: String { key.map { String(format: "%02x", $0) }.joined() }
+
+    static func helper(_ arguments: [String], input: Data? = nil) async throws -> (status: Int32, stdout: String, stderr: String) {
+        let tool = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("msal-redis-helper")
+        return try await ChildProcess.run(tool.path, arguments, input: input, limit: 60)
+    }
+
+    static func failure(_ body: () throws -> Void) -> MSALRedisError? {
+        do {
+            try body()
+            return nil
+        } catch {
+            return error as? MSALRedisError
+        }
+    }
+
+    @Test func aStateSavedHereIsContinuedByAnotherProcessOnce() async throws {
+        let server = try RedisServer()
+        let client = try ClientTests.client(server.url)
+        let store = try MSALRedisSignInStore(client: client)
+        let id = try store.save(Self.state)
+        #expect(id.count == 32)
+        let taken = try await Self.helper(["take", server.url, id])
+        #expect(taken.status == 0, "\(taken.stderr)")
+        #expect(Data(taken.stdout.utf8) == Self.state)
+        let again = try await Self.helper(["take", server.url, id])
+        #expect(again.status == 1 && again.stderr.hasPrefix("notFound"))
+        #expect(Self.failure { _ = try store.take(id) }?.code == .notFound)
+    }
+
+    @Test func aStateSavedByAnotherProcessIsTakenHereEncrypted() async throws {
+        let server = try RedisServer()
+        let saved = try await Self.helper(["save", server.url, Self.keyHex], input: Self.state)
+        #expect(saved.status == 0, "\(saved.stderr)")
+        let id = saved.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let client = try ClientTests.client(server.url)
+        let stored = try #require(try client.command(["GET", "signin:{\(id)}"]).data)
+        #expect(stored.range(of: Data("ct-secret-value".utf8)) == nil)
+        let store = try MSALRedisSignInStore(client: client, encryptionKey: Self.key)
+        #expect(try store.take(id) == Self.state)
+    }
+
+    @Test func onlyOneOfManyConcurrentTakesGetsTheState() throws {
+        let server = try RedisServer()
+        let store = try MSALRedisSignInStore(client: try ClientTests.client(server.url))
+        let id = try store.save(Self.state)
+        let lock = NSLock()
+        nonisolated(unsafe) var taken = 0
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            let own = try? MSALRedisSignInStore(client: try ClientTests.client(server.url))
+            if (try? own?.take(id)) != nil { lock.withLock { taken += 1 } }
+        }
+        #expect(taken == 1)
+    }
+
+    @Test func keepsAStateForItsLifetimeOnlyUnderThePrefix() throws {
+        let server = try RedisServer()
+        let client = try ClientTests.client(server.url) { $0.keyPrefix = "contoso:" }
+        let id = try MSALRedisSignInStore(client: client).save(Self.state)
+        let ttl = try client.command(["TTL", "contoso:signin:{\(id)}"]).integer ?? -1
+        #expect(ttl > 590 && ttl <= 600)
+        let short = try MSALRedisSignInStore(client: client, lifetime: 1)
+        let expiring = try short.save(Self.state)
+        usleep(2_100_000)
+        #expect(Self.failure { _ = try short.take(expiring) }?.code == .notFound)
+    }
+
+    @Test func refusesATamperedMovedOrForeignValue() throws {
+        let server = try RedisServer()
+        let client = try ClientTests.client(server.url)
+        let sealed = try MSALRedisSignInStore(client: client, encryptionKey: Self.key)
+        let plain = try MSALRedisSignInStore(client: client)
+        // One bit flipped in the ciphertext.
+        let id = try sealed.save(Self.state)
+        var bytes = try #require(try client.command(["GET", "signin:{\(id)}"]).data)
+        bytes[bytes.count - 3] ^= 0x01
+        try client.command([Data("SET".utf8), Data("signin:{\(id)}".utf8), bytes])
+        #expect(Self.failure { _ = try sealed.take(id) }?.code == .invalidValue)
+        // A good value copied under another id: the key is authenticated with it.
+        let first = try sealed.save(Self.state)
+        let second = try sealed.save(Data("other".utf8))
+        try client.command(["COPY", "signin:{\(first)}", "signin:{\(second)}", "REPLACE"])
+        #expect(Self.failure { _ = try sealed.take(second) }?.code == .invalidValue)
+        // Another key; no key for an encrypted value; a plain value where a key is set.
+        let other = try MSALRedisSignInStore(client: client, encryptionKey: Data(repeating: 9, count: 32))
+        #expect(Self.failure { _ = try other.take(try sealed.save(Self.state)) }?.code == .invalidValue)
+        #expect(Self.failure { _ = try plain.take(try sealed.save(Self.state)) }?.code == .invalidValue)
+        #expect(Self.failure { _ = try sealed.take(try plain.save(Self.state)) }?.code == .invalidValue)
+        // Garbage, an empty value and a hash where a state should be.
+        let garbage = String(repeating: "ab", count: 16)
+        try client.command(["SET", "signin:{\(garbage)}", "{\"not\":\"ours\"}"])
+        #expect(Self.failure { _ = try plain.take(garbage) }?.code == .invalidValue)
+        let hash = String(repeating: "cd", count: 16)
+        try client.command(["HSET", "signin:{\(hash)}", "f", "v"])
+        #expect(Self.failure { _ = try plain.take(hash) }?.serverCode == "WRONGTYPE")
+    }
+
+    @Test func refusesBadInputWithoutEchoingIt() throws {
+        let server = try RedisServer()
+        let store = try MSALRedisSignInStore(client: try ClientTests.client(server.url))
+        for id in ["", "short", "ct-secret-value-1234567890abcdef", String(repeating: "A", count: 32), "../../etc/passwd"] {
+            let error = Self.failure { _ = try store.take(id) }
+            #expect(error?.code == .notFound)
+            #expect(error.map { id.isEmpty || !$0.message.contains(id) } == true)
+        }
+        #expect(Self.failure { _ = try store.save(Data(count: MSALRedisSignInStore.maxStateBytes + 1)) }?.code == .tooLarge)
+        #expect(
+            Self.failure { _ = try MSALRedisSignInStore(client: try ClientTests.client(server.url), encryptionKey: Data(count: 16)) }?.code
+                == .invalidConfiguration)
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import MSAL
+import TestSupport
+import Testing
+
+@testable import MSALRedis
+
+/// `MSALRedisTokenCacheEntryStore` against the guarantees of `MSALTokenCacheEntryStore`: merge by
+/// entry across processes, partitions that never cross, versions that change, expiry with the
+/// tokens, leased locks, encryption, and one slot per partition in a cluster.
+@Suite struct TokenCacheEntryStoreTests {
+    static let clientId = "00001111-aaaa-2222-bbbb-3333cccc4444"
+    static let ada = MSALTokenCachePartition(clientId: clientId, homeAccountId: "ada-uid.tenant")
+    static let grace = MSALTokenCachePartition(clientId: clientId, homeAccountId: "grace-uid.tenant")
+
+    static func value(_ text: String, expires: TimeInterval? = 3600) -> MSALTokenCacheEntryValue {
+        MSALTokenCacheEntryValue(data: Data(text.utf8), expiresOn: expires.map { Date().addingTimeInterval($0) })
+    }
+
+    static func store(_ server: RedisServer, key: Data? = nil) throws -> MSALRedisTokenCacheEntryStore {
+        try MSALRedisTokenCacheEntryStore(client: try ClientTests.client(server.url), encryptionKey: key)
+    }
+
+    @Test func fourProcessesWritingOneAccountAtOnceLoseNoEntry() async throws {
+        let server = try RedisServer()
+        let writers = ["w1", "w2", "w3", "w4"]
+        let results = try await withThrowingTaskGroup(of: (Int32, String).self) { group in
+            for writer in writers {
+                group.addTask {
+                    let result = try await SignInStoreTests.helper([
+                        "tc-write", server.url, Self.clientId, "ada-uid.tenant", writer, "100",
+                    ])
+                    return (result.status, result.stderr)
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(results.allSatisfy { $0.0 == 0 }, "\(results)")
+        let entries = try Self.store(server).entries(in: Self.ada)
+        #expect(entries.count == 401)
+        for writer in writers {
+            for index in 0..<100 { #expect(entries["AccessToken:\(writer)-\(index)"] == Data("at-\(writer)-\(index)".utf8)) }
+        }
+        let refresh = try #require(entries["RefreshToken:shared"].map { String(decoding: $0, as: UTF8.self) })
+        #expect(writers.map { "\($0)-99" }.contains(refresh))
+    }
+
+    @Test func oneAccountsWritesAndSignOutNeverTouchAnother() throws {
+        let server = try RedisServer()
+        let store = try Self.store(server)
+        try store.write(MSALTokenCacheEntryWrite(partition: Self.ada, set: ["AccessToken:a": Self.value("ada")], remove: []))
+        try store.write(MSALTokenCacheEntryWrite(partition: Self.grace, set: ["AccessToken:a": Self.value("grace")], remove: []))
+        let app = MSALTokenCachePartition(clientId: Self.clientId, homeAccountId: nil)
+        try store.write(MSALTokenCacheEntryWrite(partition: app, set: ["AppMetadata:x": Self.value("meta", expires: nil)], remove: []))
+        #expect(try store.entries(in: Self.ada) == ["AccessToken:a": Data("ada".utf8)])
+        #expect(try store.entries(in: Self.grace) == ["AccessToken:a": Data("grace".utf8)])
+        #expect(Set(try store.partitionVersions(clientId: Self.clientId).keys) == [Self.ada, Self.grace, app])
+        try store.removePartition(Self.ada)
+        #expect(try store.entries(in: Self.ada).isEmpty)
+        #expect(try store.entries(in: Self.grace) == ["AccessToken:a": Data("grace".utf8)])
+        #expect(Set(try store.partitionVersions(clientId: Self.clientId).keys) == [Self.grace, app])
+        // Another client id is another set of partitions.
+        #expect(try store.partitionVersions(clientId: "another-client").isEmpty)
+        #expect(try store.changeVersion(clientId: "another-client") == nil)
+    }
+
+    @Test func everyWriteAndRemovalChangesTheVersionsToValuesNeverSeenBefore() throws {
+        let server = try RedisServer()
+        let store = try Self.store(server)
+        var seen: Set<String> = []
+        var changes: Set<String> = []
+        for round in 0..<5 {
+            try store.write(MSALTokenCacheEntryWrite(partition: Self.ada, set: ["AccessToken:\(round)": Self.value("t")], remove: []))
+            seen.insert(try #require(try store.partitionVersions(clientId: Self.clientId)[Self.ada]))
+            changes.insert(try #require(try store.changeVersion(clientId: Self.clientId)))
+            try store.removePartition(Self.ada)
+            #expect(try store.partitionVersions(clientId: Self.clientId)[Self.ada] == nil)
+            changes.insert(try #require(try store.changeVersion(clientId: Self.clientId)))
+        }
+        #expect(seen.count == 5 && changes.count == 10)
+    }
+
+    @Test func entriesExpireWithTheirTokens() throws {
+        let server = try RedisServer()
+        let store = try Self.store(server)
+        let client = try ClientTests.client(server.url)
+        try store.write(
+            MSALTokenCacheEntryWrite(partition: Self.ada, set: ["AccessToken:short": Self.value("s", expires: 1.2)], remove: []))
+        let ttl = try client.command([Data("PTTL".utf8), store.key(Self.ada, "e")]).integer ?? -1
+        #expect(ttl > 0 && ttl <= 1200)
+        try store.write(MSALTokenCacheEntryWrite(partition: Self.grace, set: ["RefreshToken:r": Self.value("r", expires: nil)], remove: []))
+        #expect(try client.command([Data("PTTL".utf8), store.key(Self.grace, "e")]).integer == -1)
+        usleep(1_500_000)
+        #expect(try store.entries(in: Self.ada).isEmpty)
+        #expect(try store.partitionVersions(clientId: Self.clientId)[Self.ada] == nil)
+        // An entry already past its expiry is dropped by the next write of its partition.
+        try store.write(MSALTokenCacheEntryWrite(partition: Self.grace, set: ["AccessToken:old": Self.value("o", expires: -5)], remove: []))
+        #expect(try store.entries(in: Self.grace) == ["RefreshToken:r": Data("r".utf8)])
+    }
+
+    @Test func aRefreshLockIsHeldByOneOwnerUntilReleasedOrItsLeaseLapses() throws {
+        let server = try RedisServer()
+        let store = try Self.store(server)
+        #expect(try store.tryLock(Self.ada, owner: "worker-1", lease: 5))
+        #expect(try !store.tryLock(Self.ada, owner: "worker-2", lease: 5))
+        #expect(try store.tryLock(Self.grace, owner: "worker-2", lease: 5))
+        try store.unlock(Self.ada, owner: "worker-2")
+        #expect(try !store.tryLock(Self.ada, owner: "worker-2", lease: 5))
+        try store.unlock(Self.ada, owner: "worker-1")
+        #expect(try store.tryLock(Self.ada, owner: "worker-2", lease: 0.3))
+        usleep(500_000)
+        #expect(try store.tryLock(Self.ada, owner: "worker-3", lease: 5))
+    }
+
+    @Test func encryptedEntriesNeverReachRedisInClearAndTamperingIsRefused() throws {
+        let server = try RedisServer()
+        let store = try Self.store(server, key: SignInStoreTests.key)
+        let client = try ClientTests.client(server.url)
+        try store.write(MSALTokenCacheEntryWrite(partition: Self.ada, set: ["RefreshToken:r": Self.value("rt-secret-value")], remove: []))
+        let stored = try #require(try client.command([Data("HGET".utf8), store.key(Self.ada, "e"), Data("RefreshToken:r".utf8)]).data)
+        #expect(stored.range(of: Data("rt-secret-value".utf8)) == nil)
+        #expect(try store.entries(in: Self.ada) == ["RefreshToken:r": Data("rt-secret-value".utf8)])
+        // The same bytes under another field do not authenticate.
+        try client.command([Data("HSET".utf8), store.key(Self.ada, "e"), Data("RefreshToken:other".utf8), stored])
+        #expect(throws: MSALRedisError.self) { try store.entries(in: Self.ada) }
+        // A plain store cannot read them either, and a wrong type is an error, not an empty cache.
+        try client.command([Data("SET".utf8), store.key(Self.grace, "e"), Data("x".utf8)])
+        #expect(throws: MSALRedisError.self) { try store.entries(in: Self.grace) }
+    }
+
+    @Test func aPartitionsKeysShareOneSlotAndWritesWorkOnACluster() throws {
+        let cluster = try RedisCluster()
+        let store = try MSALRedisTokenCacheEntryStore(client: try ClientTests.client(cluster.nodes[0].url) { $0.keyPrefix = "app:" })
+        let admin = try cluster.direct(cluster.nodes[0])
+        for partition in [Self.ada, Self.grace, MSALTokenCachePartition(clientId: "odd{client}", homeAccountId: "{x}")] {
+            let slots = try ["e", "x", "v", "lock"].map {
+                try admin.command([Data("CLUSTER".utf8), Data("KEYSLOT".utf8), store.key(partition, $0)])
+            }
+            #expect(Set(slots.compactMap(\.integer)).count == 1 && slots.count == 4)
+            try store.write(MSALTokenCacheEntryWrite(partition: partition, set: ["AccessToken:a": Self.value("v")], remove: []))
+            #expect(try store.entries(in: partition) == ["AccessToken:a": Data("v".utf8)])
+        }
+        let ada = try admin.command([Data("CLUSTER".utf8), Data("KEYSLOT".utf8), store.key(Self.ada, "e")])
+        let grace = try admin.command([Data("CLUSTER".utf8), Data("KEYSLOT".utf8), store.key(Self.grace, "e")])
+        #expect(ada != grace)
+    }
+}
