@@ -69,7 +69,7 @@ import Testing
         #expect(failure.kind == .generalError)
     }
 
-    /// Spec §9.7: a known type the step does not support is dropped with a warning naming its type
+    /// docs/decisions.md#native-auth-v2 (method filtering): a known type the step does not support is dropped with a warning naming its type
     /// and id, never its hint; each context's list is filtered through the same rule.
     @Test func methodsTheContextDoesNotSupportAreDroppedWithAWarning() throws {
         let hinted = { (id: String, type: String) in V2Method(id: id, type: type, hint: "+*******0100", link: self.link) }

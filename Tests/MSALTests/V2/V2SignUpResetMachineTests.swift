@@ -4,7 +4,7 @@ import Testing
 
 @testable import MSAL
 
-/// The sign-up and reset rules of the V2 flow machine (spec §9.7) without the SDK or a network.
+/// The sign-up and reset rules of the V2 flow machine (docs/usage.md#v2-sign-up-and-password-reset) without the SDK or a network.
 @Suite struct V2SignUpResetMachineTests {
     let id = Answer.first
     let link = URL(string: "https://contoso.ciamlogin.com/t/api/v2.0/signup/submitattributes")!

@@ -245,7 +245,8 @@ package struct V2SignInMachine: FlowMachine {
         }
     }
 
-    /// An href answered (spec §4.5, after the error and browser checks the decoder made).
+    /// An href answered (docs/protocol.md#how-the-sdk-reads-an-answer, after the error and
+    /// browser checks the decoder made).
     package mutating func interacted(_ reply: V2Reply, correlationId id: UUID) -> Action {
         guard case .interacting(let step, var context) = state else { preconditionFailure("V2SignInMachine got an answer while \(state)") }
         guard case .answer(let answer) = reply else { return fail(Self.failure(reply, in: step, id)) }

@@ -12,7 +12,8 @@ package struct V2AttributeForm: Sendable, Equatable {
     }
 }
 
-/// The native auth V2 sign-up and password reset rules of the flow machine (the spec's §6.5–§6.7, §9.7):
+/// The native auth V2 sign-up and password reset rules of the flow machine (docs/protocol.md#the-journeys,
+/// docs/usage.md#v2-sign-up-and-password-reset):
 /// - sign-up autofill: a `collectAttributes` answer is submitted at once when every required id it
 ///   asks for is known (`email` = the username, the app's attributes); otherwise the password is asked
 ///   for when `password` is among the ids (`signUpPasswordRequired`), else the app's attributes;
