@@ -207,7 +207,7 @@ import Testing
     /// Each row of docs/protocol.md#errors that sign-in can reach, through the mapping.
     @Test(
         arguments: [
-            ("invalidRequest", "userNotFound", 50034, V2SignInMachine.Step.start, NativeAuthErrorKind.userNotFound),
+            ("invalidRequest", "userNotFound", 50034, V2FlowMachine.Step.start, NativeAuthErrorKind.userNotFound),
             ("invalidRequest", nil, 90100, .start, .invalidUsername),
             ("invalidRequest", "invalidContinuationToken", 90100, .start, .generalError),
             ("invalid_request", nil, 90100, .entry, .generalError),
@@ -224,8 +224,8 @@ import Testing
             ("invalidRequest", "invalidVerificationContact", 901001, .selectMethod(.registration), .invalidInput),
             ("invalidRequest", "attributeValidationError", 1_002_027, .start, .invalidAttributes),
             ("serverError", nil, 50000, .start, .generalError),
-        ] as [(String, String?, Int, V2SignInMachine.Step, NativeAuthErrorKind)])
-    func errorCatalogue(code: String, inner: String?, aadsts: Int, step: V2SignInMachine.Step, kind: NativeAuthErrorKind) throws {
+        ] as [(String, String?, Int, V2FlowMachine.Step, NativeAuthErrorKind)])
+    func errorCatalogue(code: String, inner: String?, aadsts: Int, step: V2FlowMachine.Step, kind: NativeAuthErrorKind) throws {
         guard case .error(let error) = decode(V2Fixture.halError(code, "AADSTS\(aadsts): text", inner: inner), status: 400) else {
             throw UnexpectedOutcome("expected an error")
         }
