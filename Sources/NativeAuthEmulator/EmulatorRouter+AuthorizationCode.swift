@@ -3,18 +3,25 @@ import Foundation
 /// `POST /{tenant}/oauth2/v2.0/token` with `grant_type=authorization_code` (docs/emulator.md#browser-sign-in-authorization-code-with-pkce),
 /// and the authentication-context (`acrs`) claims challenge of the sample APIs.
 extension EmulatorRouter {
+    /// The `code` and the registered client of an `authorization_code` grant, the browser's codes and
+    /// native auth V2's alike: a missing parameter is named, an unknown client is `invalid_client` 700016.
+    func codeGrantClient(_ form: FormBody, _ context: RequestContext) throws(Failure) -> (code: String, app: Seed.App) {
+        guard let code = form["code"] else { throw missingParameter("code", context) }
+        guard let clientId = form["client_id"] else { throw missingParameter("client_id", context) }
+        guard let app = seed.app(clientId: clientId) else {
+            throw apiError(
+                "invalid_client", 700016,
+                "Application with identifier '\(clientId)' was not found in the directory '\(seed.tenant.subdomain)'.", context: context)
+        }
+        return (code, app)
+    }
+
     /// Redeems a code. The checks run in the order of docs/emulator.md#browser-sign-in-authorization-code-with-pkce; the first failing
     /// one answers.
     /// A failed check leaves the code redeemable (a wrong verifier must not let an attacker burn
     /// the real client's code).
     func authorizationCodeGrant(_ form: FormBody, _ context: RequestContext) throws(Failure) -> EmulatorResponse {
-        guard let code = form["code"] else { throw missingParameter("code", context) }
-        guard let clientId = form["client_id"] else { throw missingParameter("client_id", context) }
-        guard let app = seed.apps.first(where: { $0.clientId.lowercased() == clientId.lowercased() }) else {
-            throw apiError(
-                "invalid_client", 700016,
-                "Application with identifier '\(clientId)' was not found in the directory '\(seed.tenant.subdomain)'.", context: context)
-        }
+        let (code, app) = try codeGrantClient(form, context)
         // Resolved now (pure), reported last.
         let requestedScopes = Result { () throws(Failure) -> ResolvedScopes? in
             try form["scope"].map { raw throws(Failure) in try resolveScopes(raw, app: app, context: context) }

@@ -43,7 +43,7 @@ extension EmulatorRouter {
             return AuthorizePage.error(
                 status: 400, code: 900144, description: "The request body must contain the following parameter: 'client_id'.")
         }
-        guard let app = seed.apps.first(where: { $0.clientId.lowercased() == clientId.lowercased() }) else {
+        guard let app = seed.app(clientId: clientId) else {
             return AuthorizePage.error(
                 status: 400, code: 700016,
                 description: "Application with identifier '\(clientId)' was not found in the directory '\(seed.tenant.subdomain)'.")

@@ -14,7 +14,7 @@ extension EmulatorRouter {
     /// Resource scopes as `{api app id}/{name}` (`.default` expanded; Graph's too); unknown ones
     /// and those the app is not granted are left out.
     func scopeKeys(_ scopes: [String], clientId: String) -> Set<String> {
-        guard let app = seed.apps.first(where: { $0.clientId.lowercased() == clientId.lowercased() }) else { return [] }
+        guard let app = seed.app(clientId: clientId) else { return [] }
         var keys: Set<String> = []
         for scope in scopes {
             guard case .granted(let api, let name) = lookUpScope(scope, app: app) else { continue }

@@ -222,7 +222,7 @@ public final class EmulatorRouter: Sendable {
         guard let clientId = form["client_id"] else {
             throw apiError("invalid_request", 90100, "client_id parameter is empty or not valid.", context: context)
         }
-        guard let app = seed.apps.first(where: { $0.clientId.lowercased() == clientId.lowercased() }) else {
+        guard let app = seed.app(clientId: clientId) else {
             throw apiError(
                 "unauthorized_client", 700016,
                 "Application with identifier '\(clientId)' was not found in the directory '\(seed.tenant.subdomain)'.", context: context)

@@ -155,7 +155,7 @@ enum ErrorCode: Int32, CaseIterable, Sendable {
         return .general
     }
 
-    /// A V2 error's flag as the number V1 gives the same situation (the spec's §7.2 table): a wrong
+    /// A V2 error's flag as the number V1 gives the same situation (docs/protocol.md#errors): a wrong
     /// password, sign-in or policy, is `isInvalidPassword` in V2 (no `isInvalidCredentials` there);
     /// a wrong MFA or registration code is `isInvalidCode` too. Nil: a general or network error.
     private static func v2(_ error: MSALNativeAuthFlowError) -> ErrorCode? {

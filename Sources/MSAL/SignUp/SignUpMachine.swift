@@ -1,7 +1,7 @@
 import Foundation
 
 /// Every rule of the sign-up flow in one value (docs/protocol.md#sign-up,
-/// docs/error-mapping.md#sign-up): what is checked before a request, which answer of
+/// docs/error-mapping.md#sign-up-start and #sign-up-states): what is checked before a request, which answer of
 /// `/signup/v1.0/start`, `/challenge` and `/continue` leads to which request or outcome, which to
 /// which error, and which error ends the flow of the state that sent the request.
 ///

@@ -113,6 +113,12 @@ package struct FlowFailure: Error, Sendable {
         FlowFailure(kind: kind, details: details, endsFlow: true)
     }
 
+    /// A failure of a flow whose states have no lifecycle (native auth V2: every state is a snapshot
+    /// and the service decides, docs/architecture.md#native-auth-v2), so it says nothing of the flow.
+    package static func refusal(_ kind: NativeAuthErrorKind, _ details: NativeAuthErrorDetails) -> FlowFailure {
+        FlowFailure(kind: kind, details: details, endsFlow: false)
+    }
+
     /// A server error of `kind`; the message is the server's description, else `fallback`, else
     /// MSAL's text for `kind`. The state's flow goes on.
     package static func keepingState(

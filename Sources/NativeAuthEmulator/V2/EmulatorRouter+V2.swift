@@ -184,7 +184,7 @@ extension EmulatorRouter {
 
     /// The app a flow belongs to.
     func v2App(_ flow: V2Flow) -> Seed.App? {
-        seed.apps.first { $0.clientId.lowercased() == flow.clientId.lowercased() }
+        seed.app(clientId: flow.clientId)
     }
 
     // MARK: Request log

@@ -138,13 +138,7 @@ extension EmulatorRouter {
     /// entry sent a `code_challenge` (a verifier without one is ignored); `client_info` `1` or `true`;
     /// `scope` defaults to the entry's. The answer is V1's token response for the same user record.
     func v2AuthorizationCodeGrant(_ form: FormBody, _ context: RequestContext) throws(Failure) -> EmulatorResponse {
-        guard let code = form["code"] else { throw missingParameter("code", context) }
-        guard let clientId = form["client_id"] else { throw missingParameter("client_id", context) }
-        guard let app = seed.apps.first(where: { $0.clientId.lowercased() == clientId.lowercased() }) else {
-            throw apiError(
-                "invalid_client", 700016,
-                "Application with identifier '\(clientId)' was not found in the directory '\(seed.tenant.subdomain)'.", context: context)
-        }
+        let (code, app) = try codeGrantClient(form, context)
         let (record, user) = try world.withLock { (world: inout EmulatorWorld) throws(Failure) -> (V2AuthorizationCode, UserRecord) in
             guard var record = world.v2.codes[code] else {
                 throw apiError("invalid_grant", 70000, "The provided authorization code is not valid.", context: context)

@@ -10,15 +10,8 @@ extension EmulatorRouter {
     func v2ResetPasswordStart(_ r: V2Request) throws(Failure) -> EmulatorResponse {
         let context = r.context
         let answer = try world.withLock { (world: inout EmulatorWorld) throws(Failure) -> HALAnswer in
-            var (flow, _) = try v2Flow(r.continuationToken, accepting: [.entry], world: &world, context: context)
-            guard let username = r.string("username"), Self.isEmailAddress(username) else {
-                throw halError("invalidRequest", nil, 90100, "username parameter is empty or not valid.", context: context)
-            }
-            guard let user = world.users[username.lowercased()] else {
-                throw halError(
-                    "invalidRequest", "userNotFound", 50034, "The user account does not exist in the \(seed.tenant.subdomain) directory.",
-                    context: context)
-            }
+            let (entry, user) = try v2StartUser(r, world: &world)
+            var flow = entry
             guard user.password != nil else {
                 throw halError(
                     "invalidRequest", "userDoesNotHavePassword", 500222, "The user does not have a password to reset.", context: context)

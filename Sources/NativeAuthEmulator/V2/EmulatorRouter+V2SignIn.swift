@@ -9,15 +9,8 @@ extension EmulatorRouter {
     func v2SignInStart(_ r: V2Request) throws(Failure) -> EmulatorResponse {
         let context = r.context
         let answer = try world.withLock { (world: inout EmulatorWorld) throws(Failure) -> HALAnswer in
-            var (flow, _) = try v2Flow(r.continuationToken, accepting: [.entry], world: &world, context: context)
-            guard let username = r.string("username"), Self.isEmailAddress(username) else {
-                throw halError("invalidRequest", nil, 90100, "username parameter is empty or not valid.", context: context)
-            }
-            guard let user = world.users[username.lowercased()] else {
-                throw halError(
-                    "invalidRequest", "userNotFound", 50034, "The user account does not exist in the \(seed.tenant.subdomain) directory.",
-                    context: context)
-            }
+            let (entry, user) = try v2StartUser(r, world: &world)
+            var flow = entry
             if v2NeedsBrowser(user, r) {
                 v2End(flow, world: &world)
                 throw v2WebFallback(context)
@@ -25,6 +18,22 @@ extension EmulatorRouter {
             return v2FirstFactors(&flow, user: user, world: &world, now: context.now)
         }
         return halResponse(answer, r)
+    }
+
+    /// The entry token and the existing user of a `signin/start` or `resetpassword/start`: a username that is
+    /// missing or not an email address is `invalidRequest` 90100, an unknown one `userNotFound` 50034.
+    func v2StartUser(_ r: V2Request, world: inout EmulatorWorld) throws(Failure) -> (V2Flow, UserRecord) {
+        let context = r.context
+        let (flow, _) = try v2Flow(r.continuationToken, accepting: [.entry], world: &world, context: context)
+        guard let username = r.string("username"), Self.isEmailAddress(username) else {
+            throw halError("invalidRequest", nil, 90100, "username parameter is empty or not valid.", context: context)
+        }
+        guard let user = world.users[username.lowercased()] else {
+            throw halError(
+                "invalidRequest", "userNotFound", 50034, "The user account does not exist in the \(seed.tenant.subdomain) directory.",
+                context: context)
+        }
+        return (flow, user)
     }
 
     /// The user's first factors (`challenge`, `singleFactor`), in seed order: sign-in, and sign-up of an

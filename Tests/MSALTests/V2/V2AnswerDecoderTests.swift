@@ -4,7 +4,7 @@ import Testing
 
 @testable import MSAL
 
-/// Each V2 answer shape, each error row of the spec's §7.2 table, and inputs the decoder must
+/// Each V2 answer shape, each error row of docs/protocol.md#errors, and inputs the decoder must
 /// survive (malformed, huge, unknown) without trapping.
 @Suite struct V2AnswerDecoderTests {
     let log = LogCapture()
@@ -55,7 +55,7 @@ import Testing
         #expect(log.text.contains("unsupported type 'fido'"))
     }
 
-    /// `state` decides only `webFallbackRequired` and `continue` (spec §4.5 steps 1 and 3); any other
+    /// `state` decides only `webFallbackRequired` and `continue` (docs/protocol.md#how-the-sdk-reads-an-answer, rules 1 and 3); any other
     /// value leaves the answer to its `action`, as MSAL's V2 validator reads nothing of `state` but
     /// `continue`: with a known action the answer is that action's, without one it is unusable.
     @Test func anUnknownStateLeavesTheAnswerToItsAction() throws {
@@ -159,7 +159,7 @@ import Testing
         guard case .invalid = decode(wrongTypes) else { throw UnexpectedOutcome("expected invalid") }
     }
 
-    // MARK: Browser fallback (spec §4.5 step 1, §6.8)
+    // MARK: Browser fallback (docs/protocol.md#how-the-sdk-reads-an-answer, rule 1)
 
     @Test func browserFallbackInEveryShape() throws {
         let shapes: [[String: Any]] = [
@@ -175,7 +175,7 @@ import Testing
         }
     }
 
-    // MARK: Errors (spec §7)
+    // MARK: Errors (docs/protocol.md#errors)
 
     @Test func nestedErrorWithEveryAADSTSAndBodyCorrelation() throws {
         let id = UUID()
@@ -204,10 +204,10 @@ import Testing
         #expect(error.errorCodes == [552003, 50000] && error.innerCode == "expiredToken" && error.correlationId == nil)
     }
 
-    /// Each row of the spec's §7.2 table that sign-in can reach, through the mapping.
+    /// Each row of docs/protocol.md#errors that sign-in can reach, through the mapping.
     @Test(
         arguments: [
-            ("invalidRequest", "userNotFound", 50034, V2SignInMachine.Step.start, NativeAuthErrorKind.userNotFound),
+            ("invalidRequest", "userNotFound", 50034, V2FlowMachine.Step.start, NativeAuthErrorKind.userNotFound),
             ("invalidRequest", nil, 90100, .start, .invalidUsername),
             ("invalidRequest", "invalidContinuationToken", 90100, .start, .generalError),
             ("invalid_request", nil, 90100, .entry, .generalError),
@@ -224,8 +224,8 @@ import Testing
             ("invalidRequest", "invalidVerificationContact", 901001, .selectMethod(.registration), .invalidInput),
             ("invalidRequest", "attributeValidationError", 1_002_027, .start, .invalidAttributes),
             ("serverError", nil, 50000, .start, .generalError),
-        ] as [(String, String?, Int, V2SignInMachine.Step, NativeAuthErrorKind)])
-    func errorCatalogue(code: String, inner: String?, aadsts: Int, step: V2SignInMachine.Step, kind: NativeAuthErrorKind) throws {
+        ] as [(String, String?, Int, V2FlowMachine.Step, NativeAuthErrorKind)])
+    func errorCatalogue(code: String, inner: String?, aadsts: Int, step: V2FlowMachine.Step, kind: NativeAuthErrorKind) throws {
         guard case .error(let error) = decode(V2Fixture.halError(code, "AADSTS\(aadsts): text", inner: inner), status: 400) else {
             throw UnexpectedOutcome("expected an error")
         }

@@ -19,7 +19,7 @@ import Testing
         return error
     }
 
-    func flowError(_ error: V2ServerError, in step: V2SignInMachine.Step) -> MSALNativeAuthFlowError {
+    func flowError(_ error: V2ServerError, in step: V2FlowMachine.Step) -> MSALNativeAuthFlowError {
         let kind = V2ErrorMapping.kind(of: error, in: step)
         return MSALNativeAuthFlowError(type: kind, V2ErrorMapping.details(of: error, kind: kind, UUID()))
     }
@@ -38,8 +38,8 @@ import Testing
             (550024, .selectMethod(.mfa), .authMethodBlocked),
             (550024, .selectMethod(.registration), .verificationContactBlocked),
             (90100, .start, .invalidUsername),
-        ] as [(Int, V2SignInMachine.Step, NativeAuthErrorKind)])
-    func theNumberAloneMapsLikeTheInnerCode(aadsts: Int, step: V2SignInMachine.Step, kind: NativeAuthErrorKind) throws {
+        ] as [(Int, V2FlowMachine.Step, NativeAuthErrorKind)])
+    func theNumberAloneMapsLikeTheInnerCode(aadsts: Int, step: V2FlowMachine.Step, kind: NativeAuthErrorKind) throws {
         for code in ["invalidRequest", "invalidGrant", "accessDenied"] {
             let error = try error(code, "AADSTS\(aadsts): The service's own wording.")
             #expect(error.innerCode == nil && error.errorCodes == [aadsts])

@@ -6,7 +6,7 @@ import Testing
 
 @testable import MSAL
 
-/// Native auth V2 answers as the spec's examples (§3, §6) show them, with `T` the test authority's
+/// Native auth V2 answers as docs/protocol.md#native-auth-v2-experimental shows them, with `T` the test authority's
 /// tenant segment, so the stubs and the emulator's V2 routes speak alike.
 enum V2Fixture {
     static let tenant = "/contoso.onmicrosoft.com"
@@ -16,7 +16,7 @@ enum V2Fixture {
 
     static func path(_ rest: String) -> String { "\(tenant)/api/v2.0/\(rest)" }
 
-    /// The entry's 401 invitation (spec §3.1).
+    /// The entry's 401 invitation (docs/protocol.md#entry-and-resume).
     static var entry: [String: Any] {
         [
             "error": "InsufficientAuthorization", "error_description": "Interaction is required before authorization can complete.",

@@ -6,7 +6,7 @@ import Testing
 
 @testable import MSAL
 
-/// One golden file per native auth V2 request kind of the sign-in (spec §3, §5).
+/// One golden file per native auth V2 request kind of the sign-in (docs/protocol.md#routes).
 @Suite struct V2GoldenRequestTests {
     @Test func emailOTPJourney() async throws {
         let h = try Harness()

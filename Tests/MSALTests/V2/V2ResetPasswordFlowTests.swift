@@ -6,7 +6,7 @@ import Testing
 
 @testable import MSAL
 
-/// The V2 password reset and inline recovery of the spec (§6.6) through the public API, `async` and
+/// The V2 password reset and inline recovery (docs/protocol.md#the-journeys) through the public API, `async` and
 /// delegate forms, over a strict stub transport answering as the emulator does.
 @Suite struct V2ResetPasswordFlowTests {
     var parameters: MSALNativeAuthResetPasswordParametersV2 { MSALNativeAuthResetPasswordParametersV2(username: Fixture.username) }

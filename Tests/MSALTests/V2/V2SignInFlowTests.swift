@@ -6,7 +6,7 @@ import Testing
 
 @testable import MSAL
 
-/// The V2 sign-in journeys of the spec (§6.1–§6.4, §6.8) through the public `async` API over a
+/// The V2 sign-in journeys (docs/protocol.md#the-journeys) through the public `async` API over a
 /// strict stub transport.
 @Suite struct V2SignInFlowTests {
     // MARK: 6.1 email OTP, one method

@@ -6,7 +6,7 @@ import Testing
 
 @testable import MSAL
 
-/// The V2 sign-up journeys of the spec (§6.5, §6.7) through the public API, `async` and delegate
+/// The V2 sign-up journeys (docs/protocol.md#the-journeys) through the public API, `async` and delegate
 /// forms, over a strict stub transport answering as the emulator does.
 @Suite struct V2SignUpFlowTests {
     /// Sign-up up to the password: email autofilled, the code, then the password asked for with displayName autofilled.

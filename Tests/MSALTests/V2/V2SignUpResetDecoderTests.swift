@@ -4,7 +4,7 @@ import Testing
 
 @testable import MSAL
 
-/// `collectAttributes`, `update` and `poll` answers (the spec's §4.2, §4.4).
+/// `collectAttributes`, `update` and `poll` answers (docs/protocol.md#answers).
 @Suite struct V2SignUpResetDecoderTests {
     let log = LogCapture()
     var decoder: V2AnswerDecoder { V2AnswerDecoder(links: V2Links(authority: V2Fixture.authority), logger: log.config) }

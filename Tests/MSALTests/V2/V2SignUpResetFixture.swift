@@ -5,7 +5,7 @@ import Testing
 
 @testable import MSAL
 
-/// The sign-up and reset answers of the spec's §6.5–§6.7 as the emulator writes them (docs/protocol.md, Native auth V2).
+/// The sign-up and reset answers of docs/protocol.md#the-journeys as the emulator writes them.
 extension V2Fixture {
     static let signUpStartPath = path("signup/start")
     static let submitAttributesPath = path("signup/submitattributes")

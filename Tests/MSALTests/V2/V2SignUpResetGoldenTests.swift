@@ -6,7 +6,7 @@ import Testing
 
 @testable import MSAL
 
-/// One golden file per native auth V2 request kind of the sign-up and reset (spec §5): `sign_up`,
+/// One golden file per native auth V2 request kind of the sign-up and reset (docs/protocol.md#routes): `sign_up`,
 /// `submitAttributes`, `reset_password`, the PUT `update` and `poll`.
 @Suite struct V2SignUpResetGoldenTests {
     @Test func signUpJourney() async throws {

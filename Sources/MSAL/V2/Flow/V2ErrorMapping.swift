@@ -6,7 +6,7 @@ import Foundation
 /// Where MSAL's own V2 mapping would report the same answer as a general error, the error's
 /// `isGeneralError` is true beside its specific flag (docs/compatibility.md#native-auth-v2).
 enum V2ErrorMapping {
-    static func kind(of error: V2ServerError, in step: V2SignInMachine.Step) -> NativeAuthErrorKind {
+    static func kind(of error: V2ServerError, in step: V2FlowMachine.Step) -> NativeAuthErrorKind {
         let codes = error.errorCodes
         func named(_ names: String..., or code: Int? = nil) -> Bool {
             names.contains(where: error.names) || code.map(codes.contains) == true
@@ -39,7 +39,7 @@ enum V2ErrorMapping {
         return !error.errorCodes.contains(50126) && error.code != "invalidGrant"
     }
 
-    private static func isStrongAuth(_ step: V2SignInMachine.Step) -> Bool {
+    private static func isStrongAuth(_ step: V2FlowMachine.Step) -> Bool {
         switch step {
         case .submitCode(let purpose), .selectMethod(let purpose), .resend(let purpose): purpose.isStrongAuth
         case .entry, .start, .submitPassword, .submitAttributes, .submitNewPassword, .recover, .signInAfter: false

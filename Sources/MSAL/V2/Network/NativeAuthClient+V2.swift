@@ -1,6 +1,6 @@
 import Foundation
 
-/// What a V2 interaction request sends besides `continuationToken` (the spec's §5, sign-in rows).
+/// What a V2 interaction request sends besides `continuationToken` (docs/protocol.md#routes, sign-in rows).
 package enum V2Body: Sendable, Equatable {
     /// `sign_in`: `{"username","continuationToken"}`.
     case startSignIn(username: String)

@@ -1,7 +1,8 @@
 import Foundation
 
 /// One native auth V2 answer, read once into the vocabulary the flow machine speaks
-/// (docs/decisions.md#native-auth-v2; the specification's §4.5 order). Links in it are already
+/// (docs/decisions.md#native-auth-v2; the order of
+/// docs/protocol.md#how-the-sdk-reads-an-answer). Links in it are already
 /// resolved and checked (`V2Links`): whatever URL the machine is handed may be sent to.
 package enum V2Answer: Sendable, Equatable {
     /// The flow must go on in a browser (`webFallbackRequired`, `redirect_to_web`,

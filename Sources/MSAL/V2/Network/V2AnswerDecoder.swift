@@ -1,6 +1,6 @@
 import Foundation
 
-/// Reads the body of every V2 answer, whatever its status (the spec's §2.3 and §4.5), into a
+/// Reads the body of every V2 answer, whatever its status (docs/protocol.md#how-the-sdk-reads-an-answer), into a
 /// `V2Answer`. Never throws and never traps: a body it cannot use is `.invalid` with the reason.
 package struct V2AnswerDecoder: Sendable {
     /// Which request the answer is to: it decides what success looks like.
@@ -32,7 +32,7 @@ package struct V2AnswerDecoder: Sendable {
         let token = Self.string(object["continuationToken"]) ?? Self.string(object["continuation_token"])
         switch request {
         case .entry:
-            // Success is "a token and the link", whatever the status and the flat `error` (spec §3.1).
+            // Success is "a token and the link", whatever the status and the flat `error` (docs/protocol.md#how-the-sdk-reads-an-answer).
             if let token { return .entryInvitation(token: token, journeys(object)) }
             return Self.serverError(object).map(V2Answer.error) ?? .invalid("The entry answer has no continuation token")
         case .resume:
@@ -151,7 +151,7 @@ package struct V2AnswerDecoder: Sendable {
 
     // MARK: Errors
 
-    /// The server's text when the answer sends the user to a browser (spec §4.5 step 1).
+    /// The server's text when the answer sends the user to a browser (docs/protocol.md#how-the-sdk-reads-an-answer, rule 1).
     static func browserFallback(_ object: [String: Any]) -> String?? {
         let nested = object["error"] as? [String: Any]
         let code = string(object["error"]) ?? string(nested?["code"])

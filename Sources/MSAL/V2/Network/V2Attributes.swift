@@ -1,6 +1,6 @@
 import Foundation
 
-/// One attribute descriptor of a `collectAttributes` answer (the spec's §4.4).
+/// One attribute descriptor of a `collectAttributes` answer (docs/protocol.md#answers).
 package struct V2AttributeDescriptor: Sendable, Equatable {
     package var id: String
     package var inputType: String
@@ -46,7 +46,7 @@ extension MSALNativeAuthRequiredAttribute {
     }
 }
 
-/// A sign-up attribute value as JSON can carry it (the spec's §4.4): a string (text, date), a
+/// A sign-up attribute value as JSON can carry it (docs/protocol.md#answers): a string (text, date), a
 /// boolean, a number or an array of strings (multi-select).
 package enum V2AttributeValue: Sendable, Equatable {
     case string(String)
@@ -79,7 +79,7 @@ package enum V2AttributeValue: Sendable, Equatable {
     }
 
     /// Converts an app's attributes: `email` and `password` (any case) are dropped with a warning
-    /// (the spec's §9.2), as are values JSON attributes cannot carry.
+    /// (docs/usage.md#v2-sign-up-and-password-reset), as are values JSON attributes cannot carry.
     static func convert(_ attributes: [String: Any]?, logger: MSALLoggerConfig) -> [String: V2AttributeValue] {
         var values: [String: V2AttributeValue] = [:]
         for (name, value) in attributes ?? [:] {
@@ -99,7 +99,7 @@ package enum V2AttributeValue: Sendable, Equatable {
 }
 
 extension V2AnswerDecoder {
-    /// `collectAttributes`, `update` and `poll` (the spec's §4.2).
+    /// `collectAttributes`, `update` and `poll` (docs/protocol.md#answers).
     func signUpOrReset(_ action: String, _ object: [String: Any], token: String) throws(V2Links.Refusal) -> V2Answer {
         switch action {
         case "collectAttributes":

@@ -9,10 +9,8 @@
 /// - Warning: This API is experimental. It may change without notice; do not use it in production.
 public protocol MSALNativeAuthFlowDelegate: AnyObject {
     /// The user is signed in.
-    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     @MainActor func onFlowCompleted(result: MSALNativeAuthUserAccountResult, scenario: MSALNativeAuthFlowScenario)
     /// The step failed; when the error leaves the state usable, call the same state again.
-    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     @MainActor func onFlowError(error: MSALNativeAuthFlowError, scenario: MSALNativeAuthFlowScenario)
 }
 
@@ -22,7 +20,6 @@ public protocol MSALNativeAuthFlowDelegate: AnyObject {
 /// - Warning: This API is experimental. It may change without notice; do not use it in production.
 public protocol MSALNativeAuthCodeRequiredDelegate: MSALNativeAuthFlowDelegate {
     /// The flow reached `MSALNativeAuthCodeRequiredState`.
-    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     @MainActor func onCodeRequired(state: MSALNativeAuthCodeRequiredState, scenario: MSALNativeAuthFlowScenario)
 }
 
@@ -31,7 +28,6 @@ public protocol MSALNativeAuthCodeRequiredDelegate: MSALNativeAuthFlowDelegate {
 /// - Warning: This API is experimental. It may change without notice; do not use it in production.
 public protocol MSALNativeAuthPasswordRequiredDelegate: MSALNativeAuthFlowDelegate {
     /// The flow reached `MSALNativeAuthPasswordRequiredState`.
-    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     @MainActor func onPasswordRequired(state: MSALNativeAuthPasswordRequiredState, scenario: MSALNativeAuthFlowScenario)
 }
 
@@ -40,7 +36,6 @@ public protocol MSALNativeAuthPasswordRequiredDelegate: MSALNativeAuthFlowDelega
 /// - Warning: This API is experimental. It may change without notice; do not use it in production.
 public protocol MSALNativeAuthNewPasswordRequiredDelegate: MSALNativeAuthFlowDelegate {
     /// The flow reached `MSALNativeAuthNewPasswordRequiredState`.
-    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     @MainActor func onNewPasswordRequired(state: MSALNativeAuthNewPasswordRequiredState, scenario: MSALNativeAuthFlowScenario)
 }
 
@@ -49,7 +44,6 @@ public protocol MSALNativeAuthNewPasswordRequiredDelegate: MSALNativeAuthFlowDel
 /// - Warning: This API is experimental. It may change without notice; do not use it in production.
 public protocol MSALNativeAuthAttributesRequiredDelegate: MSALNativeAuthFlowDelegate {
     /// The flow reached `MSALNativeAuthAttributesRequiredState`.
-    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     @MainActor func onAttributesRequired(state: MSALNativeAuthAttributesRequiredState, scenario: MSALNativeAuthFlowScenario)
 }
 
@@ -59,7 +53,6 @@ public protocol MSALNativeAuthAttributesRequiredDelegate: MSALNativeAuthFlowDele
 /// - Warning: This API is experimental. It may change without notice; do not use it in production.
 public protocol MSALNativeAuthAuthMethodSelectionRequiredDelegate: MSALNativeAuthFlowDelegate {
     /// The flow reached `MSALNativeAuthAuthMethodSelectionRequiredState`.
-    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     @MainActor func onAuthMethodSelectionRequired(
         state: MSALNativeAuthAuthMethodSelectionRequiredState, scenario: MSALNativeAuthFlowScenario)
 }
@@ -70,7 +63,6 @@ public protocol MSALNativeAuthAuthMethodSelectionRequiredDelegate: MSALNativeAut
 /// - Warning: This API is experimental. It may change without notice; do not use it in production.
 public protocol MSALNativeAuthMFARequiredDelegate: MSALNativeAuthFlowDelegate {
     /// The flow reached `MSALNativeAuthMFARequiredState`.
-    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     @MainActor func onMFARequired(state: MSALNativeAuthMFARequiredState, scenario: MSALNativeAuthFlowScenario)
 }
 
@@ -80,7 +72,6 @@ public protocol MSALNativeAuthMFARequiredDelegate: MSALNativeAuthFlowDelegate {
 /// - Warning: This API is experimental. It may change without notice; do not use it in production.
 public protocol MSALNativeAuthMFAVerificationRequiredDelegate: MSALNativeAuthFlowDelegate {
     /// The flow reached `MSALNativeAuthMFAVerificationRequiredState`.
-    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     @MainActor func onMFAVerificationRequired(state: MSALNativeAuthMFAVerificationRequiredState, scenario: MSALNativeAuthFlowScenario)
 }
 
@@ -90,7 +81,6 @@ public protocol MSALNativeAuthMFAVerificationRequiredDelegate: MSALNativeAuthFlo
 /// - Warning: This API is experimental. It may change without notice; do not use it in production.
 public protocol MSALNativeAuthStrongAuthRegistrationRequiredDelegate: MSALNativeAuthFlowDelegate {
     /// The flow reached `MSALNativeAuthStrongAuthRegistrationRequiredState`.
-    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     @MainActor func onStrongAuthRegistrationRequired(
         state: MSALNativeAuthStrongAuthRegistrationRequiredState, scenario: MSALNativeAuthFlowScenario)
 }
@@ -101,7 +91,6 @@ public protocol MSALNativeAuthStrongAuthRegistrationRequiredDelegate: MSALNative
 /// - Warning: This API is experimental. It may change without notice; do not use it in production.
 public protocol MSALNativeAuthStrongAuthVerificationRequiredDelegate: MSALNativeAuthFlowDelegate {
     /// The flow reached `MSALNativeAuthStrongAuthVerificationRequiredState`.
-    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     @MainActor func onStrongAuthVerificationRequired(
         state: MSALNativeAuthStrongAuthVerificationRequiredState, scenario: MSALNativeAuthFlowScenario)
 }
@@ -112,7 +101,6 @@ public protocol MSALNativeAuthStrongAuthVerificationRequiredDelegate: MSALNative
 /// - Warning: This API is experimental. It may change without notice; do not use it in production.
 public protocol MSALNativeAuthSignInAfterSignUpRequiredDelegate: MSALNativeAuthFlowDelegate {
     /// The flow reached `MSALNativeAuthSignInAfterSignUpState`.
-    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     @MainActor func onSignInAfterSignUpRequired(state: MSALNativeAuthSignInAfterSignUpState, scenario: MSALNativeAuthFlowScenario)
 }
 
@@ -122,7 +110,6 @@ public protocol MSALNativeAuthSignInAfterSignUpRequiredDelegate: MSALNativeAuthF
 /// - Warning: This API is experimental. It may change without notice; do not use it in production.
 public protocol MSALNativeAuthSignInAfterResetPasswordRequiredDelegate: MSALNativeAuthFlowDelegate {
     /// The flow reached `MSALNativeAuthSignInAfterResetPasswordState`.
-    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     @MainActor func onSignInAfterResetPasswordRequired(
         state: MSALNativeAuthSignInAfterResetPasswordState, scenario: MSALNativeAuthFlowScenario)
 }

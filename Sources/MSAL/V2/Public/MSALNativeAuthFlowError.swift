@@ -12,51 +12,37 @@ import Foundation
 public final class MSALNativeAuthFlowError: MSALNativeAuthError, @unchecked Sendable {
     /// The delegate does not conform to the protocol of the state the flow reached; the
     /// description names the protocol.
-    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public var isNotImplemented: Bool { type == .notImplemented }
     /// No account has this username.
-    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public var isUserNotFound: Bool { type == .userNotFound }
     /// The code was wrong or empty (also set with `isInvalidChallenge`).
-    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public var isInvalidCode: Bool { type == .invalidCode || type == .invalidChallenge }
     /// The password was wrong, empty or refused by the password policy.
-    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public var isInvalidPassword: Bool { type == .invalidPassword }
     /// The username is empty or malformed.
-    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public var isInvalidUsername: Bool { type == .invalidUsername }
     /// The service refused attribute values; their names are in `errorDescription`.
-    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public var isInvalidAttributes: Bool { type == .invalidAttributes }
     /// With `isInvalidAttributes`, the ids of the attributes the service refused, in its order
     /// (also named at the end of `errorDescription`, as MSAL does); empty otherwise. Not in MSAL:
     /// a Linux addition, so that an app can point at the fields without reading the description.
-    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public let invalidAttributeNames: [String]
     /// The account has no password to reset.
-    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public var isUserDoesNotHavePassword: Bool { type == .userDoesNotHavePassword }
     /// An account with this username exists.
-    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public var isUserAlreadyExists: Bool { type == .userAlreadyExists }
     /// The second-factor (or registration) code was wrong or empty.
-    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public var isInvalidChallenge: Bool { type == .invalidChallenge }
     /// The service blocked the method (for example a phone number it distrusts); pick another.
-    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public var isAuthMethodBlocked: Bool { type == .authMethodBlocked }
     /// The service blocked the contact given for registration.
-    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public var isVerificationContactBlocked: Bool { type == .verificationContactBlocked }
     /// The contact given for registration is malformed or missing.
-    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public var isInvalidInput: Bool { type == .invalidInput }
     /// Neither of the above: `errorDescription`, `errorCodes` and `serverError` say more. Also true
     /// beside a specific flag that MSAL's V2 mapping would not set for the same answer (an invalid
     /// username at the start, a password-policy refusal at sign-up, …: docs/compatibility.md#native-auth-v2),
     /// so code that checks `isGeneralError`, as written for MSAL, takes the same branch.
-    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public var isGeneralError: Bool { type == .generalError || generalInMSAL }
     private let generalInMSAL: Bool
 

@@ -7,41 +7,29 @@
 /// - Warning: This API is experimental. It may change without notice; do not use it in production.
 public enum MSALNativeAuthFlowResult: Sendable {
     /// The user is signed in (the tokens are cached).
-    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     case completed(MSALNativeAuthUserAccountResult, scenario: MSALNativeAuthFlowScenario)
     /// A one-time code was sent; submit it on the state.
-    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     case codeRequired(MSALNativeAuthCodeRequiredState)
     /// The service asks for the password.
-    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     case passwordRequired(MSALNativeAuthPasswordRequiredState)
     /// A password reset, or an inline recovery in a sign-in, asks for the new password.
-    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     case newPasswordRequired(MSALNativeAuthNewPasswordRequiredState)
     /// A sign-up asks for attributes the parameters did not give.
-    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     case attributesRequired(MSALNativeAuthAttributesRequiredState)
     /// The user must choose a method; the state's `purpose` says why.
-    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     case authMethodSelectionRequired(MSALNativeAuthAuthMethodSelectionRequiredState)
     /// A second-factor code was sent.
-    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     case mfaVerificationRequired(MSALNativeAuthMFAVerificationRequiredState)
     /// The user must register a strong-auth method.
-    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     case strongAuthRegistrationRequired(MSALNativeAuthStrongAuthRegistrationRequiredState)
     /// A code was sent to the method being registered.
-    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     case strongAuthVerificationRequired(MSALNativeAuthStrongAuthVerificationRequiredState)
     /// A sign-up finished; the state's `signIn` gets the tokens.
-    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     case signInAfterSignUp(MSALNativeAuthSignInAfterSignUpState)
     /// A password reset finished; the state's `signIn` gets the tokens.
-    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     case signInAfterResetPassword(MSALNativeAuthSignInAfterResetPasswordState)
 
     /// The flow the result comes from.
-    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public var scenario: MSALNativeAuthFlowScenario {
         switch self {
         case .completed(_, let scenario): scenario

@@ -12,7 +12,6 @@ public enum MSALNativeAuthFlowScenario: Int, Sendable, CustomStringConvertible {
     case passwordReset
 
     /// The case's name, for logs.
-    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public var description: String {
         switch self {
         case .unknown: "unknown"

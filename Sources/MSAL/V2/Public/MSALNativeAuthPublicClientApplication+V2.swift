@@ -51,13 +51,13 @@ extension MSALNativeAuthPublicClientApplication {
         V2Delivery.run(delegate, scenario: .signIn) { () async throws(MSALNativeAuthFlowError) in try await controller.start(request) }
     }
 
-    private var v2SignIn: V2SignInController { V2SignInController(client: signInController.client) }
+    private var v2SignIn: V2FlowController { V2FlowController(client: signInController.client) }
 
     /// Copies the parameters (mutable classes) into a value at call time.
     private func v2Request(_ username: String, _ password: String?, _ scopes: [String]?, _ claims: MSALClaimsRequest?, _ id: UUID?)
-        -> V2SignInController.StartRequest
+        -> V2FlowController.StartRequest
     {
-        V2SignInController.StartRequest(
+        V2FlowController.StartRequest(
             username: username, password: password, scopes: Scopes.withDefaults(scopes), claims: claims?.jsonString(),
             correlationId: id ?? environment.uuid())
     }

@@ -12,20 +12,15 @@ import Foundation
 /// - Warning: This API is experimental. It may change without notice; do not use it in production.
 public final class MSALNativeAuthSignInParametersV2 {
     /// The user's email address.
-    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public var username: String
     /// The API scopes to ask for; `openid profile offline_access` are always added.
-    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public var scopes: [String]?
     /// Extra claims to ask for, sent at the entry and at the token request.
-    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public var claimsRequest: MSALClaimsRequest?
     /// The correlation id for the whole flow; a new one is made when nil.
-    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public var correlationId: UUID?
 
     /// Parameters for signing in `username`; every other member starts empty.
-    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public init(username: String) {
         self.username = username
     }

@@ -43,7 +43,7 @@ extension MSALNativeAuthPublicClientApplication {
             environment.logger.warning("Saved \(saved.kind.rawValue) state refused: \(error.kindName)")
             throw RestoreStateError(error, correlationId: saved.correlationId)
         }
-        let controller = V2SignInController(client: signInController.client)
+        let controller = V2FlowController(client: signInController.client)
         let flow = V2Flow(
             controller: controller, scenario: saved.scenario, username: saved.username, scopes: saved.scopes, claims: saved.claims,
             attributes: saved.signUp?.pendingAttributes ?? [:])
@@ -109,7 +109,6 @@ extension MSALNativeAuthFlowResult {
 
 extension MSALNativeAuthCodeRequiredState: MSALNativeAuthSerializableState {
     /// The state as a version 2 JSON document holding its continuation token (a secret; docs/saved-states.md).
-    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public func serialized() -> Data {
         SavedFlowStateV2(.v2CodeRequired, core, purpose: challenge.purpose, .verification(challenge.verification)).encoded()
     }
@@ -117,7 +116,6 @@ extension MSALNativeAuthCodeRequiredState: MSALNativeAuthSerializableState {
 
 extension MSALNativeAuthPasswordRequiredState: MSALNativeAuthSerializableState {
     /// The state as a version 2 JSON document holding its continuation token (a secret; docs/saved-states.md).
-    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     /// A sign-up's password state saves the attributes it sends along, never a password.
     public func serialized() -> Data {
         guard let attributeForm else {
@@ -132,7 +130,6 @@ extension MSALNativeAuthPasswordRequiredState: MSALNativeAuthSerializableState {
 extension MSALNativeAuthAuthMethodSelectionRequiredState: MSALNativeAuthSerializableState {
     /// The state as a version 2 JSON document holding its continuation token (a secret; docs/saved-states.md).
     /// A state already used to select a method saves as it was: the restored state may select again.
-    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public func serialized() -> Data {
         SavedFlowStateV2(.v2AuthMethodSelectionRequired, core, purpose: selection.purpose, .selection(selection.methods)).encoded()
     }
@@ -140,7 +137,6 @@ extension MSALNativeAuthAuthMethodSelectionRequiredState: MSALNativeAuthSerializ
 
 extension MSALNativeAuthMFAVerificationRequiredState: MSALNativeAuthSerializableState {
     /// The state as a version 2 JSON document holding its continuation token (a secret; docs/saved-states.md).
-    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public func serialized() -> Data {
         SavedFlowStateV2(.v2MFAVerificationRequired, core, purpose: challenge.purpose, .verification(challenge.verification)).encoded()
     }
@@ -149,7 +145,6 @@ extension MSALNativeAuthMFAVerificationRequiredState: MSALNativeAuthSerializable
 extension MSALNativeAuthStrongAuthRegistrationRequiredState: MSALNativeAuthSerializableState {
     /// The state as a version 2 JSON document holding its continuation token (a secret; docs/saved-states.md).
     /// A state already used to register a method saves as it was: the restored state may register again.
-    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public func serialized() -> Data {
         SavedFlowStateV2(.v2StrongAuthRegistrationRequired, core, purpose: selection.purpose, .selection(selection.methods)).encoded()
     }
@@ -157,7 +152,6 @@ extension MSALNativeAuthStrongAuthRegistrationRequiredState: MSALNativeAuthSeria
 
 extension MSALNativeAuthStrongAuthVerificationRequiredState: MSALNativeAuthSerializableState {
     /// The state as a version 2 JSON document holding its continuation token (a secret; docs/saved-states.md).
-    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public func serialized() -> Data {
         SavedFlowStateV2(.v2StrongAuthVerificationRequired, core, purpose: challenge.purpose, .verification(challenge.verification))
             .encoded()
@@ -166,7 +160,6 @@ extension MSALNativeAuthStrongAuthVerificationRequiredState: MSALNativeAuthSeria
 
 extension MSALNativeAuthNewPasswordRequiredState: MSALNativeAuthSerializableState {
     /// The state as a version 2 JSON document holding its continuation token (a secret; docs/saved-states.md).
-    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public func serialized() -> Data {
         SavedFlowStateV2(.v2NewPasswordRequired, core, purpose: .recovery, .verification(update)).encoded()
     }
@@ -175,7 +168,6 @@ extension MSALNativeAuthNewPasswordRequiredState: MSALNativeAuthSerializableStat
 extension MSALNativeAuthAttributesRequiredState: MSALNativeAuthSerializableState {
     /// The state as a version 2 JSON document holding its continuation token (a secret; docs/saved-states.md):
     /// the attributes asked for and the app's values the sign-up still offers.
-    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public func serialized() -> Data {
         SavedFlowStateV2(
             .v2AttributesRequired, core, purpose: .firstFactor, .attributes(attributes.map(\.descriptor), submit: form.submit),
@@ -186,7 +178,6 @@ extension MSALNativeAuthAttributesRequiredState: MSALNativeAuthSerializableState
 
 extension MSALNativeAuthSignInAfterSignUpState: MSALNativeAuthSerializableState {
     /// The state as a version 2 JSON document holding its continuation token (a secret; docs/saved-states.md).
-    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public func serialized() -> Data {
         SavedFlowStateV2(.v2SignInAfterSignUp, core, purpose: .firstFactor, .signInAfter(link)).encoded()
     }
@@ -194,7 +185,6 @@ extension MSALNativeAuthSignInAfterSignUpState: MSALNativeAuthSerializableState 
 
 extension MSALNativeAuthSignInAfterResetPasswordState: MSALNativeAuthSerializableState {
     /// The state as a version 2 JSON document holding its continuation token (a secret; docs/saved-states.md).
-    /// - Warning: This API is experimental. It may change without notice; do not use it in production.
     public func serialized() -> Data {
         SavedFlowStateV2(.v2SignInAfterResetPassword, core, purpose: .firstFactor, .signInAfter(link)).encoded()
     }

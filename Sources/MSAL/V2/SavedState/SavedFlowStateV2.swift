@@ -24,7 +24,7 @@ package struct SavedFlowStateV2: Sendable, Equatable {
             }
         }
         /// The kinds whose step has no purpose of its own: the document omits it, and this one is used.
-        var fixedPurpose: V2SignInMachine.Purpose? {
+        var fixedPurpose: V2FlowMachine.Purpose? {
             switch self {
             case .v2NewPasswordRequired: .recovery
             case .v2AttributesRequired, .v2SignInAfterSignUp, .v2SignInAfterResetPassword: .firstFactor
@@ -79,13 +79,13 @@ package struct SavedFlowStateV2: Sendable, Equatable {
     package var username: String
     package var scopes: [String]
     package var claims: String?
-    package var purpose: V2SignInMachine.Purpose
+    package var purpose: V2FlowMachine.Purpose
     package var step: Step
     /// Present exactly for a sign-up's states.
     package var signUp: SignUp?
 
     /// What a state on `core` holds; `prefill` is the form an attributes or sign-up password state submits with.
-    init(_ kind: Kind, _ core: V2StateCore, purpose: V2SignInMachine.Purpose, _ step: Step, prefill: V2AttributeForm? = nil) {
+    init(_ kind: Kind, _ core: V2StateCore, purpose: V2FlowMachine.Purpose, _ step: Step, prefill: V2AttributeForm? = nil) {
         let environment = core.flow.controller.client.environment
         self.kind = kind
         clientId = environment.clientId
@@ -199,7 +199,7 @@ package struct SavedFlowStateV2: Sendable, Equatable {
         var signUp: SignUp?
     }
 
-    private static let purposes: [V2SignInMachine.Purpose: String] = [
+    private static let purposes: [V2FlowMachine.Purpose: String] = [
         .firstFactor: "firstFactor", .mfa: "mfa", .recovery: "recovery", .existingAccount: "existingAccount",
         .registration: "registration",
     ]
@@ -285,7 +285,7 @@ package struct SavedFlowStateV2: Sendable, Equatable {
             throw .malformed("unknown scenario \"\(document.scenario)\"")
         }
         guard kind.scenarios.contains(scenario) else { throw .malformed("a \(kind.rawValue) state cannot come from a \(scenario) flow") }
-        let purpose: V2SignInMachine.Purpose
+        let purpose: V2FlowMachine.Purpose
         if let fixed = kind.fixedPurpose {
             purpose = fixed
         } else {

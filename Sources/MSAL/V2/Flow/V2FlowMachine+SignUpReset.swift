@@ -12,7 +12,8 @@ package struct V2AttributeForm: Sendable, Equatable {
     }
 }
 
-/// The native auth V2 sign-up and password reset rules of the flow machine (the spec's §6.5–§6.7, §9.7):
+/// The native auth V2 sign-up and password reset rules of the flow machine (docs/protocol.md#the-journeys,
+/// docs/usage.md#v2-sign-up-and-password-reset):
 /// - sign-up autofill: a `collectAttributes` answer is submitted at once when every required id it
 ///   asks for is known (`email` = the username, the app's attributes); otherwise the password is asked
 ///   for when `password` is among the ids (`signUpPasswordRequired`), else the app's attributes;
@@ -24,7 +25,7 @@ package struct V2AttributeForm: Sendable, Equatable {
 ///   `pollInterval` (clamped 250 ms–5 s) or 1.5 s, at most 5 times;
 /// - inline recovery: a sign-in password state's `recover` link starts the same cycle inside the sign-in;
 /// - `state: continue` in a sign-up or reset ends in a sign-in-after outcome; its `signIn` resumes.
-extension V2SignInMachine {
+extension V2FlowMachine {
     static let maximumPolls = 5
     static let defaultPollDelay = 1.5
 
@@ -108,7 +109,7 @@ extension V2SignInMachine {
     mutating func polled(_ link: URL, intervalMilliseconds: Int?, _ next: Continuation, step: Step, context: Context) -> Action {
         guard context.polls < Self.maximumPolls else {
             return fail(
-                .endingFlow(
+                .refusal(
                     .generalError,
                     NativeAuthErrorDetails(
                         message: "The password update did not finish after \(Self.maximumPolls) polls", correlationId: next.correlationId)))
@@ -122,6 +123,6 @@ extension V2SignInMachine {
     /// The wait before a poll was cancelled: the flow ends.
     mutating func pollCancelled(correlationId id: UUID) -> Action {
         let message = "The password reset was cancelled while polling"
-        return fail(.endingFlow(.generalError, NativeAuthErrorDetails(message: message, correlationId: id)))
+        return fail(.refusal(.generalError, NativeAuthErrorDetails(message: message, correlationId: id)))
     }
 }

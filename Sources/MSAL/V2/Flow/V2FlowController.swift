@@ -3,7 +3,7 @@ import Foundation
 /// What every step of one V2 flow shares: the controller that sends its requests, the scenario,
 /// and what the sign-in asks for.
 struct V2Flow: Sendable {
-    let controller: V2SignInController
+    let controller: V2FlowController
     let scenario: MSALNativeAuthFlowScenario
     let username: String
     /// App scopes with the OIDC defaults added.
@@ -13,17 +13,17 @@ struct V2Flow: Sendable {
     var attributes: [String: V2AttributeValue] = [:]
 
     /// A fresh machine for one step of this flow.
-    func machine() -> V2SignInMachine {
-        V2SignInMachine(
+    func machine() -> V2FlowMachine {
+        V2FlowMachine(
             username: username, scopes: scopes, claims: claims, scenario: scenario, attributes: attributes,
             logger: controller.client.environment.logger)
     }
 }
 
-/// Runs the native auth V2 sign-in: sends what a `V2SignInMachine` asks for and makes the public
-/// states from its outcome. The rules are the machine's; the public states start their steps
-/// through `V2StateCore.step`, the entry through `start`.
-package struct V2SignInController: Sendable {
+/// Runs the three native auth V2 journeys: sends what a `V2FlowMachine` asks for and makes the
+/// public states from its outcome. The rules are the machine's; the public states start their steps
+/// through `V2StateCore.step`, the entries through `start`.
+package struct V2FlowController: Sendable {
     package let client: NativeAuthClient
 
     package init(client: NativeAuthClient) {
@@ -47,8 +47,16 @@ package struct V2SignInController: Sendable {
         return try await finish(first, &machine, flow)
     }
 
+    /// Starts a sign-up or reset `flow`.
+    func start(_ flow: V2Flow, correlationId: UUID) async throws(MSALNativeAuthFlowError) -> MSALNativeAuthFlowResult {
+        client.environment.logger.info("V2 \(flow.scenario) started for \(pii: flow.username) correlation \(correlationId.uuidString)")
+        var machine = flow.machine()
+        let first = machine.start(password: nil, correlationId: correlationId)
+        return try await finish(first, &machine, flow)
+    }
+
     /// Runs `first` to its end and makes the public result of its outcome.
-    func finish(_ first: V2SignInMachine.Action, _ machine: inout V2SignInMachine, _ flow: V2Flow) async throws(MSALNativeAuthFlowError)
+    func finish(_ first: V2FlowMachine.Action, _ machine: inout V2FlowMachine, _ flow: V2Flow) async throws(MSALNativeAuthFlowError)
         -> MSALNativeAuthFlowResult
     {
         let outcome = try await first.run { await perform($0, &machine) }.get(MSALNativeAuthFlowError.init)
@@ -70,13 +78,21 @@ package struct V2SignInController: Sendable {
         case .registrationVerificationRequired(let verification, let next):
             return .strongAuthVerificationRequired(
                 MSALNativeAuthStrongAuthVerificationRequiredState(core(next), V2Challenge(verification, .registration)))
-        case .attributesRequired, .signUpPasswordRequired, .newPasswordRequired, .signInAfter:
-            return signUpOrResetResult(outcome, flow)
+        case .attributesRequired(let descriptors, let form, let next):
+            return .attributesRequired(MSALNativeAuthAttributesRequiredState(core(next), descriptors, form: form))
+        case .signUpPasswordRequired(let form, let next):
+            return .passwordRequired(MSALNativeAuthPasswordRequiredState(core(next), signUp: form))
+        case .newPasswordRequired(let update, let next):
+            return .newPasswordRequired(MSALNativeAuthNewPasswordRequiredState(core(next), update: update))
+        case .signInAfter(let link, let next) where flow.scenario == .passwordReset:
+            return .signInAfterResetPassword(MSALNativeAuthSignInAfterResetPasswordState(core(next), link: link))
+        case .signInAfter(let link, let next):
+            return .signInAfterSignUp(MSALNativeAuthSignInAfterSignUpState(core(next), link: link))
         }
     }
 
     /// Sends `call` and feeds the reply to `machine`.
-    func perform(_ call: V2SignInMachine.Call, _ machine: inout V2SignInMachine) async -> V2SignInMachine.Action {
+    func perform(_ call: V2FlowMachine.Call, _ machine: inout V2FlowMachine) async -> V2FlowMachine.Action {
         switch call {
         case .enter(let correlationId):
             let (reply, id) = await client.v2Enter(scopes: machine.scopes, claims: machine.claims, correlationId: correlationId)

@@ -4,8 +4,8 @@ import Testing
 
 @testable import MSAL
 
-/// The sign-up and reset rules of the V2 flow machine (spec §9.7) without the SDK or a network.
-@Suite struct V2SignUpResetMachineTests {
+/// The sign-up and reset rules of the V2 flow machine (docs/usage.md#v2-sign-up-and-password-reset) without the SDK or a network.
+@Suite struct V2FlowMachineSignUpResetTests {
     let id = Answer.first
     let link = URL(string: "https://contoso.ciamlogin.com/t/api/v2.0/signup/submitattributes")!
 
@@ -13,19 +13,19 @@ import Testing
 
     /// A sign-up machine waiting for an answer to a step that has already sent `sent`.
     func waiting(_ scenario: MSALNativeAuthFlowScenario = .signUp, attributes: [String: V2AttributeValue] = [:], sent: Set<String> = [])
-        -> V2SignInMachine
+        -> V2FlowMachine
     {
-        var m = V2SignInMachine(username: Fixture.username, scopes: ["openid"], claims: nil, scenario: scenario, attributes: attributes)
+        var m = V2FlowMachine(username: Fixture.username, scopes: ["openid"], claims: nil, scenario: scenario, attributes: attributes)
         m.state = .interacting(.submitAttributes, .init(purpose: .firstFactor, sent: sent))
         return m
     }
 
-    func collect(_ m: inout V2SignInMachine, _ descriptors: [V2AttributeDescriptor]) -> V2SignInMachine.Action {
+    func collect(_ m: inout V2FlowMachine, _ descriptors: [V2AttributeDescriptor]) -> V2FlowMachine.Action {
         m.interacted(.answer(.collectAttributes(descriptors, submit: link, token: "s1")), correlationId: id)
     }
 
     @Test func theSignUpStartsAtTheSignUpLinkWithTheUsername() throws {
-        var m = V2SignInMachine(username: Fixture.username, scopes: ["openid"], claims: nil, scenario: .signUp)
+        var m = V2FlowMachine(username: Fixture.username, scopes: ["openid"], claims: nil, scenario: .signUp)
         _ = m.start(password: nil, correlationId: id)
         let journeys = V2Journeys(links: ["sign_in": .success(link), "sign_up": .success(link.appendingPathComponent("up"))])
         guard
@@ -33,7 +33,7 @@ import Testing
                 m.entered(.answer(.entryInvitation(token: "c0", journeys)), correlationId: id))
         else { throw UnexpectedOutcome("expected sign_up") }
         #expect(url.lastPathComponent == "up")
-        var reset = V2SignInMachine(username: Fixture.username, scopes: ["openid"], claims: nil, scenario: .passwordReset)
+        var reset = V2FlowMachine(username: Fixture.username, scopes: ["openid"], claims: nil, scenario: .passwordReset)
         _ = reset.start(password: nil, correlationId: id)
         let failure = try failure(reset.entered(.answer(.entryInvitation(token: "c0", journeys)), correlationId: id))
         #expect(failure.kind == .generalError && failure.details.message?.contains("reset_password") == true)
@@ -99,7 +99,7 @@ import Testing
         guard case .resume = try call(signIn.interacted(.answer(.resume(token: "s9", link: link)), correlationId: id)) else {
             throw UnexpectedOutcome("inline recovery resumes the sign-in")
         }
-        var after = V2SignInMachine(username: Fixture.username, scopes: ["openid", "api"], claims: nil, scenario: .signUp)
+        var after = V2FlowMachine(username: Fixture.username, scopes: ["openid", "api"], claims: nil, scenario: .signUp)
         guard case .resume(link, let next) = try call(after.signInAfter(link, on: Continuation("s9", id))) else {
             throw UnexpectedOutcome("expected the resume")
         }
@@ -122,17 +122,17 @@ import Testing
         }
         #expect(delays == [0, 0.25, 5, 2, 1.5])
         let failure = try failure(m.interacted(.answer(.poll(link, intervalMilliseconds: nil, token: "p")), correlationId: id))
-        #expect(failure.kind == .generalError && failure.endsFlow)
+        #expect(failure.kind == .generalError && failure.details.message == "The password update did not finish after 5 polls")
     }
 
     @Test func theNewPasswordIsAPutAndEmptyIsRefused() throws {
-        var m = V2SignInMachine(username: Fixture.username, scopes: ["openid"], claims: nil, scenario: .passwordReset)
+        var m = V2FlowMachine(username: Fixture.username, scopes: ["openid"], claims: nil, scenario: .passwordReset)
         let update = V2Verification(methodId: "m-p", type: "password", hint: nil, codeLength: nil, submit: link, resend: nil, recover: nil)
         guard case .interact(_, let body, _) = try call(m.submitNewPassword("new", verification: update, on: Continuation("p", id))) else {
             throw UnexpectedOutcome("expected the update")
         }
         #expect(body == .newPassword("new") && body.httpMethod == "PUT" && V2Body.tokenOnly.httpMethod == "POST")
-        var empty = V2SignInMachine(username: Fixture.username, scopes: ["openid"], claims: nil, scenario: .passwordReset)
+        var empty = V2FlowMachine(username: Fixture.username, scopes: ["openid"], claims: nil, scenario: .passwordReset)
         #expect(try failure(empty.submitNewPassword("", verification: update, on: Continuation("p", id))).kind == .invalidPassword)
     }
 }

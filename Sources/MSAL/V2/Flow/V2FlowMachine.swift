@@ -1,12 +1,12 @@
 import Foundation
 
-/// Every rule of the native auth V2 sign-in in one value (docs/usage.md#native-auth-v2-experimental,
-/// docs/decisions.md#native-auth-v2): which answer leads to which request or outcome, and which
-/// refusal to which error.
+/// Every rule of the three native auth V2 journeys, sign-in, sign-up and password reset, in one
+/// value (docs/usage.md#native-auth-v2-experimental, docs/decisions.md#native-auth-v2): which answer
+/// leads to which request or outcome, and which refusal to which error.
 ///
-/// Like `SignInMachine`, it sends nothing and knows no public state: `V2SignInController` starts a
+/// Like `SignInMachine`, it sends nothing and knows no public state: `V2FlowController` starts a
 /// machine for one call of one step, sends what it asks for and feeds each reply to the event method
-/// named after the request (`entered`, `interacted`, `resumed`, `redeemed`). The rules:
+/// named after the request (`entered`, `interacted`, `resumed`, `redeemed`). The sign-in's rules:
 /// - the entry's `sign_in` link is followed with the username;
 /// - a first-factor `challenge` with exactly one supported method (`password`, `email`) is
 ///   challenged at once; several surface as a selection; a second-factor `challenge` (`email`,
@@ -16,9 +16,10 @@ import Foundation
 ///   is an error;
 /// - `state: continue` resumes, then redeems the code; the tokens end the sign-in.
 ///
-/// The same machine runs the sign-up and the password reset (its `scenario`; the rules of those
-/// are in V2SignUpResetMachine.swift): there `state: continue` ends in a sign-in-after outcome.
-package struct V2SignInMachine: FlowMachine {
+/// The sign-up and the password reset run on the same steps (its `scenario`; their own rules are in
+/// V2FlowMachine+SignUpReset.swift): there `state: continue` ends in a sign-in-after outcome. Its one
+/// side effect is a warning to `logger` for each method it drops (docs/architecture.md#native-auth-v2).
+package struct V2FlowMachine: FlowMachine {
     /// Why the user is choosing or verifying a method; it decides which state a `verify` answer
     /// makes and which error a wrong code is.
     package enum Purpose: Sendable, Equatable {
@@ -230,7 +231,7 @@ package struct V2SignInMachine: FlowMachine {
 
     /// The entry answered: follow `sign_in` with the username.
     package mutating func entered(_ reply: V2Reply, correlationId id: UUID) -> Action {
-        guard case .entering(let password) = state else { preconditionFailure("V2SignInMachine got the entry while \(state)") }
+        guard case .entering(let password) = state else { preconditionFailure("V2FlowMachine got the entry while \(state)") }
         guard case .answer(.entryInvitation(let token, let journeys)) = reply else { return fail(Self.failure(reply, in: .entry, id)) }
         let journey = scenario == .signUp ? "sign_up" : scenario == .passwordReset ? "reset_password" : "sign_in"
         switch journeys.links[journey] {
@@ -245,9 +246,10 @@ package struct V2SignInMachine: FlowMachine {
         }
     }
 
-    /// An href answered (spec §4.5, after the error and browser checks the decoder made).
+    /// An href answered (docs/protocol.md#how-the-sdk-reads-an-answer, after the error and
+    /// browser checks the decoder made).
     package mutating func interacted(_ reply: V2Reply, correlationId id: UUID) -> Action {
-        guard case .interacting(let step, var context) = state else { preconditionFailure("V2SignInMachine got an answer while \(state)") }
+        guard case .interacting(let step, var context) = state else { preconditionFailure("V2FlowMachine got an answer while \(state)") }
         guard case .answer(let answer) = reply else { return fail(Self.failure(reply, in: step, id)) }
         switch answer {
         case .resume(let token, let link):
@@ -306,7 +308,7 @@ package struct V2SignInMachine: FlowMachine {
 
     /// The resume answered: redeem its code.
     package mutating func resumed(_ reply: V2Reply, correlationId id: UUID) -> Action {
-        guard case .resuming(let step) = state else { preconditionFailure("V2SignInMachine got a resume answer while \(state)") }
+        guard case .resuming(let step) = state else { preconditionFailure("V2FlowMachine got a resume answer while \(state)") }
         guard case .answer(.code(let code)) = reply else { return fail(Self.failure(reply, in: step, id)) }
         return send(.redeem(code: code, correlationId: id), awaiting: .redeeming)
     }
@@ -316,7 +318,7 @@ package struct V2SignInMachine: FlowMachine {
     package mutating func redeemed(_ result: Result<MSALNativeAuthUserAccountResult, TokenRedemptionFailure>, correlationId id: UUID)
         -> Action
     {
-        guard case .redeeming = state else { preconditionFailure("V2SignInMachine got a token answer while \(state)") }
+        guard case .redeeming = state else { preconditionFailure("V2FlowMachine got a token answer while \(state)") }
         switch result {
         case .success(let account):
             return succeed(.completed(account))
@@ -327,26 +329,26 @@ package struct V2SignInMachine: FlowMachine {
             } else {
                 browser = failure.details.serverSuberror == "web_redirect_required"
             }
-            return fail(.keepingState(browser ? .browserRequired : .generalError, failure.details))
+            return fail(.refusal(browser ? .browserRequired : .generalError, failure.details))
         }
     }
 
     // MARK: Failures
 
     static func general(_ message: String, _ id: UUID) -> FlowFailure {
-        .keepingState(.generalError, NativeAuthErrorDetails(message: message, correlationId: id))
+        .refusal(.generalError, NativeAuthErrorDetails(message: message, correlationId: id))
     }
 
     /// The failure a reply that ends `step` means.
     static func failure(_ reply: V2Reply, in step: Step, _ id: UUID) -> FlowFailure {
         switch reply {
         case .failure(let failure):
-            return .keepingState(.generalError, NativeAuthErrorDetails(failure, correlationId: id))
+            return .refusal(.generalError, NativeAuthErrorDetails(failure, correlationId: id))
         case .answer(.browserRequired(let message)):
-            return .endingFlow(.browserRequired, NativeAuthErrorDetails(redirectReason: message, correlationId: id))
+            return .refusal(.browserRequired, NativeAuthErrorDetails(redirectReason: message, correlationId: id))
         case .answer(.error(let error)):
             let kind = V2ErrorMapping.kind(of: error, in: step)
-            return .keepingState(kind, V2ErrorMapping.details(of: error, kind: kind, id))
+            return .refusal(kind, V2ErrorMapping.details(of: error, kind: kind, id))
         case .answer(.invalid(let reason)):
             return general(reason, id)
         case .answer:

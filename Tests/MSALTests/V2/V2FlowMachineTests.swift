@@ -5,13 +5,13 @@ import Testing
 @testable import MSAL
 
 /// The V2 sign-in rules without the SDK or a network: replies in, requests and outcomes out.
-@Suite struct V2SignInMachineTests {
+@Suite struct V2FlowMachineTests {
     let id = Answer.first
     let link = URL(string: "https://contoso.ciamlogin.com/t/api/v2.0/x")!
     let log = LogCapture()
 
-    func machine(_ scenario: MSALNativeAuthFlowScenario = .signIn) -> V2SignInMachine {
-        V2SignInMachine(username: Fixture.username, scopes: ["openid"], claims: nil, scenario: scenario, logger: log.config)
+    func machine(_ scenario: MSALNativeAuthFlowScenario = .signIn) -> V2FlowMachine {
+        V2FlowMachine(username: Fixture.username, scopes: ["openid"], claims: nil, scenario: scenario, logger: log.config)
     }
 
     func method(_ id: String, _ type: String) -> V2Method { V2Method(id: id, type: type, hint: nil, link: link.appendingPathComponent(id)) }
@@ -22,7 +22,7 @@ import Testing
     }
 
     /// A machine that has sent `signin/start` with `password` (`resetpassword/start` for a reset).
-    func started(password: String? = nil, _ scenario: MSALNativeAuthFlowScenario = .signIn) throws -> V2SignInMachine {
+    func started(password: String? = nil, _ scenario: MSALNativeAuthFlowScenario = .signIn) throws -> V2FlowMachine {
         var m = machine(scenario)
         _ = m.start(password: password, correlationId: id)
         let journeys = V2Journeys(links: ["sign_in": .success(link), "reset_password": .success(link)])
@@ -69,7 +69,7 @@ import Testing
         #expect(failure.kind == .generalError)
     }
 
-    /// Spec §9.7: a known type the step does not support is dropped with a warning naming its type
+    /// docs/decisions.md#native-auth-v2 (method filtering): a known type the step does not support is dropped with a warning naming its type
     /// and id, never its hint; each context's list is filtered through the same rule.
     @Test func methodsTheContextDoesNotSupportAreDroppedWithAWarning() throws {
         let hinted = { (id: String, type: String) in V2Method(id: id, type: type, hint: "+*******0100", link: self.link) }
