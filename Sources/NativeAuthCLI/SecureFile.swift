@@ -1,4 +1,5 @@
 import Foundation
+import MSAL
 
 #if canImport(Glibc)
     import Glibc
@@ -43,19 +44,13 @@ enum SecureFile {
         for directory in directories.reversed() { rmdir(directory) }
     }
 
-    /// Writes `data` to `path` (mode 0600), replacing it whole; the directory must exist.
+    /// Writes `data` to `path` (mode 0600), replacing it whole (`AtomicFile`); the directory must exist.
     static func write(_ data: Data, to path: String) throws(CLIError) {
-        let temporary = path + ".tmp-\(getpid())"
-        unlink(temporary)
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw failure("create", temporary) }
-        let complete = writeAll(descriptor, data)
-        let synced = fsync(descriptor) == 0
-        close(descriptor)
-        guard complete, synced, rename(temporary, path) == 0 else {
-            let error = failure("write", path)
-            unlink(temporary)
-            throw error
+        do {
+            try AtomicFile.write(data, to: path)
+        } catch {
+            let action = error.step == .create ? "create" : "write"
+            throw CLIError(.failure, "cannot \(action) \(error.step == .create ? error.path : path): \(error.reason)")
         }
     }
 
@@ -92,22 +87,5 @@ enum SecureFile {
 
     private static func failure(_ action: String, _ path: String) -> CLIError {
         CLIError(.failure, "cannot \(action) \(path): \(String(cString: strerror(errno)))")
-    }
-}
-
-/// Writes all of `data` to `descriptor` (a short write or EINTR is carried on); false on an error,
-/// for example a closed stdout.
-func writeAll(_ descriptor: Int32, _ data: Data) -> Bool {
-    data.withUnsafeBytes { buffer in
-        var offset = 0
-        while offset < buffer.count {
-            let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                return false
-            }
-            offset += written
-        }
-        return true
     }
 }

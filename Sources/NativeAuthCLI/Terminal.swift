@@ -1,4 +1,5 @@
 import Foundation
+import MSAL
 
 #if canImport(Glibc)
     import Glibc

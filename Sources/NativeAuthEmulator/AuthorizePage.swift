@@ -1,4 +1,5 @@
 import Foundation
+import MSAL
 
 /// The HTML of the browser sign-in pages. No JavaScript, stable `name`s and `id`s, so that a
 /// headless form client can drive them (the contract is in docs/emulator.md).
@@ -19,20 +20,21 @@ enum AuthorizePage {
         case .otp: step = "otp"
         case .consent: step = "consent"
         }
-        html += #"<form method="post" action="\#(escape(action))" id="authorize-form" data-step="\#(step)">"# + "\n"
-        html += #"<input type="hidden" name="flow" id="flow" value="\#(escape(flow))">"# + "\n"
+        html += #"<form method="post" action="\#(HTMLText.escape(action))" id="authorize-form" data-step="\#(step)">"# + "\n"
+        html += #"<input type="hidden" name="flow" id="flow" value="\#(HTMLText.escape(flow))">"# + "\n"
         switch form {
-        case .signIn: html += "<h1>Sign in</h1>\n<p class=\"lead\">to continue to \(escape(appName))</p>\n"
-        case .otp(_, let masked): html += "<h1>Enter code</h1>\n<p class=\"lead\">We emailed a code to \(escape(masked)).</p>\n"
+        case .signIn: html += "<h1>Sign in</h1>\n<p class=\"lead\">to continue to \(HTMLText.escape(appName))</p>\n"
+        case .otp(_, let masked): html += "<h1>Enter code</h1>\n<p class=\"lead\">We emailed a code to \(HTMLText.escape(masked)).</p>\n"
         case .consent(let appName, let username, _):
-            html += "<h1>Permissions requested</h1>\n<p class=\"lead\">\(escape(appName)) would like to, for \(escape(username)):</p>\n"
+            html +=
+                "<h1>Permissions requested</h1>\n<p class=\"lead\">\(HTMLText.escape(appName)) would like to, for \(HTMLText.escape(username)):</p>\n"
         }
-        if let notice { html += #"<p id="notice">\#(escape(notice))</p>"# + "\n" }
-        if let message { html += #"<p id="message" role="alert">\#(escape(message))</p>"# + "\n" }
+        if let notice { html += #"<p id="notice">\#(HTMLText.escape(notice))</p>"# + "\n" }
+        if let message { html += #"<p id="message" role="alert">\#(HTMLText.escape(message))</p>"# + "\n" }
         switch form {
         case .signIn(let username):
             html +=
-                #"<label for="username">Email</label> <input type="email" name="username" id="username" value="\#(escape(username ?? ""))" autocomplete="username">"#
+                #"<label for="username">Email</label> <input type="email" name="username" id="username" value="\#(HTMLText.escape(username ?? ""))" autocomplete="username">"#
             html += "\n"
             html +=
                 #"<label for="password">Password</label> <input type="password" name="password" id="password" autocomplete="current-password">"#
@@ -41,7 +43,7 @@ enum AuthorizePage {
                 ("password", "Sign in", .primary), ("send_code", "Email me a code instead", .link), ("cancel", "Cancel", .plain),
             ])
         case .otp(let username, _):
-            html += #"<input type="hidden" name="username" id="username" value="\#(escape(username))">"# + "\n"
+            html += #"<input type="hidden" name="username" id="username" value="\#(HTMLText.escape(username))">"# + "\n"
             html +=
                 #"<label for="otp">Code</label> <input type="text" name="otp" id="otp" inputmode="numeric" autocomplete="one-time-code">"#
             html += "\n"
@@ -49,8 +51,8 @@ enum AuthorizePage {
         case .consent(_, _, let scopes):
             html += "<ul class=\"scopes\">\n"
             for (index, scope) in scopes.enumerated() {
-                html += #"<li><input type="checkbox" name="scope" id="scope-\#(index)" value="\#(escape(scope))" checked>"#
-                html += #" <label for="scope-\#(index)">\#(escape(scope))</label></li>"# + "\n"
+                html += #"<li><input type="checkbox" name="scope" id="scope-\#(index)" value="\#(HTMLText.escape(scope))" checked>"#
+                html += #" <label for="scope-\#(index)">\#(HTMLText.escape(scope))</label></li>"# + "\n"
             }
             html += "</ul>\n" + buttons([("accept", "Accept", .primary), ("decline", "Decline", .plain)])
         }
@@ -67,8 +69,8 @@ enum AuthorizePage {
         var html = "<div class=\"actions\">\n"
         for button in buttons {
             html +=
-                #"<button type="submit" name="action" value="\#(escape(button.value))" id="action-\#(escape(button.value))" class="\#(button.kind.rawValue)">"#
-                + "\(escape(button.label))</button>\n"
+                #"<button type="submit" name="action" value="\#(HTMLText.escape(button.value))" id="action-\#(HTMLText.escape(button.value))" class="\#(button.kind.rawValue)">"#
+                + "\(HTMLText.escape(button.label))</button>\n"
         }
         return html + "</div>\n"
     }
@@ -79,7 +81,7 @@ enum AuthorizePage {
         let body = """
             <h1>Sorry, but we're having trouble signing you in.</h1>
             <p id="error-code">AADSTS\(code)</p>
-            <p id="error-description">AADSTS\(code): \(escape(description))</p>
+            <p id="error-description">AADSTS\(code): \(HTMLText.escape(description))</p>
 
             """
         return document(status: status, title: "Sign-in error", appName: appName, body: body)
@@ -105,15 +107,15 @@ enum AuthorizePage {
             <head>
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>\(escape(title)) · \(escape(name))</title>
+            <title>\(HTMLText.escape(title)) · \(HTMLText.escape(name))</title>
             <style>
             \(style)</style>
             </head>
             <body>
             <main class="card">
-            <p class="app" id="app-name">\(escape(name))</p>
+            <p class="app" id="app-name">\(HTMLText.escape(name))</p>
             \(body)</main>
-            <p class="foot">\(escape(emulatorName)): a local stand-in for Microsoft Entra External ID, with test accounts only.</p>
+            <p class="foot">\(HTMLText.escape(emulatorName)): a local stand-in for Microsoft Entra External ID, with test accounts only.</p>
             </body>
             </html>
 
@@ -158,19 +160,4 @@ enum AuthorizePage {
         "Referrer-Policy": "no-referrer", "X-Frame-Options": "DENY",
         "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'",
     ]
-
-    static func escape(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
 }

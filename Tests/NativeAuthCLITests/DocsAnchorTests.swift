@@ -1,16 +1,14 @@
 import Foundation
 import Testing
 
-/// Links such as `docs/cli.md#exit-codes` in the tools' code comments point at a heading that
-/// exists, by GitHub's anchor rules.
+/// Links such as `docs/cli.md#exit-codes` in the code's comments (the SDK, the tools, the bindings,
+/// the examples and their tests) point at a heading that exists, by GitHub's anchor rules.
 struct DocsAnchorTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// The folders whose code is checked: the tools, the emulator, their parser and their tests.
-    static let folders = [
-        "Sources/NativeAuthCLI", "Sources/native-auth", "Sources/native-auth-keyring", "Sources/native-auth-emulator",
-        "Sources/NativeAuthEmulator", "Sources/CommandLineOptions", "Tests/NativeAuthCLITests", "Tests/CommandLineOptionsTests",
-    ]
+    /// The folders whose code is checked, and the kinds of file read in them.
+    static let folders = ["Sources", "Tests", "Bindings", "Examples"]
+    static let extensions: Set<String> = ["swift", "c", "h", "py"]
 
     /// GitHub's anchor of a heading: lower case, every character but letters, digits, spaces,
     /// `-` and `_` dropped, spaces made `-`; a repeated anchor gets `-1`, `-2`, ….
@@ -46,23 +44,25 @@ struct DocsAnchorTests {
                 == ["the-command-line-tool-native-auth", "token-and-its-cost", "test-hooks-not-part-of-the-real-api", "files", "files-1"])
     }
 
-    @Test func everyDocsLinkInTheToolsCodePointsAtAHeading() throws {
+    @Test func everyDocsLinkInTheCodePointsAtAHeading() throws {
         let link = try NSRegularExpression(pattern: #"docs/([A-Za-z0-9_.-]+\.md)#([A-Za-z0-9_-]+)"#)
         var checked = 0
         for folder in Self.folders {
             let directory = Self.root.appendingPathComponent(folder)
             guard let files = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil) else { continue }
-            for case let file as URL in files where file.pathExtension == "swift" {
+            for case let file as URL in files where Self.extensions.contains(file.pathExtension) {
                 let text = try String(contentsOf: file, encoding: .utf8)
                 for match in link.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
                     let document = String(text[Range(match.range(at: 1), in: text)!])
                     let anchor = String(text[Range(match.range(at: 2), in: text)!])
                     let markdown = try String(contentsOf: Self.root.appendingPathComponent("docs/" + document), encoding: .utf8)
-                    #expect(Self.anchors(markdown).contains(anchor), "\(folder)/\(file.lastPathComponent): docs/\(document)#\(anchor)")
+                    #expect(
+                        Self.anchors(markdown).contains(anchor),
+                        "\(file.path.dropFirst(Self.root.path.count + 1)): docs/\(document)#\(anchor)")
                     checked += 1
                 }
             }
         }
-        #expect(checked > 10, "found the links")
+        #expect(checked > 200, "found the links")
     }
 }

@@ -198,40 +198,16 @@ package final class FileTokenCacheStorage: TokenCacheStorage {
     }
 
     private func write(_ data: [UInt8]) throws(SetupError) {
-        let directory = url.deletingLastPathComponent().path
-        let temporary = url.path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let descriptor = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw posixError("create a temporary cache file", temporary) }
-        var ok = true
-        data.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let written = Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
-                if written < 0, errno == EINTR { continue }
-                guard written > 0 else {
-                    ok = false
-                    return
+        do {
+            try AtomicFile.write(data, to: url.path)
+        } catch {
+            let action =
+                switch error.step {
+                case .create: "create a temporary cache file"
+                case .write: "write the token cache"
+                case .replace: "replace the token cache"
                 }
-                offset += written
-            }
-        }
-        let failure = errno
-        if ok, fsync(descriptor) != 0 { ok = false }
-        close(descriptor)
-        guard ok else {
-            unlink(temporary)
-            errno = failure
-            throw posixError("write the token cache", temporary)
-        }
-        guard rename(temporary, url.path) == 0 else {
-            let error = posixError("replace the token cache", url.path)
-            unlink(temporary)
-            throw error
-        }
-        let directoryDescriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if directoryDescriptor >= 0 {
-            fsync(directoryDescriptor)
-            close(directoryDescriptor)
+            throw .posix(action, error.path, code: error.code)
         }
     }
 

@@ -135,16 +135,16 @@ package final class PersistenceTokenCacheStorage: TokenCacheStorage {
     /// Replaces the signal file by a new one (a new inode) naming this process and a random
     /// number: readers in other processes see the change even within one clock tick.
     private func replaceSignal() throws(SetupError) {
-        let temporary = signalPath + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let descriptor = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw SetupError.posix("create the token cache signal file", temporary) }
-        let text = "\(getpid()) \(UInt64.random(in: 0...UInt64.max))\n"
-        _ = text.withCString { write(descriptor, $0, strlen($0)) }
-        close(descriptor)
-        guard rename(temporary, signalPath) == 0 else {
-            let error = SetupError.posix("replace the token cache signal file", signalPath)
-            unlink(temporary)
-            throw error
+        do {
+            try AtomicFile.write(Data("\(getpid()) \(UInt64.random(in: 0...UInt64.max))\n".utf8), to: signalPath)
+        } catch {
+            let action =
+                switch error.step {
+                case .create: "create the token cache signal file"
+                case .write: "write the token cache signal file"
+                case .replace: "replace the token cache signal file"
+                }
+            throw .posix(action, error.path, code: error.code)
         }
     }
 }

@@ -131,8 +131,12 @@ package struct TokenCacheLockFile: Sendable {
 extension SetupError {
     /// `cacheUnavailable` for a failed system call, with `errno`.
     package static func posix(_ action: String, _ path: String) -> SetupError {
-        let code = errno
-        return SetupError(
+        posix(action, path, code: errno)
+    }
+
+    /// `cacheUnavailable` for a failed system call whose `errno` was `code`.
+    package static func posix(_ action: String, _ path: String, code: Int32) -> SetupError {
+        SetupError(
             .cacheUnavailable, "Cannot \(action) at \(path): \(String(cString: strerror(code))) (errno \(code))", posixCode: code)
     }
 }

@@ -240,8 +240,8 @@ extension LoopbackRedirectListener {
 
         static func page(status: Int, reason: String, text: String) -> [UInt8] {
             let body =
-                "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>\(escapeHTML(text))</title></head>"
-                + "<body><p>\(escapeHTML(text))</p></body></html>\n"
+                "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>\(HTMLText.escape(text))</title></head>"
+                + "<body><p>\(HTMLText.escape(text))</p></body></html>\n"
             return http(status: status, reason: reason, body: body)
         }
 
@@ -252,7 +252,7 @@ extension LoopbackRedirectListener {
             let location = target.absoluteString
             let body =
                 "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Sign in</title></head>"
-                + "<body><p><a href=\"\(escapeHTML(location))\">Continue to sign in</a></p></body></html>\n"
+                + "<body><p><a href=\"\(HTMLText.escape(location))\">Continue to sign in</a></p></body></html>\n"
             return http(status: 302, reason: "Found", body: body, extraHeaders: "Location: \(location)\r\n")
         }
 

@@ -65,7 +65,7 @@ extension LoopbackRedirectListener {
                 index += 1
                 continue
             }
-            out.append(contentsOf: escapeHTML(value ?? "").unicodeScalars)
+            out.append(contentsOf: HTMLText.escape(value ?? "").unicodeScalars)
             index = braced ? end + 1 : end
         }
         return String(out)

@@ -23,7 +23,7 @@ extension MSALNativeAuthPublicClientApplication {
     /// _ = try await state.submitCode(code: "12345678")
     /// ```
     public func restoreState(serialized data: Data) throws(RestoreStateError) -> MSALNativeAuthFlowState {
-        if SavedFlowState.version(of: data) == SavedFlowStateV2.version {
+        if SavedStateEnvelope.version(of: data) == SavedFlowStateV2.version {
             let saved = try decodeV2(data)
             let failure = RestoreFailure.wrongKind(
                 "the saved state is a native auth V2 \(saved.kind.rawValue) state; restore it with restoreStateV2(serialized:)")
@@ -49,7 +49,7 @@ extension MSALNativeAuthPublicClientApplication {
     public func restoreState<State: MSALNativeAuthSerializableState>(serialized data: Data, as type: State.Type)
         throws(RestoreStateError) -> State
     {
-        if SavedFlowState.version(of: data) == SavedFlowStateV2.version {
+        if SavedStateEnvelope.version(of: data) == SavedFlowStateV2.version {
             let (saved, result) = try restoreV2(data)
             guard let state = result.restoredState as? State else {
                 let failure = RestoreFailure.wrongKind("the saved state is a \(saved.kind.rawValue) state, not \(String(describing: type))")
@@ -78,10 +78,10 @@ extension MSALNativeAuthPublicClientApplication {
             throw .wrongApplication("the saved state belongs to another authority (\(authority))")
         }
         let age = now.timeIntervalSince(issuedAt)
-        guard age <= SavedFlowState.maximumAge else {
+        guard age <= SavedStateEnvelope.maximumAge else {
             throw .expired("its continuation token was issued \(Int(age)) seconds ago; the service keeps one for 10 minutes")
         }
-        guard age >= -SavedFlowState.maximumAge else {
+        guard age >= -SavedStateEnvelope.maximumAge else {
             throw .malformed("its continuation token was issued in the future (\(Int(-age)) seconds from now)")
         }
     }

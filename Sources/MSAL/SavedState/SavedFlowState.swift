@@ -1,8 +1,8 @@
 import Foundation
 
-/// The one shape every saved flow state takes, and its document (docs/saved-states.md#format):
-/// a JSON object, version 1, that names the state's kind and the application it belongs to and
-/// holds what the state needs to continue.
+/// A saved native auth V1 flow state, and its document (docs/saved-states.md#format): the envelope
+/// every saved state shares (SavedStateEnvelope.swift) at version 1, naming the state's kind and the
+/// application it belongs to, and beside it what the state needs to continue.
 package struct SavedFlowState: Sendable, Equatable {
     /// The state's kind: the `MSALNativeAuthFlowState` case it restores to.
     package enum Kind: String, Sendable, CaseIterable {
@@ -52,13 +52,8 @@ package struct SavedFlowState: Sendable, Equatable {
         var tokenOptional: Bool { self == .signInAfterSignUp || self == .signInAfterResetPassword }
     }
 
-    /// The document's `format` value, and the newest version this SDK reads and the one it writes.
-    package static let format = "msal-native-auth-flow-state"
+    /// The newest version this SDK reads and the one it writes.
     package static let version = 1
-    /// The largest document `decode` reads: continuation tokens are a few kilobytes at most.
-    package static let maximumSize = 64 * 1024
-    /// How long after its token was issued a saved state is restored (docs/saved-states.md#expiry).
-    package static let maximumAge: TimeInterval = 600
 
     package var kind: Kind
     package var clientId: String
@@ -133,108 +128,67 @@ package struct SavedFlowState: Sendable, Equatable {
     }
 
     package static func == (lhs: SavedFlowState, rhs: SavedFlowState) -> Bool {
-        lhs.document == rhs.document
+        lhs.encoded() == rhs.encoded()
     }
 
     // MARK: The document
 
-    /// The JSON members, in the names docs/saved-states.md#format lists.
-    private struct Document: Codable, Equatable {
-        struct Method: Codable, Equatable {
+    /// Version 1's own members beside the envelope's (SavedStateEnvelope.swift), in the names
+    /// docs/saved-states.md#format lists.
+    private struct Payload: Codable {
+        struct Method: Codable {
             var id: String
             var challengeType: String
             var channel: String
             var loginHint: String?
         }
-        var format: String
-        var version: Int
-        var kind: String
-        var clientId: String
-        var authority: String
-        var correlationId: String
-        /// Seconds since 1970, whole.
-        var issuedAt: Int64
-        var continuationToken: String?
         var username: String?
         var scopes: [String]?
         var claims: String?
         var authMethods: [Method]?
     }
 
-    /// What is read first, so that a newer version is told apart from a malformed document.
-    private struct Header: Decodable {
-        var format: String?
-        var version: Int?
-    }
+    private typealias Document = SavedStateEnvelope.Document<Payload>
 
     private var document: Document {
         Document(
-            format: Self.format, version: Self.version, kind: kind.rawValue, clientId: clientId, authority: authority,
-            correlationId: correlationId.uuidString, issuedAt: Int64(issuedAt.timeIntervalSince1970.rounded(.down)),
-            continuationToken: continuationToken, username: username, scopes: scopes, claims: claims,
-            authMethods: authMethods?.map {
-                Document.Method(id: $0.id, challengeType: $0.challengeType, channel: $0.channelTargetType.value, loginHint: $0.loginHint)
-            })
+            version: Self.version, kind: kind.rawValue, clientId: clientId, authority: authority, correlationId: correlationId,
+            issuedAt: issuedAt, continuationToken: continuationToken,
+            payload: Payload(
+                username: username, scopes: scopes, claims: claims,
+                authMethods: authMethods?.map {
+                    Payload.Method(id: $0.id, challengeType: $0.challengeType, channel: $0.channelTargetType.value, loginHint: $0.loginHint)
+                }))
     }
 
     /// The document's bytes: UTF-8 JSON, keys sorted.
-    package func encoded() -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Strings, integers and arrays of them only: encoding cannot fail.
-        return (try? encoder.encode(document)) ?? Data()
-    }
-
-    /// The format version of a document of this format within the size limit, read without the
-    /// rest of it (nil otherwise): `restoreState` sends version 2 to the V2 reader (SavedFlowStateV2.swift).
-    package static func version(of data: Data) -> Int? {
-        guard !data.isEmpty, data.count <= maximumSize, let header = try? JSONDecoder().decode(Header.self, from: data),
-            header.format == format
-        else { return nil }
-        return header.version
-    }
+    package func encoded() -> Data { document.encoded() }
 
     /// Reads a document; every way it can be wrong is a `RestoreFailure` naming what.
     package static func decode(_ data: Data) throws(RestoreFailure) -> SavedFlowState {
-        guard data.count <= maximumSize else {
-            throw .malformed("the saved state is \(data.count) bytes, more than the \(maximumSize) a saved state can be")
-        }
-        guard !data.isEmpty else { throw .malformed("the saved state is empty") }
-        let decoder = JSONDecoder()
-        guard let header = try? decoder.decode(Header.self, from: data) else {
-            throw .malformed("the saved state is not a JSON object")
-        }
-        guard header.format == format else { throw .malformed("the saved state is not a flow state (no \"format\": \"\(format)\")") }
-        guard let version = header.version, version >= 1 else { throw .malformed("the saved state has no valid version") }
-        guard version <= Self.version else {
-            throw .unsupportedVersion("the saved state has format version \(version); this SDK reads up to version \(Self.version)")
-        }
-        let document: Document
-        do { document = try decoder.decode(Document.self, from: data) } catch {
-            throw .malformed("the saved state lacks a member or has one of the wrong type")
-        }
-        return try SavedFlowState(checking: document)
+        _ = try SavedStateEnvelope.header(data, newest: version)
+        return try SavedFlowState(checking: try Document.decode(data))
     }
 
     private init(checking document: Document) throws(RestoreFailure) {
-        guard let kind = Kind(rawValue: document.kind) else { throw .malformed("unknown state kind \"\(document.kind)\"") }
-        guard let correlationId = UUID(uuidString: document.correlationId) else { throw .malformed("the correlation id is not a UUID") }
-        guard !document.clientId.isEmpty, !document.authority.isEmpty else { throw .malformed("the client id or authority is empty") }
+        let envelope = try document.opened(as: Kind.self)
+        let kind = envelope.kind
+        let payload = document.payload
         self.init(
-            kind: kind, clientId: document.clientId, authority: document.authority, continuationToken: document.continuationToken,
-            correlationId: correlationId, issuedAt: Date(timeIntervalSince1970: TimeInterval(document.issuedAt)))
+            kind: kind, clientId: envelope.clientId, authority: envelope.authority, continuationToken: document.continuationToken,
+            correlationId: envelope.correlationId, issuedAt: envelope.issuedAt)
         if document.continuationToken?.isEmpty ?? !kind.tokenOptional {
             throw .malformed("a \(kind.rawValue) state needs a continuation token")
         }
         if kind.hasUsername {
-            guard let username = document.username, !username.isEmpty else { throw .malformed("a \(kind.rawValue) state needs a username") }
+            guard let username = payload.username, !username.isEmpty else { throw .malformed("a \(kind.rawValue) state needs a username") }
             self.username = username
         }
         if kind.continuesSignIn {
-            guard let scopes = document.scopes else { throw .malformed("a \(kind.rawValue) state needs its sign-in's scopes") }
-            (self.scopes, claims) = (scopes, document.claims)
+            guard let scopes = payload.scopes else { throw .malformed("a \(kind.rawValue) state needs its sign-in's scopes") }
+            (self.scopes, claims) = (scopes, payload.claims)
         }
-        authMethods = document.authMethods?.map {
+        authMethods = payload.authMethods?.map {
             MSALAuthMethod(
                 id: $0.id, challengeType: $0.challengeType, channelTargetType: MSALNativeAuthChannelType(value: $0.channel),
                 loginHint: $0.loginHint)

@@ -64,6 +64,6 @@ import Testing
         #expect(
             LoopbackRedirectListener.errorText(for: AuthorizationResponse(error: "server_error"), error: "server_error")
                 == "Authentication failed. server_error.")
-        #expect(LoopbackRedirectListener.escapeHTML(#"<a href="x">'&'</a>"#) == "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;")
+        #expect(HTMLText.escape(#"<a href="x">'&'</a>"#) == "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;")
     }
 }

@@ -118,7 +118,7 @@ import Testing
     }
 
     @Test func aHugeDocumentIsMalformedBeforeItIsParsed() throws {
-        let huge = try Self.edited { $0["continuationToken"] = String(repeating: "t", count: SavedFlowState.maximumSize) }
+        let huge = try Self.edited { $0["continuationToken"] = String(repeating: "t", count: SavedStateEnvelope.maximumSize) }
         guard case .malformed(let message) = Self.failure(huge) else {
             Issue.record("not malformed")
             return
@@ -135,7 +135,7 @@ import Testing
         // A newer version may change any other member: the version decides before they are read.
         #expect(
             {
-                if case .unsupportedVersion = Self.failure(try! Self.edited { $0 = ["format": SavedFlowState.format, "version": 3] }) {
+                if case .unsupportedVersion = Self.failure(try! Self.edited { $0 = ["format": SavedStateEnvelope.format, "version": 3] }) {
                     return true
                 }
                 return false

@@ -367,7 +367,7 @@ import Testing
     @Test func aSignUpOverTheSizeLimitIsMalformedAndAnOldOneExpires() async throws {
         let h = try Harness()
         let parameters = MSALNativeAuthSignUpParametersV2(username: Fixture.username)
-        parameters.attributes = ["biography": String(repeating: "x", count: SavedFlowState.maximumSize)]
+        parameters.attributes = ["biography": String(repeating: "x", count: SavedStateEnvelope.maximumSize)]
         let code = try await signUpCode(h, parameters)
         let large = try #require(T.error { _ = try h.app.restoreStateV2(serialized: code.serialized()) })
         #expect(large.isMalformed && large.errorDescription?.contains("more than the 65536") == true)

@@ -314,7 +314,7 @@ import Testing
     @Test func aTooLargeDocumentIsMalformed() async throws {
         let h = try Harness()
         var document = try Self.object(try await codeState(h).serialized())
-        document["padding"] = String(repeating: "x", count: SavedFlowState.maximumSize)
+        document["padding"] = String(repeating: "x", count: SavedStateEnvelope.maximumSize)
         let bytes = try Self.data(document)
         let error = try #require(Self.error { _ = try h.app.restoreStateV2(serialized: bytes) })
         #expect(error.isMalformed && error.errorDescription?.contains("more than the 65536") == true)

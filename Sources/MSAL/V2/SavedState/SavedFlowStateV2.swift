@@ -1,7 +1,7 @@
 import Foundation
 
-/// A saved native auth V2 state: the document of SavedFlowState.swift at version 2
-/// (docs/saved-states.md#version-2-native-auth-v2). Besides the V1 members it holds the flow's
+/// A saved native auth V2 state: the envelope every saved state shares (SavedStateEnvelope.swift) at version 2
+/// (docs/saved-states.md#version-2-native-auth-v2). Beside the envelope's members it holds the flow's
 /// scenario, the step's purpose, the links the state continues at (already resolved and checked
 /// again against the authority when read) and, in a sign-up, the app's attributes still to offer.
 /// Never a password or a code.
@@ -117,8 +117,9 @@ package struct SavedFlowStateV2: Sendable, Equatable {
 
     // MARK: The document
 
-    /// The JSON members, in the names docs/saved-states.md#version-2-native-auth-v2 lists.
-    private struct Document: Codable {
+    /// Version 2's own members beside the envelope's (SavedStateEnvelope.swift), in the names
+    /// docs/saved-states.md#version-2-native-auth-v2 lists.
+    private struct Payload: Codable {
         struct Method: Codable {
             var id: String
             var type: String
@@ -170,15 +171,6 @@ package struct SavedFlowStateV2: Sendable, Equatable {
                 }
             }
         }
-        var format: String
-        var version: Int
-        var kind: String
-        var clientId: String
-        var authority: String
-        var correlationId: String
-        /// Seconds since 1970, whole.
-        var issuedAt: Int64
-        var continuationToken: String
         var scenario: String
         var username: String
         var scopes: [String]
@@ -206,18 +198,18 @@ package struct SavedFlowStateV2: Sendable, Equatable {
 
     private static let scenarios: [MSALNativeAuthFlowScenario] = [.signIn, .signUp, .passwordReset]
 
+    private typealias Document = SavedStateEnvelope.Document<Payload>
+
     private var document: Document {
-        var document = Document(
-            format: SavedFlowState.format, version: Self.version, kind: kind.rawValue, clientId: clientId, authority: authority,
-            correlationId: correlationId.uuidString, issuedAt: Int64(issuedAt.timeIntervalSince1970.rounded(.down)),
-            continuationToken: continuationToken, scenario: scenario.description, username: username, scopes: scopes, claims: claims,
+        var payload = Payload(
+            scenario: scenario.description, username: username, scopes: scopes, claims: claims,
             purpose: kind.fixedPurpose == nil ? Self.purposes[purpose] : nil)
         switch step {
         case .selection(let methods):
             let relation = kind.methodRelation
-            document.methods = methods.map {
+            payload.methods = methods.map {
                 let href = $0.link.absoluteString
-                return Document.Method(
+                return Payload.Method(
                     id: $0.id, type: $0.type, hint: $0.hint, challenge: relation == "challenge" ? href : nil,
                     enroll: relation == "enroll" ? href : nil)
             }
@@ -225,42 +217,39 @@ package struct SavedFlowStateV2: Sendable, Equatable {
             var links = [kind.submitRelation: verification.submit.absoluteString]
             links["resend"] = verification.resend?.absoluteString
             links["recover"] = verification.recover?.absoluteString
-            document.links = links
-            (document.methodId, document.channel) = (verification.methodId, verification.type)
-            (document.sentTo, document.codeLength) = (verification.hint, verification.codeLength)
+            payload.links = links
+            (payload.methodId, payload.channel) = (verification.methodId, verification.type)
+            (payload.sentTo, payload.codeLength) = (verification.hint, verification.codeLength)
         case .signUpPassword(let submit):
-            document.links = ["submitAttributes": submit.absoluteString]
+            payload.links = ["submitAttributes": submit.absoluteString]
         case .attributes(let descriptors, let submit):
-            document.links = ["submitAttributes": submit.absoluteString]
-            document.attributes = descriptors.map {
-                Document.Attribute(
+            payload.links = ["submitAttributes": submit.absoluteString]
+            payload.attributes = descriptors.map {
+                Payload.Attribute(
                     id: $0.id, inputType: $0.inputType, required: $0.required, hidden: $0.hidden, canChange: $0.canChange, label: $0.label,
                     regex: $0.regex, options: $0.options, confirmationInput: $0.confirmationInput)
             }
         case .signInAfter(let link):
-            document.links = link.map { ["continue": $0.absoluteString] }
+            payload.links = link.map { ["continue": $0.absoluteString] }
         }
-        document.signUp = signUp.map {
-            Document.SignUp(submittedIds: $0.submittedIds, pendingAttributes: $0.pendingAttributes.mapValues(Document.Value.init))
+        payload.signUp = signUp.map {
+            Payload.SignUp(submittedIds: $0.submittedIds, pendingAttributes: $0.pendingAttributes.mapValues(Payload.Value.init))
         }
-        return document
+        return Document(
+            version: Self.version, kind: kind.rawValue, clientId: clientId, authority: authority, correlationId: correlationId,
+            issuedAt: issuedAt, continuationToken: continuationToken, payload: payload)
     }
 
     /// The document's bytes: UTF-8 JSON, keys sorted.
-    package func encoded() -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Strings, finite numbers, booleans and collections of them only: encoding cannot fail.
-        return (try? encoder.encode(document)) ?? Data()
-    }
+    package func encoded() -> Data { document.encoded() }
 
     /// Reads a version 2 document; every link in it must pass `links`' checks (the authority's
     /// scheme, host and port). Every way it can be wrong is a `RestoreFailure` naming what.
     package static func decode(_ data: Data, links: V2Links) throws(RestoreFailure) -> SavedFlowStateV2 {
-        guard data.count <= SavedFlowState.maximumSize else {
-            throw .malformed("the saved state is \(data.count) bytes, more than the \(SavedFlowState.maximumSize) a saved state can be")
+        guard data.count <= SavedStateEnvelope.maximumSize else {
+            throw .malformed("the saved state is \(data.count) bytes, more than the \(SavedStateEnvelope.maximumSize) a saved state can be")
         }
-        guard let version = SavedFlowState.version(of: data) else { throw .malformed("the saved state is not a flow state document") }
+        guard let version = SavedStateEnvelope.version(of: data) else { throw .malformed("the saved state is not a flow state document") }
         guard version >= 1 else { throw .malformed("the saved state has no valid version") }
         guard version >= 2 else {
             throw .wrongKind("the saved state is a native auth V1 state (version \(version)); restore it with restoreState(serialized:)")
@@ -268,44 +257,44 @@ package struct SavedFlowStateV2: Sendable, Equatable {
         guard version <= Self.version else {
             throw .unsupportedVersion("the saved state has format version \(version); this SDK reads up to version \(Self.version)")
         }
-        let document: Document
-        do { document = try JSONDecoder().decode(Document.self, from: data) } catch {
-            throw .malformed("the saved state lacks a member or has one of the wrong type")
-        }
-        return try SavedFlowStateV2(checking: document, links: links)
+        return try SavedFlowStateV2(checking: try Document.decode(data), links: links)
     }
 
     private init(checking document: Document, links: V2Links) throws(RestoreFailure) {
-        guard let kind = Kind(rawValue: document.kind) else { throw .malformed("unknown state kind \"\(document.kind)\"") }
-        guard let correlationId = UUID(uuidString: document.correlationId) else { throw .malformed("the correlation id is not a UUID") }
-        guard !document.clientId.isEmpty, !document.authority.isEmpty else { throw .malformed("the client id or authority is empty") }
-        guard !document.continuationToken.isEmpty else { throw .malformed("a \(kind.rawValue) state needs a continuation token") }
-        guard !document.username.isEmpty else { throw .malformed("a \(kind.rawValue) state needs a username") }
-        guard let scenario = Self.scenarios.first(where: { $0.description == document.scenario }) else {
-            throw .malformed("unknown scenario \"\(document.scenario)\"")
+        // Version 2 always has a token: a document without one lacks a member.
+        guard let continuationToken = document.continuationToken else {
+            throw .malformed("the saved state lacks a member or has one of the wrong type")
+        }
+        let envelope = try document.opened(as: Kind.self)
+        let kind = envelope.kind
+        let payload = document.payload
+        guard !continuationToken.isEmpty else { throw .malformed("a \(kind.rawValue) state needs a continuation token") }
+        guard !payload.username.isEmpty else { throw .malformed("a \(kind.rawValue) state needs a username") }
+        guard let scenario = Self.scenarios.first(where: { $0.description == payload.scenario }) else {
+            throw .malformed("unknown scenario \"\(payload.scenario)\"")
         }
         guard kind.scenarios.contains(scenario) else { throw .malformed("a \(kind.rawValue) state cannot come from a \(scenario) flow") }
         let purpose: V2FlowMachine.Purpose
         if let fixed = kind.fixedPurpose {
             purpose = fixed
         } else {
-            guard let read = Self.purposes.first(where: { $0.value == document.purpose })?.key else {
-                throw .malformed("unknown purpose \"\(document.purpose ?? "")\"")
+            guard let read = Self.purposes.first(where: { $0.value == payload.purpose })?.key else {
+                throw .malformed("unknown purpose \"\(payload.purpose ?? "")\"")
             }
             purpose = read
         }
-        let signUp = try Self.signUp(document, scenario: scenario)
-        let step = try Self.step(document, kind, scenario, links)
+        let signUp = try Self.signUp(payload, scenario: scenario)
+        let step = try Self.step(payload, kind, scenario, links)
         self.kind = kind
-        clientId = document.clientId
-        authority = document.authority
-        continuationToken = document.continuationToken
-        self.correlationId = correlationId
-        issuedAt = Date(timeIntervalSince1970: TimeInterval(document.issuedAt))
+        clientId = envelope.clientId
+        authority = envelope.authority
+        self.continuationToken = continuationToken
+        correlationId = envelope.correlationId
+        issuedAt = envelope.issuedAt
         self.scenario = scenario
-        username = document.username
-        scopes = document.scopes
-        claims = document.claims
+        username = payload.username
+        scopes = payload.scopes
+        claims = payload.claims
         self.purpose = purpose
         self.step = step
         self.signUp = signUp
@@ -313,7 +302,7 @@ package struct SavedFlowStateV2: Sendable, Equatable {
 
     /// The `signUp` member: present exactly in a sign-up; each submitted id has a value to send
     /// (`email` is the username; a password was never saved and is asked for again).
-    private static func signUp(_ document: Document, scenario: MSALNativeAuthFlowScenario) throws(RestoreFailure) -> SignUp? {
+    private static func signUp(_ document: Payload, scenario: MSALNativeAuthFlowScenario) throws(RestoreFailure) -> SignUp? {
         guard scenario == .signUp else {
             guard document.signUp == nil else { throw .malformed("a \(scenario) state with sign-up members") }
             return nil
@@ -333,7 +322,7 @@ package struct SavedFlowStateV2: Sendable, Equatable {
     }
 
     /// The step the kind continues with, every link checked.
-    private static func step(_ document: Document, _ kind: Kind, _ scenario: MSALNativeAuthFlowScenario, _ links: V2Links)
+    private static func step(_ document: Payload, _ kind: Kind, _ scenario: MSALNativeAuthFlowScenario, _ links: V2Links)
         throws(RestoreFailure) -> Step
     {
         func url(_ text: String) throws(RestoreFailure) -> URL {
