@@ -11,8 +11,8 @@ extension V2FlowMachine {
         var challengedType: String?
         /// The step took its one silent risk verification.
         var riskHopped = false
-        /// The polls sent so far after a new password (a reset, or a recovery inside a sign-in or
-        /// a sign-up's existing account).
+        /// The polls sent so far after a new password: a reset's, or a recovery's started from a
+        /// password state inside another journey.
         var polls = 0
         var journey: Journey
 
