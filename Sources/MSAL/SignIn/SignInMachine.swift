@@ -243,3 +243,19 @@ package struct SignInMachine: FlowMachine {
         return details
     }
 }
+
+extension SignInMachine.State: CustomStringConvertible {
+    /// The state's name, without the username and password it may carry: the message of a
+    /// controller error that names the state (`expect`, the events' guards) shows no credential.
+    package var description: String {
+        switch self {
+        case .idle: "idle"
+        case .initiating: "initiating"
+        case .challenging: "challenging"
+        case .resendingCode: "resendingCode"
+        case .redeeming(let step): "redeeming(\(step))"
+        case .introspecting(let mfa): "introspecting(mfa: \(mfa))"
+        case .done: "done"
+        }
+    }
+}

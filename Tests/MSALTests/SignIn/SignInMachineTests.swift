@@ -64,6 +64,16 @@ import Testing
         }
     }
 
+    /// A controller error names the machine's state (`expect`, the events' guards): never the
+    /// credential the state carries.
+    @Test func aStateNamesItselfWithoutItsUsernameOrPassword() {
+        let states: [SignInMachine.State] = [
+            .initiating(username: Fixture.username, password: Fixture.password),
+            .challenging(username: Fixture.username, password: Fixture.password),
+        ]
+        #expect(states.map { "\($0)" } == ["initiating", "challenging"])
+    }
+
     @Test func anEmptyCodeOrPasswordIsRefusedBeforeSending() throws {
         var code = machine()
         let emptyCode = try failure(code.submitCode("", on: token))

@@ -48,3 +48,18 @@ extension V2FlowMachine {
         return Interaction(purpose: purpose, challengedType: type, journey: journey)
     }
 }
+
+extension V2FlowMachine.State: CustomStringConvertible {
+    /// The state's name and step, without the up-front password a sign-in's may carry: the message
+    /// of a controller error that names the state (`expect`, the events' guards) shows no credential.
+    package var description: String {
+        switch self {
+        case .idle: "idle"
+        case .entering: "entering"
+        case .interacting(let step, _): "interacting(\(step))"
+        case .resuming(let step): "resuming(\(step))"
+        case .redeeming: "redeeming"
+        case .done: "done"
+        }
+    }
+}
