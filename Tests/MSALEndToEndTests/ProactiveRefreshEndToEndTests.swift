@@ -89,7 +89,7 @@ import Testing
         #expect(s.grants() == ["password", "refresh_token"])
         let homeAccountId = try #require(account.account.identifier)
         let cached = try #require(
-            s.app.environment.cache.accessToken(homeAccountId: homeAccountId, scopes: [Self.todo], validAt: s.clock.now()))
+            s.app.environment.cache.accessToken(homeAccountId: homeAccountId, scopes: ScopeSet([Self.todo]), validAt: s.clock.now()))
         #expect(cached.refreshOn == nil, "the emulator sends no refresh_in")
         #expect(cached.refreshDue(expiryBuffer: 60) == s.clock.now().addingTimeInterval(150))
 

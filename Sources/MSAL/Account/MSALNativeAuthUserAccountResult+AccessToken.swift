@@ -2,7 +2,9 @@ import Foundation
 
 /// A `getAccessToken` call's parameters, copied at call time.
 package struct AccessTokenRequest: Sendable {
-    var scopes: [String]
+    /// What the request asks for, read once here (`ScopeSet.requested`): the cache look-up, the
+    /// refresh key, the wire, the declined-scope check and the cache writer all use this value.
+    var scopes: ScopeSet
     var forceRefresh: Bool
     var returnRefreshToken: Bool
     /// The app's claims request: a cached token cannot satisfy it, so it always refreshes.
@@ -13,7 +15,7 @@ package struct AccessTokenRequest: Sendable {
     /// The scopes exactly as the app passed them: the key under which a cache hit is remembered.
     var requestedScopes: [String]?
 
-    init(scopes: [String], forceRefresh: Bool, returnRefreshToken: Bool, claims: String?, wireClaims: String? = nil, correlationId: UUID) {
+    init(scopes: ScopeSet, forceRefresh: Bool, returnRefreshToken: Bool, claims: String?, wireClaims: String? = nil, correlationId: UUID) {
         self.scopes = scopes
         self.forceRefresh = forceRefresh
         self.returnRefreshToken = returnRefreshToken
@@ -23,7 +25,7 @@ package struct AccessTokenRequest: Sendable {
     }
 
     init(_ parameters: MSALNativeAuthGetAccessTokenParameters, newCorrelationId: UUID) {
-        scopes = Scopes.withDefaults(parameters.scopes)
+        scopes = ScopeSet.requested(parameters.scopes)
         forceRefresh = parameters.forceRefresh
         returnRefreshToken = parameters.returnRefreshToken
         claims = parameters.claimsRequest?.jsonString()
@@ -91,11 +93,8 @@ extension MSALNativeAuthUserAccountResult {
 
     /// The key of a refresh: concurrent refreshes of one (account, scopes, claims) share a task.
     private static func refreshKey(_ request: AccessTokenRequest, homeAccountId: String) -> String {
-        let resourceScopes = request.scopes.filter { !Scopes.oidcDefaultsLowercased.contains($0.lowercased()) }
-        return [
-            homeAccountId.lowercased(), resourceScopes.map { $0.lowercased() }.sorted().joined(separator: " "),
-            request.claims ?? "", request.returnRefreshToken ? "rt" : "",
-        ].joined(separator: "|")
+        [homeAccountId.lowercased(), request.scopes.key, request.claims ?? "", request.returnRefreshToken ? "rt" : ""].joined(
+            separator: "|")
     }
 
     /// Proactive refresh: `cached` is still valid but due, so the caller already has it;
@@ -110,7 +109,7 @@ extension MSALNativeAuthUserAccountResult {
         let cache = environment.cache
         // The scopes of the token being replaced, so the new one covers everything the old one did.
         let request = AccessTokenRequest(
-            scopes: Scopes.withDefaults(cached.scopes), forceRefresh: false, returnRefreshToken: caller.returnRefreshToken, claims: nil,
+            scopes: .requested(cached.scopes), forceRefresh: false, returnRefreshToken: caller.returnRefreshToken, claims: nil,
             wireClaims: caller.wireClaims, correlationId: caller.correlationId) // the client's capabilities (xms_cc) still go
         let key = Self.refreshKey(request, homeAccountId: homeAccountId)
         let logger = environment.logger
@@ -163,7 +162,7 @@ extension MSALNativeAuthUserAccountResult {
         let answer = await client.call(
             .token,
             [
-                ("grant_type", "refresh_token"), ("refresh_token", refreshToken), ("scope", Scopes.wire(request.scopes)),
+                ("grant_type", "refresh_token"), ("refresh_token", refreshToken), ("scope", Scopes.wire(request.scopes.scopes)),
                 ("client_info", "1"), ("claims", request.wireClaims),
             ], correlationId: request.correlationId, expecting: TokenResponse.self)
         let id = answer.correlationId
@@ -189,7 +188,7 @@ extension MSALNativeAuthUserAccountResult {
         let now = environment.clock.now()
         let parsed: ParsedTokenResponse
         do {
-            parsed = try ParsedTokenResponse(response, requestedScopes: request.scopes)
+            parsed = try ParsedTokenResponse(response, requestedScopes: request.scopes.scopes)
         } catch {
             return .failure(
                 RetrieveAccessTokenError(
@@ -211,9 +210,11 @@ extension MSALNativeAuthUserAccountResult {
                     NativeAuthErrorDetails(
                         message: "The token response carries no access token", correlationId: correlationId)))
         }
+        // The request's own value when the server granted what was asked (or named nothing).
+        let granted = parsed.grantedScopes == request.scopes.scopes ? request.scopes : ScopeSet(parsed.grantedScopes)
         do {
             let saved = try environment.cache.save(
-                response, clientInfo: parsed.clientInfo, idToken: parsed.idToken, scopes: parsed.grantedScopes,
+                response, clientInfo: parsed.clientInfo, idToken: parsed.idToken, scopes: granted,
                 now: now, condition: .refresh(generation: generation))
             guard saved else {
                 return .failure(
@@ -229,9 +230,7 @@ extension MSALNativeAuthUserAccountResult {
         if let idToken = parsed.idToken {
             update(account: parsed.account(environment: account.environment), idToken: idToken.raw)
         }
-        let wanted = request.scopes.filter { !Scopes.oidcDefaultsLowercased.contains($0.lowercased()) }
-        let granted = Set(parsed.grantedScopes.map { $0.lowercased() })
-        let declined = wanted.filter { !Scopes.covers(granted, $0.lowercased()) }
+        let declined = request.scopes.declined(by: granted)
         if !declined.isEmpty {
             return .failure(
                 RetrieveAccessTokenError(

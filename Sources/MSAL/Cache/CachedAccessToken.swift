@@ -40,21 +40,6 @@ package struct CachedAccessToken: Sendable {
     /// The service's advice (`refresh_on`, from `refresh_in`): refresh from then on, in the background.
     package var refreshOn: Date?
 
-    /// A `target` read once: its scopes, and the key of its resource scopes.
-    final class ScopeSet: Sendable {
-        let scopes: [String]
-        let resourceScopes: Set<String>
-        let key: String
-
-        init(target: String) {
-            scopes = target.split(separator: " ").map(String.init)
-            resourceScopes = Set(scopes.map { $0.lowercased() }).subtracting(Scopes.oidcDefaultsLowercased)
-            key = Self.key(resourceScopes)
-        }
-
-        static func key(_ resourceScopes: Set<String>) -> String { resourceScopes.sorted().joined(separator: " ") }
-    }
-
     /// Hands out one copy of each account id and scope set while an index is built.
     struct Interner {
         private var accounts: [String: (id: String, lowercased: String)] = [:]

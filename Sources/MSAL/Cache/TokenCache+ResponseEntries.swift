@@ -5,21 +5,20 @@ import Foundation
 /// the id token, the account record and the app metadata.
 extension TokenCache {
     func write(
-        _ response: TokenResponse, clientInfo: ClientInfo, idToken: IDToken?, scopes: [String], now: Date,
+        _ response: TokenResponse, clientInfo: ClientInfo, idToken: IDToken?, scopes: ScopeSet, now: Date,
         into document: inout TokenCacheDocument
     ) {
         let homeAccountId = clientInfo.homeAccountId
         let seconds = Int(now.timeIntervalSince1970)
         if let secret = response.accessToken {
-            let target = TokenCacheKey.target(scopes)
-            let newScopes = Set(scopes.map { $0.lowercased() }).subtracting(Scopes.oidcDefaultsLowercased)
+            let target = TokenCacheKey.target(scopes.scopes)
+            let newScopes = scopes.resourceScopes
             // Drop tokens of this account whose scopes overlap (they are superseded).
             document[.accessToken] = document[.accessToken].filter { _, entry in
                 guard belongsToClient(entry), entry.string("realm", equalsIgnoringCase: realm),
                     entry.string("home_account_id", equalsIgnoringCase: homeAccountId)
                 else { return true }
-                let old = Set((entry.string("target") ?? "").split(separator: " ").map { $0.lowercased() })
-                    .subtracting(Scopes.oidcDefaultsLowercased)
+                let old = ScopeSet(target: entry.string("target") ?? "").resourceScopes
                 return newScopes.isEmpty ? !old.isEmpty : old.isDisjoint(with: newScopes)
             }
             let expiresIn = response.expiresOn.map { $0 - now.timeIntervalSince1970 } ?? response.expiresIn ?? 600

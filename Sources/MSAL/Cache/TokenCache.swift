@@ -134,14 +134,14 @@ package final class TokenCache: Sendable {
         state.exact = exact
     }
 
-    /// An access token of `homeAccountId` whose scopes cover `scopes` (OIDC scopes aside) and that
-    /// is still valid at `validAt`. With `requestedScopes` (the app's list as it gave it), the
+    /// An access token of `homeAccountId` whose scopes cover the resource scopes of `scopes` and
+    /// that is still valid at `validAt`. With `requestedScopes` (the app's list as it gave it), the
     /// answer is remembered for `servedAccessToken`.
-    package func accessToken(homeAccountId: String, scopes: [String], validAt: Date, requestedScopes: [String]? = nil) -> CachedAccessToken?
+    package func accessToken(homeAccountId: String, scopes: ScopeSet, validAt: Date, requestedScopes: [String]? = nil) -> CachedAccessToken?
     {
-        let wanted = Set(scopes.map { $0.lowercased() }).subtracting(Scopes.oidcDefaultsLowercased)
+        let wanted = scopes.resourceScopes
         let account = homeAccountId.lowercased()
-        let key = ExactKey(account: account, scopes: CachedAccessToken.ScopeSet.key(wanted))
+        let key = ExactKey(account: account, scopes: scopes.key)
         return withCurrent { state in
             var rechecked = false
             for _ in 0..<3 {
@@ -314,7 +314,7 @@ package final class TokenCache: Sendable {
     /// Stores a token response. Returns false when a refresh found its account signed out.
     @discardableResult
     package func save(
-        _ response: TokenResponse, clientInfo: ClientInfo, idToken: IDToken?, scopes: [String], now: Date,
+        _ response: TokenResponse, clientInfo: ClientInfo, idToken: IDToken?, scopes: ScopeSet, now: Date,
         condition: SaveCondition
     ) throws(SetupError) -> Bool {
         let homeAccountId = clientInfo.homeAccountId

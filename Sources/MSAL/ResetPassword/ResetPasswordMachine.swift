@@ -44,7 +44,7 @@ package struct ResetPasswordMachine: FlowMachine {
 
     /// The requests of the password-reset flow.
     package enum Call: Sendable, Equatable {
-        /// `/resetpassword/v1.0/start` for the machine's username.
+        /// `/resetpassword/v1.0/start` for the username `start(username:correlationId:)` checked (the controller sends it).
         case start(correlationId: UUID)
         /// `/resetpassword/v1.0/challenge` with this token.
         case challenge(Continuation)

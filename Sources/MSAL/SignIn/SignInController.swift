@@ -19,8 +19,8 @@ package struct SignInController: Sendable {
 
     package func start(_ request: StartRequest) async throws(SignInStartError) -> SignInStartResult {
         logger.info("Sign-in started for \(pii: request.username) correlation \(request.correlationId.uuidString)")
-        var machine = SignInMachine(username: request.username, scopes: request.scopes, claims: request.claims)
-        let first = machine.start(password: request.password, correlationId: request.correlationId)
+        var machine = SignInMachine(scopes: request.scopes, claims: request.claims)
+        let first = machine.start(username: request.username, password: request.password, correlationId: request.correlationId)
         let outcome = try await first.run { await perform($0, &machine) }.get(SignInStartError.init)
         let context = SignInContinuationContext(controller: self, scopes: request.scopes, claims: request.claims)
         switch outcome {
@@ -40,7 +40,7 @@ package struct SignInController: Sendable {
     }
 
     package func submitCode(_ code: String, on state: SignInCodeRequiredState) async throws(VerifyCodeError) -> SignInStepResult {
-        var machine = SignInMachine(username: "", scopes: state.scopes, claims: state.claims)
+        var machine = SignInMachine(scopes: state.scopes, claims: state.claims)
         let first = machine.submitCode(code, on: state.continuation)
         let outcome = try await first.run { await perform($0, &machine) }.get(VerifyCodeError.init, ending: state.lifecycle)
         return SignInStepResult(outcome, state.context)
@@ -48,7 +48,7 @@ package struct SignInController: Sendable {
 
     package func resendCode(on state: SignInCodeRequiredState) async throws(ResendCodeError) -> CodeRequiredResult<SignInCodeRequiredState>
     {
-        var machine = SignInMachine(username: "", scopes: state.scopes, claims: state.claims)
+        var machine = SignInMachine(scopes: state.scopes, claims: state.claims)
         let first = machine.resendCode(on: state.continuation)
         let outcome = try await first.run { await perform($0, &machine) }.get(ResendCodeError.init, ending: state.lifecycle)
         guard case .codeRequired(let sent) = outcome else { preconditionFailure("a resend ends with a code or an error") }
@@ -58,8 +58,9 @@ package struct SignInController: Sendable {
     package func submitPassword(_ password: String, on state: SignInPasswordRequiredState) async throws(PasswordRequiredError)
         -> SignInStepResult
     {
-        var machine = SignInMachine(username: state.username, scopes: state.scopes, claims: state.claims)
-        let first = machine.submitPassword(password, on: Continuation(state.continuationToken, state.correlationId))
+        var machine = SignInMachine(scopes: state.scopes, claims: state.claims)
+        let first = machine.submitPassword(
+            password, username: state.username, on: Continuation(state.continuationToken, state.correlationId))
         let outcome = try await first.run { await perform($0, &machine) }.get(PasswordRequiredError.init, ending: state.lifecycle)
         return SignInStepResult(outcome, SignInContinuationContext(controller: self, scopes: state.scopes, claims: state.claims))
     }
@@ -71,8 +72,8 @@ package struct SignInController: Sendable {
         username: String, continuationToken: String?, parameters scopes: [String]?, claims: String?, correlationId: UUID
     ) async -> Result<SignInStepResult, GenericFailure> {
         let scopes = Scopes.withDefaults(scopes)
-        var machine = SignInMachine(username: username, scopes: scopes, claims: claims)
-        let first = machine.signInAfterPreviousFlow(continuationToken: continuationToken, correlationId: correlationId)
+        var machine = SignInMachine(scopes: scopes, claims: claims)
+        let first = machine.signInAfterPreviousFlow(username: username, continuationToken: continuationToken, correlationId: correlationId)
         let context = SignInContinuationContext(controller: self, scopes: scopes, claims: claims)
         do throws(GenericFailure) {
             return .success(SignInStepResult(try await first.run { await perform($0, &machine) }.get(GenericFailure.init), context))
@@ -86,12 +87,12 @@ package struct SignInController: Sendable {
     /// Sends `call` and feeds the answer to `machine`.
     func perform(_ call: SignInMachine.Call, _ machine: inout SignInMachine) async -> SignInMachine.Action {
         switch call {
-        case .initiate(let correlationId):
+        case .initiate(let username, let correlationId):
             let environment = client.environment
             let (answer, id) = await client.call(
                 .signInInitiate,
                 [
-                    ("username", machine.username), ("challenge_type", environment.challengeTypes.wireValue),
+                    ("username", username), ("challenge_type", environment.challengeTypes.wireValue),
                     ("capabilities", environment.capabilities.wireValue),
                 ], correlationId: correlationId, expecting: ContinuationTokenResponse.self)
             return machine.initiateAnswered(answer, correlationId: id)

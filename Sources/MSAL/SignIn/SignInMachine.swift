@@ -17,9 +17,10 @@ package struct SignInMachine: FlowMachine {
         /// A step is about to begin.
         case idle
         /// `signIn(parameters:)`: waiting for `/oauth2/v2.0/initiate`, then for its challenge;
-        /// `password` is the one the app supplied, redeemed as soon as the server asks for it.
-        case initiating(password: String?)
-        case challenging(password: String?)
+        /// `password` is the one the app supplied for `username`, redeemed as soon as the server
+        /// asks for it.
+        case initiating(username: String, password: String?)
+        case challenging(username: String, password: String?)
         /// `resendCode`: waiting for the challenge that sends a new code.
         case resendingCode
         /// Waiting for the token endpoint to redeem the credential `step` sent.
@@ -47,8 +48,8 @@ package struct SignInMachine: FlowMachine {
 
     /// The requests of the sign-in flow.
     package enum Call: Sendable {
-        /// `/oauth2/v2.0/initiate` for the machine's username.
-        case initiate(correlationId: UUID)
+        /// `/oauth2/v2.0/initiate` for `username`.
+        case initiate(username: String, correlationId: UUID)
         /// `/oauth2/v2.0/challenge` with this token.
         case challenge(Continuation)
         /// The token endpoint with this grant.
@@ -76,14 +77,12 @@ package struct SignInMachine: FlowMachine {
     package var state = State.idle
     package static let idle = State.idle
     package static let done = State.done
-    package let username: String
     private let scopes: [String]
     private let claims: String?
 
-    /// A machine for one step of a sign-in of `username` (empty where the step does not send it)
-    /// that asks for `scopes` (the OIDC defaults included) and `claims`.
-    package init(username: String, scopes: [String], claims: String?) {
-        self.username = username
+    /// A machine for one step of a sign-in that asks for `scopes` (the OIDC defaults included) and
+    /// `claims`. The steps that send the username are given it.
+    package init(scopes: [String], claims: String?) {
         self.scopes = scopes
         self.claims = claims
     }
@@ -92,9 +91,10 @@ package struct SignInMachine: FlowMachine {
 
     /// `signIn(parameters:)`: an empty username, or an empty password the app supplied, is refused
     /// before anything is sent.
-    package mutating func start(password: String?, correlationId id: UUID) -> Action {
+    package mutating func start(username: String, password: String?, correlationId id: UUID) -> Action {
         let checks = [FlowFailure.ifEmpty(username, .invalidUsername, id), password.flatMap { .ifEmpty($0, .invalidCredentials, id) }]
-        return begin(.initiate(correlationId: id), awaiting: .initiating(password: password), unless: checks[0], checks[1])
+        let call = Call.initiate(username: username, correlationId: id)
+        return begin(call, awaiting: .initiating(username: username, password: password), unless: checks[0], checks[1])
     }
 
     /// `SignInCodeRequiredState.resendCode`.
@@ -108,17 +108,17 @@ package struct SignInMachine: FlowMachine {
         return begin(redeeming(.oob(code: code), continuation), awaiting: .redeeming(.submitCode), unless: check)
     }
 
-    /// `SignInPasswordRequiredState.submitPassword`: an empty password is refused before anything
-    /// is sent.
-    package mutating func submitPassword(_ password: String, on continuation: Continuation) -> Action {
+    /// `SignInPasswordRequiredState.submitPassword`: the password of `username`; an empty one is
+    /// refused before anything is sent.
+    package mutating func submitPassword(_ password: String, username: String, on continuation: Continuation) -> Action {
         let check = FlowFailure.ifEmpty(password, .invalidPassword, continuation.correlationId)
         let call = redeeming(.password(username: username, password: password), continuation)
         return begin(call, awaiting: .redeeming(.submitPassword), unless: check)
     }
 
-    /// The sign-in with the token that ended a sign-up or a password reset; without a token there
-    /// is nothing to redeem (docs/protocol.md#sign-in-after-sign-up-or-reset).
-    package mutating func signInAfterPreviousFlow(continuationToken: String?, correlationId id: UUID) -> Action {
+    /// The sign-in of `username` with the token that ended a sign-up or a password reset; without
+    /// a token there is nothing to redeem (docs/protocol.md#sign-in-after-sign-up-or-reset).
+    package mutating func signInAfterPreviousFlow(username: String, continuationToken: String?, correlationId id: UUID) -> Action {
         let message = "Sign In is not available at this point, please use the standalone sign in methods"
         let noToken = continuationToken == nil ? FlowFailure.keepingState(.generalError, .init(message: message, correlationId: id)) : nil
         let call = redeeming(.continuationToken(username: username), Continuation(continuationToken ?? "", id))
@@ -138,10 +138,13 @@ package struct SignInMachine: FlowMachine {
     package mutating func initiateAnswered(_ answer: NativeAuthOutcome<ContinuationTokenResponse>, correlationId id: UUID)
         -> Action
     {
-        guard case .initiating(let password) = state else { preconditionFailure("SignInMachine got /initiate while \(state)") }
+        guard case .initiating(let username, let password) = state else {
+            preconditionFailure("SignInMachine got /initiate while \(state)")
+        }
         switch answer {
         case .success(let body):
-            return send(.challenge(Continuation(body.continuationToken, id)), awaiting: .challenging(password: password))
+            return send(
+                .challenge(Continuation(body.continuationToken, id)), awaiting: .challenging(username: username, password: password))
         case .apiError(let error) where error.error == .userNotFound:
             return fail(.keepingState(.userNotFound, error, id))
         default:
@@ -156,7 +159,7 @@ package struct SignInMachine: FlowMachine {
     /// keeps the state, and a password prompt ends the flow.
     package mutating func challengeAnswered(_ answer: NativeAuthOutcome<ChallengeResponse>, correlationId id: UUID) -> Action {
         switch (state, answer) {
-        case (.challenging(let password), .success(let challenge)):
+        case (.challenging(let username, let password), .success(let challenge)):
             // A code-only account gets a code even when the app supplied a password (docs/protocol.md#sign-in-endpoints).
             if let sent = challenge.codeSent(id) { return succeed(.codeRequired(sent)) }
             let next = Continuation(challenge.continuationToken, id)
@@ -238,5 +241,21 @@ package struct SignInMachine: FlowMachine {
         default: break
         }
         return details
+    }
+}
+
+extension SignInMachine.State: CustomStringConvertible {
+    /// The state's name, without the username and password it may carry: the message of a
+    /// controller error that names the state (`expect`, the events' guards) shows no credential.
+    package var description: String {
+        switch self {
+        case .idle: "idle"
+        case .initiating: "initiating"
+        case .challenging: "challenging"
+        case .resendingCode: "resendingCode"
+        case .redeeming(let step): "redeeming(\(step))"
+        case .introspecting(let mfa): "introspecting(mfa: \(mfa))"
+        case .done: "done"
+        }
     }
 }

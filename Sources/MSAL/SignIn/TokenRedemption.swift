@@ -94,7 +94,7 @@ extension NativeAuthClient {
                 let parsed = try ParsedTokenResponse(response, requestedScopes: grant.scopes)
                 do {
                     try environment.cache.save(
-                        response, clientInfo: parsed.clientInfo, idToken: parsed.idToken, scopes: parsed.grantedScopes,
+                        response, clientInfo: parsed.clientInfo, idToken: parsed.idToken, scopes: ScopeSet(parsed.grantedScopes),
                         now: now, condition: .signIn(singleAccount: !environment.allowsMultipleAccounts))
                 } catch {
                     // Signed in all the same; the tokens live in the result and the cache error is on record.

@@ -19,8 +19,9 @@ package struct SignUpController: Sendable {
 
     package func start(_ request: StartRequest) async throws(SignUpStartError) -> SignUpStartResult {
         environment.logger.info("Sign-up started for \(pii: request.username) correlation \(request.correlationId.uuidString)")
-        var machine = SignUpMachine(username: request.username)
-        let first = machine.start(password: request.password, attributes: request.attributes, correlationId: request.correlationId)
+        var machine = SignUpMachine()
+        let first = machine.start(
+            username: request.username, password: request.password, attributes: request.attributes, correlationId: request.correlationId)
         switch try await run(first, &machine).get(SignUpStartError.init) {
         case .codeRequired(let sent):
             let result = CodeRequiredResult(sent) { state(request.username, $0) as SignUpCodeRequiredState }
@@ -35,7 +36,7 @@ package struct SignUpController: Sendable {
     }
 
     package func submitCode(_ code: String, on state: SignUpCodeRequiredState) async throws(VerifyCodeError) -> SignUpVerifyCodeResult {
-        var machine = SignUpMachine(username: state.username)
+        var machine = SignUpMachine()
         let first = machine.submitCode(code, on: Continuation(state.continuationToken, state.correlationId))
         switch try await run(first, &machine).get(VerifyCodeError.init, ending: state.lifecycle) {
         case .completed(let token, let id): return .completed(signInState(state.username, token, id))
@@ -48,7 +49,7 @@ package struct SignUpController: Sendable {
 
     package func resendCode(on state: SignUpCodeRequiredState) async throws(ResendCodeError) -> CodeRequiredResult<SignUpCodeRequiredState>
     {
-        var machine = SignUpMachine(username: state.username)
+        var machine = SignUpMachine()
         let first = machine.resendCode(on: Continuation(state.continuationToken, state.correlationId))
         guard case .codeRequired(let sent) = try await run(first, &machine).get(ResendCodeError.init, ending: state.lifecycle) else {
             preconditionFailure("a resend ends with a code or an error")
@@ -59,7 +60,7 @@ package struct SignUpController: Sendable {
     package func submitPassword(_ password: String, on state: SignUpPasswordRequiredState) async throws(PasswordRequiredError)
         -> SignUpPasswordRequiredResult
     {
-        var machine = SignUpMachine(username: state.username)
+        var machine = SignUpMachine()
         let first = machine.submitPassword(password, on: Continuation(state.continuationToken, state.correlationId))
         switch try await run(first, &machine).get(PasswordRequiredError.init, ending: state.lifecycle) {
         case .completed(let token, let id): return .completed(signInState(state.username, token, id))
@@ -72,7 +73,7 @@ package struct SignUpController: Sendable {
     package func submitAttributes(_ attributes: Result<String?, SetupError>, on state: SignUpAttributesRequiredState)
         async throws(AttributesRequiredError) -> SignUpAttributesRequiredResult
     {
-        var machine = SignUpMachine(username: state.username)
+        var machine = SignUpMachine()
         let first = machine.submitAttributes(attributes, on: Continuation(state.continuationToken, state.correlationId))
         switch try await run(first, &machine).get(AttributesRequiredError.init, ending: state.lifecycle) {
         case .completed(let token, let id): return .completed(signInState(state.username, token, id))
@@ -100,11 +101,11 @@ package struct SignUpController: Sendable {
     private func run(_ first: SignUpMachine.Action, _ machine: inout SignUpMachine) async -> FlowAction<SignUpMachine.Outcome, Never> {
         await first.run { call in
             switch call {
-            case .start(let password, let attributes, let correlationId):
+            case .start(let username, let password, let attributes, let correlationId):
                 let (answer, id) = await client.call(
                     .signUpStart,
                     [
-                        ("username", machine.username), ("password", password), ("attributes", attributes),
+                        ("username", username), ("password", password), ("attributes", attributes),
                         ("challenge_type", environment.challengeTypes.wireValue), ("capabilities", environment.capabilities.wireValue),
                     ], correlationId: correlationId, expecting: ContinuationTokenResponse.self)
                 return machine.startAnswered(answer, correlationId: id)

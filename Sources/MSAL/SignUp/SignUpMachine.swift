@@ -41,8 +41,8 @@ package struct SignUpMachine: FlowMachine {
 
     /// The requests of the sign-up flow.
     package enum Call: Sendable, Equatable {
-        /// `/signup/v1.0/start` for the machine's username.
-        case start(password: String?, attributes: String?, correlationId: UUID)
+        /// `/signup/v1.0/start` for `username`.
+        case start(username: String, password: String?, attributes: String?, correlationId: UUID)
         /// `/signup/v1.0/challenge` with this token.
         case challenge(Continuation)
         /// `/signup/v1.0/continue` with this token.
@@ -69,22 +69,21 @@ package struct SignUpMachine: FlowMachine {
     package var state = State.idle
     package static let idle = State.idle
     package static let done = State.done
-    package let username: String
 
-    package init(username: String) {
-        self.username = username
-    }
+    package init() {}
 
     // MARK: Steps
 
     /// `signUp(parameters:)`: an empty username, an empty password the app supplied, or attributes
     /// that are no JSON object are refused before anything is sent.
-    package mutating func start(password: String?, attributes: Result<String?, SetupError>, correlationId id: UUID) -> Action {
+    package mutating func start(username: String, password: String?, attributes: Result<String?, SetupError>, correlationId id: UUID)
+        -> Action
+    {
         let checks = [
             FlowFailure.ifEmpty(username, .invalidUsername, id), password.flatMap { .ifEmpty($0, .invalidPassword, id) },
             Self.unencodable(attributes, id),
         ]
-        let call = Call.start(password: password, attributes: try? attributes.get(), correlationId: id)
+        let call = Call.start(username: username, password: password, attributes: try? attributes.get(), correlationId: id)
         return begin(call, awaiting: .starting, unless: checks[0], checks[1], checks[2])
     }
 

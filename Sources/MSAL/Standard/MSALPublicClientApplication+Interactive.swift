@@ -168,7 +168,7 @@ extension MSALPublicClientApplication {
         }
         do {
             _ = try environment.cache.save(
-                response, clientInfo: parsed.clientInfo, idToken: parsed.idToken, scopes: parsed.grantedScopes, now: now,
+                response, clientInfo: parsed.clientInfo, idToken: parsed.idToken, scopes: ScopeSet(parsed.grantedScopes), now: now,
                 condition: .signIn(singleAccount: false))
         } catch {
             environment.logger.warning("The new tokens could not be cached: \(error.message)")

@@ -3,8 +3,8 @@ import Foundation
 /// A silent request's values, copied from the parameters when the call starts.
 package struct SilentTokenRequest: Sendable {
     var homeAccountId: String
-    /// App scopes with the OIDC defaults appended.
-    var scopes: [String]
+    /// App scopes with the OIDC defaults appended, read once (`ScopeSet.requested`).
+    var scopes: ScopeSet
     var forceRefresh: Bool
     var claims: String?
     /// `claims` with the client's capabilities (`xms_cc`), as the refresh sends it.
@@ -39,7 +39,7 @@ extension MSALPublicClientApplication {
         if let problem = checkScopesAndAuthority(parameters, correlationId: correlationId) { return .failure(problem) }
         return .success(
             SilentTokenRequest(
-                homeAccountId: identifier, scopes: Scopes.withDefaults(parameters.scopes),
+                homeAccountId: identifier, scopes: .requested(parameters.scopes),
                 forceRefresh: forceRefresh ?? (parameters as? MSALSilentTokenParameters)?.forceRefresh ?? false,
                 claims: parameters.claimsRequest?.jsonString(),
                 wireClaims: MSALClaimsRequest.wire(parameters.claimsRequest, capabilities: environment.clientCapabilities),
@@ -97,7 +97,7 @@ extension MSALPublicClientApplication {
             var mapped = StandardErrors.fromRefresh(error)
             if let granted = error.grantedScopes, error.declinedScopes != nil,
                 let cached = environment.cache.accessToken(
-                    homeAccountId: request.homeAccountId, scopes: granted, validAt: environment.clock.now())
+                    homeAccountId: request.homeAccountId, scopes: ScopeSet(granted), validAt: environment.clock.now())
             {
                 // The tokens of the granted scopes were saved: MSAL hands them over with the error.
                 let result = makeResult(

@@ -79,7 +79,8 @@ import Testing
     }
 
     private func refreshOn(_ g: Gated, _ account: MSALNativeAuthUserAccountResult) throws -> Date? {
-        try g.cache.accessToken(homeAccountId: #require(account.account.identifier), scopes: [Self.todo], validAt: .distantPast)?.refreshOn
+        try g.cache.accessToken(homeAccountId: #require(account.account.identifier), scopes: ScopeSet([Self.todo]), validAt: .distantPast)?
+            .refreshOn
     }
 
     /// `refresh_in` as a number and as a numeric string (as `expires_in` may come).

@@ -22,7 +22,7 @@ import Testing
             throw UnexpectedOutcome("sign-in did not complete")
         }
         let cached = h.app.environment.cache.accessToken(
-            homeAccountId: try #require(account.account.identifier), scopes: [Self.read], validAt: h.clock.now())
+            homeAccountId: try #require(account.account.identifier), scopes: ScopeSet([Self.read]), validAt: h.clock.now())
         #expect(cached?.scopes == [Self.read], "the cache holds a token for ToDoList.Read only")
 
         h.stub.expect(

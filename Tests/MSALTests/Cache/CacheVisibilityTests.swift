@@ -104,7 +104,8 @@ import Testing
             logger: MSALLoggerConfig())
         let valid = Date(timeIntervalSince1970: 1_800_000_000)
         return {
-            cache.accessToken(homeAccountId: "uid0.utid", scopes: ["api://contoso/api1/Data.Read"], validAt: valid, requestedScopes: [])?
+            cache.accessToken(
+                homeAccountId: "uid0.utid", scopes: ScopeSet(["api://contoso/api1/Data.Read"]), validAt: valid, requestedScopes: [])?
                 .secret
         }
     }

@@ -74,8 +74,8 @@ import Testing
         for account in 0..<6 {
             for scope in 0..<5 {
                 let scopes = ["api://contoso/api\(scope)/Data.Read"]
-                let expected = whole.accessToken(homeAccountId: "uid\(account).utid", scopes: scopes, validAt: valid)?.secret
-                #expect(copy.accessToken(homeAccountId: "uid\(account).utid", scopes: scopes, validAt: valid)?.secret == expected)
+                let expected = whole.accessToken(homeAccountId: "uid\(account).utid", scopes: ScopeSet(scopes), validAt: valid)?.secret
+                #expect(copy.accessToken(homeAccountId: "uid\(account).utid", scopes: ScopeSet(scopes), validAt: valid)?.secret == expected)
                 #expect(
                     expected
                         == (account == 5 ? nil : "secret/\(account)/\(scope) \"quoted\" é😀\n" + String(repeating: "x", count: 40 * scope)))
@@ -128,7 +128,7 @@ import Testing
         let file = try temporaryFile(Data(#"{"AccessToken":{"k":{\#(entry),"secret":"bad\q"}}}"#.utf8))
         defer { try? FileManager.default.removeItem(at: file) }
         let copy = cache(FileTokenCacheStorage(url: file, secretsInFileFrom: 0))
-        #expect(copy.accessToken(homeAccountId: "h", scopes: [], validAt: Date(timeIntervalSince1970: 1_800_000_000)) == nil)
+        #expect(copy.accessToken(homeAccountId: "h", scopes: ScopeSet([]), validAt: Date(timeIntervalSince1970: 1_800_000_000)) == nil)
     }
 
     @Test func aLookUpCopyThatCannotReadItsSecretReadsTheFileAgain() throws {
@@ -145,7 +145,8 @@ import Testing
         try handle.write(contentsOf: Data(text.utf8))
         try handle.close()
         let served = copy.accessToken(
-            homeAccountId: "uid0.utid", scopes: ["api://contoso/api0/Data.Read"], validAt: Date(timeIntervalSince1970: 1_800_000_000))
+            homeAccountId: "uid0.utid", scopes: ScopeSet(["api://contoso/api0/Data.Read"]),
+            validAt: Date(timeIntervalSince1970: 1_800_000_000))
         #expect(served?.secret.hasPrefix("SECRET/0/0+") == true, "\(String(describing: served?.secret))")
     }
 

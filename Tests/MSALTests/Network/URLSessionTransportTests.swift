@@ -30,6 +30,17 @@ import Testing
         #expect(wire.hasSuffix("\r\n\r\na=b+c"))
     }
 
+    /// The recorder the redirect tests use sees a connection that does reach it, so "nothing reached
+    /// it" is a finding and not a deaf listener.
+    @Test func theRecorderKeepsWhatReachesIt() async throws {
+        let recorder = try ConnectionRecorder()
+        defer { recorder.stop() }
+        let response = try await URLSessionTransport().send(request(try #require(URL(string: recorder.url("/t/x")))))
+        #expect(response.status == 200 && String(decoding: response.body, as: UTF8.self).contains("from-the-other-host"))
+        #expect(recorder.connections.count == 1)
+        #expect(String(decoding: try #require(recorder.connections.first), as: UTF8.self).hasPrefix("POST /t/x HTTP/1.1\r\n"))
+    }
+
     @Test(arguments: [301, 302, 303, 307, 308])
     func aRedirectIsTheResponseAndNothingReachesTheHostItNames(status: Int) async throws {
         let recorder = try ConnectionRecorder()

@@ -10,13 +10,13 @@ import Testing
     private let scopes = ["User.Read", "openid", "profile", "offline_access"]
     private let token = Continuation("T0", Fixture.correlation)
 
-    private func machine(username: String = Fixture.username) -> SignInMachine {
-        SignInMachine(username: username, scopes: scopes, claims: #"{"c":1}"#)
+    private func machine() -> SignInMachine {
+        SignInMachine(scopes: scopes, claims: #"{"c":1}"#)
     }
     /// A start machine that has had `/initiate` answered and waits for the challenge.
     private func challenging(password: String? = nil) throws -> SignInMachine {
         var machine = machine()
-        _ = try call(machine.start(password: password, correlationId: Fixture.correlation))
+        _ = try call(machine.start(username: Fixture.username, password: password, correlationId: Fixture.correlation))
         _ = try call(machine.initiateAnswered(.success(ContinuationTokenResponse(continuationToken: "T0")), correlationId: Answer.first))
         return machine
     }
@@ -28,9 +28,11 @@ import Testing
             machine = try challenging(password: Fixture.password)
             _ = try call(machine.challengeAnswered(.success(Answer.password("T1")), correlationId: Answer.second))
         case .submitCode: _ = try call(machine.submitCode(Fixture.code, on: token))
-        case .submitPassword: _ = try call(machine.submitPassword(Fixture.password, on: token))
+        case .submitPassword: _ = try call(machine.submitPassword(Fixture.password, username: Fixture.username, on: token))
         case .afterPreviousFlow:
-            _ = try call(machine.signInAfterPreviousFlow(continuationToken: "T-after", correlationId: Fixture.correlation))
+            _ = try call(
+                machine.signInAfterPreviousFlow(
+                    username: Fixture.username, continuationToken: "T-after", correlationId: Fixture.correlation))
         }
         #expect(machine.state == .redeeming(step))
         return machine
@@ -47,20 +49,29 @@ import Testing
     // MARK: Checks before anything is sent
 
     @Test func theStartRefusesAnEmptyUsernameAndAnEmptyPasswordBeforeSending() throws {
-        var noUsername = machine(username: "")
-        let username = try failure(noUsername.start(password: nil, correlationId: Fixture.correlation))
+        var noUsername = machine()
+        let username = try failure(noUsername.start(username: "", password: nil, correlationId: Fixture.correlation))
         #expect(username.kind == .invalidUsername && username.details.message == NativeAuthErrorMessage.invalidUsername)
         #expect(noUsername.state == .done)
         var emptyPassword = machine()
-        let password = try failure(emptyPassword.start(password: "", correlationId: Fixture.correlation))
+        let password = try failure(emptyPassword.start(username: Fixture.username, password: "", correlationId: Fixture.correlation))
         #expect(password.kind == .invalidCredentials && password.details.message == NativeAuthErrorMessage.invalidCredentials)
         for supplied in [nil, Fixture.password] {
             var machine = machine()
-            guard case .initiate(let id) = try call(machine.start(password: supplied, correlationId: Fixture.correlation)) else {
-                throw UnexpectedOutcome("expected /initiate")
-            }
-            #expect(id == Fixture.correlation && machine.state == .initiating(password: supplied))
+            let first = try call(machine.start(username: Fixture.username, password: supplied, correlationId: Fixture.correlation))
+            guard case .initiate(Fixture.username, let id) = first else { throw UnexpectedOutcome("expected /initiate for the username") }
+            #expect(id == Fixture.correlation && machine.state == .initiating(username: Fixture.username, password: supplied))
         }
+    }
+
+    /// A controller error names the machine's state (`expect`, the events' guards): never the
+    /// credential the state carries.
+    @Test func aStateNamesItselfWithoutItsUsernameOrPassword() {
+        let states: [SignInMachine.State] = [
+            .initiating(username: Fixture.username, password: Fixture.password),
+            .challenging(username: Fixture.username, password: Fixture.password),
+        ]
+        #expect(states.map { "\($0)" } == ["initiating", "challenging"])
     }
 
     @Test func anEmptyCodeOrPasswordIsRefusedBeforeSending() throws {
@@ -68,7 +79,7 @@ import Testing
         let emptyCode = try failure(code.submitCode("", on: token))
         #expect(emptyCode.kind == .invalidCode && emptyCode.details.message == NativeAuthErrorMessage.invalidCode && !emptyCode.endsFlow)
         var password = machine()
-        let emptyPassword = try failure(password.submitPassword("", on: token))
+        let emptyPassword = try failure(password.submitPassword("", username: Fixture.username, on: token))
         #expect(emptyPassword.kind == .invalidPassword && emptyPassword.details.message == NativeAuthErrorMessage.invalidPassword)
         #expect(code.state == .done && password.state == .done)
     }
@@ -77,18 +88,18 @@ import Testing
 
     @Test func anInitiateTokenLeadsToTheChallengeWithTheEchoedCorrelationId() throws {
         var machine = machine()
-        _ = try call(machine.start(password: nil, correlationId: Fixture.correlation))
+        _ = try call(machine.start(username: Fixture.username, password: nil, correlationId: Fixture.correlation))
         guard
             case .challenge(let next) = try call(
                 machine.initiateAnswered(.success(ContinuationTokenResponse(continuationToken: "T0")), correlationId: Answer.first))
         else { throw UnexpectedOutcome("expected the challenge") }
-        #expect(next == Continuation("T0", Answer.first) && machine.state == .challenging(password: nil))
+        #expect(next == Continuation("T0", Answer.first) && machine.state == .challenging(username: Fixture.username, password: nil))
     }
 
     @Test func initiateErrorsMapToTheirKinds() throws {
         func decide(_ outcome: NativeAuthOutcome<ContinuationTokenResponse>) throws -> FlowFailure {
             var machine = machine()
-            _ = try call(machine.start(password: nil, correlationId: Fixture.correlation))
+            _ = try call(machine.start(username: Fixture.username, password: nil, correlationId: Fixture.correlation))
             let failure = try failure(machine.initiateAnswered(outcome, correlationId: Answer.first))
             #expect(machine.state == .done && failure.details.correlationId == Answer.first && !failure.endsFlow)
             return failure
@@ -189,11 +200,13 @@ import Testing
         guard case .oob("1234") = oob.kind else { throw UnexpectedOutcome("expected an oob grant") }
         #expect(oob.continuationToken == "T0")
         var password = machine()
-        guard case .password(Fixture.username, "pw") = try grant(password.submitPassword("pw", on: token)).kind else {
+        guard case .password(Fixture.username, "pw") = try grant(password.submitPassword("pw", username: Fixture.username, on: token)).kind
+        else {
             throw UnexpectedOutcome("expected a password grant")
         }
         var after = machine()
-        let continuation = try grant(after.signInAfterPreviousFlow(continuationToken: "T-after", correlationId: Fixture.correlation))
+        let continuation = try grant(
+            after.signInAfterPreviousFlow(username: Fixture.username, continuationToken: "T-after", correlationId: Fixture.correlation))
         guard case .continuationToken(Fixture.username) = continuation.kind else {
             throw UnexpectedOutcome("expected a continuation-token grant")
         }
@@ -202,7 +215,8 @@ import Testing
 
     @Test func aSignInAfterAPreviousFlowWithoutATokenFailsBeforeSending() throws {
         var machine = machine()
-        let failure = try failure(machine.signInAfterPreviousFlow(continuationToken: nil, correlationId: Fixture.correlation))
+        let failure = try failure(
+            machine.signInAfterPreviousFlow(username: Fixture.username, continuationToken: nil, correlationId: Fixture.correlation))
         #expect(failure.kind == .generalError && failure.details.correlationId == Fixture.correlation && machine.state == .done)
         #expect(failure.details.message == "Sign In is not available at this point, please use the standalone sign in methods")
     }

@@ -10,8 +10,8 @@ import Testing
     private let token = Continuation("T0", Fixture.correlation)
 
     private var starting: SignUpMachine {
-        var machine = SignUpMachine(username: Fixture.username)
-        _ = machine.start(password: nil, attributes: .success(nil), correlationId: Fixture.correlation)
+        var machine = SignUpMachine()
+        _ = machine.start(username: Fixture.username, password: nil, attributes: .success(nil), correlationId: Fixture.correlation)
         return machine
     }
     /// A machine that has had `/start` answered and waits for the first challenge.
@@ -21,7 +21,7 @@ import Testing
         return machine
     }
     private func verifying(_ step: (inout SignUpMachine) -> SignUpMachine.Action) throws -> SignUpMachine {
-        var machine = SignUpMachine(username: Fixture.username)
+        var machine = SignUpMachine()
         _ = try call(step(&machine))
         return machine
     }
@@ -40,8 +40,8 @@ import Testing
 
     @Test func theStartRefusesAnEmptyUsernameAnEmptyPasswordAndUnencodableAttributesBeforeSending() throws {
         func start(_ username: String, _ password: String?, _ attributes: Result<String?, SetupError>) -> SignUpMachine.Action {
-            var machine = SignUpMachine(username: username)
-            return machine.start(password: password, attributes: attributes, correlationId: Fixture.correlation)
+            var machine = SignUpMachine()
+            return machine.start(username: username, password: password, attributes: attributes, correlationId: Fixture.correlation)
         }
         let username = try failure(start("", nil, .success(nil)))
         #expect(username.kind == .invalidUsername && username.details.message == NativeAuthErrorMessage.invalidUsername)
@@ -49,21 +49,21 @@ import Testing
         let unencodable = try failure(start(Fixture.username, nil, .failure(SetupError(.invalidJSON, "not JSON"))))
         #expect(unencodable.kind == .generalError && unencodable.details.message == "not JSON")
         let sent = try call(start(Fixture.username, "pw", .success(#"{"a":1}"#)))
-        #expect(sent == .start(password: "pw", attributes: #"{"a":1}"#, correlationId: Fixture.correlation))
+        #expect(sent == .start(username: Fixture.username, password: "pw", attributes: #"{"a":1}"#, correlationId: Fixture.correlation))
     }
 
     @Test func anEmptyCodeOrPasswordIsRefusedBeforeSending() throws {
-        var code = SignUpMachine(username: Fixture.username)
+        var code = SignUpMachine()
         #expect(try failure(code.submitCode("", on: token)).kind == .invalidCode)
-        var password = SignUpMachine(username: Fixture.username)
+        var password = SignUpMachine()
         #expect(try failure(password.submitPassword("", on: token)).kind == .invalidPassword)
         #expect(code.state == .done && password.state == .done)
     }
 
     @Test func attributesDefaultToAnEmptyObjectAndUnencodableOnesAreAGeneralError() throws {
-        var none = SignUpMachine(username: Fixture.username)
+        var none = SignUpMachine()
         #expect(try call(none.submitAttributes(.success(nil), on: token)) == .continueSignUp(.attributes("{}"), token))
-        var bad = SignUpMachine(username: Fixture.username)
+        var bad = SignUpMachine()
         let failure = try failure(bad.submitAttributes(.failure(SetupError(.invalidJSON, "bad")), on: token))
         #expect(failure.kind == .generalError && failure.details.message == "bad" && !failure.endsFlow)
     }

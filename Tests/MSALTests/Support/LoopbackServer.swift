@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 @testable import MSAL
 
@@ -6,8 +7,9 @@ import Foundation
     import Glibc
 #endif
 
-/// A minimal HTTP/1.1 server on 127.0.0.1 (a free port) for transport tests: each connection gets
-/// one request read and one scripted answer, which may be a cut or oversize body on purpose.
+/// A minimal HTTP/1.1 server on 127.0.0.1 (a free port, `LoopbackTestListener`) for transport tests:
+/// each connection gets one request read and one scripted answer, which may be a cut or oversize
+/// body on purpose.
 final class LoopbackServer: Sendable {
     enum Answer: Sendable {
         /// Writes these bytes verbatim, then closes.
@@ -18,36 +20,20 @@ final class LoopbackServer: Sendable {
         case close
     }
 
-    let port: UInt16
-    private let listener: Int32
-    private let requests = Locked<[Data]>([])
-    private let answers: Locked<[Answer]>
+    var port: UInt16 { listener.port }
+    private let listener: LoopbackTestListener
+    private let requests: Locked<[Data]>
 
     init(answers: [Answer]) throws {
-        self.answers = Locked(answers)
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw POSIXError(.EIO) }
-        var yes: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        let requests = Locked<[Data]>([])
+        let answers = Locked(answers)
+        self.requests = requests
+        listener = try LoopbackTestListener { connection in
+            let request = Self.readRequest(connection)
+            requests.withLock { $0.append(request) }
+            Self.write(connection, answers.withLock { $0.isEmpty ? Answer.close : $0.removeFirst() })
+            close(connection)
         }
-        guard bound == 0, listen(fd, 16) == 0 else {
-            close(fd)
-            throw POSIXError(.EADDRINUSE)
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        listener = fd
-        port = UInt16(bigEndian: address.sin_port)
-        let thread = Thread { [self] in serve() }
-        thread.start()
     }
 
     /// A port on which nothing listens: bound but never listening, so connections are refused,
@@ -74,24 +60,9 @@ final class LoopbackServer: Sendable {
     var url: URL { URL(string: "http://127.0.0.1:\(port)/t/oauth2/v2.0/initiate")! }
     var receivedRequests: [Data] { requests.withLock { $0 } }
 
-    func stop() {
-        shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
-    }
+    func stop() { listener.stop() }
 
-    private func serve() {
-        while true {
-            let connection = accept(listener, nil, nil)
-            guard connection >= 0 else { return }
-            // Each connection on its own thread: a slow one cannot hold up the next.
-            Thread { [self] in answer(connection) }.start()
-        }
-    }
-
-    private func answer(_ connection: Int32) {
-        let request = readRequest(connection)
-        requests.withLock { $0.append(request) }
-        let answer = answers.withLock { $0.isEmpty ? Answer.close : $0.removeFirst() }
+    private static func write(_ connection: Int32, _ answer: Answer) {
         switch answer {
         case .raw(let data):
             write(connection, data)
@@ -101,10 +72,9 @@ final class LoopbackServer: Sendable {
         case .close:
             break
         }
-        close(connection)
     }
 
-    private func readRequest(_ fd: Int32) -> Data {
+    private static func readRequest(_ fd: Int32) -> Data {
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
@@ -121,7 +91,7 @@ final class LoopbackServer: Sendable {
         }
     }
 
-    private func write(_ fd: Int32, _ data: Data) {
+    private static func write(_ fd: Int32, _ data: Data) {
         data.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {

@@ -33,6 +33,15 @@ import Testing
         return m
     }
 
+    /// A controller error names the machine's state (`expect`, the events' guards): never the
+    /// up-front password a sign-in's state carries.
+    @Test func aStateNamesItselfWithoutThePassword() throws {
+        var m = try started(password: "up-front-pw")
+        #expect("\(m.state)" == "interacting(start)")
+        m.state = .entering(password: "up-front-pw")
+        #expect("\(m.state)" == "entering")
+    }
+
     @Test func exactlyOneFirstFactorIsChallengedAtOnce() throws {
         var m = try started()
         let next = try call(

@@ -43,8 +43,8 @@ extension V2FlowMachine {
         -> Action
     {
         let all = form.prefill.merging(values) { _, app in app }
-        let context = Context(purpose: .firstFactor, sent: Set(all.keys))
-        return begin(.interact(form.submit, .attributes(all), continuation), awaiting: .interacting(.submitAttributes, context))
+        let waiting = State.interacting(.submitAttributes, interaction(.firstFactor, sent: Set(all.keys)))
+        return begin(.interact(form.submit, .attributes(all), continuation), awaiting: waiting)
     }
 
     /// A sign-up password state's `submitPassword`: the `password` attribute with the prefill; an empty password is refused.
@@ -52,9 +52,8 @@ extension V2FlowMachine {
         let check = FlowFailure.ifEmpty(password, .invalidPassword, continuation.correlationId)
         var all = form.prefill
         all["password"] = .string(password)
-        let context = Context(purpose: .firstFactor, sent: Set(all.keys))
-        return begin(
-            .interact(form.submit, .attributes(all), continuation), awaiting: .interacting(.submitAttributes, context), unless: check)
+        let waiting = State.interacting(.submitAttributes, interaction(.firstFactor, sent: Set(all.keys)))
+        return begin(.interact(form.submit, .attributes(all), continuation), awaiting: waiting, unless: check)
     }
 
     /// `submitNewPassword`: PUT to the `update` link; an empty password is refused before anything is sent.
@@ -62,12 +61,12 @@ extension V2FlowMachine {
         let check = FlowFailure.ifEmpty(password, .invalidPassword, continuation.correlationId)
         return begin(
             .interact(verification.submit, .newPassword(password), continuation),
-            awaiting: .interacting(.submitNewPassword, Context(purpose: .recovery)), unless: check)
+            awaiting: .interacting(.submitNewPassword, interaction(.recovery)), unless: check)
     }
 
     /// Inline recovery: posts the password method's `recover` link.
     package mutating func recover(_ link: URL, on continuation: Continuation) -> Action {
-        begin(.interact(link, .tokenOnly, continuation), awaiting: .interacting(.recover, Context(purpose: .recovery)))
+        begin(.interact(link, .tokenOnly, continuation), awaiting: .interacting(.recover, interaction(.recovery)))
     }
 
     /// A sign-in-after state's `signIn`: the resume, then the token request with this machine's scopes and claims.
@@ -79,26 +78,25 @@ extension V2FlowMachine {
 
     /// `collectAttributes`: autofill, else the password or the attributes state.
     mutating func collected(
-        _ descriptors: [V2AttributeDescriptor], submit: URL, _ next: Continuation, step: Step, context: Context
+        _ descriptors: [V2AttributeDescriptor], submit: URL, _ next: Continuation, step: Step, context: Interaction
     ) -> Action {
-        guard scenario == .signUp else {
+        guard scenario == .signUp, case .signUp(let sent, let submittedNothing) = context.journey else {
             return fail(Self.general("The service asked for attributes outside a sign-up", next.correlationId))
         }
+        var context = context
         guard !descriptors.isEmpty else {
-            guard !context.submittedNothing else {
+            guard !submittedNothing else {
                 return fail(Self.general("The service asked again for attributes without naming any", next.correlationId))
             }
-            var context = context
-            context.submittedNothing = true
+            context.journey = .signUp(sent: sent, submittedNothing: true)
             return send(.interact(submit, .attributes([:]), next), awaiting: .interacting(.submitAttributes, context))
         }
         let asked = Set(descriptors.map(\.id))
-        let prefill = knownAttributes.filter { asked.contains($0.key) && !context.sent.contains($0.key) }
+        let prefill = knownAttributes.filter { asked.contains($0.key) && !sent.contains($0.key) }
         let missing = descriptors.filter { $0.required && prefill[$0.id] == nil }
         let form = V2AttributeForm(submit: submit, prefill: prefill)
         if missing.isEmpty, !prefill.isEmpty {
-            var context = context
-            context.sent.formUnion(prefill.keys)
+            context.journey = .signUp(sent: sent.union(prefill.keys), submittedNothing: submittedNothing)
             return send(.interact(submit, .attributes(prefill), next), awaiting: .interacting(.submitAttributes, context))
         }
         if asked.contains("password"), prefill["password"] == nil { return succeed(.signUpPasswordRequired(form, next)) }
@@ -106,7 +104,7 @@ extension V2FlowMachine {
     }
 
     /// `poll`: at once the first time, then after the interval; a sixth is a general error.
-    mutating func polled(_ link: URL, intervalMilliseconds: Int?, _ next: Continuation, step: Step, context: Context) -> Action {
+    mutating func polled(_ link: URL, intervalMilliseconds: Int?, _ next: Continuation, step: Step, context: Interaction) -> Action {
         guard context.polls < Self.maximumPolls else {
             return fail(
                 .refusal(

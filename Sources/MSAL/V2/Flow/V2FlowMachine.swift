@@ -54,30 +54,12 @@ package struct V2FlowMachine: FlowMachine {
         case signInAfter
     }
 
-    /// What a step knows while it waits for an interaction answer.
-    package struct Context: Sendable, Equatable {
-        /// The password the app gave up front; dropped as soon as the one first factor is not a password.
-        var password: String?
-        var purpose: Purpose
-        /// The type of the method just challenged, registered or resent (`email`, `sms`, `password`).
-        var challengedType: String?
-        var riskHopped = false
-        /// The step challenged the one first factor itself (the up-front password may answer it).
-        var autoChallenged = false
-        /// Sign-up: the attribute ids this step already sent.
-        var sent: Set<String> = []
-        /// Sign-up: this step answered an empty `collectAttributes` with an empty submit.
-        var submittedNothing = false
-        /// Reset: the polls sent so far.
-        var polls = 0
-    }
-
     package enum State: Sendable, Equatable {
         case idle
         /// Waiting for the entry (`authorize-challenge` without a token).
         case entering(password: String?)
-        /// Waiting for the answer to an href.
-        case interacting(Step, Context)
+        /// Waiting for the answer to an href (V2FlowMachine+Interaction.swift).
+        case interacting(Step, Interaction)
         /// Waiting for the resume's code.
         case resuming(Step)
         /// Waiting for the token endpoint.
@@ -181,14 +163,13 @@ package struct V2FlowMachine: FlowMachine {
         guard let method else {
             return refuse(Self.general("The method is not one of this state's authMethods", id))
         }
-        let context = Context(purpose: purpose, challengedType: method.type)
+        let waiting = State.interacting(.selectMethod(purpose), interaction(purpose, challenged: method.type))
         guard purpose == .registration else {
-            return begin(.interact(method.link, .tokenOnly, continuation), awaiting: .interacting(.selectMethod(purpose), context))
+            return begin(.interact(method.link, .tokenOnly, continuation), awaiting: waiting)
         }
         let target = contact.flatMap { $0.isEmpty ? nil : $0 }
         let missing = target == nil && method.hint == nil ? FlowFailure.ifEmpty("", .invalidInput, id) : nil
-        return begin(
-            .interact(method.link, .target(target), continuation), awaiting: .interacting(.selectMethod(purpose), context), unless: missing)
+        return begin(.interact(method.link, .target(target), continuation), awaiting: waiting, unless: missing)
     }
 
     /// `submitCode` / `submitChallenge`: an empty code is refused before anything is sent.
@@ -197,18 +178,15 @@ package struct V2FlowMachine: FlowMachine {
     {
         let check = FlowFailure.ifEmpty(code, purpose.isStrongAuth ? .invalidChallenge : .invalidCode, continuation.correlationId)
         let body: V2Body = purpose == .registration ? .activation(code) : .otp(code)
-        let context = Context(purpose: purpose, challengedType: verification.type)
-        return begin(
-            .interact(verification.submit, body, continuation), awaiting: .interacting(.submitCode(purpose), context), unless: check)
+        let waiting = State.interacting(.submitCode(purpose), interaction(purpose, challenged: verification.type))
+        return begin(.interact(verification.submit, body, continuation), awaiting: waiting, unless: check)
     }
 
     /// `submitPassword`: an empty password is refused before anything is sent.
     package mutating func submitPassword(_ password: String, verification: V2Verification, on continuation: Continuation) -> Action {
         let check = FlowFailure.ifEmpty(password, .invalidPassword, continuation.correlationId)
-        let context = Context(purpose: .firstFactor, challengedType: "password")
-        return begin(
-            .interact(verification.submit, .password(password), continuation), awaiting: .interacting(.submitPassword, context),
-            unless: check)
+        let waiting = State.interacting(.submitPassword, interaction(.firstFactor, challenged: "password"))
+        return begin(.interact(verification.submit, .password(password), continuation), awaiting: waiting, unless: check)
     }
 
     /// `resendCode` / `resendChallenge`: posts the answer's `resend` link; without one, a general error.
@@ -217,8 +195,8 @@ package struct V2FlowMachine: FlowMachine {
         guard let link = verification.resend else {
             return refuse(Self.general("The service offered no way to resend the code", id))
         }
-        let context = Context(purpose: purpose, challengedType: verification.type)
-        return begin(.interact(link, .tokenOnly, continuation), awaiting: .interacting(.resend(purpose), context))
+        let waiting = State.interacting(.resend(purpose), interaction(purpose, challenged: verification.type))
+        return begin(.interact(link, .tokenOnly, continuation), awaiting: waiting)
     }
 
     /// Refuses a step before anything is sent.
@@ -240,9 +218,10 @@ package struct V2FlowMachine: FlowMachine {
         case .failure(let refusal):
             return fail(Self.general(refusal.message, id))
         case .success(let url):
-            let context = Context(password: password, purpose: scenario == .passwordReset ? .recovery : .firstFactor)
+            var start = interaction(scenario == .passwordReset ? .recovery : .firstFactor)
+            if case .signIn = start.journey { start.journey = .signIn(password: password, autoChallenged: false) }
             let body: V2Body = scenario == .signUp ? .startSignUp(username: username) : .startSignIn(username: username)
-            return send(.interact(url, body, Continuation(token, id)), awaiting: .interacting(.start, context))
+            return send(.interact(url, body, Continuation(token, id)), awaiting: .interacting(.start, start))
         }
     }
 
@@ -266,15 +245,18 @@ package struct V2FlowMachine: FlowMachine {
             guard usable.count == 1, let only = usable.first else {
                 return succeed(.selectionRequired(purpose, usable, Continuation(token, id)))
             }
-            context = Context(
-                password: only.type == "password" ? context.password : nil, purpose: purpose, challengedType: only.type,
-                autoChallenged: true)
-            return send(.interact(only.link, .tokenOnly, Continuation(token, id)), awaiting: .interacting(step, context))
+            var challenged = interaction(purpose, challenged: only.type)
+            if case .signIn(let password, _) = context.journey {
+                challenged.journey = .signIn(password: only.type == "password" ? password : nil, autoChallenged: true)
+            }
+            return send(.interact(only.link, .tokenOnly, Continuation(token, id)), awaiting: .interacting(step, challenged))
         case .verify(let verification, let token):
             let next = Continuation(token, id)
             if verification.isPassword {
-                guard context.autoChallenged, let password = context.password else { return succeed(.passwordRequired(verification, next)) }
-                context.password = nil
+                guard case .signIn(let password?, autoChallenged: true) = context.journey else {
+                    return succeed(.passwordRequired(verification, next))
+                }
+                context.journey = .signIn(password: nil, autoChallenged: true)
                 return send(.interact(verification.submit, .password(password), next), awaiting: .interacting(.submitPassword, context))
             }
             switch context.purpose {
