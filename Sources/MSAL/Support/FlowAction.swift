@@ -212,3 +212,10 @@ extension ChallengeResponse {
         return CodeSent(next: Continuation(token, id), sentTo: label, channel: channel, codeLength: codeLength)
     }
 }
+
+extension Continuation: CustomStringConvertible, CustomDebugStringConvertible {
+    /// The correlation id alone: a machine state printed in a precondition's message (a reset's
+    /// polling state, a code sent) never shows its continuation token.
+    package var description: String { "Continuation(correlationId: \(correlationId))" }
+    package var debugDescription: String { description }
+}

@@ -10,6 +10,18 @@ import Testing
 @Suite struct ResetPasswordMachineTests {
     private let token = Continuation("T0", Fixture.correlation)
 
+    @Test func aStateNamesItselfWithoutItsContinuationToken() throws {
+        let polling = ResetPasswordMachine.Polling(next: Continuation("secret-continuation", Fixture.correlation), interval: 2)
+        let states: [ResetPasswordMachine.State] = [
+            .polling(polling, retriesLeft: 3), .waiting(polling, retriesLeft: 2, lastAnswer: Fixture.correlation),
+        ]
+        for state in states {
+            #expect(!"\(state)".contains("secret-continuation"))
+            #expect(!String(reflecting: state).contains("secret-continuation"))
+            #expect("\(state)".contains(Fixture.correlation.uuidString))
+        }
+    }
+
     private var starting: ResetPasswordMachine {
         var machine = ResetPasswordMachine()
         _ = machine.start(username: Fixture.username, correlationId: Fixture.correlation)
