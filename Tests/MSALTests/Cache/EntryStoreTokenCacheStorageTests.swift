@@ -30,6 +30,12 @@ import Testing
         }
     }
 
+    /// Ada's and Grace's entries, `read` access tokens and refresh tokens `rt`.
+    static func bothAccounts(_ document: inout TokenCacheDocument) {
+        add(L.ada, scope: "read", rt: "rt", to: &document)
+        add(L.grace, scope: "read", rt: "rt", to: &document)
+    }
+
     static func secret(_ document: TokenCacheDocument, _ section: TokenCacheDocument.Section, _ key: String) -> String? {
         document[section][key]?.string("secret")
     }
@@ -91,10 +97,7 @@ import Testing
     @Test func removingAnAccountRemovesItsPartitionOnly() throws {
         let store = InMemoryTokenCacheEntryStore()
         let storage = Self.storage(store)
-        _ = try storage.update {
-            Self.add(L.ada, scope: "read", rt: "rt", to: &$0)
-            Self.add(L.grace, scope: "read", rt: "rt", to: &$0)
-        }
+        _ = try storage.update(Self.bothAccounts)
         _ = try storage.update { document in
             for section in [TokenCacheDocument.Section.accessToken, .refreshToken, .idToken, .account] {
                 document[section] = document[section].filter { $0.value.string("home_account_id") != L.grace }
@@ -145,10 +148,7 @@ import Testing
         let store = InMemoryTokenCacheEntryStore()
         let reader = Self.storage(store)
         let writer = Self.storage(store)
-        _ = try writer.update {
-            Self.add(L.ada, scope: "read", rt: "rt", to: &$0)
-            Self.add(L.grace, scope: "read", rt: "rt", to: &$0)
-        }
+        _ = try writer.update(Self.bothAccounts)
         let stamp = try #require(try reader.load(ifChangedSince: nil)).stamp
         _ = try writer.update { Self.add(L.grace, scope: "write", rt: "rt-2", to: &$0) }
         store.clearOperations()
@@ -227,10 +227,7 @@ import Testing
         let store = InMemoryTokenCacheEntryStore()
         let reader = Self.storage(store)
         let writer = Self.storage(store)
-        _ = try writer.update {
-            Self.add(L.ada, scope: "read", rt: "rt", to: &$0)
-            Self.add(L.grace, scope: "read", rt: "rt", to: &$0)
-        }
+        _ = try writer.update(Self.bothAccounts)
         let stamp = try #require(try reader.load(ifChangedSince: nil)).stamp
         _ = try writer.update { document in
             for section in [TokenCacheDocument.Section.accessToken, .refreshToken, .idToken, .account] {
@@ -246,10 +243,7 @@ import Testing
         let store = InMemoryTokenCacheEntryStore()
         let reader = Self.storage(store)
         let writer = Self.storage(store)
-        _ = try writer.update {
-            Self.add(L.ada, scope: "read", rt: "rt", to: &$0)
-            Self.add(L.grace, scope: "read", rt: "rt", to: &$0)
-        }
+        _ = try writer.update(Self.bothAccounts)
         let stamp = try #require(try reader.load(ifChangedSince: nil)).stamp
         _ = try writer.update { Self.add(L.ada, scope: "write", rt: "rt-2", to: &$0) }
         let seen = try #require(try reader.loadChecked(ifChangedSince: stamp)).document
@@ -263,10 +257,7 @@ import Testing
     @Test func aWriteThatMovesAnEntryToAnotherAccountChangesBothPartitions() throws {
         let store = InMemoryTokenCacheEntryStore()
         let storage = Self.storage(store)
-        _ = try storage.update {
-            Self.add(L.ada, scope: "read", rt: "rt", to: &$0)
-            Self.add(L.grace, scope: "read", rt: "rt", to: &$0)
-        }
+        _ = try storage.update(Self.bothAccounts)
         let key = "\(L.ada)-host-accesstoken-\(L.client)-realm-read"
         let written = try storage.update { $0[.accessToken][key]?["home_account_id"] = .string(L.grace) }
         #expect(store.storedEntries(of: Self.adaPartition)["AccessToken:" + key] == nil)
