@@ -9,7 +9,8 @@ documentation on token cache serialization shows for web apps (load before, save
         prints {"samples": [ns, ...]}
     python peer_redis_cache.py write URL KEY CLIENT_ID AUTHORITY UID UTID WRITER COUNT START
         COUNT refresh-like writes (a new access token for scope WRITER-i and a new refresh token),
-        each GET, deserialize, add, SET; starts at wall-clock time START; prints {"samples": [...]}
+        each GET, deserialize, add, SET; starts at wall-clock time START; prints {"samples": [...],
+        "begin": first write's wall-clock time, "end": last write's}
 
 No request leaves the machine: a fake HTTP client answers MSAL's OpenID discovery only.
 """
@@ -71,6 +72,7 @@ def write(url, key, client_id, authority, uid, utid, writer, count, start_at):
     store.ping()
     time.sleep(max(0.0, start_at - time.time()))
     samples = []
+    begin = time.time()
     for index in range(count):
         start = time.perf_counter_ns()
         cache = msal.SerializableTokenCache()
@@ -81,7 +83,7 @@ def write(url, key, client_id, authority, uid, utid, writer, count, start_at):
         cache.add(refresh_event(client_id, authority, uid, utid, "api://bench/" + name + "/Data.Write", name))
         store.set(key, cache.serialize())
         samples.append(time.perf_counter_ns() - start)
-    print(json.dumps({"samples": samples}))
+    print(json.dumps({"samples": samples, "begin": begin, "end": time.time()}))
 
 
 if __name__ == "__main__":

@@ -101,7 +101,8 @@ func redisCache(selfPath: String, python: String?, iterations: Int, writesPerWri
     return rows
 }
 
-/// What a group of writer processes measured: every write's latency and the wall time of the run.
+/// What a group of writer processes measured: every write's latency, and the wall time from the
+/// first write of any to the last write of any (so a process that starts late costs nothing).
 struct WriterRun {
     var samples: [UInt64]
     var seconds: Double
@@ -119,7 +120,7 @@ private func writeRow(_ figure: String, _ run: WriterRun, lost: Int) -> Row {
 }
 
 /// Starts `writers` processes that begin writing together at a wall-clock time a moment away,
-/// each printing `{"samples": [ns, ...]}`, and waits for all of them.
+/// each printing `{"samples": [ns, ...], "begin": s, "end": s}`, and waits for all of them.
 private func concurrentRun(writers: Int, command: (Int, String) -> (String, [String])) throws -> WriterRun {
     let start = Date().timeIntervalSince1970 + 1.0
     var children: [(pid: pid_t, output: String)] = []
@@ -133,14 +134,22 @@ private func concurrentRun(writers: Int, command: (Int, String) -> (String, [Str
         children.append((pid, output))
     }
     var run = WriterRun(samples: [], seconds: 0, failures: 0)
+    var begin = Double.infinity
+    var end = 0.0
     for child in children {
         let status = wait(child.pid)
         let text = (try? String(contentsOfFile: child.output, encoding: .utf8)) ?? ""
         unlink(child.output)
         if status != 0 { run.failures += 1 }
         run.samples += samples(text) ?? []
+        if let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
+            let first = (object["begin"] as? NSNumber)?.doubleValue, let last = (object["end"] as? NSNumber)?.doubleValue
+        {
+            begin = min(begin, first)
+            end = max(end, last)
+        }
     }
-    run.seconds = max(0.001, Date().timeIntervalSince1970 - start)
+    run.seconds = max(0.001, end - begin)
     return run
 }
 
@@ -164,6 +173,7 @@ func redisWriter(_ arguments: [String]) -> Int32 {
         usleep(UInt32(max(0, (start - Date().timeIntervalSince1970) * 1e6)))
         let environment = "contoso.ciamlogin.com"
         var samples: [UInt64] = []
+        let begin = Date().timeIntervalSince1970
         for index in 0..<count {
             let began = now()
             let issued = Int(Date().timeIntervalSince1970)
@@ -184,7 +194,8 @@ func redisWriter(_ arguments: [String]) -> Int32 {
             }
             samples.append(now() - began)
         }
-        print(String(decoding: try JSONSerialization.data(withJSONObject: ["samples": samples]), as: UTF8.self))
+        let report: [String: Any] = ["samples": samples, "begin": begin, "end": Date().timeIntervalSince1970]
+        print(String(decoding: try JSONSerialization.data(withJSONObject: report), as: UTF8.self))
         return 0
     } catch {
         FileHandle.standardError.write(Data("redis-writer: \(error)\n".utf8))
