@@ -82,9 +82,11 @@ let package = Package(
             name: "bench-cached-token-swift", dependencies: ["MSAL"], path: "Bindings/Benchmarks/bench-cached-token-swift"),
         .executableTarget(name: "multi-api-demo", dependencies: ["MultiAPIDemoKit", "CNCurses"], path: "Examples/MultiAPIDemo/App"),
         // The benchmark program (run with scripts/bench, release build); NativeAuthTesting's in-memory entry
-        // store stands in for a shared server in the shared-cache figures.
+        // store stands in for a shared server in the shared-cache figures, and a redis-server it starts
+        // serves the Redis figures (MSALRedis).
         .executableTarget(
-            name: "msal-benchmarks", dependencies: ["MSAL", "NativeAuthEmulator", "NativeAuthTesting"], path: "Benchmarks/msal-benchmarks"),
+            name: "msal-benchmarks", dependencies: ["MSAL", "MSALRedis", "NativeAuthEmulator", "NativeAuthTesting"],
+            path: "Benchmarks/msal-benchmarks"),
         // libcurl's functions that FoundationNetworking calls, loading libcurl at the first call (lazyLibcurlLinkerSettings).
         .target(name: "LazyLibcurl", exclude: ["link"]),
         // A fresh process printing one cached token, and a Foundation program that only prints (its floor):

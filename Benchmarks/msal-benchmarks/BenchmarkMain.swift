@@ -16,6 +16,7 @@ struct BenchmarkMain {
         var arguments = Array(CommandLine.arguments.dropFirst())
         let selfPath = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
         if arguments.first == "single-flight-worker" { exit(await singleFlightWorker(Array(arguments.dropFirst()))) }
+        if arguments.first == "redis-writer" { exit(redisWriter(Array(arguments.dropFirst()))) }
         // `msal-benchmarks lookup-loop FILE SCOPE_SET COUNT`: cached look-ups only, for a profiler.
         if arguments.first == "lookup-loop" { exit(await lookupLoop(Array(arguments.dropFirst()))) }
         // `msal-benchmarks write-cache FILE ACCOUNTS SCOPE_SETS`: the figures' cache file, for profiling by hand.
@@ -85,6 +86,12 @@ struct BenchmarkMain {
             if wanted("shared-cache") {
                 section(
                     "shared cache", try await sharedCache(iterations: quick ? 2_000 : 20_000, writesPerWriter: quick ? 50 : 1_000))
+            }
+            if wanted("redis") {
+                section(
+                    "redis",
+                    try await redisCache(
+                        selfPath: selfPath, python: python, iterations: quick ? 2_000 : 20_000, writesPerWriter: quick ? 20 : 50))
             }
             if wanted("load") { section("load", try await load(signIns: signIns ?? (quick ? 1_000 : 10_000))) }
 

@@ -1,4 +1,5 @@
 import Foundation
+import MSAL
 import MSALRedis
 import Testing
 
@@ -68,6 +69,47 @@ import Testing
         for index in 0..<600 { #expect(try client.command(["GET", "\(tag):new:\(index)"]).string == "\(index)") }
         for index in 0..<40 { #expect(try client.command(["GET", "\(tag):k:\(index)"]).string == "\(index)") }
         #expect(try cluster.direct(source).command(["DBSIZE"]).integer.map { $0 >= 0 } == true)
+    }
+
+    /// The token cache store's own writes (a script over a partition's three keys, then the
+    /// client's index) while the partition's slot migrates: `ASK` and `TRYAGAIN` are followed
+    /// within the command timeout and every acknowledged entry is on the new node.
+    @Test func tokenCacheWritesWhileTheirSlotMovesLoseNoEntry() throws {
+        let cluster = try RedisCluster()
+        let store = try MSALRedisTokenCacheEntryStore(client: try ClientTests.client(cluster.nodes[0].url))
+        let partition = TokenCacheEntryStoreTests.ada
+        let slot = ClusterSlotMap.slot(of: store.key(partition, "e"))
+        let source = try cluster.owner(of: slot)
+        let target = try #require(cluster.nodes.first { $0 !== source })
+        try store.write(
+            MSALTokenCacheEntryWrite(partition: partition, set: ["RefreshToken:r": TokenCacheEntryStoreTests.value("rt")], remove: []))
+        let progress = WriterProgress()
+        let done = DispatchSemaphore(value: 0)
+        let writer = Thread {
+            for index in 0..<300 {
+                do {
+                    let token = TokenCacheEntryStoreTests.value("at-\(index)")
+                    try store.write(MSALTokenCacheEntryWrite(partition: partition, set: ["AccessToken:\(index)": token], remove: []))
+                    progress.acknowledged = index + 1
+                } catch {
+                    progress.failures.append(error as? MSALRedisError)
+                }
+                usleep(300)
+            }
+            done.signal()
+        }
+        writer.start()
+        usleep(30_000)
+        try cluster.move(slot: slot, to: target) { usleep(20_000) }
+        done.wait()
+        #expect(progress.failures.isEmpty, "\(progress.failures.count) failed, the first: \(String(describing: progress.failures.first))")
+        #expect(progress.acknowledged == 300)
+        #expect(try cluster.owner(of: slot) === target)
+        let entries = try store.entries(in: partition)
+        #expect(entries.count == 301)
+        for index in 0..<300 { #expect(entries["AccessToken:\(index)"] == Data("at-\(index)".utf8)) }
+        #expect(try store.partitionVersions(clientId: partition.clientId)[partition] != nil)
+        #expect(try cluster.direct(target).command([Data("EXISTS".utf8), store.key(partition, "e")]).integer == 1)
     }
 }
 

@@ -1,6 +1,8 @@
 import Foundation
-import MSALRedis
+import MSAL
 import Testing
+
+@testable import MSALRedis
 
 #if canImport(Glibc)
     import Glibc
@@ -70,6 +72,48 @@ import Testing
         try server.start()
         let replies = try acknowledged.map { try client.command(["GET", "k:\($0)"]).string }
         #expect(replies == acknowledged.map { "value-\($0)" })
+    }
+
+    /// The token cache store's writes (a script, then the index) under a kill -9: every write that
+    /// returned is there after the restart, with its partition listed, and the store writes again.
+    @Test func tokenCacheWritesSurviveAKillWithAOF() throws {
+        let server = try RedisServer(RedisServer.Options(appendOnly: true))
+        let store = try MSALRedisTokenCacheEntryStore(client: try ClientTests.client(server.url) { $0.commandTimeout = 1 })
+        let partition = TokenCacheEntryStoreTests.ada
+        let watcher = try ClientTests.client(server.url)
+        let killed = DispatchSemaphore(value: 0)
+        let killer = Thread {
+            for _ in 0..<10_000 {
+                if (try? watcher.command([Data("HEXISTS".utf8), store.key(partition, "e"), Data("AccessToken:100".utf8)]).integer) == 1 {
+                    break
+                }
+                usleep(1000)
+            }
+            server.kill9()
+            killed.signal()
+        }
+        killer.start()
+        var acknowledged = 0
+        var failure: MSALRedisError?
+        for index in 0..<100_000 {
+            do {
+                let token = TokenCacheEntryStoreTests.value("at-\(index)")
+                try store.write(MSALTokenCacheEntryWrite(partition: partition, set: ["AccessToken:\(index)": token], remove: []))
+                acknowledged = index + 1
+            } catch {
+                failure = error as? MSALRedisError
+                break
+            }
+        }
+        #expect(failure?.code == .connectionFailed || failure?.code == .timeout)
+        #expect(acknowledged >= 100, "the kill came after write 100 reached the server")
+        killed.wait()
+        try server.start()
+        let entries = try store.entries(in: partition)
+        for index in 0..<acknowledged { #expect(entries["AccessToken:\(index)"] == Data("at-\(index)".utf8), "write \(index)") }
+        #expect(try store.partitionVersions(clientId: partition.clientId)[partition] != nil)
+        try store.write(
+            MSALTokenCacheEntryWrite(partition: partition, set: ["AccessToken:after": TokenCacheEntryStoreTests.value("a")], remove: []))
     }
 
     @Test func aPausedServerTimesOutEachCommandAndTheClientRecoversWhenItResumes() throws {

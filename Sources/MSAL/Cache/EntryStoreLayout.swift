@@ -61,6 +61,62 @@ package enum EntryStoreLayout {
         return document
     }
 
+    /// The partitions a change from `before` to `after` touched, with their entries before
+    /// (`entries(partition)`, the copy as last read) and after the change. Sections are compared first and
+    /// entries only in a section that changed, so the cost follows the change, not the cache:
+    /// an unchanged section or entry is the same storage and compares at once.
+    package static func changes(
+        from before: TokenCacheDocument, to after: TokenCacheDocument, clientId: String,
+        entries: (MSALTokenCachePartition) -> Entries
+    ) -> (before: [MSALTokenCachePartition: Entries], after: [MSALTokenCachePartition: Entries]) {
+        var old: [MSALTokenCachePartition: Entries] = [:]
+        var new: [MSALTokenCachePartition: Entries] = [:]
+        func touch(_ partition: MSALTokenCachePartition) {
+            guard old[partition] == nil else { return }
+            old[partition] = entries(partition)
+            new[partition] = old[partition]
+        }
+        for section in TokenCacheDocument.Section.allCases {
+            let was = before[section]
+            let now = after[section]
+            guard was != now else { continue }
+            for (key, entry) in now where was[key] != entry {
+                if let previous = was[key] {
+                    let from = partition(of: previous, in: section, clientId: clientId)
+                    touch(from)
+                    new[from]![storeKey(section, key)] = nil
+                }
+                let to = partition(of: entry, in: section, clientId: clientId)
+                touch(to)
+                new[to]![storeKey(section, key)] = entry
+            }
+            for (key, previous) in was where now[key] == nil {
+                let from = partition(of: previous, in: section, clientId: clientId)
+                touch(from)
+                new[from]![storeKey(section, key)] = nil
+            }
+        }
+        return (old, new)
+    }
+
+    /// Replaces `partition`'s entries in `document`: `old` (as the document holds them) out, `new` in.
+    /// A key of `old` that the document holds for another partition stays.
+    package static func replace(
+        _ partition: MSALTokenCachePartition, _ old: Entries, with new: Entries, in document: inout TokenCacheDocument
+    ) {
+        for key in old.keys where new[key] == nil {
+            guard let (section, cacheKey) = parseStoreKey(key), let held = document.sections[section.rawValue]?[cacheKey],
+                self.partition(of: held, in: section, clientId: partition.clientId) == partition
+            else { continue }
+            // Through `sections`, which changes the section in place (the section subscript copies it).
+            document.sections[section.rawValue]?[cacheKey] = nil
+        }
+        for (key, entry) in new {
+            guard let (section, cacheKey) = parseStoreKey(key) else { continue }
+            document.sections[section.rawValue, default: [:]][cacheKey] = entry
+        }
+    }
+
     /// The stored entries of `partition` that are the SDK's: a known key, a JSON object of at most
     /// `maxEntryBytes`, in the partition its `home_account_id` names. `rejected` counts the others.
     package static func decode(_ stored: [String: Data], of partition: MSALTokenCachePartition) -> (entries: Entries, rejected: Int) {

@@ -15,6 +15,9 @@ import Foundation
 /// - `update` checks first, applies the change to the copy, and writes only the entries that
 ///   differ, partition by partition (`EntryStoreLayout.plan`): a write never names a partition
 ///   whose entries did not change;
+/// - both find and install only what changed (`EntryStoreLayout.changes`, `replace`), so that a
+///   write or another machine's change costs what the partitions it touched hold, whatever the
+///   number of accounts in the cache;
 /// - a store error becomes `cacheUnavailable` carrying the store's own error; the copy keeps serving
 ///   the tokens it holds until they expire, and every write fails.
 package final class EntryStoreTokenCacheStorage: TokenCacheStorage {
@@ -102,24 +105,25 @@ package final class EntryStoreTokenCacheStorage: TokenCacheStorage {
         state.mustCheck = false
         let version: String?
         let versions: [MSALTokenCachePartition: String]
-        var partitions = state.partitions
+        var read: [MSALTokenCachePartition: Partition] = [:]
         var rejected = 0
         do {
             version = try store.changeVersion(clientId: clientId)
             if state.loaded, version == state.changeVersion { return }
             versions = try store.partitionVersions(clientId: clientId).filter { $0.key.clientId == clientId }
-            for (partition, partitionVersion) in versions where partitions[partition]?.version != partitionVersion {
+            for (partition, partitionVersion) in versions where state.partitions[partition]?.version != partitionVersion {
                 let decoded = EntryStoreLayout.decode(try store.entries(in: partition), of: partition)
                 rejected += decoded.rejected
-                partitions[partition] = Partition(version: partitionVersion, entries: decoded.entries)
+                read[partition] = Partition(version: partitionVersion, entries: decoded.entries)
             }
         } catch {
             throw failure("read the token cache from", error)
         }
-        for partition in partitions.keys where versions[partition] == nil { partitions[partition] = nil }
+        var changed: [MSALTokenCachePartition: Partition?] = read
+        for partition in state.partitions.keys where versions[partition] == nil { changed[partition] = .some(nil) }
         state.loaded = true
         state.changeVersion = version
-        state.partitions = partitions
+        install(changed, into: &state)
         state.problem =
             rejected == 0
             ? nil
@@ -127,12 +131,17 @@ package final class EntryStoreTokenCacheStorage: TokenCacheStorage {
                 .invalidJSON,
                 "The token cache in \(store.storeDescription) holds \(rejected) entries that are not this SDK's (not a cache entry, too large, or in another account's partition); they are ignored"
             )
-        install(&state)
+        state.generation += 1
     }
 
-    private func install(_ state: inout State) {
-        state.document = EntryStoreLayout.document(of: state.partitions.values.lazy.map(\.entries))
-        state.generation += 1
+    /// Puts `changed` partitions (nil: gone) into the copy and patches the document with their
+    /// entries alone: the cost follows the partitions that changed, not the size of the cache.
+    private func install(_ changed: [MSALTokenCachePartition: Partition?], into state: inout State) {
+        for (partition, new) in changed {
+            let old = state.partitions[partition]?.entries ?? [:]
+            EntryStoreLayout.replace(partition, old, with: new?.entries ?? [:], in: &state.document)
+            state.partitions[partition] = new
+        }
     }
 
     // MARK: Writing
@@ -142,9 +151,11 @@ package final class EntryStoreTokenCacheStorage: TokenCacheStorage {
             try check(&state)
             var document = state.document
             change(&document)
-            let plan = EntryStoreLayout.plan(
-                from: state.partitions.mapValues(\.entries), to: EntryStoreLayout.partitions(of: document, clientId: clientId),
-                now: clock.now())
+            let partitions = state.partitions
+            let touched = EntryStoreLayout.changes(from: state.document, to: document, clientId: clientId) {
+                partitions[$0]?.entries ?? [:]
+            }
+            let plan = EntryStoreLayout.plan(from: touched.before, to: touched.after, now: clock.now())
             do {
                 for write in plan.writes { try store.write(write) }
                 for partition in plan.removals { try store.removePartition(partition) }
@@ -153,10 +164,17 @@ package final class EntryStoreTokenCacheStorage: TokenCacheStorage {
                 state.loaded = false
                 throw failure("write the token cache to", error)
             }
-            for (partition, entries) in plan.entries {
-                state.partitions[partition] = entries.isEmpty ? nil : Partition(version: nil, entries: entries)
+            if !plan.entries.isEmpty {
+                // The changed document becomes the copy, less what the plan dropped (expired access
+                // tokens) and what a store does not keep (members that are not sections).
+                for (partition, entries) in plan.entries {
+                    EntryStoreLayout.replace(partition, touched.after[partition] ?? [:], with: entries, in: &document)
+                    state.partitions[partition] = entries.isEmpty ? nil : Partition(version: nil, entries: entries)
+                }
+                document.otherMembers = [:]
+                state.document = document
+                state.generation += 1
             }
-            if !plan.entries.isEmpty { install(&state) }
             return TokenCacheSnapshot(document: state.document, stamp: TokenCacheStamp([state.generation]))
         }
     }

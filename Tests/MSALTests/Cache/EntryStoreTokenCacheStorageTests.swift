@@ -30,6 +30,12 @@ import Testing
         }
     }
 
+    /// Ada's and Grace's entries, `read` access tokens and refresh tokens `rt`.
+    static func bothAccounts(_ document: inout TokenCacheDocument) {
+        add(L.ada, scope: "read", rt: "rt", to: &document)
+        add(L.grace, scope: "read", rt: "rt", to: &document)
+    }
+
     static func secret(_ document: TokenCacheDocument, _ section: TokenCacheDocument.Section, _ key: String) -> String? {
         document[section][key]?.string("secret")
     }
@@ -91,10 +97,7 @@ import Testing
     @Test func removingAnAccountRemovesItsPartitionOnly() throws {
         let store = InMemoryTokenCacheEntryStore()
         let storage = Self.storage(store)
-        _ = try storage.update {
-            Self.add(L.ada, scope: "read", rt: "rt", to: &$0)
-            Self.add(L.grace, scope: "read", rt: "rt", to: &$0)
-        }
+        _ = try storage.update(Self.bothAccounts)
         _ = try storage.update { document in
             for section in [TokenCacheDocument.Section.accessToken, .refreshToken, .idToken, .account] {
                 document[section] = document[section].filter { $0.value.string("home_account_id") != L.grace }
@@ -145,10 +148,7 @@ import Testing
         let store = InMemoryTokenCacheEntryStore()
         let reader = Self.storage(store)
         let writer = Self.storage(store)
-        _ = try writer.update {
-            Self.add(L.ada, scope: "read", rt: "rt", to: &$0)
-            Self.add(L.grace, scope: "read", rt: "rt", to: &$0)
-        }
+        _ = try writer.update(Self.bothAccounts)
         let stamp = try #require(try reader.load(ifChangedSince: nil)).stamp
         _ = try writer.update { Self.add(L.grace, scope: "write", rt: "rt-2", to: &$0) }
         store.clearOperations()
@@ -214,5 +214,107 @@ import Testing
         let problem = try #require(snapshot.problem)
         #expect(problem.message.contains("1 entries that are not this SDK's"))
         #expect(!problem.message.contains("not json"))
+    }
+
+    // MARK: The copy, changed partition by partition
+
+    /// What a machine that never read before makes of the store now.
+    static func fresh(_ store: InMemoryTokenCacheEntryStore) throws -> TokenCacheDocument {
+        try #require(try Self.storage(store).load(ifChangedSince: nil)).document
+    }
+
+    @Test func anotherMachinesSignOutLeavesTheCopyAndTheOtherAccountStays() throws {
+        let store = InMemoryTokenCacheEntryStore()
+        let reader = Self.storage(store)
+        let writer = Self.storage(store)
+        _ = try writer.update(Self.bothAccounts)
+        let stamp = try #require(try reader.load(ifChangedSince: nil)).stamp
+        _ = try writer.update { document in
+            for section in [TokenCacheDocument.Section.accessToken, .refreshToken, .idToken, .account] {
+                document[section] = document[section].filter { $0.value.string("home_account_id") != L.grace }
+            }
+        }
+        let seen = try #require(try reader.loadChecked(ifChangedSince: stamp)).document
+        #expect(seen == L.document([L.ada], rt: "rt"), "grace's entries gone, ada's and the app metadata intact")
+        #expect(seen == (try Self.fresh(store)))
+    }
+
+    @Test func anotherMachinesChangeToOneAccountLeavesTheOthersEntriesIntact() throws {
+        let store = InMemoryTokenCacheEntryStore()
+        let reader = Self.storage(store)
+        let writer = Self.storage(store)
+        _ = try writer.update(Self.bothAccounts)
+        let stamp = try #require(try reader.load(ifChangedSince: nil)).stamp
+        _ = try writer.update { Self.add(L.ada, scope: "write", rt: "rt-2", to: &$0) }
+        let seen = try #require(try reader.loadChecked(ifChangedSince: stamp)).document
+        var expected = L.document([L.grace], rt: "rt")
+        Self.add(L.ada, scope: "read", rt: "rt", to: &expected)
+        Self.add(L.ada, scope: "write", rt: "rt-2", to: &expected)
+        #expect(seen == expected)
+        #expect(seen == (try Self.fresh(store)))
+    }
+
+    @Test func aWriteThatMovesAnEntryToAnotherAccountChangesBothPartitions() throws {
+        let store = InMemoryTokenCacheEntryStore()
+        let storage = Self.storage(store)
+        _ = try storage.update(Self.bothAccounts)
+        let key = "\(L.ada)-host-accesstoken-\(L.client)-realm-read"
+        let written = try storage.update { $0[.accessToken][key]?["home_account_id"] = .string(L.grace) }
+        #expect(store.storedEntries(of: Self.adaPartition)["AccessToken:" + key] == nil)
+        #expect(store.storedEntries(of: Self.gracePartition)["AccessToken:" + key] != nil)
+        #expect(written.document == (try Self.fresh(store)))
+    }
+
+    /// A small seeded generator, so that a failure replays.
+    struct SplitMix: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    /// Three machines write, refresh, move and sign out six accounts at random; after every step
+    /// each machine's copy (patched partition by partition) is what a fresh read of the store gives.
+    @Test(arguments: [1, 2, 3] as [UInt64]) func everyCopyEqualsAFreshReadAfterAnyChange(seed: UInt64) throws {
+        var random = SplitMix(state: seed)
+        let store = InMemoryTokenCacheEntryStore()
+        let machines = (0..<3).map { _ in Self.storage(store) }
+        let accounts = (0..<6).map { "uid-\($0).utid" }
+        for step in 0..<150 {
+            let machine = machines.randomElement(using: &random)!
+            let home = accounts.randomElement(using: &random)!
+            let scope = ["read", "write", "mail"].randomElement(using: &random)!
+            let written = try machine.update { document in
+                switch Int.random(in: 0..<6, using: &random) {
+                case 0, 1: Self.add(home, scope: scope, rt: "rt-\(step)", to: &document)
+                case 2:
+                    for section in [TokenCacheDocument.Section.accessToken, .refreshToken, .idToken, .account] {
+                        document[section] = document[section].filter { $0.value.string("home_account_id") != home }
+                    }
+                case 3:
+                    // An access token already expired: dropped from the partition it was written to.
+                    var one = L.document([home], atScopes: [scope], expiresOn: L.now.timeIntervalSince1970 - 1)
+                    Self.add(home, scope: "read", rt: "rt-\(step)", to: &one)
+                    for (key, entry) in one[.accessToken] { document[.accessToken][key] = entry }
+                case 4:
+                    // An entry moved to another account's partition.
+                    if let key = document[.accessToken].keys.sorted().first {
+                        document[.accessToken][key]?["home_account_id"] = .string(accounts.randomElement(using: &random)!)
+                    }
+                default:
+                    if let key = document[.accessToken].keys.sorted().last { document[.accessToken][key] = nil }
+                }
+            }
+            let expected = try Self.fresh(store)
+            #expect(written.document == expected, "the writer's copy, step \(step)")
+            for (index, other) in machines.enumerated() {
+                let seen = try #require(try other.loadChecked(ifChangedSince: nil)).document
+                #expect(seen == expected, "machine \(index), step \(step)")
+            }
+        }
     }
 }
