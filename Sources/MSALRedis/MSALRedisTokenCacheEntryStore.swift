@@ -100,12 +100,18 @@ public final class MSALRedisTokenCacheEntryStore: MSALTokenCacheEntryStore {
     }
 
     /// Records that `partition` holds entries (or no longer does) and bumps the client's change
-    /// version, after the data.
-    private func index(_ partition: MSALTokenCachePartition, _ change: String) throws {
+    /// version, after the data. The index lives in another slot than the data, so a removal looks
+    /// at the data again once its member is gone: a write by another machine that landed between
+    /// this removal's data and its index (its own "add" already done) would otherwise leave an
+    /// account with entries that no machine lists. A write that lands after that look adds itself.
+    func index(_ partition: MSALTokenCachePartition, _ change: String) throws {
         try client.command([
             Data("EVAL".utf8), Data(TokenCacheScripts.index.utf8), Data("2".utf8), clientKey(partition.clientId, "partitions"),
             clientKey(partition.clientId, "changed"), Data(Self.member(partition).utf8), Data(change.utf8), try Self.newVersion(),
         ])
+        if change == "remove", try client.command([Data("EXISTS".utf8), key(partition, "v")]).integer == 1 {
+            try index(partition, "add")
+        }
     }
 
     /// `<prefix>tc:{<client id>|<member>}:<kind>`: one hash tag per partition.

@@ -64,6 +64,24 @@ import Testing
         #expect(try store.changeVersion(clientId: "another-client") == nil)
     }
 
+    /// A sign-out on one machine (data deleted, then the index) racing a write on another (data,
+    /// then the index): the write's data and its "add" land between the two steps of the removal.
+    @Test func aRemovalsIndexStepKeepsAPartitionWrittenMeanwhile() throws {
+        let server = try RedisServer()
+        let store = try Self.store(server)
+        try store.write(MSALTokenCacheEntryWrite(partition: Self.ada, set: ["AccessToken:a": Self.value("old")], remove: []))
+        let client = try ClientTests.client(server.url)
+        try client.command([Data("DEL".utf8), store.key(Self.ada, "e"), store.key(Self.ada, "x"), store.key(Self.ada, "v")])
+        try store.write(MSALTokenCacheEntryWrite(partition: Self.ada, set: ["AccessToken:b": Self.value("new")], remove: []))
+        try store.index(Self.ada, "remove")
+        #expect(Set(try store.partitionVersions(clientId: Self.clientId).keys) == [Self.ada])
+        #expect(try store.entries(in: Self.ada) == ["AccessToken:b": Data("new".utf8)])
+        // With no data left, the removal's index step does remove the member.
+        try store.removePartition(Self.ada)
+        #expect(try store.partitionVersions(clientId: Self.clientId).isEmpty)
+        #expect(try client.command([Data("SMEMBERS".utf8), store.clientKey(Self.clientId, "partitions")]).array?.isEmpty == true)
+    }
+
     @Test func everyWriteAndRemovalChangesTheVersionsToValuesNeverSeenBefore() throws {
         let server = try RedisServer()
         let store = try Self.store(server)
