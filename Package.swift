@@ -5,6 +5,13 @@ import PackageDescription
 // `--static-swift-stdlib` that often answer from the token cache alone (Sources/LazyLibcurl,
 // BENCHMARKS.md "fresh process"). Such a target also depends on "LazyLibcurl".
 let lazyLibcurlLinkerSettings: [LinkerSetting] = [.unsafeFlags(["-L", Context.packageDirectory + "/Sources/LazyLibcurl/link"])]
+// The same for libsecret and GLib, in an executable that links the keyring store (MSALSecretService)
+// but mostly runs without it (Sources/LazySecretService); the linker wrapper there records only the
+// libraries something still needs (the pkg-config flags of libsecret come first on the link line).
+// Such a target also depends on "LazySecretService".
+let lazySecretServiceLinkerSettings: [LinkerSetting] = [
+    .unsafeFlags(["-Xclang-linker", "-B" + Context.packageDirectory + "/Sources/LazySecretService/linker/"])
+]
 
 let package = Package(
     name: "msal-native-auth-linux",
@@ -31,11 +38,9 @@ let package = Package(
         // libmsalnativeauth.so. scripts/build-bindings builds it release with the Swift runtime and
         // Foundation linked in; the Python package (Bindings/Python) loads it.
         .library(name: "msalnativeauth", type: .dynamic, targets: ["msalnativeauth"]),
-        // The command-line tool (docs/cli.md): sign in, print access tokens for scripts. Its
-        // sibling native-auth-keyring is the same tool with the keyring store linked in; native-auth
-        // runs it for --keyring, so that libsecret is never loaded on the plain `token` path.
+        // The command-line tool (docs/cli.md): sign in, print access tokens for scripts. The keyring
+        // store is linked in, libsecret loaded at the first keyring call (docs/cli.md#the-keyring).
         .executable(name: "native-auth", targets: ["native-auth"]),
-        .executable(name: "native-auth-keyring", targets: ["native-auth-keyring"]),
     ],
     targets: [
         .target(name: "MSAL"),
@@ -69,8 +74,9 @@ let package = Package(
         // The command-line tool's logic (arguments, commands, prompts, files, exit codes), apart
         // from its thin executables so that tests call it in process.
         .target(name: "NativeAuthCLI", dependencies: ["MSAL", "NativeAuthAppConfig", "CommandLineOptions"]),
-        .executableTarget(name: "native-auth", dependencies: ["NativeAuthCLI", "LazyLibcurl"], linkerSettings: lazyLibcurlLinkerSettings),
-        .executableTarget(name: "native-auth-keyring", dependencies: ["NativeAuthCLI", "MSALSecretService"]),
+        .executableTarget(
+            name: "native-auth", dependencies: ["NativeAuthCLI", "MSALSecretService", "LazyLibcurl", "LazySecretService"],
+            linkerSettings: lazyLibcurlLinkerSettings + lazySecretServiceLinkerSettings),
         // Writes the tool's manual page and shell completions (NativeAuthCLI's CommandReference) and the
         // emulator's manual page, for scripts/package.
         .executableTarget(name: "native-auth-docs", dependencies: ["NativeAuthCLI", "NativeAuthEmulator"]),
@@ -89,6 +95,9 @@ let package = Package(
             path: "Benchmarks/msal-benchmarks"),
         // libcurl's functions that FoundationNetworking calls, loading libcurl at the first call (lazyLibcurlLinkerSettings).
         .target(name: "LazyLibcurl", exclude: ["link"]),
+        // libsecret's and GLib's functions that MSALSecretService calls, loading libsecret at the first
+        // call (lazySecretServiceLinkerSettings); typed by libsecret's headers, hence CSecretService.
+        .target(name: "LazySecretService", dependencies: ["CSecretService"], exclude: ["linker"]),
         // A fresh process printing one cached token, and a Foundation program that only prints (its floor):
         // `msal-benchmarks --only fresh-token`, which scripts/bench builds both ways (with and without --static-swift-stdlib).
         .executableTarget(
