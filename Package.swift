@@ -74,8 +74,12 @@ let package = Package(
         // The command-line tool's logic (arguments, commands, prompts, files, exit codes), apart
         // from its thin executables so that tests call it in process.
         .target(name: "NativeAuthCLI", dependencies: ["MSAL", "NativeAuthAppConfig", "CommandLineOptions"]),
+        // Also the emulator when started as native-auth-emulator (docs/cli.md#one-program-three-names).
         .executableTarget(
-            name: "native-auth", dependencies: ["NativeAuthCLI", "MSALSecretService", "LazyLibcurl", "LazySecretService"],
+            name: "native-auth",
+            dependencies: [
+                "NativeAuthCLI", "MSALSecretService", "NativeAuthEmulator", "LazyLibcurl", "LazySecretService", "LazyEmulator",
+            ],
             linkerSettings: lazyLibcurlLinkerSettings + lazySecretServiceLinkerSettings),
         // Writes the tool's manual page and shell completions (NativeAuthCLI's CommandReference) and the
         // emulator's manual page, for scripts/package.
@@ -98,6 +102,9 @@ let package = Package(
         // libsecret's and GLib's functions that MSALSecretService calls, loading libsecret at the first
         // call (lazySecretServiceLinkerSettings); typed by libsecret's headers, hence CSecretService.
         .target(name: "LazySecretService", dependencies: ["CSecretService"], exclude: ["linker"]),
+        // libmicrohttpd's and libcrypto's functions that NativeAuthEmulator calls, each library loaded at
+        // its first call, for native-auth, which is also the emulator (same linker settings).
+        .target(name: "LazyEmulator", dependencies: ["CMicroHTTPD", "CCrypto"]),
         // A fresh process printing one cached token, and a Foundation program that only prints (its floor):
         // `msal-benchmarks --only fresh-token`, which scripts/bench builds both ways (with and without --static-swift-stdlib).
         .executableTarget(
