@@ -105,10 +105,14 @@ import Testing
         let client = try Self.client(server.url)
         try client.command(["SET", "a", "1"])
         try client.command(["HSET", "h", "f", "v"])
-        let replies = try client.pipeline([["GET", "a"], ["GET", "h"], ["GET", "missing"], ["INCR", "a"]].map { $0.map { Data($0.utf8) } })
+        let replies = try client.pipeline(
+            [["GET", "a"], ["GET", "h"], ["GET", "missing"], ["INCR", "a"]].map { $0.map { Data($0.utf8) } })
         #expect(replies.count == 4)
         #expect(replies[0].string == "1")
-        guard case .error(let text) = replies[1] else { Issue.record("not an error: \(replies[1])"); return }
+        guard case .error(let text) = replies[1] else {
+            Issue.record("not an error: \(replies[1])")
+            return
+        }
         #expect(text.hasPrefix("WRONGTYPE"))
         #expect(replies[2] == .null)
         #expect(replies[3] == .integer(2))
