@@ -1,0 +1,140 @@
+import Foundation
+import MSALRedis
+import TestSupport
+import Testing
+
+@testable import RedisWorkersKit
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The built `redis-workers` end to end, as a user runs it: its own redis-server (or one given),
+/// the emulator inside it, two worker processes. Each run also checks that nothing the example
+/// started outlives it: every process it starts inherits `MSAL_TEST_CHILD` from it.
+@Suite(.serialized) struct RedisWorkersTests {
+    static let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+        "redis-workers"
+    ).path
+
+    /// What a run of the example left: its status, output, and the processes still carrying its id.
+    struct Run {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        var leftovers: [pid_t]
+    }
+
+    /// Runs the example to its end (120 s at most); `whenPrinted` is sent `signal` once stdout has it.
+    static func run(_ arguments: [String], whenPrinted text: String? = nil, signal: Int32 = SIGINT) async throws -> Run {
+        let files = TemporaryFiles(2)
+        defer { files.remove() }
+        // An input nobody writes to (for --step): the example waits at its first step.
+        var input: [Int32] = [-1, -1]
+        #expect(pipe(&input) == 0)
+        defer {
+            close(input[0])
+            close(input[1])
+        }
+        let child = try ChildProcess(
+            executable, arguments, stdin: .descriptor(input[0]), stdout: .file(files[0]), stderr: .file(files[1]))
+        defer { child.end() }
+        if let text {
+            let printed = await waitUntil(seconds: 60) { files.read(0).contains(text) }
+            #expect(printed, "never printed \(text): \(files.read(0)) \(files.read(1))")
+            // Everything is up: the example, redis-server and two workers carry the id.
+            #expect(ChildProcess.processes(carrying: child.id).count >= 3)
+            child.signal(signal)
+        }
+        let status = await child.exitStatus(within: 120) ?? -1
+        // Whatever is still alive once the example has exited, before `end()` sweeps it.
+        return Run(status: status, stdout: files.read(0), stderr: files.read(1), leftovers: ChildProcess.processes(carrying: child.id))
+    }
+
+    /// The temporary directory of the example's own redis-server, as its output names it.
+    static func redisDirectory(in output: String) -> String? {
+        output.split(whereSeparator: { $0 == " " || $0 == "\n" }).first { $0.hasPrefix("/") && $0.contains("/redis-workers-") }.map(
+            String.init)
+    }
+
+    @Test func signsInOnWorker1FinishesOnWorker2AndBothGetTokens() async throws {
+        let run = try await Self.run([])
+        #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)")
+        let expected = [
+            "1. worker 1 starts the sign-in of grace@example.com and saves the waiting state in Redis under id ",
+            "2. the mailbox has the sign-in code for grace@example.com (8 digits; not shown)",
+            "3. worker 2 takes id ", ": grace@example.com is signed in",
+            "4. worker 2 gets an access token for grace@example.com (api://emulator/todolist/ToDoList.Read, valid until ",
+            "5. worker 1 gets an access token for grace@example.com", "from the token cache on Redis, without signing in itself",
+            "6. worker 1 is given id ", "again: refused, no saved sign-in under that id", "All held:",
+        ]
+        for text in expected { #expect(run.stdout.contains(text), "missing: \(text)\n\(run.stdout)") }
+        #expect(run.stderr.isEmpty, "\(run.stderr)")
+        #expect(run.leftovers.isEmpty)
+        // Its own redis-server's directory is gone.
+        let directory = try #require(Self.redisDirectory(in: run.stdout))
+        #expect(!FileManager.default.fileExists(atPath: directory))
+    }
+
+    @Test func worker2GivenAWrongIdFailsTheRunAndSaysWhy() async throws {
+        let run = try await Self.run(["--wrong-id"])
+        #expect(run.status == 1)
+        #expect(
+            run.stderr.contains("redis-workers: worker 2: no saved sign-in under that id (never saved, expired, or taken already)"),
+            "\(run.stderr)")
+        #expect(run.stdout.contains("1. worker 1 starts the sign-in"))
+        #expect(!run.stdout.contains("3. worker 2"))
+        #expect(!run.stdout.contains("All held"))
+        #expect(run.leftovers.isEmpty)
+    }
+
+    @Test func usesARedisGivenWithItsOwnKeysAndLeavesTheServerRunning() async throws {
+        let server = try LocalRedisServer.start()
+        defer { server.stop() }
+        let run = try await Self.run(["--redis", server.url])
+        #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)")
+        #expect(run.stdout.contains("(given with --redis)"))
+        #expect(!run.stdout.contains("started for this run"))
+        let password = try #require(server.url.split(separator: "@").first?.split(separator: ":").last)
+        #expect(!run.stdout.contains(password) && !run.stderr.contains(password))
+        // Its keys are under a prefix of the run's own, and the server it did not start still answers.
+        let client = try MSALRedisClient(configuration: MSALRedisConfiguration(url: server.url))
+        let keys = try client.command(["KEYS", "redis-workers:*"]).array ?? []
+        #expect(!keys.isEmpty)
+        #expect(try client.command(["PING"]).string == "PONG")
+        #expect(run.leftovers.isEmpty)
+    }
+
+    @Test func aRedisThatDoesNotAnswerFailsAtTheStartAndEndsTheWorkers() async throws {
+        let run = try await Self.run(["--redis", "redis://127.0.0.1:1"])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("redis-workers: worker 1 did not start: Redis: "), "\(run.stderr)")
+        #expect(run.leftovers.isEmpty)
+    }
+
+    @Test func ctrlCEndsRedisAndBothWorkers() async throws {
+        let run = try await Self.run(["--step"], whenPrinted: "(press Enter for step 1)")
+        #expect(run.status == 130, "\(run.stdout)\n\(run.stderr)")
+        #expect(run.stderr.contains("redis-workers: interrupted, stopping"))
+        #expect(run.leftovers.isEmpty, "left running: \(run.leftovers)")
+        let directory = try #require(Self.redisDirectory(in: run.stdout))
+        #expect(!FileManager.default.fileExists(atPath: directory))
+    }
+
+    @Test func sigtermEndsThemToo() async throws {
+        let run = try await Self.run(["--step"], whenPrinted: "(press Enter for step 1)", signal: SIGTERM)
+        #expect(run.status == 143)
+        #expect(run.leftovers.isEmpty, "left running: \(run.leftovers)")
+    }
+
+    @Test func badArgumentsAreUsageErrors() async throws {
+        for arguments in [["--nope"], ["--redis"], ["--redis", "ftp://example.com"]] {
+            let run = try await Self.run(arguments)
+            #expect(run.status == 2, "\(arguments)")
+            #expect(run.stderr.contains("Usage: redis-workers"))
+        }
+        let help = try await Self.run(["--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.hasPrefix("Usage: redis-workers [--redis URL] [--step] [--wrong-id]"))
+    }
+}
