@@ -70,6 +70,11 @@ import Testing
         ]
         for text in expected { #expect(run.stdout.contains(text), "missing: \(text)\n\(run.stdout)") }
         #expect(run.stderr.isEmpty, "\(run.stderr)")
+        // Secrets stay out of the output: no whole saved-sign-in id (32 hex digits), no code (8 digits).
+        #expect(try run.stdout.firstMatch(of: Regex("[0-9a-f]{32}")) == nil)
+        // (the emulator's line has the client id, 22222222-…)
+        let steps = run.stdout.split(separator: "\n").filter { !$0.hasPrefix("  emulator") }.joined(separator: "\n")
+        #expect(try steps.firstMatch(of: Regex("(^|[^0-9])[0-9]{8}([^0-9]|$)")) == nil)
         #expect(run.leftovers.isEmpty)
         // Its own redis-server's directory is gone.
         let directory = try #require(Self.redisDirectory(in: run.stdout))
@@ -80,7 +85,8 @@ import Testing
         let run = try await Self.run(["--wrong-id"])
         #expect(run.status == 1)
         #expect(
-            run.stderr.contains("redis-workers: worker 2: no saved sign-in under that id (never saved, expired, or taken already)"),
+            run.stderr.contains(
+                "redis-workers: step 3 did not hold: worker 2: no saved sign-in under that id (never saved, expired, or taken already)"),
             "\(run.stderr)")
         #expect(run.stdout.contains("1. worker 1 starts the sign-in"))
         #expect(!run.stdout.contains("3. worker 2"))
@@ -108,7 +114,7 @@ import Testing
     @Test func aRedisThatDoesNotAnswerFailsAtTheStartAndEndsTheWorkers() async throws {
         let run = try await Self.run(["--redis", "redis://127.0.0.1:1"])
         #expect(run.status == 1)
-        #expect(run.stderr.contains("redis-workers: worker 1 did not start: Redis: "), "\(run.stderr)")
+        #expect(run.stderr.contains("redis-workers: worker 1 did not start: Redis at 127.0.0.1 port 1 cannot be reached"), "\(run.stderr)")
         #expect(run.leftovers.isEmpty)
     }
 

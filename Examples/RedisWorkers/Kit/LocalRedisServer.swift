@@ -54,7 +54,7 @@ final class LocalRedisServer: Sendable {
         process = try SpawnedProcess(name: "redis-server", executable: executable, arguments: [file], talks: false, quiet: true)
         let client: MSALRedisClient
         do { client = try MSALRedisClient(configuration: MSALRedisConfiguration(url: url)) } catch {
-            throw RedisWorkersError("Redis: \(error.message)")
+            throw RedisWorkersError(error.message)
         }
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {

@@ -13,12 +13,21 @@ final class RedisWorkersRun {
     private let mailbox = Mailbox()
     /// How long a worker may take to answer one request.
     let timeout: TimeInterval = 30
+    /// The step under way, 0 while starting.
+    private var step = 0
 
     init(options: RedisWorkersCommand.Options) { self.options = options }
 
+    /// Runs every step; the error says which step did not hold.
     func run() throws(RedisWorkersError) {
+        do throws(RedisWorkersError) { try steps() } catch {
+            throw step == 0 ? error : RedisWorkersError("step \(step) did not hold: \(error)")
+        }
+    }
+
+    private func steps() throws(RedisWorkersError) {
         say("redis-workers: two worker processes and one Redis share a sign-in and a token cache")
-        // 1. The service: the emulator, in this process, on a free loopback port.
+        // The service: the emulator, in this process, on a free loopback port.
         let app = seed.apps[1] // "Demo app (email code only)"
         let scope = seed.apis[0].scopeString(seed.apis[0].requiredScope)
         let mailbox = self.mailbox
@@ -33,7 +42,7 @@ final class RedisWorkersRun {
             }, undo: { $0.stop() })
         say("  emulator  \(emulator.authority) (in this process; client \(app.clientId), email codes)")
 
-        // 2. Redis: the one given, or a redis-server of our own.
+        // Redis: the one given, or a redis-server of our own.
         let redisURL: String
         if let given = options.redisURL {
             redisURL = given
@@ -44,7 +53,7 @@ final class RedisWorkersRun {
             say("  redis     redis-server on 127.0.0.1:\(server.port) in \(server.directory) (started for this run)")
         }
 
-        // 3. The workers: this program in its worker mode. Your app's workers share the key (to
+        // The workers: this program in its worker mode. Your app's workers share the key (to
         // seal what they put in Redis) and the Redis URL the same way, from a secret store.
         let key = randomHex(32)
         let prefix = "redis-workers:\(randomHex(4)):"
@@ -56,18 +65,18 @@ final class RedisWorkersRun {
         let (worker1, worker2) = (workers[0], workers[1])
 
         // Worker 1 starts the sign-in; the id of the saved state goes back to the front end.
-        pause(before: 1)
+        begin(step: 1)
         let id = try ask(worker1, "start \(email)")
         guard id.count == 32 else { throw RedisWorkersError("worker 1 answered an id that is not 32 hex digits") }
         say("1. worker 1 starts the sign-in of \(email) and saves the waiting state in Redis under id \(cut(id))")
 
         // The user reads the code in their mail; here, the emulator's mailbox.
-        pause(before: 2)
+        begin(step: 2)
         let code = try waitForCode()
         say("2. the mailbox has the sign-in code for \(email) (\(code.count) digits; not shown)")
 
         // The user's next request lands on worker 2, which finishes the sign-in.
-        pause(before: 3)
+        begin(step: 3)
         let given = options.wrongID ? randomHex(16) : id
         let username = try ask(worker2, "finish \(given) \(code)")
         guard username == email else { throw RedisWorkersError("worker 2 signed in \(username), not \(email)") }
@@ -75,7 +84,7 @@ final class RedisWorkersRun {
 
         // Both workers get a token: worker 2 from its own sign-in, worker 1 from the shared cache.
         for (number, worker) in [(4, worker2), (5, worker1)] {
-            pause(before: number)
+            begin(step: number)
             let answer = try ask(worker, "token \(scope)").split(separator: " ")
             guard answer.first.map(String.init) == email, let expires = answer.last.flatMap({ Double($0) }) else {
                 throw RedisWorkersError("\(worker.name) got a token for someone else")
@@ -87,7 +96,7 @@ final class RedisWorkersRun {
         }
 
         // A replayed request with the same id is refused: the saved state was taken once.
-        pause(before: 6)
+        begin(step: 6)
         do throws(RedisWorkersError) {
             _ = try ask(worker1, "finish \(id) \(code)")
             throw RedisWorkersError("worker 1 continued the same saved sign-in a second time")
@@ -136,9 +145,12 @@ final class RedisWorkersRun {
     /// An id lets its holder continue the sign-in: only its first four digits are shown.
     private func cut(_ id: String) -> String { String(id.prefix(4)) + "…" }
 
-    private func pause(before step: Int) {
+    /// Marks the start of step `number` (a failure from here on names it), and with `--step`
+    /// waits for Enter.
+    private func begin(step number: Int) {
+        step = number
         guard options.step else { return }
-        say("(press Enter for step \(step))")
+        say("(press Enter for step \(number))")
         _ = readLine()
     }
 

@@ -48,7 +48,7 @@ public final class Worker: Sendable {
             config.tokenCacheLocation = .entryStore(tokenCache, checkInterval: 1)
             app = try MSALNativeAuthPublicClientApplication(nativeAuthConfiguration: config)
         } catch let error as MSALRedisError {
-            throw RedisWorkersError("Redis: \(error.message)")
+            throw RedisWorkersError(error.message)
         } catch let error as RedisWorkersError {
             throw error
         } catch {
@@ -87,7 +87,7 @@ public final class Worker: Sendable {
             throw RedisWorkersError("sign-in refused: \(error.errorDescription ?? "no reason given")")
         }
         guard case .codeRequired(let state, _, _, _) = result else { throw RedisWorkersError("the service did not ask for a code") }
-        do { return try signIns.save(state.serialized()) } catch { throw RedisWorkersError("Redis: \(error.message)") }
+        do { return try signIns.save(state.serialized()) } catch { throw RedisWorkersError(error.message) }
     }
 
     /// Takes the saved state (no other worker can take it after this), restores it and submits the code.
@@ -96,7 +96,7 @@ public final class Worker: Sendable {
         do { saved = try signIns.take(id) } catch {
             throw RedisWorkersError(
                 error.code == .notFound
-                    ? "no saved sign-in under that id (never saved, expired, or taken already)" : "Redis: \(error.message)")
+                    ? "no saved sign-in under that id (never saved, expired, or taken already)" : error.message)
         }
         let state: SignInCodeRequiredState
         do { state = try app.restoreState(serialized: saved, as: SignInCodeRequiredState.self) } catch {
