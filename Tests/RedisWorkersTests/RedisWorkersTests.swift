@@ -11,7 +11,9 @@ import Testing
 
 /// The built `redis-workers` end to end, as a user runs it: its own redis-server (or one given),
 /// the emulator inside it, two worker processes. Each run also checks that nothing the example
-/// started outlives it: every process it starts inherits `MSAL_TEST_CHILD` from it.
+/// started outlives it: every process it starts inherits `MSAL_TEST_CHILD` from it, and its own
+/// redis-server (which overwrites its environment with its title, so cannot be found by it) no longer
+/// answers on the port the output names.
 @Suite(.serialized) struct RedisWorkersTests {
     static let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
         "redis-workers"
@@ -23,6 +25,8 @@ import Testing
         var stdout: String
         var stderr: String
         var leftovers: [pid_t]
+        /// Whether something still accepts connections on the port of the example's own redis-server.
+        var redisStillAnswers: Bool
     }
 
     /// Runs the example to its end (120 s at most); `whenPrinted` is sent `signal` once stdout has it.
@@ -48,13 +52,34 @@ import Testing
         }
         let status = await child.exitStatus(within: 120) ?? -1
         // Whatever is still alive once the example has exited, before `end()` sweeps it.
-        return Run(status: status, stdout: files.read(0), stderr: files.read(1), leftovers: ChildProcess.processes(carrying: child.id))
+        let stdout = files.read(0)
+        return Run(
+            status: status, stdout: stdout, stderr: files.read(1), leftovers: ChildProcess.processes(carrying: child.id),
+            redisStillAnswers: redisPort(in: stdout).map(accepts(port:)) ?? false)
     }
 
     /// The temporary directory of the example's own redis-server, as its output names it.
     static func redisDirectory(in output: String) -> String? {
         output.split(whereSeparator: { $0 == " " || $0 == "\n" }).first { $0.hasPrefix("/") && $0.contains("/redis-workers-") }.map(
             String.init)
+    }
+
+    /// The port of the example's own redis-server, from `redis-server on 127.0.0.1:PORT in …`.
+    static func redisPort(in output: String) -> Int? {
+        guard let range = output.range(of: "redis-server on 127.0.0.1:") else { return nil }
+        return Int(output[range.upperBound...].prefix { $0.isNumber })
+    }
+
+    static func accepts(port: Int) -> Bool {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
     }
 
     @Test func signsInOnWorker1FinishesOnWorker2AndBothGetTokens() async throws {
@@ -76,7 +101,9 @@ import Testing
         let steps = run.stdout.split(separator: "\n").filter { !$0.hasPrefix("  emulator") }.joined(separator: "\n")
         #expect(try steps.firstMatch(of: Regex("(^|[^0-9])[0-9]{8}([^0-9]|$)")) == nil)
         #expect(run.leftovers.isEmpty)
+        #expect(!run.redisStillAnswers)
         // Its own redis-server's directory is gone.
+        #expect(Self.redisPort(in: run.stdout) != nil)
         let directory = try #require(Self.redisDirectory(in: run.stdout))
         #expect(!FileManager.default.fileExists(atPath: directory))
     }
@@ -92,6 +119,7 @@ import Testing
         #expect(!run.stdout.contains("3. worker 2"))
         #expect(!run.stdout.contains("All held"))
         #expect(run.leftovers.isEmpty)
+        #expect(!run.redisStillAnswers)
     }
 
     @Test func usesARedisGivenWithItsOwnKeysAndLeavesTheServerRunning() async throws {
@@ -109,6 +137,7 @@ import Testing
         #expect(!keys.isEmpty)
         #expect(try client.command(["PING"]).string == "PONG")
         #expect(run.leftovers.isEmpty)
+        #expect(!run.redisStillAnswers)
     }
 
     @Test func aRedisThatDoesNotAnswerFailsAtTheStartAndEndsTheWorkers() async throws {
@@ -116,6 +145,7 @@ import Testing
         #expect(run.status == 1)
         #expect(run.stderr.contains("redis-workers: worker 1 did not start: Redis at 127.0.0.1 port 1 cannot be reached"), "\(run.stderr)")
         #expect(run.leftovers.isEmpty)
+        #expect(!run.redisStillAnswers)
     }
 
     @Test func ctrlCEndsRedisAndBothWorkers() async throws {
@@ -123,6 +153,8 @@ import Testing
         #expect(run.status == 130, "\(run.stdout)\n\(run.stderr)")
         #expect(run.stderr.contains("redis-workers: interrupted, stopping"))
         #expect(run.leftovers.isEmpty, "left running: \(run.leftovers)")
+        #expect(!run.redisStillAnswers)
+        #expect(Self.redisPort(in: run.stdout) != nil)
         let directory = try #require(Self.redisDirectory(in: run.stdout))
         #expect(!FileManager.default.fileExists(atPath: directory))
     }
@@ -131,6 +163,7 @@ import Testing
         let run = try await Self.run(["--step"], whenPrinted: "(press Enter for step 1)", signal: SIGTERM)
         #expect(run.status == 143)
         #expect(run.leftovers.isEmpty, "left running: \(run.leftovers)")
+        #expect(!run.redisStillAnswers)
     }
 
     @Test func badArgumentsAreUsageErrors() async throws {
