@@ -29,8 +29,11 @@ import Testing
         var redisStillAnswers: Bool
     }
 
-    /// Runs the example to its end (120 s at most); `whenPrinted` is sent `signal` once stdout has it.
-    static func run(_ arguments: [String], whenPrinted text: String? = nil, signal: Int32 = SIGINT) async throws -> Run {
+    /// Runs the example to its end (120 s at most). Once its output has `whenPrinted`, `then` is
+    /// called with the output so far, the example and the writing end of its standard input.
+    static func run(
+        _ arguments: [String], whenPrinted text: String? = nil, then action: (String, ChildProcess, Int32) -> Void = { _, _, _ in }
+    ) async throws -> Run {
         let files = TemporaryFiles(2)
         defer { files.remove() }
         // An input nobody writes to (for --step): the example waits at its first step.
@@ -48,7 +51,7 @@ import Testing
             #expect(printed, "never printed \(text): \(files.read(0)) \(files.read(1))")
             // Everything is up: the example, redis-server and two workers carry the id.
             #expect(ChildProcess.processes(carrying: child.id).count >= 3)
-            child.signal(signal)
+            action(files.read(0), child, input[1])
         }
         let status = await child.exitStatus(within: 120) ?? -1
         // Whatever is still alive once the example has exited, before `end()` sweeps it.
@@ -149,7 +152,7 @@ import Testing
     }
 
     @Test func ctrlCEndsRedisAndBothWorkers() async throws {
-        let run = try await Self.run(["--step"], whenPrinted: "(press Enter for step 1)")
+        let run = try await Self.run(["--step"], whenPrinted: "(press Enter for step 1)") { _, child, _ in child.signal(SIGINT) }
         #expect(run.status == 130, "\(run.stdout)\n\(run.stderr)")
         #expect(run.stderr.contains("redis-workers: interrupted, stopping"))
         #expect(run.leftovers.isEmpty, "left running: \(run.leftovers)")
@@ -160,20 +163,56 @@ import Testing
     }
 
     @Test func sigtermEndsThemToo() async throws {
-        let run = try await Self.run(["--step"], whenPrinted: "(press Enter for step 1)", signal: SIGTERM)
+        let run = try await Self.run(["--step"], whenPrinted: "(press Enter for step 1)") { _, child, _ in child.signal(SIGTERM) }
         #expect(run.status == 143)
         #expect(run.leftovers.isEmpty, "left running: \(run.leftovers)")
         #expect(!run.redisStillAnswers)
     }
 
+    /// The pid of `worker N` from its `  worker N  pid P, ready` line.
+    static func workerPid(_ number: Int, in output: String) -> pid_t? {
+        guard let range = output.range(of: "worker \(number)  pid ") else { return nil }
+        return pid_t(output[range.upperBound...].prefix { $0.isNumber })
+    }
+
+    @Test func aWorkerThatStopsAnsweringFailsItsStepAfterTheTimeout() async throws {
+        let run = try await Self.run(["--step", "--timeout", "1"], whenPrinted: "(press Enter for step 1)") { output, _, input in
+            guard let pid = Self.workerPid(1, in: output) else {
+                Issue.record("no pid for worker 1 in \(output)")
+                return
+            }
+            kill(pid, SIGSTOP) // alive, but answers nothing
+            _ = write(input, "\n", 1)
+        }
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("redis-workers: step 1 did not hold: worker 1 did not answer within 1 s"), "\(run.stderr)")
+        #expect(run.leftovers.isEmpty, "left running: \(run.leftovers)")
+        #expect(!run.redisStillAnswers)
+    }
+
+    @Test func aWorkerThatDiesFailsItsStepAndSaysHow() async throws {
+        let run = try await Self.run(["--step"], whenPrinted: "(press Enter for step 1)") { output, _, input in
+            guard let pid = Self.workerPid(1, in: output) else {
+                Issue.record("no pid for worker 1 in \(output)")
+                return
+            }
+            kill(pid, SIGKILL)
+            _ = write(input, "\n", 1)
+        }
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("redis-workers: step 1 did not hold: worker 1 stopped: killed by signal 9"), "\(run.stderr)")
+        #expect(run.leftovers.isEmpty, "left running: \(run.leftovers)")
+        #expect(!run.redisStillAnswers)
+    }
+
     @Test func badArgumentsAreUsageErrors() async throws {
-        for arguments in [["--nope"], ["--redis"], ["--redis", "ftp://example.com"]] {
+        for arguments in [["--nope"], ["--redis"], ["--redis", "ftp://example.com"], ["--timeout", "0"], ["--timeout", "soon"]] {
             let run = try await Self.run(arguments)
             #expect(run.status == 2, "\(arguments)")
             #expect(run.stderr.contains("Usage: redis-workers"))
         }
         let help = try await Self.run(["--help"])
         #expect(help.status == 0)
-        #expect(help.stdout.hasPrefix("Usage: redis-workers [--redis URL] [--step] [--wrong-id]"))
+        #expect(help.stdout.hasPrefix("Usage: redis-workers [--redis URL] [--step] [--wrong-id] [--timeout SECONDS]"))
     }
 }

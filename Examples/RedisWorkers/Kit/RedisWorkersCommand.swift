@@ -8,7 +8,7 @@ import MSALRedis
 /// The `redis-workers` command: its options, and the worker mode it starts itself in.
 public enum RedisWorkersCommand {
     public static let usage = """
-        Usage: redis-workers [--redis URL] [--step] [--wrong-id]
+        Usage: redis-workers [--redis URL] [--step] [--wrong-id] [--timeout SECONDS]
 
         A backend with two worker processes and one Redis, signing one user in: worker 1 starts an
         email + one-time-code sign-in and saves the waiting state in Redis; worker 2 takes it and
@@ -25,6 +25,8 @@ public enum RedisWorkersCommand {
                         docs/redis.md); keys go under a prefix of their own for this run
           --step        wait for Enter before each step
           --wrong-id    give worker 2 an id that was never saved, to see a step fail
+          --timeout SECONDS
+                        how long a worker may take to start or answer a request (30)
           -h, --help    show this help
 
         Exit status: 0 when every step held, 1 when one did not (or something could not start),
@@ -36,6 +38,8 @@ public enum RedisWorkersCommand {
         public var redisURL: String?
         public var step = false
         public var wrongID = false
+        /// Seconds a worker may take to start or to answer one request.
+        public var timeout: TimeInterval = 30
         public init() {}
     }
 
@@ -73,6 +77,11 @@ public enum RedisWorkersCommand {
                 options.redisURL = url
             case "--step": options.step = true
             case "--wrong-id": options.wrongID = true
+            case "--timeout":
+                guard let value = rest.popFirst().flatMap(Double.init), value > 0, value <= 3600 else {
+                    throw RedisWorkersError("--timeout needs a number of seconds, more than 0 and at most 3600")
+                }
+                options.timeout = value
             default: throw RedisWorkersError("unknown argument \(argument)")
             }
         }

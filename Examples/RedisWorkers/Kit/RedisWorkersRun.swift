@@ -11,8 +11,8 @@ final class RedisWorkersRun {
     let email = "grace@example.com"
     let seed = Seed.demo
     private let mailbox = Mailbox()
-    /// How long a worker may take to answer one request.
-    let timeout: TimeInterval = 30
+    /// How long a worker may take to start or to answer one request.
+    var timeout: TimeInterval { options.timeout }
     /// The step under way, 0 while starting.
     private var step = 0
 

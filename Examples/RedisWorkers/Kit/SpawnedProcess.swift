@@ -109,7 +109,10 @@ final class SpawnedProcess: Sendable {
             }
             if let line { return line }
             let left = deadline.timeIntervalSinceNow
-            guard left > 0 else { throw RedisWorkersError("\(name) did not answer within \(Int(timeout)) s") }
+            guard left > 0 else {
+                let seconds = timeout == timeout.rounded() ? String(Int(timeout)) : String(timeout)
+                throw RedisWorkersError("\(name) did not answer within \(seconds) s")
+            }
             var descriptor = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
             let ready = poll(&descriptor, 1, Int32(min(left, 1) * 1000))
             guard ready > 0 else { continue } // nothing yet, or interrupted
