@@ -82,18 +82,17 @@ final class RedisWorkersRun {
         guard username == email else { throw RedisWorkersError("worker 2 signed in \(username), not \(email)") }
         say("3. worker 2 takes id \(cut(given)) from Redis, restores the state, submits the code: \(username) is signed in")
 
-        // Both workers get a token: worker 2 from its own sign-in, worker 1 from the shared cache.
-        for (number, worker) in [(4, worker2), (5, worker1)] {
-            begin(step: number)
-            let answer = try ask(worker, "token \(scope)").split(separator: " ")
-            guard answer.first.map(String.init) == email, let expires = answer.last.flatMap({ Double($0) }) else {
-                throw RedisWorkersError("\(worker.name) got a token for someone else")
-            }
-            let until = Self.clock(Date(timeIntervalSince1970: expires))
-            say(
-                "\(number). \(worker.name) gets an access token for \(email) (\(scope), valid until \(until) UTC)"
-                    + (number == 5 ? " from the token cache on Redis, without signing in itself" : ""))
-        }
+        // Worker 2 gets a token for the user it signed in.
+        begin(step: 4)
+        var until = try tokenValidity(from: worker2, scope: scope)
+        say("4. worker 2 gets an access token for \(email) (\(scope), valid until \(until) UTC)")
+
+        // Worker 1 never saw the sign-in finish: the account and its tokens come from Redis.
+        begin(step: 5)
+        until = try tokenValidity(from: worker1, scope: scope)
+        say(
+            "5. worker 1 gets an access token for \(email) from the token cache on Redis, without signing in itself (valid until \(until) UTC)"
+        )
 
         // A replayed request with the same id is refused: the saved state was taken once.
         begin(step: 6)
@@ -130,6 +129,15 @@ final class RedisWorkersRun {
         let answer = try worker.receive(timeout: timeout)
         if answer.hasPrefix("ok ") { return String(answer.dropFirst(3)) }
         throw RedisWorkersError("\(worker.name): \(answer.hasPrefix("error ") ? String(answer.dropFirst(6)) : answer)")
+    }
+
+    /// Asks `worker` for an access token for `email`; when it is valid until (`HH:mm:ss`, UTC).
+    private func tokenValidity(from worker: SpawnedProcess, scope: String) throws(RedisWorkersError) -> String {
+        let answer = try ask(worker, "token \(scope)").split(separator: " ")
+        guard answer.first.map(String.init) == email, let expires = answer.last.flatMap({ Double($0) }) else {
+            throw RedisWorkersError("\(worker.name) got a token for someone else")
+        }
+        return Self.clock(Date(timeIntervalSince1970: expires))
     }
 
     /// The newest sign-in code sent to `email`.
