@@ -53,8 +53,9 @@ final class RedisWorkersRun {
             say("  redis     redis-server on 127.0.0.1:\(server.port) in \(server.directory) (started for this run)")
         }
 
-        // The workers: this program in its worker mode. Your app's workers share the key (to
-        // seal what they put in Redis) and the Redis URL the same way, from a secret store.
+        // The workers: this program in its worker mode. Every worker needs the same 32-byte key
+        // (to seal what it puts in Redis) and the Redis URL; your app's would read both from a
+        // secret store.
         let key = randomHex(32)
         let prefix = "redis-workers:\(randomHex(4)):"
         let workers = try (1...2).map { number throws(RedisWorkersError) in
