@@ -27,6 +27,8 @@ let package = Package(
         .executable(name: "native-auth-emulator", targets: ["native-auth-emulator"]),
         // The terminal demo: the "call two protected APIs" screen, emulator embedded by default.
         .executable(name: "multi-api-demo", targets: ["multi-api-demo"]),
+        // The Redis example: two worker processes and one Redis share a sign-in and a token cache.
+        .executable(name: "redis-workers", targets: ["redis-workers"]),
         // The C interface (Bindings/C/include/msal_native_auth.h) as a shared library,
         // libmsalnativeauth.so. scripts/build-bindings builds it release with the Swift runtime and
         // Foundation linked in; the Python package (Bindings/Python) loads it.
@@ -81,6 +83,9 @@ let package = Package(
         .executableTarget(
             name: "bench-cached-token-swift", dependencies: ["MSAL"], path: "Bindings/Benchmarks/bench-cached-token-swift"),
         .executableTarget(name: "multi-api-demo", dependencies: ["MultiAPIDemoKit", "CNCurses"], path: "Examples/MultiAPIDemo/App"),
+        // The Redis example's steps, workers and processes (Examples/RedisWorkers/README.md), apart from its thin executable.
+        .target(name: "RedisWorkersKit", dependencies: ["MSAL", "MSALRedis", "NativeAuthEmulator"], path: "Examples/RedisWorkers/Kit"),
+        .executableTarget(name: "redis-workers", dependencies: ["RedisWorkersKit"], path: "Examples/RedisWorkers/App"),
         // The benchmark program (run with scripts/bench, release build); NativeAuthTesting's in-memory entry
         // store stands in for a shared server in the shared-cache figures, and a redis-server it starts
         // serves the Redis figures (MSALRedis).
@@ -155,6 +160,8 @@ let package = Package(
                 "NativeAuthCLI", "NativeAuthAppConfig", "MSAL", "NativeAuthEmulator", "NativeAuthTesting", "TestSupport",
                 "CommandLineOptions",
             ]),
+        // The Redis example end to end: the built redis-workers against real redis-server processes.
+        .testTarget(name: "RedisWorkersTests", dependencies: ["RedisWorkersKit", "MSALRedis", "TestSupport"]),
         // The option parser's rules, on a command of its own.
         .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
     ]
