@@ -68,7 +68,8 @@ let package = Package(
         .target(name: "NativeAuthAppConfig", dependencies: ["MSAL"]),
         // The command-line tool's logic (arguments, commands, prompts, files, exit codes), apart
         // from its thin executables so that tests call it in process.
-        .target(name: "NativeAuthCLI", dependencies: ["MSAL", "NativeAuthAppConfig", "CommandLineOptions"]),
+        // MSALRedis for `"token_cache": "redis"` and `"saved_sign_ins": "redis"` (docs/cli.md#redis).
+        .target(name: "NativeAuthCLI", dependencies: ["MSAL", "MSALRedis", "NativeAuthAppConfig", "CommandLineOptions"]),
         .executableTarget(name: "native-auth", dependencies: ["NativeAuthCLI", "LazyLibcurl"], linkerSettings: lazyLibcurlLinkerSettings),
         .executableTarget(name: "native-auth-keyring", dependencies: ["NativeAuthCLI", "MSALSecretService"]),
         // Writes the tool's manual page and shell completions (NativeAuthCLI's CommandReference) and the
