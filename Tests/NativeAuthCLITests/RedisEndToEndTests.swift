@@ -18,7 +18,8 @@ import Testing
             emulator = try CLIEmulator()
             redis = try RedisServer(redisOptions)
             second = try ToolHome()
-            var settings: [String: Any] = ["url": "redis://127.0.0.1:\(redis.port)", "key_prefix": "cli-test:"]
+            var settings: [String: Any] = ["url": redis.url, "key_prefix": "cli-test:"]
+            if let tls = redisOptions.tls { settings["ca_file"] = tls.caCertificate }
             if let key {
                 let file = emulator.home.root + "/redis.key"
                 try key.write(to: URL(fileURLWithPath: file))
@@ -112,6 +113,36 @@ import Testing
         #expect((json.json["next"] as? String)?.contains("--sign-in-id ID") == true, "\(json)")
         let noID = try machines.onFirst(["login", "--no-prompt", "--code", code])
         #expect(noID.status == 2 && noID.stderr.contains("--sign-in-id"), "\(noID)")
+    }
+
+    /// TLS and AES-256-GCM through OpenSSL loaded at its first use (Sources/LazyOpenSSL): a saved
+    /// sign-in and the tokens over rediss://, sealed; a certificate for another host is status 3.
+    @Test func overTLSWithAKey() async throws {
+        let machines = try TwoMachines(redisOptions: RedisServer.Options(tls: try TLSFiles()))
+        let started = try machines.onFirst(["login", "--no-prompt", "--username", "grace@example.com"])
+        #expect(started.status == 4, "\(started)")
+        let code = try await machines.emulator.lastCode("grace@example.com")
+        let finished = try machines.onSecond(
+            ["login", "--no-prompt", "--sign-in-id", started.stdout.trimmingCharacters(in: .newlines), "--code", code])
+        #expect(finished.status == 0, "\(finished)")
+        let token = try machines.onFirst(["token"])
+        #expect(token.status == 0 && token.stdout.count > 100, "\(token)")
+
+        let elsewhere = try TLSFiles(names: "DNS:elsewhere.example")
+        let wrongHost = try RedisServer(RedisServer.Options(tls: elsewhere))
+        let config = try machines.second.writeConfig(
+            TwoMachines.config(machines.emulator, ["url": wrongHost.url, "ca_file": elsewhere.caCertificate]), name: "elsewhere.json")
+        let refused = try machines.second.run(["--config", config, "token"])
+        #expect(refused.status == 3 && refused.stderr.contains("Redis server cannot be used"), "\(refused)")
+    }
+
+    /// native-auth asks for neither libssl nor libcrypto at start (docs/cli.md#redis): its own
+    /// dependencies, as the dynamic loader reads them.
+    @Test func nativeAuthDoesNotLinkOpenSSLAtStart() throws {
+        let result = try ChildProcess.runBlocking("/usr/bin/readelf", ["-d", ToolHome.binary], limit: 60)
+        let needed = result.stdout.split(separator: "\n").filter { $0.contains("(NEEDED)") }
+        #expect(result.status == 0 && !needed.isEmpty, "\(result.stderr)")
+        #expect(!needed.contains { $0.contains("libssl") || $0.contains("libcrypto") }, "\(needed)")
     }
 
     @Test func redisDownOrAWrongPasswordIsAClearStatus() throws {
