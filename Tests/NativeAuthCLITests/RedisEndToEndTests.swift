@@ -115,6 +115,26 @@ import Testing
         #expect(noID.status == 2 && noID.stderr.contains("--sign-in-id"), "\(noID)")
     }
 
+    /// MFA across three invocations on alternating machines: each waiting step is saved under a new
+    /// id, and the id of a step already continued is refused.
+    @Test func mfaStepsAlternateBetweenMachines() async throws {
+        let machines = try TwoMachines()
+        let first = try machines.onFirst(
+            ["login", "--no-prompt", "--json", "--username", "alan@example.com", "--password", CLIEmulator.alanPassword])
+        let methodID = try #require(first.json["sign_in_id"] as? String, "\(first)")
+        #expect(first.status == 4 && first.json["needs"] as? String == "method", "\(first)")
+        let second = try machines.onSecond(["login", "--no-prompt", "--json", "--sign-in-id", methodID, "--method", "sms"])
+        let codeID = try #require(second.json["sign_in_id"] as? String, "\(second)")
+        #expect(second.status == 4 && second.json["needs"] as? String == "code" && codeID != methodID, "\(second)")
+        let replayed = try machines.onFirst(["login", "--no-prompt", "--sign-in-id", methodID, "--method", "sms"])
+        #expect(replayed.status == 9, "the method step was continued once already: \(replayed)")
+        let code = try await machines.emulator.lastCode("alan@example.com")
+        let third = try machines.onFirst(["login", "--no-prompt", "--sign-in-id", codeID, "--code", code])
+        #expect(third.status == 0 && third.stdout == "alan@example.com\n", "\(third)")
+        let status = try machines.onSecond(["status"])
+        #expect(status.status == 0 && status.stdout.contains("token cache: redis"), "\(status)")
+    }
+
     /// TLS and AES-256-GCM through OpenSSL loaded at its first use (Sources/LazyOpenSSL): a saved
     /// sign-in and the tokens over rediss://, sealed; a certificate for another host is status 3.
     @Test func overTLSWithAKey() async throws {
