@@ -3,6 +3,11 @@ import MSAL
 import MSALRedis
 import NativeAuthAppConfig
 
+/// A session's `RedisBackend`, made once at its first use (Session.redis()).
+final class LazyRedisBackend {
+    var backend: RedisBackend?
+}
+
 /// The Redis server of a configuration's `redis` object (docs/cli.md#redis): one client for the
 /// token cache and the saved sign-ins, with the password and the encryption key read from their
 /// files. Nothing is connected until the first command.

@@ -33,8 +33,9 @@ struct Session {
     let source: String
     /// Set in emulator mode.
     let emulator: EmulatorInstance?
-    /// The server of the configuration's `redis` object, when it has one.
-    var redis: RedisBackend? = nil
+    /// The server of the configuration's `redis` object, made at its first use: a `token` on the
+    /// file with `"saved_sign_ins": "redis"` never reads the object's files nor loads OpenSSL.
+    let redisServer = LazyRedisBackend()
 
     var flowFile: String { directory + "/login-state.json" }
     var cacheFile: String { configuration.cacheFile ?? directory + "/token_cache.json" }
@@ -84,8 +85,7 @@ struct Session {
         }
         if global.keyring { configuration.tokenCache = .keyring }
         return Session(
-            configuration: configuration, directory: places.appDirectory(clientId: configuration.clientId), source: path, emulator: nil,
-            redis: try configuration.redis.map { settings throws(CLIError) in try RedisBackend(settings, source: path) })
+            configuration: configuration, directory: places.appDirectory(clientId: configuration.clientId), source: path, emulator: nil)
     }
 
     /// The SDK application over this session's token store. As in MSAL's native auth, a new sign-in
@@ -119,7 +119,7 @@ struct Session {
                 throw error
             }
         }
-        if usesRedis, let redis { return try redisApplication(config, redis) }
+        if usesRedis, let redis = try redis() { return try redisApplication(config, redis) }
         try SecureFile.makeDirectory(directory)
         config.tokenCacheLocation = .file(URL(fileURLWithPath: cacheFile))
         do {
@@ -175,13 +175,22 @@ struct Session {
     /// Where `login` keeps a sign-in waiting for input: the file, or Redis with
     /// `"saved_sign_ins": "redis"` (then `signInId` names the one to continue).
     func flowStore(_ app: MSALNativeAuthPublicClientApplication, signInId: String?) throws(CLIError) -> FlowStore {
-        guard configuration.savedSignIns == .redis, let redis else {
+        guard configuration.savedSignIns == .redis, let redis = try redis() else {
             if signInId != nil {
                 throw CLIError(.usage, "--sign-in-id applies to a configuration with \"saved_sign_ins\": \"redis\"")
             }
             return FlowStore(path: flowFile, app: app)
         }
         return FlowStore(place: .redis(try redis.signInStore(), id: signInId), app: app)
+    }
+
+    /// The configuration's Redis server (nil without a `redis` object), the same for every use in this process.
+    func redis() throws(CLIError) -> RedisBackend? {
+        if let made = redisServer.backend { return made }
+        guard let settings = configuration.redis else { return nil }
+        let made = try RedisBackend(settings, source: source)
+        redisServer.backend = made
+        return made
     }
 
     /// After a sign-in: the tokens must have reached the store.

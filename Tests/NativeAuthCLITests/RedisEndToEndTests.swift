@@ -218,6 +218,10 @@ import Testing
             TwoMachines.config(emulator, ["url": "redis://127.0.0.1:\(RedisServer.freePort())", "encryption_key_file": root + "/hex.key"]),
             name: "hex.json")
         #expect(try emulator.home.run(["--config", hex, "token"]).status == 7, "64 hex digits are a key: the next problem is the server")
+        var savedOnly = TwoMachines.config(emulator, ["url": "redis://127.0.0.1:1", "password_file": root + "/missing"])
+        savedOnly["token_cache"] = "file"
+        let token = try emulator.home.run(["--config", try emulator.home.writeConfig(savedOnly, name: "saved-only.json"), "token"])
+        #expect(token.status == 8, "token on the file never uses the Redis of saved sign-ins: \(token)")
         let fileConfig = try emulator.run(["login", "--no-prompt", "--sign-in-id", String(repeating: "a", count: 32), "--code", "1"])
         #expect(fileConfig.status == 2 && fileConfig.stderr.contains("saved_sign_ins"), "\(fileConfig)")
     }
