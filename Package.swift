@@ -5,6 +5,10 @@ import PackageDescription
 // `--static-swift-stdlib` that often answer from the token cache alone (Sources/LazyLibcurl,
 // BENCHMARKS.md "fresh process"). Such a target also depends on "LazyLibcurl".
 let lazyLibcurlLinkerSettings: [LinkerSetting] = [.unsafeFlags(["-L", Context.packageDirectory + "/Sources/LazyLibcurl/link"])]
+// OpenSSL's libssl and libcrypto loaded at the first TLS or AES call rather than at start, for
+// native-auth, which links MSALRedis (Sources/LazyOpenSSL, docs/cli.md#redis). Such a target also
+// depends on "LazyOpenSSL".
+let lazyOpenSSLLinkerSettings: [LinkerSetting] = [.unsafeFlags(["-L", Context.packageDirectory + "/Sources/LazyOpenSSL/link"])]
 
 let package = Package(
     name: "msal-native-auth-linux",
@@ -49,7 +53,10 @@ let package = Package(
         .systemLibrary(name: "CSecretService", pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
         .target(name: "MSALSecretService", dependencies: ["MSAL", "CSecretService"]),
         // OpenSSL's libssl and libcrypto for MSALRedis: the TLS client and AES-256-GCM, through a C shim.
-        .systemLibrary(name: "CRedisTLS", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        // No pkgConfig: its `-L/usr/lib/…` would come before lazyOpenSSLLinkerSettings' and
+        // lazyLibcurlLinkerSettings' directories on native-auth's link line, and the real libraries would
+        // be linked at start; the modulemap's `link` lines and /usr/include are all it needs.
+        .systemLibrary(name: "CRedisTLS", providers: [.apt(["libssl-dev"])]),
         // The Redis client and what is built on it; the RESP reader is its own (README.md#dependencies says why).
         .target(name: "MSALRedis", dependencies: ["MSAL", "CRedisTLS"]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
@@ -70,8 +77,11 @@ let package = Package(
         .target(name: "NativeAuthAppConfig", dependencies: ["MSAL"]),
         // The command-line tool's logic (arguments, commands, prompts, files, exit codes), apart
         // from its thin executables so that tests call it in process.
-        .target(name: "NativeAuthCLI", dependencies: ["MSAL", "NativeAuthAppConfig", "CommandLineOptions"]),
-        .executableTarget(name: "native-auth", dependencies: ["NativeAuthCLI", "LazyLibcurl"], linkerSettings: lazyLibcurlLinkerSettings),
+        // MSALRedis for `"token_cache": "redis"` and `"saved_sign_ins": "redis"` (docs/cli.md#redis).
+        .target(name: "NativeAuthCLI", dependencies: ["MSAL", "MSALRedis", "NativeAuthAppConfig", "CommandLineOptions"]),
+        .executableTarget(
+            name: "native-auth", dependencies: ["NativeAuthCLI", "LazyLibcurl", "LazyOpenSSL"],
+            linkerSettings: lazyLibcurlLinkerSettings + lazyOpenSSLLinkerSettings),
         .executableTarget(name: "native-auth-keyring", dependencies: ["NativeAuthCLI", "MSALSecretService"]),
         // Writes the tool's manual page and shell completions (NativeAuthCLI's CommandReference) and the
         // emulator's manual page, for scripts/package.
@@ -94,6 +104,8 @@ let package = Package(
             path: "Benchmarks/msal-benchmarks"),
         // libcurl's functions that FoundationNetworking calls, loading libcurl at the first call (lazyLibcurlLinkerSettings).
         .target(name: "LazyLibcurl", exclude: ["link"]),
+        // The libssl and libcrypto functions MSALRedis calls, loading OpenSSL at the first call (lazyOpenSSLLinkerSettings).
+        .target(name: "LazyOpenSSL", exclude: ["link"]),
         // A fresh process printing one cached token, and a Foundation program that only prints (its floor):
         // `msal-benchmarks --only fresh-token`, which scripts/bench builds both ways (with and without --static-swift-stdlib).
         .executableTarget(

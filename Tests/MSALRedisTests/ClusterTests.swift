@@ -1,6 +1,7 @@
 import Foundation
 import MSAL
 import MSALRedis
+import TestSupport
 import Testing
 
 @testable import MSALRedis
