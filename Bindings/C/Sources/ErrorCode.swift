@@ -43,6 +43,8 @@ enum ErrorCode: Int32, CaseIterable, Sendable {
     case declinedScopes = 44
     case keyringUnavailable = 45
     case keyringLocked = 46
+    // The token cache on Redis (Bindings/C/Sources/InterfaceConfiguration+Redis.swift).
+    case redisUnavailable = 47
     // Native auth V2 (MSALNativeAuthFlowError.isInvalidAttributes); its other flags reuse the numbers above.
     case invalidAttributes = 50
     case `internal` = 99
@@ -87,6 +89,7 @@ enum ErrorCode: Int32, CaseIterable, Sendable {
         case .declinedScopes: "ERR_DECLINED_SCOPES"
         case .keyringUnavailable: "ERR_KEYRING_UNAVAILABLE"
         case .keyringLocked: "ERR_KEYRING_LOCKED"
+        case .redisUnavailable: "ERR_REDIS_UNAVAILABLE"
         case .invalidAttributes: "ERR_INVALID_ATTRIBUTES"
         case .internal: "ERR_INTERNAL"
         }

@@ -142,6 +142,8 @@ typedef enum msal_na_error {
     MSAL_NA_ERR_KEYRING_UNAVAILABLE = 45, /* no Secret Service, no keyring, or libsecret / the keyring library
                                              could not be loaded (the message says which) */
     MSAL_NA_ERR_KEYRING_LOCKED = 46,   /* the keyring is locked and stayed locked */
+    MSAL_NA_ERR_REDIS_UNAVAILABLE = 47, /* "cache": "redis": the server cannot be used at msal_na_app_create (down,
+                                           credentials or TLS refused; the message names the server, never the password) */
     /* Native auth V2 (the last part of this header). */
     MSAL_NA_ERR_INVALID_ATTRIBUTES = 50, /* sign-up: attribute values refused; the result's attributes name them */
     MSAL_NA_ERR_INTERNAL = 99
@@ -428,7 +430,7 @@ size_t msal_na_live_strings(void);
  * Bindings/README.md, "Browser, claims, accounts, interceptor, keyring"). The rules at the top of
  * this file hold here too; what is particular to a call is said beside it.
  *
- * Its error numbers, 40 to 46, are in msal_na_error above (one type for comparisons and switches).
+ * Its error numbers, 40 to 47, are in msal_na_error above (one type for comparisons and switches).
  * ================================================================================================ */
 
 /* ---- Request options: claims, correlation id, refresh token ------------------------------------ */
@@ -600,6 +602,26 @@ msal_na_error msal_na_headers_add(msal_na_headers *headers, const char *name, co
  * path), opened with dlopen the first time an application asks for the keyring. Without it or
  * without libsecret-1-0 the library works as before, and asking for the keyring is
  * MSAL_NA_ERR_KEYRING_UNAVAILABLE naming what could not be loaded.
+ */
+
+/* ---- Redis ---------------------------------------------------------------------------------------- */
+/*
+ * The token cache on a Redis server that several processes and machines share (the Swift SDK's
+ * MSALRedis product; the repository's docs/redis.md and docs/scale-out.md), in the configuration of
+ * msal_na_app_create:
+ *   "cache": "redis",
+ *   "redis": {"url": "rediss://worker@cache.internal:6380/2",    required: redis://, rediss://, unix://;
+ *                                                                  no password in it
+ *             "password_file": "/etc/contoso-todo/redis.password", optional: the password, its first line
+ *             "ca_file": "/etc/ssl/private-ca.pem",               optional, rediss:// only; default the system's
+ *             "key_prefix": "contoso-todo:",                      optional
+ *             "encryption_key_file": "/etc/contoso-todo/redis.key", optional: exactly 32 bytes, AES-256-GCM at rest
+ *             "check_interval_seconds": 1}                        optional, 0 to 3600, default 1
+ * Set "allows_multiple_accounts": true on a shared store: otherwise each sign-in removes the
+ * client's other accounts, on every machine. The files are read and the server asked (PING) when
+ * the application is created: a bad field or file is MSAL_NA_ERR_INVALID_CONFIG, a server that
+ * cannot be used MSAL_NA_ERR_REDIS_UNAVAILABLE. Later failures of the server are the token cache's
+ * (a sign-in still completes; tokens in memory are served until they expire).
  */
 
 /* ================================================================================================

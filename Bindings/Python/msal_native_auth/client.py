@@ -23,7 +23,8 @@ class PublicClientApplication(_Handle):
     ``config`` is the JSON configuration of the C interface, as a mapping or a JSON string:
     ``client_id``, ``tenant_subdomain`` or ``authority``, and optionally ``challenge_types``,
     ``capabilities``, ``cache_file`` or ``"cache": "memory"``, ``request_timeout_seconds``;
-    ``allows_multiple_accounts``; ``"cache": "keyring"`` with a ``keyring`` object (README).
+    ``allows_multiple_accounts``; ``"cache": "keyring"`` with a ``keyring`` object, or
+    ``"cache": "redis"`` with a ``redis`` object (README).
 
     ``request_interceptor(url) -> {name: value} or None`` adds the app's own ``x-`` headers to every
     native-auth request (interceptor.py).

@@ -97,6 +97,11 @@ DeclinedScopesError = _kind(
 )
 KeyringUnavailableError = _kind("KeyringUnavailableError", 45, doc="No Secret Service or keyring, or libsecret is missing.")
 KeyringLockedError = _kind("KeyringLockedError", 46, doc="The keyring is locked and stayed locked.")
+# The token cache on Redis ("cache": "redis").
+RedisUnavailableError = _kind(
+    "RedisUnavailableError", 47, ConnectionError,
+    doc="The Redis server of \"cache\": \"redis\" cannot be used: down, credentials or TLS refused (the message names it).",
+)
 # Native auth V2 (experimental): its other failures are the classes above.
 InvalidAttributesError = _kind(
     "InvalidAttributesError", 50, ValueError,
@@ -114,7 +119,7 @@ ERROR_CLASSES: Dict[int, Type[NativeAuthError]] = {
         VerificationContactBlockedError, NoAccountError, CacheError, BufferTooSmallError, InternalError,
         StateMalformedError, StateUnsupportedVersionError, StateExpiredError, StateWrongApplicationError, StateWrongKindError,
         UserCanceledError, NoBrowserError, BrowserSessionRunningError, InteractionRequiredError, DeclinedScopesError,
-        KeyringUnavailableError, KeyringLockedError, InvalidAttributesError,
+        KeyringUnavailableError, KeyringLockedError, RedisUnavailableError, InvalidAttributesError,
     )
 }
 
