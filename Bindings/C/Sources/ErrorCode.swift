@@ -35,6 +35,8 @@ enum ErrorCode: Int32, CaseIterable, Sendable {
     case stateExpired = 32
     case stateWrongApplication = 33
     case stateWrongKind = 34
+    // msal_na_app_redis_take_state: no saved sign-in under the id (never saved, expired, taken before).
+    case stateNotFound = 35
     // The browser, accounts and the keyring (Bindings/C/Sources/Outcome+Standard.swift, AccountDirectory.swift).
     case userCanceled = 40
     case noBrowser = 41
@@ -82,6 +84,7 @@ enum ErrorCode: Int32, CaseIterable, Sendable {
         case .stateExpired: "ERR_STATE_EXPIRED"
         case .stateWrongApplication: "ERR_STATE_WRONG_APPLICATION"
         case .stateWrongKind: "ERR_STATE_WRONG_KIND"
+        case .stateNotFound: "ERR_STATE_NOT_FOUND"
         case .userCanceled: "ERR_USER_CANCELED"
         case .noBrowser: "ERR_NO_BROWSER"
         case .browserSessionRunning: "ERR_BROWSER_SESSION_RUNNING"

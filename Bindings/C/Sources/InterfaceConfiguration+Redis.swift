@@ -134,3 +134,56 @@ struct RedisSettings: Sendable {
         return InterfaceError(error.code == .invalidConfiguration ? .invalidConfig : .redisUnavailable, message)
     }
 }
+
+/// An application's saved sign-ins on its Redis (`msal_na_app_redis_save_state`, `_take_state`):
+/// an `MSALRedisSignInStore` made from the `redis` settings at the first use, on a connection of its
+/// own (so a saved sign-in does not wait behind the token cache's commands), with the same key
+/// prefix and encryption key.
+final class RedisSignIns: @unchecked Sendable {
+    private let settings: RedisSettings?
+    private let lock = NSLock()
+    private var opened: (store: MSALRedisSignInStore, server: MSALRedisConfiguration)?
+
+    init(_ settings: RedisSettings?) {
+        self.settings = settings
+    }
+
+    /// Runs `body` on the store; a Redis failure becomes the C error it is (`failure`).
+    func with<T>(_ body: (MSALRedisSignInStore) throws(MSALRedisError) -> T) throws(InterfaceError) -> T {
+        let (store, server) = try made()
+        do throws(MSALRedisError) {
+            return try body(store)
+        } catch {
+            throw Self.failure(error, server)
+        }
+    }
+
+    private func made() throws(InterfaceError) -> (store: MSALRedisSignInStore, server: MSALRedisConfiguration) {
+        lock.lock()
+        defer { lock.unlock() }
+        if let opened { return opened }
+        guard let settings else {
+            throw InterfaceError(.invalidArgument, "the application has no \"cache\": \"redis\" (its 'redis' settings name the server)")
+        }
+        let (client, key) = try settings.client()
+        do throws(MSALRedisError) {
+            let store = try MSALRedisSignInStore(client: client, encryptionKey: key)
+            opened = (store, client.configuration)
+            return (store, client.configuration)
+        } catch {
+            throw RedisSettings.unusable(error, client.configuration)
+        }
+    }
+
+    /// An id that is not there is `MSAL_NA_ERR_STATE_NOT_FOUND`, a value this library did not write
+    /// `_STATE_MALFORMED`, the rest the server's (`_REDIS_UNAVAILABLE`). Neither the id nor the state
+    /// reaches the message.
+    private static func failure(_ error: MSALRedisError, _ server: MSALRedisConfiguration) -> InterfaceError {
+        switch error.code {
+        case .notFound:
+            InterfaceError(.stateNotFound, "no saved sign-in under this id: never saved, expired (10 minutes) or already taken")
+        case .invalidValue: InterfaceError(.stateMalformed, "the saved sign-in in Redis is not one this library saved: \(error.message)")
+        default: RedisSettings.unusable(error, server)
+        }
+    }
+}

@@ -3,7 +3,9 @@
  * redis-server this test starts (with a password, on a free loopback port and a unix socket, in a
  * temporary directory) and stops: two application objects on one Redis share a signed-in account's
  * tokens and see a sign-out by the other; key prefixes keep apps apart; an encryption key keeps the
- * values unreadable in Redis; bad settings are MSAL_NA_ERR_INVALID_CONFIG naming the field; a wrong
+ * values unreadable in Redis; a saved sign-in put in Redis by one application is taken once by
+ * another, and refused after (MSAL_NA_ERR_STATE_NOT_FOUND), also to threads taking it at once;
+ * bad settings are MSAL_NA_ERR_INVALID_CONFIG naming the field; a wrong
  * password and a server that is down are MSAL_NA_ERR_REDIS_UNAVAILABLE naming the server, and no
  * message ever holds a password. Built and run by scripts/test-bindings under AddressSanitizer and
  * UndefinedBehaviorSanitizer, then ThreadSanitizer.
@@ -287,6 +289,8 @@ static void unavailable(const char *when) {
     }
 }
 
+#include "redis_saved_sign_ins.h"
+
 int main(int argc, char **argv) {
     if (argc != 3) return fprintf(stderr, "usage: %s AUTHORITY CLIENT_ID\n", argv[0]), 2;
     snprintf(authority, sizeof authority, "%s", argv[1]);
@@ -303,10 +307,14 @@ int main(int argc, char **argv) {
     CHECK_CODE(create_code(config_with(body)), MSAL_NA_OK);
     shared();
     encrypted();
+    saved_sign_ins();
     bad_settings();
     unavailable("up");
+    late_app = app_of(config_with(redis_body("password", "late:", "")));
+    late_state = password_step(late_app);
     stop_server();
     unavailable("down");
+    save_when_down();
     char command[400];
     snprintf(command, sizeof command, "rm -rf '%s'", directory);
     CHECK(system(command) == 0);

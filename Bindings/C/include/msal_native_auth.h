@@ -131,6 +131,8 @@ typedef enum msal_na_error {
     MSAL_NA_ERR_STATE_EXPIRED = 32,    /* its continuation token is older than the service keeps one (10 minutes) */
     MSAL_NA_ERR_STATE_WRONG_APPLICATION = 33, /* saved by an application with another client id or authority */
     MSAL_NA_ERR_STATE_WRONG_KIND = 34, /* not of the expected_kind asked for */
+    MSAL_NA_ERR_STATE_NOT_FOUND = 35,  /* msal_na_app_redis_take_state: no saved sign-in under the id (never saved,
+                                          expired after 10 minutes, or already taken once) */
     /* The browser sign-in, accounts and the keyring (the last part of this header). */
     MSAL_NA_ERR_USER_CANCELED = 40,    /* the browser sign-in was cancelled: msal_na_cancel_browser, the page's
                                           Cancel or declined consent, or its timeout */
@@ -320,6 +322,19 @@ msal_na_error msal_na_app_restore_state(msal_na_app *app, const char *saved, int
  * the ids msal_na_state_request_challenge and msal_na_state_register_method take. */
 size_t msal_na_state_auth_method_count(msal_na_state *state);
 char *msal_na_state_auth_method(msal_na_state *state, size_t index, int field); /* msal_na_auth_method_field */
+
+/* Saved sign-ins on the application's Redis (an app created with "cache": "redis", the Redis part
+ * of this header): the state saved under a new id (32 hex digits) that any process of the app
+ * takes back once, for 10 minutes, with the same key prefix and encryption key as the token cache.
+ * The id lets its holder continue the sign-in: treat it as a secret. An app without "cache": "redis"
+ * is MSAL_NA_ERR_INVALID_ARGUMENT; a server that cannot be used MSAL_NA_ERR_REDIS_UNAVAILABLE.
+ * save: *out_id receives the id, yours to free with msal_na_string_free; the state stays usable.
+ * take: gets and deletes in one step (GETDEL), so of two processes given one id one gets the state
+ * and the other MSAL_NA_ERR_STATE_NOT_FOUND, as does a take after 10 minutes; then as
+ * msal_na_app_restore_state (expected_kind, the MSAL_NA_ERR_STATE_* errors; a state refused for
+ * its kind is taken all the same). */
+msal_na_error msal_na_app_redis_save_state(msal_na_app *app, msal_na_state *state, char **out_id);
+msal_na_error msal_na_app_redis_take_state(msal_na_app *app, const char *id, int expected_kind, msal_na_state **out_state);
 
 /* ---- Accounts and tokens --------------------------------------------------------------------- */
 

@@ -1,7 +1,8 @@
 """The token cache on Redis through the C interface ("cache": "redis"), against a redis-server each
 test starts (with a password, on a free loopback port, in its temporary directory) and stops.
 
-Two processes on one Redis share a signed-in account's tokens and see a sign-out; bad settings are
+Two processes on one Redis share a signed-in account's tokens and see a sign-out; a sign-in saved in
+Redis by one process is continued by another, once (StateNotFoundError after); bad settings are
 InvalidConfigError naming the field; a wrong password or a server that is down is
 RedisUnavailableError naming the server, never the password.
 """
@@ -170,3 +171,61 @@ def test_a_wrong_password_or_a_server_down_is_redis_unavailable(emulator: Emulat
         m.PublicClientApplication(redis_config(emulator, redis.settings("py-x:")))
     assert place in caught.value.message and "cannot be reached" in caught.value.message
     assert PASSWORD not in caught.value.message
+
+
+# A second process that takes a saved sign-in from Redis and submits the password on it.
+TAKER = """
+import json, sys
+import msal_native_auth as m
+with m.PublicClientApplication(json.loads(sys.argv[1])) as app:
+    try:
+        state = app.redis_take_state(sys.argv[2], kind=m.StateKind.SIGN_IN_PASSWORD_REQUIRED)
+    except m.NativeAuthError as error:
+        print(json.dumps({"error": type(error).__name__}))
+    else:
+        with state, state.submit_password(sys.argv[3]) as done:
+            print(json.dumps({"outcome": type(done).__name__, "username": done.account.username}))
+            done.account.sign_out()
+"""
+
+
+def take_in_another_process(config: Dict[str, Any], state_id: str) -> Any:
+    done = subprocess.run(
+        [sys.executable, "-c", TAKER, json.dumps(config), state_id, ADA[1]], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_a_sign_in_saved_in_redis_is_continued_once_by_another_process(emulator: Emulator, redis: Redis) -> None:
+    config = redis_config(emulator, redis.settings("py-signins:"))
+    with m.PublicClientApplication(config) as app, app.sign_in(ADA[0]) as step:
+        assert isinstance(step, m.PasswordRequired) and step.state is not None
+        state_id = app.redis_save_state(step.state)
+        assert len(state_id) == 32 and int(state_id, 16) >= 0
+        assert take_in_another_process(config, state_id) == {"outcome": "SignedIn", "username": ADA[0]}
+        # Once only: here, and in another process.
+        with pytest.raises(m.StateNotFoundError) as caught:
+            app.redis_take_state(state_id)
+        assert caught.value.code == 35 and isinstance(caught.value, m.RestoreStateError)
+        assert state_id not in caught.value.message
+        assert take_in_another_process(config, state_id) == {"error": "StateNotFoundError"}
+        # Refused for its kind: taken all the same.
+        state_id = app.redis_save_state(step.state)
+        with pytest.raises(m.StateWrongKindError):
+            app.redis_take_state(state_id, kind=m.StateKind.SIGN_IN_CODE_REQUIRED)
+        with pytest.raises(m.StateNotFoundError):
+            app.redis_take_state(state_id)
+        # Redis down: the server's error, naming it.
+        redis.stop()
+        with pytest.raises(m.RedisUnavailableError, match=f"127.0.0.1:{redis.port}"):
+            app.redis_save_state(step.state)
+
+
+def test_saved_sign_ins_need_an_application_on_redis(emulator: Emulator) -> None:
+    with emulator.app() as app, app.sign_in(ADA[0]) as step:
+        assert step.state is not None
+        with pytest.raises(m.InvalidArgumentError, match='"cache": "redis"'):
+            app.redis_save_state(step.state)
+        with pytest.raises(m.InvalidArgumentError, match='"cache": "redis"'):
+            app.redis_take_state("0" * 32)
