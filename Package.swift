@@ -87,8 +87,8 @@ let package = Package(
         // emulator's manual page, for scripts/package.
         .executableTarget(name: "native-auth-docs", dependencies: ["NativeAuthCLI", "NativeAuthEmulator"]),
         // `@_cdecl` functions over MSAL's public API, for C, Python (ctypes) and other languages, and three
-        // `package` entries besides (Bindings/README.md names them).
-        .target(name: "msalnativeauth", dependencies: ["MSAL"], path: "Bindings/C/Sources"),
+        // `package` entries besides (Bindings/README.md names them); MSALRedis for "cache": "redis".
+        .target(name: "msalnativeauth", dependencies: ["MSAL", "MSALRedis"], path: "Bindings/C/Sources"),
         // The Swift reference of the bindings' cached-token benchmark (scripts/bench-bindings).
         .executableTarget(
             name: "bench-cached-token-swift", dependencies: ["MSAL"], path: "Bindings/Benchmarks/bench-cached-token-swift"),

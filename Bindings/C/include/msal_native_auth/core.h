@@ -123,6 +123,19 @@ msal_na_error msal_na_app_restore_state(msal_na_app *app, const char *saved, int
 size_t msal_na_state_auth_method_count(msal_na_state *state);
 char *msal_na_state_auth_method(msal_na_state *state, size_t index, int field); /* msal_na_auth_method_field */
 
+/* Saved sign-ins on the application's Redis (an app created with "cache": "redis", the Redis part
+ * of standard.h): the state saved under a new id (32 hex digits) that any process of the app
+ * takes back once, for 10 minutes, with the same key prefix and encryption key as the token cache.
+ * The id lets its holder continue the sign-in: treat it as a secret. An app without "cache": "redis"
+ * is MSAL_NA_ERR_INVALID_ARGUMENT; a server that cannot be used MSAL_NA_ERR_REDIS_UNAVAILABLE.
+ * save: *out_id receives the id, yours to free with msal_na_string_free; the state stays usable.
+ * take: gets and deletes in one step (GETDEL), so of two processes given one id one gets the state
+ * and the other MSAL_NA_ERR_STATE_NOT_FOUND, as does a take after 10 minutes; then as
+ * msal_na_app_restore_state (expected_kind, the MSAL_NA_ERR_STATE_* errors; a state refused for
+ * its kind is taken all the same). */
+msal_na_error msal_na_app_redis_save_state(msal_na_app *app, msal_na_state *state, char **out_id);
+msal_na_error msal_na_app_redis_take_state(msal_na_app *app, const char *id, int expected_kind, msal_na_state **out_state);
+
 /* ---- Accounts and tokens --------------------------------------------------------------------- */
 
 /* An access token for the scopes (from the cache when one is valid, else by refreshing).

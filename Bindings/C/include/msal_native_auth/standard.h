@@ -23,7 +23,7 @@ extern "C" {
  * Bindings/README.md, "Browser, claims, accounts, interceptor, keyring"). The rules at the top of
  * msal_native_auth.h hold here too; what is particular to a call is said beside it.
  *
- * Its error numbers, 40 to 46, are in msal_na_error (types.h: one type for comparisons and switches).
+ * Its error numbers, 40 to 47, are in msal_na_error (types.h: one type for comparisons and switches).
  * ================================================================================================ */
 
 /* ---- Request options: claims, correlation id, refresh token ------------------------------------ */
@@ -195,6 +195,26 @@ msal_na_error msal_na_headers_add(msal_na_headers *headers, const char *name, co
  * path), opened with dlopen the first time an application asks for the keyring. Without it or
  * without libsecret-1-0 the library works as before, and asking for the keyring is
  * MSAL_NA_ERR_KEYRING_UNAVAILABLE naming what could not be loaded.
+ */
+
+/* ---- Redis ---------------------------------------------------------------------------------------- */
+/*
+ * The token cache on a Redis server that several processes and machines share (the Swift SDK's
+ * MSALRedis product; the repository's docs/redis.md and docs/scale-out.md), in the configuration of
+ * msal_na_app_create:
+ *   "cache": "redis",
+ *   "redis": {"url": "rediss://worker@cache.internal:6380/2",    required: redis://, rediss://, unix://;
+ *                                                                  no password in it
+ *             "password_file": "/etc/contoso-todo/redis.password", optional: the password, its first line
+ *             "ca_file": "/etc/ssl/private-ca.pem",               optional, rediss:// only; default the system's
+ *             "key_prefix": "contoso-todo:",                      optional
+ *             "encryption_key_file": "/etc/contoso-todo/redis.key", optional: exactly 32 bytes, AES-256-GCM at rest
+ *             "check_interval_seconds": 1}                        optional, 0 to 3600, default 1
+ * Set "allows_multiple_accounts": true on a shared store: otherwise each sign-in removes the
+ * client's other accounts, on every machine. The files are read and the server asked (PING) when
+ * the application is created: a bad field or file is MSAL_NA_ERR_INVALID_CONFIG, a server that
+ * cannot be used MSAL_NA_ERR_REDIS_UNAVAILABLE. Later failures of the server are the token cache's
+ * (a sign-in still completes; tokens in memory are served until they expire).
  */
 
 #ifdef __cplusplus

@@ -56,6 +56,8 @@ typedef enum msal_na_error {
     MSAL_NA_ERR_STATE_EXPIRED = 32,    /* its continuation token is older than the service keeps one (10 minutes) */
     MSAL_NA_ERR_STATE_WRONG_APPLICATION = 33, /* saved by an application with another client id or authority */
     MSAL_NA_ERR_STATE_WRONG_KIND = 34, /* not of the expected_kind asked for */
+    MSAL_NA_ERR_STATE_NOT_FOUND = 35,  /* msal_na_app_redis_take_state: no saved sign-in under the id (never saved,
+                                          expired after 10 minutes, or already taken once) */
     /* The browser sign-in, accounts and the keyring (the last part of this header). */
     MSAL_NA_ERR_USER_CANCELED = 40,    /* the browser sign-in was cancelled: msal_na_cancel_browser, the page's
                                           Cancel or declined consent, or its timeout */
@@ -67,6 +69,8 @@ typedef enum msal_na_error {
     MSAL_NA_ERR_KEYRING_UNAVAILABLE = 45, /* no Secret Service, no keyring, or libsecret / the keyring library
                                              could not be loaded (the message says which) */
     MSAL_NA_ERR_KEYRING_LOCKED = 46,   /* the keyring is locked and stayed locked */
+    MSAL_NA_ERR_REDIS_UNAVAILABLE = 47, /* "cache": "redis": the server cannot be used at msal_na_app_create (down,
+                                           credentials or TLS refused; the message names the server, never the password) */
     /* Native auth V2 (the last part of this header). */
     MSAL_NA_ERR_INVALID_ATTRIBUTES = 50, /* sign-up: attribute values refused; the result's attributes name them */
     MSAL_NA_ERR_INTERNAL = 99
