@@ -5,6 +5,10 @@ import PackageDescription
 // `--static-swift-stdlib` that often answer from the token cache alone (Sources/LazyLibcurl,
 // BENCHMARKS.md "fresh process"). Such a target also depends on "LazyLibcurl".
 let lazyLibcurlLinkerSettings: [LinkerSetting] = [.unsafeFlags(["-L", Context.packageDirectory + "/Sources/LazyLibcurl/link"])]
+// OpenSSL's libssl and libcrypto loaded at the first TLS or AES call rather than at start, for
+// native-auth, which links MSALRedis (Sources/LazyOpenSSL, docs/cli.md#redis). Such a target also
+// depends on "LazyOpenSSL".
+let lazyOpenSSLLinkerSettings: [LinkerSetting] = [.unsafeFlags(["-L", Context.packageDirectory + "/Sources/LazyOpenSSL/link"])]
 // The same for libsecret and GLib, in an executable that links the keyring store (MSALSecretService)
 // but mostly runs without it (Sources/LazySecretService); the linker wrapper there records only the
 // libraries something still needs (the pkg-config flags of libsecret come first on the link line).
@@ -34,6 +38,8 @@ let package = Package(
         .executable(name: "native-auth-emulator", targets: ["native-auth-emulator"]),
         // The terminal demo: the "call two protected APIs" screen, emulator embedded by default.
         .executable(name: "multi-api-demo", targets: ["multi-api-demo"]),
+        // The Redis example: two worker processes and one Redis share a sign-in and a token cache.
+        .executable(name: "redis-workers", targets: ["redis-workers"]),
         // The C interface (Bindings/C/include/msal_native_auth.h) as a shared library,
         // libmsalnativeauth.so. scripts/build-bindings builds it release with the Swift runtime and
         // Foundation linked in; the Python package (Bindings/Python) loads it.
@@ -52,7 +58,10 @@ let package = Package(
         .systemLibrary(name: "CSecretService", pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
         .target(name: "MSALSecretService", dependencies: ["MSAL", "CSecretService"]),
         // OpenSSL's libssl and libcrypto for MSALRedis: the TLS client and AES-256-GCM, through a C shim.
-        .systemLibrary(name: "CRedisTLS", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        // No pkgConfig: its `-L/usr/lib/…` would come before lazyOpenSSLLinkerSettings' and
+        // lazyLibcurlLinkerSettings' directories on native-auth's link line, and the real libraries would
+        // be linked at start; the modulemap's `link` lines and /usr/include are all it needs.
+        .systemLibrary(name: "CRedisTLS", providers: [.apt(["libssl-dev"])]),
         // The Redis client and what is built on it; the RESP reader is its own (README.md#dependencies says why).
         .target(name: "MSALRedis", dependencies: ["MSAL", "CRedisTLS"]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
@@ -73,24 +82,29 @@ let package = Package(
         .target(name: "NativeAuthAppConfig", dependencies: ["MSAL"]),
         // The command-line tool's logic (arguments, commands, prompts, files, exit codes), apart
         // from its thin executables so that tests call it in process.
-        .target(name: "NativeAuthCLI", dependencies: ["MSAL", "NativeAuthAppConfig", "CommandLineOptions"]),
+        // MSALRedis for `"token_cache": "redis"` and `"saved_sign_ins": "redis"` (docs/cli.md#redis).
+        .target(name: "NativeAuthCLI", dependencies: ["MSAL", "MSALRedis", "NativeAuthAppConfig", "CommandLineOptions"]),
         // Also the emulator when started as native-auth-emulator (docs/cli.md#one-program-three-names).
         .executableTarget(
             name: "native-auth",
             dependencies: [
-                "NativeAuthCLI", "MSALSecretService", "NativeAuthEmulator", "LazyLibcurl", "LazySecretService", "LazyEmulator",
+                "NativeAuthCLI", "MSALSecretService", "NativeAuthEmulator", "LazyLibcurl", "LazyOpenSSL", "LazySecretService",
+                "LazyEmulator",
             ],
-            linkerSettings: lazyLibcurlLinkerSettings + lazySecretServiceLinkerSettings),
+            linkerSettings: lazyLibcurlLinkerSettings + lazyOpenSSLLinkerSettings + lazySecretServiceLinkerSettings),
         // Writes the tool's manual page and shell completions (NativeAuthCLI's CommandReference) and the
         // emulator's manual page, for scripts/package.
         .executableTarget(name: "native-auth-docs", dependencies: ["NativeAuthCLI", "NativeAuthEmulator"]),
         // `@_cdecl` functions over MSAL's public API, for C, Python (ctypes) and other languages, and three
-        // `package` entries besides (Bindings/README.md names them).
-        .target(name: "msalnativeauth", dependencies: ["MSAL"], path: "Bindings/C/Sources"),
+        // `package` entries besides (Bindings/README.md names them); MSALRedis for "cache": "redis".
+        .target(name: "msalnativeauth", dependencies: ["MSAL", "MSALRedis"], path: "Bindings/C/Sources"),
         // The Swift reference of the bindings' cached-token benchmark (scripts/bench-bindings).
         .executableTarget(
             name: "bench-cached-token-swift", dependencies: ["MSAL"], path: "Bindings/Benchmarks/bench-cached-token-swift"),
         .executableTarget(name: "multi-api-demo", dependencies: ["MultiAPIDemoKit", "CNCurses"], path: "Examples/MultiAPIDemo/App"),
+        // The Redis example's steps, workers and processes (Examples/RedisWorkers/README.md), apart from its thin executable.
+        .target(name: "RedisWorkersKit", dependencies: ["MSAL", "MSALRedis", "NativeAuthEmulator"], path: "Examples/RedisWorkers/Kit"),
+        .executableTarget(name: "redis-workers", dependencies: ["RedisWorkersKit"], path: "Examples/RedisWorkers/App"),
         // The benchmark program (run with scripts/bench, release build); NativeAuthTesting's in-memory entry
         // store stands in for a shared server in the shared-cache figures, and a redis-server it starts
         // serves the Redis figures (MSALRedis).
@@ -99,11 +113,13 @@ let package = Package(
             path: "Benchmarks/msal-benchmarks"),
         // libcurl's functions that FoundationNetworking calls, loading libcurl at the first call (lazyLibcurlLinkerSettings).
         .target(name: "LazyLibcurl", exclude: ["link"]),
+        // The libssl and libcrypto functions MSALRedis calls, loading OpenSSL at the first call (lazyOpenSSLLinkerSettings).
+        .target(name: "LazyOpenSSL", exclude: ["link"]),
         // libsecret's and GLib's functions that MSALSecretService calls, loading libsecret at the first
         // call (lazySecretServiceLinkerSettings); typed by libsecret's headers, hence CSecretService.
         .target(name: "LazySecretService", dependencies: ["CSecretService"], exclude: ["linker"]),
-        // libmicrohttpd's and libcrypto's functions that NativeAuthEmulator calls, each library loaded at
-        // its first call, for native-auth, which is also the emulator (same linker settings).
+        // libmicrohttpd's and libcrypto's functions that NativeAuthEmulator calls that LazyOpenSSL does not
+        // define, each library loaded at its first call, for native-auth, which is also the emulator.
         .target(name: "LazyEmulator", dependencies: ["CMicroHTTPD", "CCrypto"]),
         // A fresh process printing one cached token, and a Foundation program that only prints (its floor):
         // `msal-benchmarks --only fresh-token`, which scripts/bench builds both ways (with and without --static-swift-stdlib).
@@ -171,6 +187,8 @@ let package = Package(
                 "NativeAuthCLI", "NativeAuthAppConfig", "MSAL", "NativeAuthEmulator", "NativeAuthTesting", "TestSupport",
                 "CommandLineOptions",
             ]),
+        // The Redis example end to end: the built redis-workers against real redis-server processes.
+        .testTarget(name: "RedisWorkersTests", dependencies: ["RedisWorkersKit", "MSALRedis", "TestSupport"]),
         // The option parser's rules, on a command of its own.
         .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
     ]

@@ -53,6 +53,7 @@ func redisCache(selfPath: String, python: String?, iterations: Int, writesPerWri
         try store.write(MSALTokenCacheEntryWrite(partition: account, set: ["Account:bench-\(round % 2)": value], remove: []))
     }
     row("Redis: getAccessToken after another machine's write (reads the partition)", reread)
+    rows += try partitionVersionRows(store, url: server.url, iterations: max(5, iterations / 100))
 
     let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     let peer = script.appendingPathComponent("peer_redis_cache.py").path
@@ -99,6 +100,38 @@ func redisCache(selfPath: String, python: String?, iterations: Int, writesPerWri
         )
     }
     return rows
+}
+
+/// What reading every partition's version costs with 1,000 accounts in Redis (the step after
+/// another machine's write, before the partitions that changed are read): the store's pipeline
+/// beside the same GETs sent one at a time, one round trip each.
+private func partitionVersionRows(_ store: MSALRedisTokenCacheEntryStore, url: String, iterations: Int) throws -> [Row] {
+    let clientId = "versions-\(UUID().uuidString)"
+    let value = MSALTokenCacheEntryValue(data: Data(#"{"bench":true}"#.utf8), expiresOn: nil)
+    let partitions = (0..<1000).map { MSALTokenCachePartition(clientId: clientId, homeAccountId: "uid-\($0).\(CacheFixture.utid)") }
+    for partition in partitions { try store.write(MSALTokenCacheEntryWrite(partition: partition, set: ["Account:a": value], remove: [])) }
+    // The version keys as Redis lists them (the store's key layout stays its own).
+    let client = try MSALRedisClient(configuration: MSALRedisConfiguration(url: url))
+    let versionKeys = try client.command(["KEYS", "*\(clientId)*:v"]).array?.compactMap(\.data) ?? []
+    guard versionKeys.count == partitions.count else { throw EmulatorError("\(versionKeys.count) version keys, not \(partitions.count)") }
+    var pipelined: [UInt64] = []
+    var oneByOne: [UInt64] = []
+    for _ in 0..<iterations {
+        var start = now()
+        guard try store.partitionVersions(clientId: clientId).count == partitions.count else { throw EmulatorError("versions lost") }
+        pipelined.append(now() - start)
+        start = now()
+        for key in versionKeys { _ = try client.command([Data("GET".utf8), key]) }
+        oneByOne.append(now() - start)
+    }
+    func row(_ figure: String, _ samples: [UInt64]) -> Row {
+        let stats = Stats(samples)
+        return Row(figure: figure + " (p50 / p99 µs)", measured: "\(format(stats.p50, 0)) / \(format(stats.p99, 0))", target: "—", met: nil)
+    }
+    return [
+        row("Redis: every partition's version, 1,000 accounts, pipelined (the store)", pipelined),
+        row("Redis: the same 1,000 GETs one at a time", oneByOne),
+    ]
 }
 
 /// What a group of writer processes measured: every write's latency, and the wall time from the

@@ -4,13 +4,14 @@
 #ifndef MSAL_REDIS_TLS_SHIM_H
 #define MSAL_REDIS_TLS_SHIM_H
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/random.h>
 #include <openssl/ssl.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
-#include <openssl/rand.h>
 #include <openssl/x509v3.h>
 
 /// A client context that verifies the peer against `ca_file` (a PEM bundle) or, when NULL, the
@@ -50,8 +51,19 @@ static inline SSL *msal_redis_tls_session(SSL_CTX *ctx, int fd, const char *host
 /// Clears OpenSSL's per-thread error queue (before a call whose SSL_get_error is read).
 static inline void msal_redis_tls_clear_errors(void) { ERR_clear_error(); }
 
-/// Fills `out` with `length` random bytes from OpenSSL's CSPRNG; 1 on success.
-static inline int msal_redis_random(unsigned char *out, int length) { return RAND_bytes(out, length); }
+/// Fills `out` with `length` random bytes from the kernel's CSPRNG (getrandom(2)); 1 on success.
+/// Not OpenSSL's: ids and versions then need no libcrypto, so a program that loads OpenSSL at its
+/// first use (Sources/LazyOpenSSL) never loads it for a plain redis:// without encryption.
+static inline int msal_redis_random(unsigned char *out, int length) {
+    size_t done = 0;
+    while (done < (size_t)length) {
+        ssize_t got = getrandom(out + done, (size_t)length - done, 0);
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) return 0;
+        done += (size_t)got;
+    }
+    return 1;
+}
 
 /// AES-256-GCM encryption of `plain` with a 32-byte `key` and a 12-byte `iv`; `aad` is
 /// authenticated too. Writes `plain_length` bytes to `cipher` and 16 to `tag`. 1 on success.

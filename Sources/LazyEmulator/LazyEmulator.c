@@ -128,11 +128,12 @@ const union MHD_DaemonInfo *(MHD_get_daemon_info)(struct MHD_Daemon *daemon, enu
 }
 
 // ---- libcrypto ------------------------------------------------------------------------------------
+// ERR_clear_error, which the emulator's helpers call too, is Sources/LazyOpenSSL's (native-auth links
+// both; one definition each): the same libcrypto.so.3, loaded by whichever is first.
 FORWARD(crypto, int, BN_bn2bin, (const BIGNUM *a, unsigned char *to), (a, to))
 FORWARD_VOID(crypto, BN_free, (BIGNUM * a), (a))
 FORWARD(crypto, int, BN_num_bits, (const BIGNUM *a), (a))
 FORWARD(crypto, int, CRYPTO_memcmp, (const void *in_a, const void *in_b, size_t len), (in_a, in_b, len))
-FORWARD_VOID(crypto, ERR_clear_error, (void), ())
 FORWARD(crypto, int, EVP_Digest,
         (const void *data, size_t count, unsigned char *md, unsigned int *size, const EVP_MD *type, ENGINE *impl),
         (data, count, md, size, type, impl))

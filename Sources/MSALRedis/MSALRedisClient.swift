@@ -55,6 +55,32 @@ public final class MSALRedisClient: @unchecked Sendable {
         return reply
     }
 
+    /// Runs several commands with one round trip to each server they go to (pipelined) and returns
+    /// their replies in order. An error reply is returned in its place, not thrown; a command that
+    /// the cluster redirects (`MOVED`, `ASK`, `TRYAGAIN`) is sent again on its own, as `command` sends it.
+    public func pipeline(_ commands: [[Data]]) throws(MSALRedisError) -> [MSALRedisReply] {
+        guard !commands.contains(where: \.isEmpty) else { throw MSALRedisError(.invalidConfiguration, "An empty Redis command") }
+        lock.lock()
+        defer { lock.unlock() }
+        if slotMap?.isStale == true, let any = slotMap?.nodes.first { try? refreshSlotMap(from: any) }
+        var groups: [ClusterSlotMap.Node?: [Int]] = [:]
+        for (index, arguments) in commands.enumerated() {
+            let slot = ClusterSlotMap.routingKey(of: arguments).map(ClusterSlotMap.slot(of:))
+            groups[slot.flatMap { slotMap?.node(for: $0) }, default: []].append(index)
+        }
+        var replies = [MSALRedisReply](repeating: .null, count: commands.count)
+        for (node, indices) in groups {
+            for (index, reply) in zip(indices, try send(indices.map { commands[$0] }, to: node)) {
+                if Self.isRedirection(reply) {
+                    replies[index] = try routed(commands[index])
+                } else {
+                    replies[index] = reply
+                }
+            }
+        }
+        return replies
+    }
+
     /// Closes every connection; the next command opens one again.
     public func disconnect() {
         lock.lock()
@@ -78,7 +104,7 @@ public final class MSALRedisClient: @unchecked Sendable {
             let reply = try send(commands, to: target).last ?? .null
             guard case .error(let text) = reply else { return reply }
             let word = text.prefix { $0 != " " }
-            guard word == "MOVED" || word == "ASK" || word == "TRYAGAIN" else { return .error(text) }
+            guard Self.isRedirection(reply) else { return .error(text) }
             if word == "TRYAGAIN" {
                 guard deadline.remainingMilliseconds > 0 else { return .error(text) }
                 usleep(20_000)
@@ -92,5 +118,11 @@ public final class MSALRedisClient: @unchecked Sendable {
             target = node
             if word == "MOVED" { try refreshSlotMap(from: node) }
         }
+    }
+
+    /// Whether `reply` sends the command elsewhere or asks for it again: `MOVED`, `ASK`, `TRYAGAIN`.
+    private static func isRedirection(_ reply: MSALRedisReply) -> Bool {
+        guard case .error(let text) = reply else { return false }
+        return ["MOVED", "ASK", "TRYAGAIN"].contains(text.prefix { $0 != " " })
     }
 }

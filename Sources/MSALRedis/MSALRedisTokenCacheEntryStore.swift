@@ -36,13 +36,18 @@ public final class MSALRedisTokenCacheEntryStore: MSALTokenCacheEntryStore {
     }
 
     /// The members of the client's partition set, each with its version key's value (partitions
-    /// whose version has expired or was removed are left out).
+    /// whose version has expired or was removed are left out): the versions are read in one
+    /// pipeline, one round trip per server however many accounts there are.
     public func partitionVersions(clientId: String) throws -> [MSALTokenCachePartition: String] {
         let members = try client.command([Data("SMEMBERS".utf8), clientKey(clientId, "partitions")]).array ?? []
+        let partitions = members.compactMap(\.string).map { member in
+            MSALTokenCachePartition(clientId: clientId, homeAccountId: member == "-" ? nil : String(member.dropFirst()))
+        }
+        let replies = try client.pipeline(partitions.map { [Data("GET".utf8), key($0, "v")] })
         var versions: [MSALTokenCachePartition: String] = [:]
-        for member in members.compactMap(\.string) {
-            let partition = MSALTokenCachePartition(clientId: clientId, homeAccountId: member == "-" ? nil : String(member.dropFirst()))
-            if let version = try client.command([Data("GET".utf8), key(partition, "v")]).string { versions[partition] = version }
+        for (partition, reply) in zip(partitions, replies) {
+            if case .error(let text) = reply { throw MSALRedisError.fromServer(text) }
+            if let version = reply.string { versions[partition] = version }
         }
         return versions
     }

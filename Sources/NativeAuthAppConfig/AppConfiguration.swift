@@ -12,7 +12,10 @@ import Foundation
 ///   "api1": {"url": "https://api.contoso.com/todolist", "scopes": ["api://…/ToDoList.Read"]},
 ///   "api2": {"url": "https://api.contoso.com/profile", "scopes": ["api://…/Profile.Read"]},
 ///   "cache_file": "/optional/path/token_cache.json",
-///   "token_cache": "file"                                // or "keyring" (optional, default "file")
+///   "token_cache": "file",                               // or "keyring" or "redis" (optional, default "file")
+///   "saved_sign_ins": "file",                            // or "redis" (optional, default "file")
+///   "redis": {"url": "rediss://cache.internal:6380", "password_file": "…", "ca_file": "…",
+///             "key_prefix": "contoso:", "encryption_key_file": "…"}   // with a "redis" above
 /// }
 /// ```
 ///
@@ -29,13 +32,50 @@ public struct AppConfiguration: Equatable, Sendable {
     public var api1: API?
     public var api2: API?
     public var cacheFile: String?
-    /// Where tokens live: `file` (default: `cache_file` or the program's default file) or `keyring`
-    /// (the desktop's Secret Service).
+    /// Where tokens live: `file` (default: `cache_file` or the program's default file), `keyring`
+    /// (the desktop's Secret Service) or `redis` (the server of `redis`).
     public var tokenCache: TokenCache = .file
+    /// Where a sign-in waiting for input is kept between two invocations: `file` (default) or `redis`.
+    public var savedSignIns: SavedSignIns = .file
+    /// The Redis server of `"token_cache": "redis"` and `"saved_sign_ins": "redis"` (docs/cli.md#redis).
+    public var redis: Redis?
 
     /// The `token_cache` choice.
     public enum TokenCache: String, Sendable, Equatable {
-        case file, keyring
+        case file, keyring, redis
+    }
+
+    /// The `saved_sign_ins` choice.
+    public enum SavedSignIns: String, Sendable, Equatable {
+        case file, redis
+    }
+
+    /// The `redis` object: where the server is and how values are kept there. Files are named, not
+    /// read: the program reads them when it connects (Sources/NativeAuthCLI/RedisBackend.swift).
+    public struct Redis: Equatable, Sendable {
+        /// `redis://[user@]host[:port][/db]`, `rediss://…` (TLS) or `unix:///path/to/redis.sock`;
+        /// never with a password in it (that is `passwordFile`'s).
+        public var url: String
+        /// A file whose first line is the password for `AUTH`.
+        public var passwordFile: String?
+        /// The PEM file of the CA that signed the server's certificate (`rediss://` only).
+        public var caFile: String?
+        /// Put before every key the program writes.
+        public var keyPrefix: String?
+        /// A file of 32 bytes (or 64 hex digits): the AES-256-GCM key values are sealed with at rest.
+        public var encryptionKeyFile: String?
+
+        public init(
+            url: String, passwordFile: String? = nil, caFile: String? = nil, keyPrefix: String? = nil, encryptionKeyFile: String? = nil
+        ) {
+            self.url = url
+            self.passwordFile = passwordFile
+            self.caFile = caFile
+            self.keyPrefix = keyPrefix
+            self.encryptionKeyFile = encryptionKeyFile
+        }
+
+        static let fields = ["url", "password_file", "ca_file", "key_prefix", "encryption_key_file"]
     }
 
     /// A protected API the app calls: its address and the scopes its token needs.
@@ -57,7 +97,7 @@ public struct AppConfiguration: Equatable, Sendable {
     public init(
         clientId: String, tenantSubdomain: String? = nil, authority: String? = nil, challengeTypes: [String] = ["oob", "password"],
         capabilities: [String] = ["mfa_required", "registration_required"], api1: API? = nil, api2: API? = nil, cacheFile: String? = nil,
-        tokenCache: TokenCache = .file
+        tokenCache: TokenCache = .file, savedSignIns: SavedSignIns = .file, redis: Redis? = nil
     ) {
         self.clientId = clientId
         self.tenantSubdomain = tenantSubdomain
@@ -68,6 +108,8 @@ public struct AppConfiguration: Equatable, Sendable {
         self.api2 = api2
         self.cacheFile = cacheFile
         self.tokenCache = tokenCache
+        self.savedSignIns = savedSignIns
+        self.redis = redis
     }
 
     public static func load(_ data: Data) throws(Problem) -> AppConfiguration {
@@ -76,6 +118,7 @@ public struct AppConfiguration: Equatable, Sendable {
         }
         let known: Set<String> = [
             "client_id", "tenant_subdomain", "authority", "challenge_types", "capabilities", "api1", "api2", "cache_file", "token_cache",
+            "saved_sign_ins", "redis",
         ]
         if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
             throw Problem("unknown field '\(unknown)' (known: \(known.sorted().joined(separator: ", ")))")
@@ -105,14 +148,57 @@ public struct AppConfiguration: Equatable, Sendable {
         var tokenCache = TokenCache.file
         if let raw = object["token_cache"] {
             guard let text = raw as? String, let choice = TokenCache(rawValue: text) else {
-                throw Problem("field 'token_cache' must be \"file\" or \"keyring\"")
+                throw Problem("field 'token_cache' must be \"file\", \"keyring\" or \"redis\"")
             }
             tokenCache = choice
+        }
+        var savedSignIns = SavedSignIns.file
+        if let raw = object["saved_sign_ins"] {
+            guard let text = raw as? String, let choice = SavedSignIns(rawValue: text) else {
+                throw Problem("field 'saved_sign_ins' must be \"file\" or \"redis\"")
+            }
+            savedSignIns = choice
+        }
+        let redis = try redis(object["redis"])
+        let usesRedis = tokenCache == .redis || savedSignIns == .redis
+        if usesRedis, redis == nil {
+            throw Problem("field 'redis' is missing: \"redis\" in 'token_cache' or 'saved_sign_ins' needs a 'redis' object with 'url'")
+        }
+        if !usesRedis, redis != nil {
+            throw Problem("field 'redis' is set, but neither 'token_cache' nor 'saved_sign_ins' is \"redis\"")
         }
         return AppConfiguration(
             clientId: clientId, tenantSubdomain: subdomain, authority: authority, challengeTypes: types, capabilities: capabilities,
             api1: try api(object, "api1"), api2: try api(object, "api2"), cacheFile: try optionalString(object, "cache_file"),
-            tokenCache: tokenCache)
+            tokenCache: tokenCache, savedSignIns: savedSignIns, redis: redis)
+    }
+
+    /// The `redis` object: known fields only, a `url` of a Redis scheme without a password in it.
+    /// The URL is never echoed (it may hold a user name; a password in it is refused, not shown).
+    private static func redis(_ raw: Any?) throws(Problem) -> Redis? {
+        guard let raw else { return nil }
+        guard let object = raw as? [String: Any] else { throw Problem("field 'redis' must be an object with 'url'") }
+        if let unknown = object.keys.sorted().first(where: { !Redis.fields.contains($0) }) {
+            throw Problem("unknown field 'redis.\(unknown)' (known: \(Redis.fields.sorted().joined(separator: ", ")))")
+        }
+        guard let url = object["url"] as? String, !url.isEmpty else {
+            throw Problem(object["url"] == nil ? "field 'redis.url' is missing" : "field 'redis.url' must be a non-empty string")
+        }
+        let scheme = url.prefix { $0 != ":" }.lowercased()
+        guard ["redis", "rediss", "unix"].contains(scheme), url.dropFirst(scheme.count).hasPrefix("://") else {
+            throw Problem("field 'redis.url' must start with redis://, rediss:// or unix://")
+        }
+        if let components = URLComponents(string: url), components.percentEncodedPassword != nil {
+            throw Problem("field 'redis.url' must not hold a password: put it in a file named by 'redis.password_file'")
+        }
+        let settings = Redis(
+            url: url, passwordFile: try optionalString(object, "password_file", in: "redis."),
+            caFile: try optionalString(object, "ca_file", in: "redis."), keyPrefix: try optionalString(object, "key_prefix", in: "redis."),
+            encryptionKeyFile: try optionalString(object, "encryption_key_file", in: "redis."))
+        if settings.caFile != nil, scheme != "rediss" {
+            throw Problem("field 'redis.ca_file' applies to TLS only: a rediss:// URL")
+        }
+        return settings
     }
 
     /// The configuration as a file `load` reads back (keys sorted), for programs that write one.
@@ -124,13 +210,22 @@ public struct AppConfiguration: Equatable, Sendable {
         object["api2"] = api2.map { ["url": $0.url, "scopes": $0.scopes] }
         object["cache_file"] = cacheFile
         if tokenCache != .file { object["token_cache"] = tokenCache.rawValue }
+        if savedSignIns != .file { object["saved_sign_ins"] = savedSignIns.rawValue }
+        if let redis {
+            var settings: [String: Any] = ["url": redis.url]
+            settings["password_file"] = redis.passwordFile
+            settings["ca_file"] = redis.caFile
+            settings["key_prefix"] = redis.keyPrefix
+            settings["encryption_key_file"] = redis.encryptionKeyFile
+            object["redis"] = settings
+        }
         // Strings, lists of strings and objects of them: always serialisable.
         return (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted])) ?? Data()
     }
 
-    private static func optionalString(_ object: [String: Any], _ field: String) throws(Problem) -> String? {
+    private static func optionalString(_ object: [String: Any], _ field: String, in parent: String = "") throws(Problem) -> String? {
         guard let value = object[field] else { return nil }
-        guard let text = value as? String, !text.isEmpty else { throw Problem("field '\(field)' must be a non-empty string") }
+        guard let text = value as? String, !text.isEmpty else { throw Problem("field '\(parent)\(field)' must be a non-empty string") }
         return text
     }
 

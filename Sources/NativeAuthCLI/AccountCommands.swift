@@ -19,11 +19,12 @@ struct AccountCommands {
         lines.append("account: " + (account.map { $0.username ?? $0.identifier ?? "?" } ?? "none (not signed in)"))
         lines.append("client id: \(session.configuration.clientId)")
         lines.append("authority: \(session.authority)")
-        lines.append("token cache: " + (session.usesKeyring ? "the keyring" : session.cacheFile))
+        lines.append("token cache: " + session.tokenCacheDescription)
         if let pending { lines.append("waiting sign-in: \(pending.username), step \(pending.step)") }
         var object: [String: Any] = [
             "signed_in": account != nil, "client_id": session.configuration.clientId,
-            "authority": session.authority, "token_cache": session.usesKeyring ? "keyring" : session.cacheFile,
+            "authority": session.authority,
+            "token_cache": session.usesKeyring ? "keyring" : session.usesRedis ? "redis" : session.cacheFile,
         ]
         object["account"] = account.map(AccountJSON.object)
         object["waiting_sign_in"] = pending.map { ["username": $0.username, "step": $0.step] }

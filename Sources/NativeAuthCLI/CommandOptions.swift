@@ -40,6 +40,8 @@ struct LoginOptions: CommandOptions {
     var noPrompt = false
     /// Native auth V2 (experimental): `signInV2`; a continuation needs no flag (the saved state says which API).
     var v2 = false
+    /// The id a Redis-saved sign-in was saved under (`"saved_sign_ins": "redis"`).
+    var signInId: String?
 
     /// The channels `--method` names a second factor by (`MSALNativeAuthChannelType.value`), besides a
     /// method's id: in its help and, through `OptionSpec.suggestions`, in the shell completions.
@@ -59,6 +61,9 @@ struct LoginOptions: CommandOptions {
         .values("scope", "SCOPE", \.scopes, "also get a token for SCOPE at sign-in (repeatable)"),
         .flag("no-prompt", \.noPrompt, "never ask: when the sign-in needs input, save it and exit 4 naming the option to pass"),
         .flag("v2", \.v2, "sign in through native auth V2 (experimental): the service decides the steps"),
+        .value(
+            "sign-in-id", "ID", \.signInId,
+            "continue the sign-in saved in Redis under ID (\"saved_sign_ins\": \"redis\"); an id continues once, from any machine"),
     ]
 }
 

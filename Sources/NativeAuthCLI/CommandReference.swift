@@ -85,7 +85,9 @@ public enum CommandReference {
             the app's configuration (default \\fI~/.config\\fR)
             .TP
             \\fI$XDG_STATE_HOME/native\\-auth/CLIENT_ID/\\fR
-            the token cache and a sign\\-in waiting for input, files 0600 in directories 0700 (default \\fI~/.local/state\\fR)
+            the token cache and a sign\\-in waiting for input, files 0600 in directories 0700 (default \\fI~/.local/state\\fR);
+            with \\fB"token_cache": "redis"\\fR or \\fB"saved_sign_ins": "redis"\\fR in the configuration, these are kept on
+            the Redis server its \\fBredis\\fR object names instead, and \\fBlogin \\-\\-sign\\-in\\-id\\fR continues a saved sign\\-in once, from any machine
             .TP
             \\fI$XDG_RUNTIME_DIR/native\\-auth/emulator/\\fR
             the background emulator's files while it runs

@@ -9,7 +9,8 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
     /// The command line is wrong: an unknown command or option, a missing value.
     case usage = 2
     /// The configuration cannot be used: no or a bad configuration file, an unusable authority,
-    /// no keyring, an emulator that cannot start, a directory with the wrong owner.
+    /// no keyring, Redis settings or credentials the server refuses, an emulator that cannot start,
+    /// a directory with the wrong owner.
     case configuration = 3
     /// The sign-in waits for the user (a code, a password, a method): with `--no-prompt`, or when
     /// the input ended. The flow is saved; the message says which option to pass next.
@@ -20,7 +21,8 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
     /// cancelled).
     case browserRequired = 6
     /// The service could not be reached or did not answer usably (connection, timeout, an HTTP
-    /// status or body the protocol does not use).
+    /// status or body the protocol does not use), or the Redis server of the configuration could
+    /// not be reached or did not answer in time.
     case network = 7
     /// No account is signed in, or its sign-in has expired or been revoked: run `login`.
     case notSignedIn = 8
@@ -34,11 +36,11 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
         case .success: "success"
         case .failure: "other failure (the service refused, an unexpected answer, the token cache)"
         case .usage: "usage: unknown command or option, missing or bad value"
-        case .configuration: "configuration: missing or bad file, keyring or emulator unavailable"
+        case .configuration: "configuration: missing or bad file, keyring or emulator unavailable, Redis refused the password"
         case .needsInput: "needs user input: the sign-in is saved; pass what the message names"
         case .wrongCredentials: "wrong password or code, or unknown user"
         case .browserRequired: "browser sign-in required and not done"
-        case .network: "network: the service could not be reached or answered unusably"
+        case .network: "network: the service (or Redis) could not be reached or answered unusably"
         case .notSignedIn: "not signed in, or the sign-in expired: run login"
         case .noSavedFlow: "no saved sign-in to continue (missing, expired, other app)"
         }
@@ -75,6 +77,8 @@ public struct CLIError: Error, Equatable, CustomStringConvertible {
     /// The sign-in stays saved: the answer given as an option was wrong, and the next invocation may
     /// give another.
     var keepsSavedFlow = false
+    /// The id a sign-in was saved under in Redis: the command's result on stdout, never in the message.
+    var signInId: String?
 
     public init(_ code: ExitCode, _ message: String) {
         self.code = code
@@ -82,4 +86,19 @@ public struct CLIError: Error, Equatable, CustomStringConvertible {
     }
 
     public var description: String { message }
+
+    /// This error after its sign-in was saved under `id` in Redis (nil: in the file): the next
+    /// command it names passes `--sign-in-id ID`, and the id itself goes to stdout.
+    func savedUnder(_ id: String?) -> CLIError {
+        guard let id else { return self }
+        var error = self
+        let next = "native-auth login --sign-in-id ID "
+        error.message = message.replacingOccurrences(of: "native-auth login ", with: next) + " (ID: the sign-in id printed on stdout)"
+        if var waiting = error.waiting {
+            waiting.next = waiting.next.replacingOccurrences(of: "native-auth login ", with: next)
+            error.waiting = waiting
+        }
+        error.signInId = id
+        return error
+    }
 }

@@ -1,14 +1,35 @@
 import Foundation
 import MSAL
+import MSALRedis
 
 /// The sign-in that waits for input between two invocations (`login --no-prompt`, then
 /// `login --code …`): one file, 0600, in the app's directory (docs/cli.md#the-two-invocation-login). It
 /// holds the SDK's saved state (`serialized()`, with the continuation token: a secret for the 10
 /// minutes the service accepts it) and what the tool shows about the step. A `login --v2` step
-/// saves a version 2 document, which `load` restores with `restoreStateV2(serialized:)`.
+/// saves a version 2 document, which `load` restores with `restoreStateV2(serialized:)`. With
+/// `"saved_sign_ins": "redis"` the same document is kept in Redis under a new id at every save,
+/// and taken (read and deleted) by the one `login --sign-in-id ID` that continues it
+/// (docs/cli.md#redis).
 struct FlowStore {
-    let path: String
+    /// Where the saved sign-in is.
+    enum Place {
+        /// The file at this path.
+        case file(String)
+        /// Redis; the id to take (`--sign-in-id`), when continuing.
+        case redis(MSALRedisSignInStore, id: String?)
+    }
+
+    let place: Place
     let app: MSALNativeAuthPublicClientApplication
+
+    init(path: String, app: MSALNativeAuthPublicClientApplication) {
+        self.init(place: .file(path), app: app)
+    }
+
+    init(place: Place, app: MSALNativeAuthPublicClientApplication) {
+        self.place = place
+        self.app = app
+    }
 
     /// The saved file's shape; `state` is the SDK's document, base64.
     private struct Envelope: Codable {
@@ -32,8 +53,9 @@ struct FlowStore {
 
     static let version = 1
 
-    /// Saves `step` (mode 0600, replacing any earlier one).
-    func save(_ step: PendingStep, username: String) throws(CLIError) {
+    /// Saves `step` (mode 0600, replacing any earlier one; in Redis, under a new id, returned).
+    @discardableResult
+    func save(_ step: PendingStep, username: String) throws(CLIError) -> String? {
         let sent = step.sent
         var methodId: String?
         if case .mfaCode(_, let method, _, _) = step { methodId = method?.id }
@@ -42,13 +64,46 @@ struct FlowStore {
             channel: sent?.channel, codeLength: sent?.codeLength, methodId: methodId)
         let data: Data
         do { data = try JSONEncoder().encode(envelope) } catch { throw CLIError(.failure, "cannot save the sign-in: \(error)") }
-        try SecureFile.write(data, to: path)
+        switch place {
+        case .file(let path):
+            try SecureFile.write(data, to: path)
+            return nil
+        case .redis(let store, _):
+            do { return try store.save(data) } catch { throw RedisBackend.failure(error, doing: "saving the sign-in") }
+        }
+    }
+
+    /// The saved document: the file's, or the one Redis gives once under the id.
+    private func savedData() throws(CLIError) -> Data? {
+        switch place {
+        case .file(let path):
+            return try SecureFile.read(path)
+        case .redis(let store, let id):
+            guard let id else {
+                throw CLIError(
+                    .usage,
+                    "this configuration keeps waiting sign-ins in Redis: pass --sign-in-id ID (printed by the login that saved it)")
+            }
+            do {
+                return try store.take(id)
+            } catch  where error.code == .notFound {
+                throw CLIError(
+                    .noSavedFlow,
+                    "no sign-in is waiting under this id (never saved, expired, or already continued): start again with native-auth login")
+            } catch  where error.code == .invalidValue {
+                throw CLIError(
+                    .noSavedFlow,
+                    "the saved sign-in in Redis cannot be read (damaged, or sealed with another key): start again with native-auth login")
+            } catch {
+                throw RedisBackend.failure(error, doing: "taking the saved sign-in")
+            }
+        }
     }
 
     /// The saved step, restored on this app; a missing, damaged, expired or foreign one is removed
     /// and reported with `.noSavedFlow`.
     func load() throws(CLIError) -> (step: PendingStep, username: String) {
-        guard let data = try SecureFile.read(path) else {
+        guard let data = try savedData() else {
             throw CLIError(.noSavedFlow, "no sign-in is waiting to be continued: start one with native-auth login")
         }
         guard let envelope = try? JSONDecoder().decode(Envelope.self, from: data), envelope.version == Self.version else {
@@ -108,9 +163,9 @@ struct FlowStore {
         return step
     }
 
-    /// Removes the saved sign-in, if any.
+    /// Removes the saved sign-in, if any (in Redis there is none left to remove: `load` took it).
     func clear() {
-        SecureFile.remove(path)
+        if case .file(let path) = place { SecureFile.remove(path) }
     }
 
     /// Whether a sign-in is saved, and for whom and what (for `status`), without restoring it.

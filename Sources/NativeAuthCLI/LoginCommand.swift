@@ -14,7 +14,7 @@ struct LoginCommand {
     func run() async throws(CLIError) {
         let session = try Session.resolve(global, context, startEmulator: true)
         let app = try session.application(context)
-        let store = FlowStore(path: session.flowFile, app: app)
+        let store = try session.flowStore(app, signInId: options.signInId)
         let answers = Answers(given: try givenAnswers(), prompting: prompting, terminal: terminal)
         let scopes = options.scopes
         var username = options.username ?? ""
@@ -45,8 +45,7 @@ struct LoginCommand {
                 do throws(CLIError) {
                     outcome = try await flow.advance(step)
                 } catch  where error.code == .needsInput || error.keepsSavedFlow {
-                    try store.save(step, username: username)
-                    throw error
+                    throw error.savedUnder(try store.save(step, username: username))
                 }
             }
             store.clear()
@@ -66,9 +65,10 @@ struct LoginCommand {
         }
     }
 
-    /// `--code`, `--method`, `--contact`, or `--password` without `--username`: continue the saved sign-in.
+    /// `--sign-in-id`, `--code`, `--method`, `--contact`, or `--password` without `--username`: continue the saved sign-in.
     var isContinuation: Bool {
-        options.code != nil || options.method != nil || options.contact != nil || options.password != nil && options.username == nil
+        options.signInId != nil || options.code != nil || options.method != nil || options.contact != nil
+            || options.password != nil && options.username == nil
     }
 
     private func givenAnswers() throws(CLIError) -> [PendingStep.Needs: String] {

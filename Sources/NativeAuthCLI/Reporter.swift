@@ -26,12 +26,18 @@ struct Reporter {
     /// `--json`, what it waits for on stdout (that is the command's result).
     func failure(_ error: CLIError) -> Int32 {
         if json {
-            if let waiting = error.waiting { terminal.output(Self.encode(waiting.json) + "\n") }
+            if var waiting = error.waiting?.json {
+                waiting["sign_in_id"] = error.signInId
+                terminal.output(Self.encode(waiting) + "\n")
+            } else if let id = error.signInId {
+                terminal.output(Self.encode(["sign_in_id": id]) + "\n")
+            }
             let body: [String: Any] = [
                 "error": ["code": error.code.name, "exit_status": Int(error.code.rawValue), "message": error.message]
             ]
             terminal.message(Self.encode(body) + "\n")
         } else {
+            if let id = error.signInId { terminal.output(id + "\n") }
             terminal.message("native-auth: \(error.message)\n")
         }
         return error.code.rawValue

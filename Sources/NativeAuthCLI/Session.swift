@@ -33,10 +33,16 @@ struct Session {
     let source: String
     /// Set in emulator mode.
     let emulator: EmulatorInstance?
+    /// The server of the configuration's `redis` object, made at its first use: a `token` on the
+    /// file with `"saved_sign_ins": "redis"` never reads the object's files nor loads OpenSSL.
+    let redisServer = LazyRedisBackend()
 
     var flowFile: String { directory + "/login-state.json" }
     var cacheFile: String { configuration.cacheFile ?? directory + "/token_cache.json" }
     var usesKeyring: Bool { configuration.tokenCache == .keyring }
+    var usesRedis: Bool { configuration.tokenCache == .redis }
+    /// Where `status` says tokens are kept.
+    var tokenCacheDescription: String { usesKeyring ? "the keyring" : usesRedis ? "redis" : cacheFile }
     /// The authority the configuration names, as the SDK spells it.
     var authority: String {
         (try? configuration.nativeAuthConfiguration().authority.url.absoluteString) ?? configuration.authority ?? ""
@@ -113,6 +119,7 @@ struct Session {
                 throw error
             }
         }
+        if usesRedis, let redis = try redis() { return try redisApplication(config, redis) }
         try SecureFile.makeDirectory(directory)
         config.tokenCacheLocation = .file(URL(fileURLWithPath: cacheFile))
         do {
@@ -145,6 +152,45 @@ struct Session {
             throw CLIError(.configuration, "the keyring cannot be used: \(Self.describe(error))")
         }
         return app
+    }
+
+    /// The application over Redis, read once: a server that cannot be reached or refuses the
+    /// password is reported as such (docs/cli.md#redis), not taken for an empty cache.
+    private func redisApplication(
+        _ config: MSALNativeAuthPublicClientApplicationConfig, _ redis: RedisBackend
+    ) throws(CLIError) -> MSALNativeAuthPublicClientApplication {
+        config.tokenCacheLocation = try redis.tokenCacheLocation()
+        let app: MSALNativeAuthPublicClientApplication
+        do {
+            app = try MSALNativeAuthPublicClientApplication(nativeAuthConfiguration: config)
+        } catch {
+            throw CLIError(.configuration, "configuration \(source): \(Self.describe(error))")
+        }
+        do { _ = try app.allAccounts() } catch {
+            throw RedisBackend.failure(app.lastTokenCacheError ?? error, doing: "reading the token cache")
+        }
+        return app
+    }
+
+    /// Where `login` keeps a sign-in waiting for input: the file, or Redis with
+    /// `"saved_sign_ins": "redis"` (then `signInId` names the one to continue).
+    func flowStore(_ app: MSALNativeAuthPublicClientApplication, signInId: String?) throws(CLIError) -> FlowStore {
+        guard configuration.savedSignIns == .redis, let redis = try redis() else {
+            if signInId != nil {
+                throw CLIError(.usage, "--sign-in-id applies to a configuration with \"saved_sign_ins\": \"redis\"")
+            }
+            return FlowStore(path: flowFile, app: app)
+        }
+        return FlowStore(place: .redis(try redis.signInStore(), id: signInId), app: app)
+    }
+
+    /// The configuration's Redis server (nil without a `redis` object), the same for every use in this process.
+    func redis() throws(CLIError) -> RedisBackend? {
+        if let made = redisServer.backend { return made }
+        guard let settings = configuration.redis else { return nil }
+        let made = try RedisBackend(settings, source: source)
+        redisServer.backend = made
+        return made
     }
 
     /// After a sign-in: the tokens must have reached the store.

@@ -119,6 +119,16 @@ import Testing
         }
     }
 
+    /// `email` is granted with the id token, never as a scope of the access token: asking for it
+    /// is not a declined scope (Sources/MSAL/Standard/MSALPublicClientApplication+Interactive.swift).
+    @Test func askingForEmailBesideAnAPIIsNotADeclinedScope() async throws {
+        let live = try Live()
+        let browser = HeadlessSignInBrowser(.password(username: H.ada, password: H.adaPassword))
+        let result = try await live.app.acquireToken(with: live.parameters([Self.todo, "email"], browser: browser))
+        #expect(!result.accessToken.isEmpty)
+        #expect(!result.scopes.contains("email"))
+    }
+
     @Test func noBrowserAndNoHandlerFailsAtOnceNamingTheHandler() async throws {
         let live = try Live()
         let webview = MSALWebviewParameters()

@@ -100,6 +100,28 @@ import Testing
         #expect(try client.command(["PING"]) == .simple("PONG"))
     }
 
+    @Test func pipelinesCommandsWithTheirRepliesInOrderAndErrorsInPlace() throws {
+        let server = try RedisServer()
+        let client = try Self.client(server.url)
+        try client.command(["SET", "a", "1"])
+        try client.command(["HSET", "h", "f", "v"])
+        let replies = try client.pipeline(
+            [["GET", "a"], ["GET", "h"], ["GET", "missing"], ["INCR", "a"]].map { $0.map { Data($0.utf8) } })
+        #expect(replies.count == 4)
+        #expect(replies[0].string == "1")
+        guard case .error(let text) = replies[1] else {
+            Issue.record("not an error: \(replies[1])")
+            return
+        }
+        #expect(text.hasPrefix("WRONGTYPE"))
+        #expect(replies[2] == .null)
+        #expect(replies[3] == .integer(2))
+        #expect(try client.pipeline([]).isEmpty)
+        // A list with an empty command is refused whole: nothing of it is sent.
+        #expect(Self.code { _ = try client.pipeline([[Data("INCR".utf8), Data("a".utf8)], []]) } == .invalidConfiguration)
+        #expect(try client.command(["GET", "a"]).string == "2")
+    }
+
     @Test func sharesOneClientBetweenThreads() throws {
         let server = try RedisServer()
         let client = try Self.client(server.url)

@@ -1,6 +1,7 @@
 import Foundation
 import MSAL
 import MSALRedis
+import TestSupport
 import Testing
 
 @testable import MSALRedis
@@ -31,6 +32,19 @@ import Testing
         // A script on one slot runs where the slot lives.
         let reply = try client.command(["EVAL", "return redis.call('INCR', KEYS[1])", "1", "{acct}:version"])
         #expect(reply == .integer(1))
+    }
+
+    /// A pipeline over keys of every node: sent whole to the seed before the client knows the
+    /// cluster (each `MOVED` then sent again on its own), then grouped by node; answers in order.
+    @Test func aPipelineOverEveryNodeAnswersInOrder() throws {
+        let cluster = try RedisCluster()
+        let admin = try ClientTests.client(cluster.nodes[0].url)
+        for index in 0..<200 { try admin.command(["SET", "key-\(index)", "\(index)"]) }
+        let gets = (0..<200).map { [Data("GET".utf8), Data("key-\($0)".utf8)] }
+        let fresh = try ClientTests.client(cluster.nodes[1].url)
+        #expect(try fresh.pipeline(gets).map(\.string) == (0..<200).map { "\($0)" })
+        #expect(try fresh.pipeline(gets).map(\.string) == (0..<200).map { "\($0)" })
+        #expect(try admin.pipeline(gets).map(\.string) == (0..<200).map { "\($0)" })
     }
 
     @Test func aSlotMovedDuringWritesLosesNothing() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import MSAL
+import TestSupport
 import Testing
 
 @testable import MSALRedis

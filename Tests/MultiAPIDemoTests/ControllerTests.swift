@@ -187,6 +187,18 @@ import Testing
         #expect(second.model.signedInAs == "ada@example.com")
     }
 
+    @Test func aConfigurationThatAsksForRedisIsRefusedNotIgnored() throws {
+        for setting in [#""token_cache": "redis""#, #""saved_sign_ins": "redis""#] {
+            let configuration = try DemoConfiguration.load(
+                Data(
+                    """
+                    {"client_id": "\(Seed.demo.apps[0].clientId)", "authority": "https://contoso.ciamlogin.com/contoso.onmicrosoft.com",
+                     \(setting), "redis": {"url": "redis://127.0.0.1:6379"}}
+                    """.utf8))
+            #expect(throws: DemoConfiguration.Problem.self) { try DemoEnvironment.tenant(configuration, logger: nil) }
+        }
+    }
+
     @Test func aTenantConfigurationWithoutCapabilitiesGetsNoMFADialogs() async throws {
         let server = try EmulatorServer(router: try EmulatorRouter(), port: 0)
         defer { server.stop() }

@@ -35,6 +35,8 @@ enum ErrorCode: Int32, CaseIterable, Sendable {
     case stateExpired = 32
     case stateWrongApplication = 33
     case stateWrongKind = 34
+    // msal_na_app_redis_take_state: no saved sign-in under the id (never saved, expired, taken before).
+    case stateNotFound = 35
     // The browser, accounts and the keyring (Bindings/C/Sources/Outcome+Standard.swift, AccountDirectory.swift).
     case userCanceled = 40
     case noBrowser = 41
@@ -43,6 +45,8 @@ enum ErrorCode: Int32, CaseIterable, Sendable {
     case declinedScopes = 44
     case keyringUnavailable = 45
     case keyringLocked = 46
+    // The token cache on Redis (Bindings/C/Sources/InterfaceConfiguration+Redis.swift).
+    case redisUnavailable = 47
     // Native auth V2 (MSALNativeAuthFlowError.isInvalidAttributes); its other flags reuse the numbers above.
     case invalidAttributes = 50
     case `internal` = 99
@@ -80,6 +84,7 @@ enum ErrorCode: Int32, CaseIterable, Sendable {
         case .stateExpired: "ERR_STATE_EXPIRED"
         case .stateWrongApplication: "ERR_STATE_WRONG_APPLICATION"
         case .stateWrongKind: "ERR_STATE_WRONG_KIND"
+        case .stateNotFound: "ERR_STATE_NOT_FOUND"
         case .userCanceled: "ERR_USER_CANCELED"
         case .noBrowser: "ERR_NO_BROWSER"
         case .browserSessionRunning: "ERR_BROWSER_SESSION_RUNNING"
@@ -87,6 +92,7 @@ enum ErrorCode: Int32, CaseIterable, Sendable {
         case .declinedScopes: "ERR_DECLINED_SCOPES"
         case .keyringUnavailable: "ERR_KEYRING_UNAVAILABLE"
         case .keyringLocked: "ERR_KEYRING_LOCKED"
+        case .redisUnavailable: "ERR_REDIS_UNAVAILABLE"
         case .invalidAttributes: "ERR_INVALID_ATTRIBUTES"
         case .internal: "ERR_INTERNAL"
         }

@@ -1,5 +1,6 @@
 import Foundation
 import MSAL
+import MSALRedis
 
 // Saved flow states for C (docs/saved-states.md): a state handle saved as a string and restored,
 // in this process or another, to a state handle of the saved kind; the auth methods a restored
@@ -26,20 +27,68 @@ public func msal_na_app_restore_state(
         let application = try Operations.app(app).application
         guard let out else { throw InterfaceError(.invalidArgument, "'out_state' is NULL") }
         let text = try CStrings.required(saved, "saved")
-        guard expectedKind == 0 || FlowState.Kind(rawValue: expectedKind) != nil else {
-            throw InterfaceError(.invalidArgument, "'expected_kind' is neither 0 nor an msal_na_state_type")
-        }
-        let state: FlowState
-        do throws(RestoreStateError) {
-            state = try restore(application, Data(text.utf8))
-        } catch {
-            throw InterfaceError(ErrorCode.of(error), error.errorDescription ?? "the saved state cannot be restored")
-        }
-        if expectedKind != 0, state.kind.rawValue != expectedKind {
+        try checkExpectedKind(expectedKind)
+        out.pointee = try restoredHandle(application, Data(text.utf8), expectedKind)
+    }
+}
+
+private func checkExpectedKind(_ expectedKind: Int32) throws(InterfaceError) {
+    guard expectedKind == 0 || FlowState.Kind(rawValue: expectedKind) != nil else {
+        throw InterfaceError(.invalidArgument, "'expected_kind' is neither 0 nor an msal_na_state_type")
+    }
+}
+
+/// The saved bytes as a live state handle of the expected kind (0: any).
+private func restoredHandle(
+    _ application: MSALNativeAuthPublicClientApplication, _ data: Data, _ expectedKind: Int32
+) throws(InterfaceError) -> OpaquePointer {
+    let state: FlowState
+    do throws(RestoreStateError) {
+        state = try restore(application, data)
+    } catch {
+        throw InterfaceError(ErrorCode.of(error), error.errorDescription ?? "the saved state cannot be restored")
+    }
+    if expectedKind != 0, state.kind.rawValue != expectedKind {
+        throw InterfaceError(
+            .stateWrongKind, "the saved state is of kind \(state.kind.rawValue), not \(expectedKind) (msal_na_state_type)")
+    }
+    return HandleRegistry.shared.insert(.state(state))
+}
+
+// Saved sign-ins on the application's Redis ("cache": "redis"; docs/redis.md#saved-sign-ins):
+// the state saved under a new id any process of the app can take, once.
+
+@_cdecl("msal_na_app_redis_save_state")
+public func msal_na_app_redis_save_state(
+    _ app: OpaquePointer?, _ state: OpaquePointer?, _ outID: UnsafeMutablePointer<CMutableString?>?
+) -> Int32 {
+    outID?.pointee = nil
+    return guarded { () throws(InterfaceError) in
+        let entry = try Operations.app(app)
+        guard let outID else { throw InterfaceError(.invalidArgument, "'out_id' is NULL") }
+        let flow = try Operations.state(state)
+        guard let serializable = flow.serializable else {
             throw InterfaceError(
-                .stateWrongKind, "the saved state is of kind \(state.kind.rawValue), not \(expectedKind) (msal_na_state_type)")
+                .wrongState, "a state of kind \(flow.kind.rawValue) cannot be saved (the SDK does not save this V2 kind yet)")
         }
-        out.pointee = HandleRegistry.shared.insert(.state(state))
+        let saved = serializable.serialized()
+        let id = try entry.redisSignIns.with { store throws(MSALRedisError) in try store.save(saved) }
+        outID.pointee = CStrings.make(id)
+    }
+}
+
+@_cdecl("msal_na_app_redis_take_state")
+public func msal_na_app_redis_take_state(
+    _ app: OpaquePointer?, _ id: CString?, _ expectedKind: Int32, _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> Int32 {
+    out?.pointee = nil
+    return guarded { () throws(InterfaceError) in
+        let entry = try Operations.app(app)
+        guard let out else { throw InterfaceError(.invalidArgument, "'out_state' is NULL") }
+        let text = try CStrings.required(id, "id")
+        try checkExpectedKind(expectedKind)
+        let data = try entry.redisSignIns.with { store throws(MSALRedisError) in try store.take(text) }
+        out.pointee = try restoredHandle(entry.application, data, expectedKind)
     }
 }
 

@@ -78,6 +78,8 @@ final class AppEntry: Sendable {
     let configuration: InterfaceConfiguration
     /// The app's request interceptor (`msal_na_app_create_with_interceptor`), detached when the app is freed.
     let interceptor: RequestInterceptorBridge?
+    /// Its saved sign-ins on Redis, with `"cache": "redis"` (InterfaceConfiguration+Redis.swift).
+    let redisSignIns: RedisSignIns
 
     init(
         application: MSALNativeAuthPublicClientApplication, configuration: InterfaceConfiguration,
@@ -86,6 +88,7 @@ final class AppEntry: Sendable {
         self.application = application
         self.configuration = configuration
         self.interceptor = interceptor
+        self.redisSignIns = RedisSignIns(configuration.redis)
     }
 }
 

@@ -21,10 +21,12 @@ struct InterfaceConfiguration: Sendable {
     var allowsMultipleAccounts = false
     /// `"cache": "keyring"` with its `keyring` object (InterfaceConfiguration+Keyring.swift).
     var keyring: KeyringSettings?
+    /// `"cache": "redis"` with its `redis` object (InterfaceConfiguration+Redis.swift).
+    var redis: RedisSettings?
 
     static let known: Set<String> = [
         "client_id", "tenant_subdomain", "authority", "challenge_types", "capabilities", "cache_file", "cache", "api1", "api2",
-        "request_timeout_seconds", "allows_multiple_accounts", "keyring",
+        "request_timeout_seconds", "allows_multiple_accounts", "keyring", "redis",
     ]
 
     static func parse(_ text: String) throws(InterfaceError) -> InterfaceConfiguration {
@@ -63,15 +65,16 @@ struct InterfaceConfiguration: Sendable {
         }
         configuration.cacheFile = try optionalString(object, "cache_file")
         if let cache = try optionalString(object, "cache") {
-            guard ["default", "memory", "keyring"].contains(cache) else {
-                throw problem("field 'cache' must be \"default\", \"memory\" or \"keyring\"")
+            guard ["default", "memory", "keyring", "redis"].contains(cache) else {
+                throw problem("field 'cache' must be \"default\", \"memory\", \"keyring\" or \"redis\"")
             }
-            guard cache != "memory" || configuration.cacheFile == nil else {
-                throw problem("set at most one of 'cache_file' and \"cache\": \"memory\"")
+            guard (cache != "memory" && cache != "redis") || configuration.cacheFile == nil else {
+                throw problem("set at most one of 'cache_file' and \"cache\": \"\(cache)\"")
             }
             configuration.inMemoryCache = cache == "memory"
         }
         configuration.keyring = try KeyringSettings.parse(object["keyring"], selected: object["cache"] as? String == "keyring")
+        configuration.redis = try RedisSettings.parse(object["redis"], selected: object["cache"] as? String == "redis")
         if let raw = object["allows_multiple_accounts"] {
             guard let flag = raw as? NSNumber, String(cString: flag.objCType) == "c" else {
                 throw problem("field 'allows_multiple_accounts' must be true or false")
@@ -114,6 +117,7 @@ struct InterfaceConfiguration: Sendable {
             config.allowsMultipleAccounts = allowsMultipleAccounts
             config.requestInterceptor = interceptor
             if let keyring { config.tokenCacheLocation = try keyring.location(fallback: config.tokenCacheLocation) }
+            if let redis { config.tokenCacheLocation = try redis.location() }
             return try MSALNativeAuthPublicClientApplication(nativeAuthConfiguration: config)
         } catch let error as InterfaceError {
             throw error

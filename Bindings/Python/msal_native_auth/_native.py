@@ -72,6 +72,8 @@ _SIGNATURES = {
     ),
     "msal_na_state_save": (_OWNED, [_HANDLE]),
     "msal_na_app_restore_state": (_INT, [_HANDLE, _STRING, _INT, _OUT]),
+    "msal_na_app_redis_save_state": (_INT, [_HANDLE, _HANDLE, _OUT]),
+    "msal_na_app_redis_take_state": (_INT, [_HANDLE, _STRING, _INT, _OUT]),
     "msal_na_state_auth_method_count": (ctypes.c_size_t, [_HANDLE]),
     "msal_na_state_auth_method": (_OWNED, [_HANDLE, ctypes.c_size_t, _INT]),
     "msal_na_account_username": (_OWNED, [_HANDLE]),

@@ -23,7 +23,8 @@ class PublicClientApplication(_Handle):
     ``config`` is the JSON configuration of the C interface, as a mapping or a JSON string:
     ``client_id``, ``tenant_subdomain`` or ``authority``, and optionally ``challenge_types``,
     ``capabilities``, ``cache_file`` or ``"cache": "memory"``, ``request_timeout_seconds``;
-    ``allows_multiple_accounts``; ``"cache": "keyring"`` with a ``keyring`` object (README).
+    ``allows_multiple_accounts``; ``"cache": "keyring"`` with a ``keyring`` object, or
+    ``"cache": "redis"`` with a ``redis`` object (README).
 
     ``request_interceptor(url) -> {name: value} or None`` adds the app's own ``x-`` headers to every
     native-auth request (interceptor.py).
@@ -103,6 +104,29 @@ class PublicClientApplication(_Handle):
         StateExpiredError, StateWrongApplicationError, StateWrongKindError."""
         out = ctypes.c_void_p()
         _check(lib.msal_na_app_restore_state(self._handle, _bytes(saved, "saved"), int(kind or 0), ctypes.byref(out)))
+        state = FlowState(out.value or 0)
+        if (state.kind or 0) >= StateKind.V2_CODE_REQUIRED:
+            return v2.from_state(state)
+        return state
+
+    def redis_save_state(self, state: Union[FlowState, "v2.StepV2"]) -> str:
+        """Saves a waiting state (or a V2 step) in this application's Redis (``"cache": "redis"``)
+        under a new id, which any process of the app turns back into the state once with
+        ``redis_take_state``, for 10 minutes. The id lets its holder continue the sign-in: treat it
+        as a secret. Raises RedisUnavailableError when the server cannot be used, InvalidArgumentError
+        for an application without Redis, WrongStateError for a step that cannot be saved yet."""
+        flow = state.state if isinstance(state, v2.StepV2) else state
+        out = ctypes.c_void_p()
+        _check(lib.msal_na_app_redis_save_state(self._handle, flow.handle if flow is not None else None, ctypes.byref(out)))
+        return _native.take_string(out.value) or ""
+
+    def redis_take_state(self, state_id: Text, kind: Optional[StateKind] = None) -> Union[FlowState, "v2.StepV2"]:
+        """The state ``redis_save_state`` saved under ``state_id``, taken out of Redis in the same
+        step, so that of two processes given one id only one gets it: the other, and any take after
+        10 minutes, raises StateNotFoundError. Then as ``restore_state`` (``kind``, the
+        RestoreStateErrors; a state refused for its kind is taken all the same)."""
+        out = ctypes.c_void_p()
+        _check(lib.msal_na_app_redis_take_state(self._handle, _bytes(state_id, "state_id"), int(kind or 0), ctypes.byref(out)))
         state = FlowState(out.value or 0)
         if (state.kind or 0) >= StateKind.V2_CODE_REQUIRED:
             return v2.from_state(state)

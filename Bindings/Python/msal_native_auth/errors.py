@@ -86,6 +86,9 @@ StateUnsupportedVersionError = _restore_kind("StateUnsupportedVersionError", 31,
 StateExpiredError = _restore_kind("StateExpiredError", 32, "Its continuation token is older than the service keeps one (10 minutes).")
 StateWrongApplicationError = _restore_kind("StateWrongApplicationError", 33, "Saved by an application with another client id or authority.")
 StateWrongKindError = _restore_kind("StateWrongKindError", 34, "Not of the kind restore_state was asked for.")
+StateNotFoundError = _restore_kind(
+    "StateNotFoundError", 35, "redis_take_state: no saved sign-in under the id (never saved, expired, or already taken once)."
+)
 
 # The browser sign-in, accounts and the keyring.
 UserCanceledError = _kind("UserCanceledError", 40, doc="The browser sign-in was cancelled (cancel_browser_sign_in, Cancel, timeout).")
@@ -97,6 +100,11 @@ DeclinedScopesError = _kind(
 )
 KeyringUnavailableError = _kind("KeyringUnavailableError", 45, doc="No Secret Service or keyring, or libsecret is missing.")
 KeyringLockedError = _kind("KeyringLockedError", 46, doc="The keyring is locked and stayed locked.")
+# The token cache on Redis ("cache": "redis").
+RedisUnavailableError = _kind(
+    "RedisUnavailableError", 47, ConnectionError,
+    doc="The Redis server of \"cache\": \"redis\" cannot be used: down, credentials or TLS refused (the message names it).",
+)
 # Native auth V2 (experimental): its other failures are the classes above.
 InvalidAttributesError = _kind(
     "InvalidAttributesError", 50, ValueError,
@@ -113,8 +121,9 @@ ERROR_CLASSES: Dict[int, Type[NativeAuthError]] = {
         RefreshTokenExpiredError, InvalidScopeError, AuthMethodBlockedError, InvalidInputError,
         VerificationContactBlockedError, NoAccountError, CacheError, BufferTooSmallError, InternalError,
         StateMalformedError, StateUnsupportedVersionError, StateExpiredError, StateWrongApplicationError, StateWrongKindError,
+        StateNotFoundError,
         UserCanceledError, NoBrowserError, BrowserSessionRunningError, InteractionRequiredError, DeclinedScopesError,
-        KeyringUnavailableError, KeyringLockedError, InvalidAttributesError,
+        KeyringUnavailableError, KeyringLockedError, RedisUnavailableError, InvalidAttributesError,
     )
 }
 

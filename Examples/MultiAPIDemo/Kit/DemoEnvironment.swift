@@ -108,6 +108,12 @@ public final class DemoEnvironment: Sendable {
         _ configuration: DemoConfiguration, logger: MSALLoggerConfig?, browserLauncher: (any MSALBrowserLauncher)? = nil,
         signInV2: Bool = false
     ) throws -> DemoEnvironment {
+        // One person at one terminal: Redis is for apps on several machines (docs/scale-out.md),
+        // and a setting the demo would not follow is refused rather than ignored.
+        if configuration.tokenCache == .redis || configuration.savedSignIns == .redis {
+            throw DemoConfiguration.Problem(
+                "the demo keeps tokens in a file or the keyring; Redis (\"token_cache\" or \"saved_sign_ins\") is for native-auth and apps")
+        }
         let config = try configuration.nativeAuthConfiguration()
         config.loggerConfig = logger
         config.tokenCacheLocation = tokenCacheLocation(configuration, logger: logger)

@@ -177,10 +177,7 @@ extension MSALPublicClientApplication {
         let result = makeResult(
             accessToken: response.accessToken ?? "", expiresOn: response.accessToken == nil ? nil : expiresOn, scopes: parsed.grantedScopes,
             account: account, correlationId: correlationId)
-        let granted = Set(parsed.grantedScopes.map { $0.lowercased() }).union(["email"])
-        let declined = request.scopes.filter {
-            !Scopes.oidcDefaultsLowercased.contains($0.lowercased()) && !Scopes.covers(granted, $0.lowercased())
-        }
+        let declined = ScopeSet(request.scopes).declined(by: ScopeSet(parsed.grantedScopes + ["email"]))
         guard declined.isEmpty else {
             return .failure(
                 StandardErrors.make(

@@ -49,7 +49,7 @@ extension MSALPublicClientApplication {
     /// OIDC scopes among the app's, and an authority other than the application's, are refused
     /// with `internalErrorInvalidParameter`.
     package func checkScopesAndAuthority(_ parameters: MSALTokenParameters, correlationId: UUID) -> NSError? {
-        if let reserved = parameters.scopes.first(where: { Scopes.oidcDefaultsLowercased.contains($0.lowercased()) }) {
+        if let reserved = parameters.scopes.first(where: Scopes.isOIDC) {
             return StandardErrors.make(
                 .internal, internal: .internalErrorInvalidParameter,
                 description: "'\(reserved)' is a reserved scope that the SDK adds itself; remove it from the scopes",
@@ -123,7 +123,7 @@ extension MSALPublicClientApplication {
             isHomeTenantProfile: true, claims: idToken?.claims)
         return MSALResult(
             accessToken: accessToken, expiresOn: expiresOn, idToken: account.idToken,
-            scopes: scopes.filter { !Scopes.oidcDefaultsLowercased.contains($0.lowercased()) }, tenantProfile: profile, account: signedIn,
+            scopes: ScopeSet(scopes).resourceScopesAsGiven, tenantProfile: profile, account: signedIn,
             authority: MSALAuthority(validatedURL: environment.authorityURL), correlationId: correlationId ?? account.tokens.correlationId)
     }
 }

@@ -127,7 +127,7 @@ package enum StandardErrors {
     /// A failed native `getAccessToken`-style refresh as MSAL's silent flow reports it.
     package static func fromRefresh(_ error: RetrieveAccessTokenError) -> NSError {
         if let declined = error.declinedScopes, let granted = error.grantedScopes {
-            let shown = granted.filter { !Scopes.oidcDefaultsLowercased.contains($0.lowercased()) }
+            let shown = ScopeSet(granted).resourceScopesAsGiven
             return StandardErrors.make(
                 .serverDeclinedScopes, description: error.errorDescription ?? "The server declined some scopes",
                 correlationId: error.correlationId,

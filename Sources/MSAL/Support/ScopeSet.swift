@@ -16,6 +16,11 @@ package final class ScopeSet: Sendable {
         key = resourceScopes.sorted().joined(separator: " ")
     }
 
+    /// The scopes that name a resource as given (order and case kept): what a result lists.
+    package var resourceScopesAsGiven: [String] {
+        scopes.filter { !Scopes.isOIDC($0) }
+    }
+
     /// A cache entry's `target`: its scopes separated by spaces.
     package convenience init(target: String) {
         self.init(target.split(separator: " ").map(String.init))

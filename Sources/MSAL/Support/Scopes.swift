@@ -6,6 +6,11 @@ package enum Scopes {
     package static let oidcDefaults = ["openid", "profile", "offline_access"]
     package static let oidcDefaultsLowercased: Set<String> = ["openid", "profile", "offline_access"]
 
+    /// Whether `scope` is one of the OIDC defaults, in any case.
+    package static func isOIDC(_ scope: String) -> Bool {
+        oidcDefaultsLowercased.contains(scope.lowercased())
+    }
+
     /// The app's scopes followed by the OIDC defaults, without duplicates, order kept.
     package static func withDefaults(_ scopes: [String]?) -> [String] {
         var seen = Set<String>()

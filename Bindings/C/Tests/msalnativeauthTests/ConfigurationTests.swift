@@ -28,6 +28,10 @@ struct ConfigurationTests {
         (#"{"client_id": "x", "tenant_subdomain": "not a label"}"#, "not a valid DNS label"),
         (#"{"client_id": "x", "authority": "http://example.com/t"}"#, "http is allowed only for loopback"),
         ("{\"client_id\": \"x\", \"authority\": \"http://127.0.0.1:1/t.onmicrosoft.com\\n\"}", "white space"),
+        (#"{"client_id": "x", "tenant_subdomain": "contoso", "cache": "redis"}"#, "needs a 'redis' object"),
+        (#"{"client_id": "x", "tenant_subdomain": "contoso", "redis": {"url": "redis://h"}}"#, "only with \"cache\": \"redis\""),
+        (#"{"client_id": "x", "tenant_subdomain": "contoso", "cache": "redis", "redis": {"url": "redis://h", "db": 1}}"#, "'redis.db'"),
+        (#"{"client_id": "x", "tenant_subdomain": "contoso", "cache": "redis", "redis": {"url": "redis://:pw@h"}}"#, "password_file"),
     ])
     func aBadConfigurationNamesItsProblem(json: String, fragment: String) {
         let result = create(json)

@@ -1,5 +1,4 @@
 import Foundation
-import TestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -8,38 +7,49 @@ import TestSupport
 /// A real `redis-server` (Debian's) that a test starts on a free loopback port, in a temporary
 /// directory of its own with its own configuration file and no snapshots, and always stops: on
 /// `stop()`, on `deinit`, and (through `ChildProcess`) if the test process dies.
-final class RedisServer: @unchecked Sendable {
+public final class RedisServer: @unchecked Sendable {
     /// What the server is started with beyond the plain defaults.
-    struct Options {
+    public struct Options {
+        public init(
+            aclUser: (name: String, password: String)? = nil, tls: TLSFiles? = nil, appendOnly: Bool = false, cluster: Bool = false,
+            debugCommand: Bool = false, unixSocket: Bool = false
+        ) {
+            self.aclUser = aclUser
+            self.tls = tls
+            self.appendOnly = appendOnly
+            self.cluster = cluster
+            self.debugCommand = debugCommand
+            self.unixSocket = unixSocket
+        }
         /// An ACL user with this name and password, all commands and keys; the default user off.
-        var aclUser: (name: String, password: String)?
+        public var aclUser: (name: String, password: String)?
         /// TLS only (no plain port), with this certificate set.
-        var tls: TLSFiles?
+        public var tls: TLSFiles?
         /// `appendonly yes`, `appendfsync always`: nothing acknowledged is lost to a kill -9.
-        var appendOnly = false
+        public var appendOnly = false
         /// `cluster-enabled yes`, for `RedisCluster`.
-        var cluster = false
+        public var cluster = false
         /// `enable-debug-command yes` (for `DEBUG SLEEP`).
-        var debugCommand = false
+        public var debugCommand = false
         /// Also listen on a unix socket in the server's directory.
-        var unixSocket = false
+        public var unixSocket = false
     }
 
-    let options: Options
-    let directory: String
-    private(set) var port = 0
+    public let options: Options
+    public let directory: String
+    public private(set) var port = 0
     private var process: ChildProcess?
     /// How many times the server was started: its log says "Ready to accept connections" once each.
     private var starts = 0
 
-    var host: String { "127.0.0.1" }
-    var unixSocketPath: String { directory + "/redis.sock" }
-    var url: String {
+    public var host: String { "127.0.0.1" }
+    public var unixSocketPath: String { directory + "/redis.sock" }
+    public var url: String {
         let credentials = options.aclUser.map { "\($0.name):\($0.password)@" } ?? ""
         return "\(options.tls == nil ? "redis" : "rediss")://\(credentials)\(host):\(port)"
     }
 
-    init(_ options: Options = Options()) throws {
+    public init(_ options: Options = Options()) throws {
         self.options = options
         directory = try RedisServer.temporaryDirectory()
         var lastError: Error?
@@ -66,7 +76,7 @@ final class RedisServer: @unchecked Sendable {
 
     /// Starts the server on its port and directory (again, after `stop()` or `kill9()`), and
     /// waits until it accepts connections.
-    func start() throws {
+    public func start() throws {
         let child = try ChildProcess(
             "/usr/bin/redis-server", [directory + "/redis.conf"], stdout: .file(directory + "/stdout.log"),
             stderr: .file(directory + "/stderr.log"))
@@ -85,13 +95,13 @@ final class RedisServer: @unchecked Sendable {
     }
 
     /// SIGTERM, then SIGKILL after a grace period; safe to call twice.
-    func stop() {
+    public func stop() {
         process?.end()
         process = nil
     }
 
     /// Kills the server at once (SIGKILL), as a crash would.
-    func kill9() {
+    public func kill9() {
         let child = process
         process = nil
         child?.signal(SIGKILL)
@@ -101,8 +111,8 @@ final class RedisServer: @unchecked Sendable {
 
     /// Stops (SIGSTOP) or resumes (SIGCONT) the server: a paused server accepts connections
     /// (the kernel does) but answers nothing.
-    func pause() { process?.signal(SIGSTOP) }
-    func resume() { process?.signal(SIGCONT) }
+    public func pause() { process?.signal(SIGSTOP) }
+    public func resume() { process?.signal(SIGCONT) }
 
     private func writeConfiguration() throws {
         var lines = [
@@ -135,7 +145,7 @@ final class RedisServer: @unchecked Sendable {
         return log.components(separatedBy: "Ready to accept connections").count - 1
     }
 
-    static func accepts(port: Int) -> Bool {
+    public static func accepts(port: Int) -> Bool {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(descriptor) }
         var address = sockaddr_in()
@@ -149,7 +159,7 @@ final class RedisServer: @unchecked Sendable {
 
     /// A loopback port nobody listens on now (and, for a cluster node, whose bus port, +10000, is
     /// free too): bound to port 0, read, closed.
-    static func freePort() -> Int {
+    public static func freePort() -> Int {
         while true {
             let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             var address = sockaddr_in()
@@ -168,7 +178,7 @@ final class RedisServer: @unchecked Sendable {
         }
     }
 
-    static func temporaryDirectory() throws -> String {
+    public static func temporaryDirectory() throws -> String {
         var template = Array((NSTemporaryDirectory() + "/msal-redis-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else { throw RedisTestError("mkdtemp failed") }
         return String(cString: made)
@@ -176,7 +186,7 @@ final class RedisServer: @unchecked Sendable {
 }
 
 /// A failure of the test harness itself.
-struct RedisTestError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+public struct RedisTestError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }

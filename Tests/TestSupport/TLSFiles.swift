@@ -1,15 +1,14 @@
 import Foundation
-import TestSupport
 
 /// A throwaway CA and a server certificate it signed, made with the `openssl` command in a
 /// temporary directory: for 127.0.0.1 and localhost, or (`wrongHost`) for another name only.
-final class TLSFiles: @unchecked Sendable {
-    let directory: String
-    var caCertificate: String { directory + "/ca.crt" }
-    var serverCertificate: String { directory + "/server.crt" }
-    var serverKey: String { directory + "/server.key" }
+public final class TLSFiles: @unchecked Sendable {
+    public let directory: String
+    public var caCertificate: String { directory + "/ca.crt" }
+    public var serverCertificate: String { directory + "/server.crt" }
+    public var serverKey: String { directory + "/server.key" }
 
-    init(names: String = "IP:127.0.0.1,DNS:localhost") throws {
+    public init(names: String = "IP:127.0.0.1,DNS:localhost") throws {
         directory = try RedisServer.temporaryDirectory()
         let days = ["-days", "2"]
         try Self.openssl(
