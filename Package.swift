@@ -9,6 +9,13 @@ let lazyLibcurlLinkerSettings: [LinkerSetting] = [.unsafeFlags(["-L", Context.pa
 // native-auth, which links MSALRedis (Sources/LazyOpenSSL, docs/cli.md#redis). Such a target also
 // depends on "LazyOpenSSL".
 let lazyOpenSSLLinkerSettings: [LinkerSetting] = [.unsafeFlags(["-L", Context.packageDirectory + "/Sources/LazyOpenSSL/link"])]
+// The same for libsecret and GLib, in an executable that links the keyring store (MSALSecretService)
+// but mostly runs without it (Sources/LazySecretService); the linker wrapper there records only the
+// libraries something still needs (the pkg-config flags of libsecret come first on the link line).
+// Such a target also depends on "LazySecretService".
+let lazySecretServiceLinkerSettings: [LinkerSetting] = [
+    .unsafeFlags(["-Xclang-linker", "-B" + Context.packageDirectory + "/Sources/LazySecretService/linker/"])
+]
 
 let package = Package(
     name: "msal-native-auth-linux",
@@ -37,11 +44,9 @@ let package = Package(
         // libmsalnativeauth.so. scripts/build-bindings builds it release with the Swift runtime and
         // Foundation linked in; the Python package (Bindings/Python) loads it.
         .library(name: "msalnativeauth", type: .dynamic, targets: ["msalnativeauth"]),
-        // The command-line tool (docs/cli.md): sign in, print access tokens for scripts. Its
-        // sibling native-auth-keyring is the same tool with the keyring store linked in; native-auth
-        // runs it for --keyring, so that libsecret is never loaded on the plain `token` path.
+        // The command-line tool (docs/cli.md): sign in, print access tokens for scripts. The keyring
+        // store is linked in, libsecret loaded at the first keyring call (docs/cli.md#the-keyring).
         .executable(name: "native-auth", targets: ["native-auth"]),
-        .executable(name: "native-auth-keyring", targets: ["native-auth-keyring"]),
     ],
     targets: [
         .target(name: "MSAL"),
@@ -79,10 +84,14 @@ let package = Package(
         // from its thin executables so that tests call it in process.
         // MSALRedis for `"token_cache": "redis"` and `"saved_sign_ins": "redis"` (docs/cli.md#redis).
         .target(name: "NativeAuthCLI", dependencies: ["MSAL", "MSALRedis", "NativeAuthAppConfig", "CommandLineOptions"]),
+        // Also the emulator when started as native-auth-emulator (docs/cli.md#one-program-three-names).
         .executableTarget(
-            name: "native-auth", dependencies: ["NativeAuthCLI", "LazyLibcurl", "LazyOpenSSL"],
-            linkerSettings: lazyLibcurlLinkerSettings + lazyOpenSSLLinkerSettings),
-        .executableTarget(name: "native-auth-keyring", dependencies: ["NativeAuthCLI", "MSALSecretService"]),
+            name: "native-auth",
+            dependencies: [
+                "NativeAuthCLI", "MSALSecretService", "NativeAuthEmulator", "LazyLibcurl", "LazyOpenSSL", "LazySecretService",
+                "LazyEmulator",
+            ],
+            linkerSettings: lazyLibcurlLinkerSettings + lazyOpenSSLLinkerSettings + lazySecretServiceLinkerSettings),
         // Writes the tool's manual page and shell completions (NativeAuthCLI's CommandReference) and the
         // emulator's manual page, for scripts/package.
         .executableTarget(name: "native-auth-docs", dependencies: ["NativeAuthCLI", "NativeAuthEmulator"]),
@@ -106,6 +115,12 @@ let package = Package(
         .target(name: "LazyLibcurl", exclude: ["link"]),
         // The libssl and libcrypto functions MSALRedis calls, loading OpenSSL at the first call (lazyOpenSSLLinkerSettings).
         .target(name: "LazyOpenSSL", exclude: ["link"]),
+        // libsecret's and GLib's functions that MSALSecretService calls, loading libsecret at the first
+        // call (lazySecretServiceLinkerSettings); typed by libsecret's headers, hence CSecretService.
+        .target(name: "LazySecretService", dependencies: ["CSecretService"], exclude: ["linker"]),
+        // libmicrohttpd's and libcrypto's functions that NativeAuthEmulator calls that LazyOpenSSL does not
+        // define, each library loaded at its first call, for native-auth, which is also the emulator.
+        .target(name: "LazyEmulator", dependencies: ["CMicroHTTPD", "CCrypto"]),
         // A fresh process printing one cached token, and a Foundation program that only prints (its floor):
         // `msal-benchmarks --only fresh-token`, which scripts/bench builds both ways (with and without --static-swift-stdlib).
         .executableTarget(

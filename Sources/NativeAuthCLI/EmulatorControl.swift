@@ -229,7 +229,7 @@ private typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spaw
 private let addCloseFromFunction: AddCloseFrom? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
     .map { unsafeBitCast($0, to: AddCloseFrom.self) }
 
-/// The lines `native-auth-emulator` prints at start (Sources/native-auth-emulator/EmulatorProgram.swift).
+/// The lines `native-auth-emulator` prints at start (Sources/NativeAuthEmulator/EmulatorProgram.swift).
 struct Banner: Equatable {
     var baseURL: String
     var authority: String

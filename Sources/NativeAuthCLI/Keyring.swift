@@ -1,8 +1,8 @@
 import Foundation
 import MSAL
 
-/// The keyring token store, which only `native-auth-keyring` links (libsecret and GLib cost a
-/// plain `token` about 2 ms of loading; docs/cli.md#the-keyring).
+/// The keyring token store, which `native-auth` links with libsecret and GLib loaded at its first
+/// call (they would cost a plain `token` about 2 ms of loading; docs/cli.md#the-keyring).
 public protocol KeyringStore: Sendable {
     /// The token cache in the Secret Service for `clientId`; errors are the store's own.
     func location(clientId: String, signalFile: URL) throws -> MSALNativeAuthTokenCacheLocation
@@ -12,7 +12,8 @@ public protocol KeyringStore: Sendable {
 public enum KeyringSupport: Sendable {
     /// Linked into this executable.
     case linked(any KeyringStore)
-    /// In the sibling executable at this path, which runs with the same arguments in this process's place.
+    /// In the sibling executable at this path, which runs with the same arguments in this process's
+    /// place (how native-auth reached native-auth-keyring before it linked the store; unused by it now).
     case sibling(String)
     /// Not available (in-process tests).
     case unavailable

@@ -1,7 +1,29 @@
 import Foundation
+import MSAL
+import MSALSecretService
 import NativeAuthCLI
+import NativeAuthEmulator
 
-// The command-line tool (docs/cli.md); its logic is in Sources/NativeAuthCLI. The keyring store
-// lives in native-auth-keyring, which this program runs in its place for --keyring.
-let context = ToolContext.process { directory in .sibling(directory + "/native-auth-keyring") }
+// One program under three names (docs/cli.md#one-program-three-names). Started as
+// native-auth-emulator (the Debian package's link to this program) it is the emulator, the same as
+// Sources/native-auth-emulator: chosen here, before anything starts a thread, as EmulatorProgram
+// needs; its libmicrohttpd and libcrypto are loaded at their first call (Sources/LazyEmulator).
+if let name = CommandLine.arguments.first, (name as NSString).lastPathComponent == "native-auth-emulator" {
+    EmulatorProgram.main(Array(CommandLine.arguments.dropFirst()))
+}
+
+// Otherwise the command-line tool (docs/cli.md; its logic is in Sources/NativeAuthCLI), also under
+// the name native-auth-keyring. The keyring store is linked in, its libsecret and GLib loaded at the
+// first keyring call (Sources/LazySecretService), so a plain `token` does not pay for them
+// (docs/cli.md#the-keyring).
+struct SecretServiceKeyring: KeyringStore {
+    func location(clientId: String, signalFile: URL) throws -> MSALNativeAuthTokenCacheLocation {
+        .persistence(
+            try MSALSecretServicePersistence(
+                schemaName: "msal-native-auth.native-auth", attributes: ["client_id": clientId.lowercased()], signalFile: signalFile,
+                label: "native-auth tokens"))
+    }
+}
+
+let context = ToolContext.process { _ in .linked(SecretServiceKeyring()) }
 exit(await NativeAuthTool.run(context.arguments, context: context))

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// `--keyring`: native-auth hands the command to native-auth-keyring, which keeps the tokens in
+/// `--keyring`: native-auth keeps the tokens in
 /// the Secret Service; without one the command fails instead of losing the tokens.
 @Suite(.serialized) struct CLIKeyringTests {
     @Test func withoutASecretServiceKeyringIsAConfigurationError() throws {

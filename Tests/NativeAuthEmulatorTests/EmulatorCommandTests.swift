@@ -1,4 +1,5 @@
 import Foundation
+import NativeAuthEmulator
 import TestSupport
 import Testing
 
@@ -10,11 +11,27 @@ import Testing
 #endif
 
 /// The `native-auth-emulator` program itself: options, exit codes, and stopping on a signal even
-/// when its parent started it with those signals blocked.
+/// when its parent started it with those signals blocked. Both forms: the program SwiftPM builds,
+/// and `native-auth` started under that name through a link, as the Debian package installs it
+/// (docs/cli.md#one-program-three-names).
 @Suite struct EmulatorCommandTests {
     static var binary: String {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("native-auth-emulator").path
     }
+
+    /// `one-program/native-auth-emulator`, a link to `native-auth`, beside the test bundle (made once, kept).
+    static let linkedBinary: String = {
+        let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("one-program")
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let link = directory.appendingPathComponent("native-auth-emulator").path
+        if (try? FileManager.default.destinationOfSymbolicLink(atPath: link)) != "../native-auth" {
+            try? FileManager.default.removeItem(atPath: link)
+            try? FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "../native-auth")
+        }
+        return link
+    }()
+
+    static let programs = [binary, linkedBinary]
 
     /// A running child: its output goes to files, so nothing blocks on a full pipe. It ends (with
     /// its files) when the test's last reference goes, on every path out of the test.
@@ -22,9 +39,8 @@ import Testing
         let process: ChildProcess
         let files = TemporaryFiles(2)
 
-        init(_ arguments: [String], blocked: [Int32]) throws {
-            process = try ChildProcess(
-                EmulatorCommandTests.binary, arguments, stdout: .file(files[0]), stderr: .file(files[1]), blocked: blocked)
+        init(_ arguments: [String], blocked: [Int32], program: String = EmulatorCommandTests.binary) throws {
+            process = try ChildProcess(program, arguments, stdout: .file(files[0]), stderr: .file(files[1]), blocked: blocked)
         }
 
         deinit {
@@ -47,8 +63,8 @@ import Testing
     }
 
     /// Starts the program with `blocked` signals in its initial mask, as a thread-pool parent would.
-    static func start(_ arguments: [String], blocked: [Int32] = []) throws -> Child {
-        try Child(arguments, blocked: blocked)
+    static func start(_ arguments: [String], blocked: [Int32] = [], program: String = binary) throws -> Child {
+        try Child(arguments, blocked: blocked, program: program)
     }
 
     /// Runs `body` with the program started and ends the program when `body` returns or throws:
@@ -64,15 +80,18 @@ import Testing
         await waitUntil(seconds: 60) { child.output.contains("authority: ") }
     }
 
-    @Test func helpAndBadOptions() async throws {
-        let help = try Self.start(["--help"])
+    @Test(arguments: programs)
+    func helpAndBadOptions(program: String) async throws {
+        let help = try Self.start(["--help"], program: program)
         #expect(await help.exitStatus(within: 60) == 0)
         #expect(help.output.contains("--port"))
         #expect(help.output.contains("--strict-refresh-rotation"))
+        #expect(help.output == EmulatorCommandLine.usage + "\n", "the same help under either form")
 
-        let bad = try Self.start(["--no-such-option"])
+        let bad = try Self.start(["--no-such-option"], program: program)
         #expect(await bad.exitStatus(within: 60) == 2)
         #expect(bad.errors.contains("Try --help"))
+        #expect(bad.errors.hasPrefix("native-auth-emulator: "))
     }
 
     /// A form POST to the running program; the reply's status and JSON.
@@ -125,7 +144,18 @@ import Testing
     /// (Once it stayed up after any request: a server thread took the signal and dropped it.)
     @Test(arguments: [(SIGTERM, false), (SIGINT, false), (SIGTERM, true), (SIGINT, true)])
     func stopsOnASignalAfterServing(signal: Int32, startedBlocked: Bool) async throws {
-        let child = try Self.start(["--port", "0", "--quiet"], blocked: startedBlocked ? [SIGINT, SIGTERM] : [])
+        try await Self.stopsOnASignalAfterServing(program: Self.binary, signal: signal, startedBlocked: startedBlocked)
+    }
+
+    /// The same through the link to `native-auth`, whose other code paths start threads of their
+    /// own: the emulator is chosen before any of them (Sources/native-auth/main.swift).
+    @Test(arguments: [(SIGTERM, false), (SIGINT, false), (SIGTERM, true), (SIGINT, true)])
+    func theLinkedProgramStopsOnASignalAfterServing(signal: Int32, startedBlocked: Bool) async throws {
+        try await Self.stopsOnASignalAfterServing(program: Self.linkedBinary, signal: signal, startedBlocked: startedBlocked)
+    }
+
+    static func stopsOnASignalAfterServing(program: String, signal: Int32, startedBlocked: Bool) async throws {
+        let child = try Self.start(["--port", "0", "--quiet"], blocked: startedBlocked ? [SIGINT, SIGTERM] : [], program: program)
         #expect(await Self.waitForBanner(child), "no banner: \(child.errors)")
         let authority = try #require(
             child.output.split(separator: "\n").first { $0.hasPrefix("authority: ") }?.dropFirst("authority: ".count))

@@ -1,11 +1,13 @@
 import Foundation
-import NativeAuthEmulator
 
-/// `native-auth-emulator`: serves the native-auth API on loopback for offline development.
-@main
-struct EmulatorProgram {
-    static func main() {
-        let arguments = Array(CommandLine.arguments.dropFirst())
+/// `native-auth-emulator`: serves the native-auth API on loopback for offline development. The
+/// program of Sources/native-auth-emulator, and of Sources/native-auth when it is started under
+/// that name (the Debian package's link, docs/cli.md#one-program-three-names).
+package enum EmulatorProgram {
+    /// Runs the emulator with `arguments` (those after the program's name) until SIGINT or SIGTERM,
+    /// then ends the process. Call it before the process starts threads of its own: the signals are
+    /// blocked here for every thread created after, and taken by `sigwait` on this one.
+    package static func main(_ arguments: [String]) -> Never {
         let options: EmulatorCommandLine
         do {
             options = try EmulatorCommandLine.parse(arguments)
@@ -76,12 +78,12 @@ struct EmulatorProgram {
     }
 
     /// `mail to alan@example.com (mfa, sms +15550100): Account verification code: 12345678`.
-    static func mailLine(_ mail: EmulatorMail) -> String {
+    package static func mailLine(_ mail: EmulatorMail) -> String {
         "mail to \(mail.to) (\(mail.purpose), \(mail.channel) \(mail.target)): Account verification code: \(mail.code)\n"
     }
 
     /// What a non-loopback bind exposes, and the hook token (printed once, to stderr).
-    static func exposureWarning(_ server: EmulatorServer, hookToken: String) -> String {
+    package static func exposureWarning(_ server: EmulatorServer, hookToken: String) -> String {
         var text = """
             native-auth-emulator: WARNING: listening on \(server.host), which is not loopback: anyone who can reach port \(server.port) \
             can use the native-auth API as the seeded users, and, with the hook token, the test hooks under /_emulator/ \

@@ -1,0 +1,8 @@
+#ifndef LAZY_SECRET_SERVICE_H
+#define LAZY_SECRET_SERVICE_H
+
+// LazySecretService declares nothing to call: linking it into an executable together with
+// MSALSecretService and the linker wrapper in linker/ is what it takes
+// (Sources/LazySecretService/LazySecretService.c, Package.swift's lazySecretServiceLinkerSettings).
+
+#endif

@@ -1,0 +1,91 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// native-auth links the keyring store, but libsecret and GLib are loaded only at the first keyring
+/// call (Sources/LazySecretService): a plain command maps none of them, and a machine without
+/// libsecret gets one line naming the package and status 3 when it asks for the keyring.
+@Suite struct LazyKeyringTests {
+    static let libraries = ["libsecret-1.so", "libgio-2.0.so", "libgobject-2.0.so", "libglib-2.0.so"]
+
+    /// The dynamic loader's own log (LD_DEBUG=files) names every object it maps, and how.
+    @Test func aPlainTokenLoadsNoLibsecretAndTheKeyringLoadsItAtItsFirstCall() throws {
+        let emulator = try CLIEmulator()
+        let login = try emulator.run(
+            ["login", "--username", "ada@example.com", "--password", CLIEmulator.adaPassword, "--scope", CLIEmulator.todolist])
+        #expect(login.status == 0, "\(login)")
+        emulator.home.extraEnvironment["LD_DEBUG"] = "files"
+        let token = try emulator.run(["token", "--scope", CLIEmulator.todolist])
+        #expect(token.status == 0 && token.stdout.split(separator: ".").count == 3, "\(token.status) \(token.stdout)")
+        #expect(token.stderr.contains("file=libc.so.6"), "the loader's log is there")
+        for library in Self.libraries {
+            #expect(!token.stderr.contains("file=\(library)"), "\(library) is not loaded for a plain token")
+        }
+        // No Secret Service in the test's home: the keyring fails, but only after libsecret was loaded for it.
+        let keyring = try emulator.run(["--keyring", "token", "--scope", CLIEmulator.todolist])
+        #expect(keyring.status == 3, "\(keyring.status)")
+        #expect(keyring.stderr.contains("file=libsecret-1.so.0 [0];  dynamically loaded by"), "loaded by dlopen for --keyring")
+    }
+
+    /// libsecret hidden by a private mount (as on a machine without it): a clear line, status 3, no crash.
+    @Test(.enabled(if: HiddenLibrary.canHide, "needs `unshare --mount` (root, or user namespaces) to hide libsecret"))
+    func withoutLibsecretTheKeyringEndsWithOneLineNamingThePackage() throws {
+        let emulator = try CLIEmulator()
+        let library = try #require(HiddenLibrary.path("libsecret-1.so.0"))
+        let hidden = try emulator.home.start(
+            HiddenLibrary.arguments(hiding: library)
+                + [ToolHome.binary, "--config", emulator.config, "--keyring", "token", "--scope", CLIEmulator.todolist],
+            program: HiddenLibrary.unshare)
+        hidden.closeInput()
+        let result = hidden.wait()
+        #expect(result.status == 3, "\(result)")
+        #expect(result.stderr.contains("cannot load libsecret-1.so.0") && result.stderr.contains("apt install libsecret-1-0"), "\(result)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "one line: \(result.stderr)")
+        // Without --keyring the same hidden library changes nothing.
+        let plain = try emulator.home.start(
+            HiddenLibrary.arguments(hiding: library) + [
+                ToolHome.binary, "--config", emulator.config, "token", "--scope", CLIEmulator.todolist,
+            ],
+            program: HiddenLibrary.unshare)
+        plain.closeInput()
+        let plainResult = plain.wait()
+        #expect(
+            plainResult.status == 8 && !plainResult.stderr.contains("libsecret"), "no account, and nothing about libsecret: \(plainResult)")
+    }
+}
+
+/// A shared library made unreadable for one command: `unshare --mount` and a bind mount of
+/// /dev/null over the file, in a mount namespace of the command's own.
+enum HiddenLibrary {
+    static let unshare = "/usr/bin/unshare"
+
+    /// The real file behind `soname` in the multiarch library directory.
+    static func path(_ soname: String) -> String? {
+        for directory in ["/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/lib64", "/usr/lib64", "/usr/lib"] {
+            let candidate = directory + "/" + soname
+            if FileManager.default.fileExists(atPath: candidate) {
+                return URL(fileURLWithPath: candidate).resolvingSymlinksInPath().path
+            }
+        }
+        return nil
+    }
+
+    /// The arguments of `unshare` that run the command after them with `library` hidden.
+    static func arguments(hiding library: String) -> [String] {
+        let namespace = getuid() == 0 ? ["--mount"] : ["--mount", "--map-root-user"]
+        return namespace + ["sh", "-c", "mount --bind /dev/null \"$0\" && exec \"$@\"", library]
+    }
+
+    /// Whether this machine lets a test make a mount namespace and bind-mount in it.
+    static let canHide: Bool = {
+        guard FileManager.default.isExecutableFile(atPath: unshare), let library = path("libsecret-1.so.0") else { return false }
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: unshare)
+        probe.arguments = arguments(hiding: library) + ["/bin/true"]
+        probe.standardOutput = FileHandle.nullDevice
+        probe.standardError = FileHandle.nullDevice
+        guard (try? probe.run()) != nil else { return false }
+        probe.waitUntilExit()
+        return probe.terminationStatus == 0
+    }()
+}

@@ -1,0 +1,103 @@
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// One program under three names, as the Debian package installs it (docs/cli.md#one-program-three-names):
+/// `native-auth`, with `native-auth-emulator` and `native-auth-keyring` as links to it in the same
+/// directory. The emulator's libraries, like libsecret, are loaded only by what uses them.
+@Suite struct OneProgramTests {
+    /// `one-program-tool/`, beside the test bundle: a hard link of the built `native-auth` (so that
+    /// /proc/self/exe names this directory) and the two links to it. Made once, kept.
+    static let directory: String = {
+        let build = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let directory = build.appendingPathComponent("one-program-tool").path
+        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let program = directory + "/native-auth"
+        // A fresh hard link each run: the build replaces native-auth with a new file.
+        unlink(program)
+        if link(ToolHome.binary, program) != 0 { _ = try? FileManager.default.copyItem(atPath: ToolHome.binary, toPath: program) }
+        for name in ["native-auth-emulator", "native-auth-keyring"]
+        where (try? FileManager.default.destinationOfSymbolicLink(atPath: directory + "/" + name)) == nil {
+            try? FileManager.default.createSymbolicLink(atPath: directory + "/" + name, withDestinationPath: "native-auth")
+        }
+        return directory
+    }()
+
+    @Test func aPlainTokenLoadsNeitherTheEmulatorsLibrariesNorLibsecret() throws {
+        let emulator = try CLIEmulator()
+        let login = try emulator.run(
+            ["login", "--username", "ada@example.com", "--password", CLIEmulator.adaPassword, "--scope", CLIEmulator.todolist])
+        #expect(login.status == 0, "\(login)")
+        emulator.home.extraEnvironment["LD_DEBUG"] = "files"
+        let token = try emulator.run(["token", "--scope", CLIEmulator.todolist])
+        #expect(token.status == 0 && token.stdout.split(separator: ".").count == 3, "\(token.status) \(token.stdout)")
+        #expect(token.stderr.contains("file=libc.so.6"), "the loader's log is there")
+        let loads = token.stderr.split(separator: "\n").filter { $0.contains("needed by") || $0.contains("dynamically loaded by") }
+        for library in ["libmicrohttpd.so", "libsecret-1.so", "libglib-2.0.so"] {
+            #expect(!loads.contains { $0.contains("file=\(library)") }, "\(library) is not loaded for a plain token")
+        }
+        // A shared libcurl (the ordinary build's FoundationNetworking) brings libcrypto of its own;
+        // native-auth itself neither needs nor opens it.
+        #expect(!loads.contains { $0.contains("file=libcrypto.so") && ($0.contains("native-auth [") || $0.contains("dynamically loaded")) })
+    }
+
+    /// `--emulator` starts `native-auth-emulator` beside the program: here the link, which is the
+    /// emulator because of its name; `emulator stop` recognizes it by that name and ends it.
+    @Test func theEmulatorModeRunsTheLinkedEmulator() throws {
+        let home = try ToolHome()
+        let program = Self.directory + "/native-auth"
+        let first = try home.start(["--emulator", "login", "--no-prompt", "--username", "ada@example.com"], program: program)
+        first.closeInput()
+        let started = first.wait()
+        #expect(started.status == 4 || started.status == 0, "\(started)")
+        #expect(started.stderr.contains("Started the emulator"), "\(started)")
+        let state = try String(contentsOfFile: home.runtimeDir + "/native-auth/emulator/emulator.json", encoding: .utf8)
+        let pid = try #require(
+            (try JSONSerialization.jsonObject(with: Data(state.utf8)) as? [String: Any])?["pid"] as? Int, "pid in \(state)")
+        let command = try Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline")).split(separator: 0).first.map {
+            String(decoding: $0, as: UTF8.self)
+        }
+        #expect(command == Self.directory + "/native-auth-emulator", "the link, by its name: \(command ?? "")")
+        let stop = try home.start(["emulator", "stop"], program: program)
+        stop.closeInput()
+        #expect(stop.wait().status == 0)
+        // Gone, or a zombie waiting for its reaper (which has no command line any more).
+        var gone = false
+        for _ in 0..<100 where !gone {
+            gone = ((try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline")))?.isEmpty ?? true)
+            if !gone { usleep(100_000) }
+        }
+        #expect(gone, "the linked emulator ended")
+    }
+
+    /// libmicrohttpd hidden by a private mount (as on a machine without the package's Recommends):
+    /// the emulator ends with one line naming the package and its "cannot start" status, 1.
+    @Test(.enabled(if: HiddenLibrary.canHide, "needs `unshare --mount` (root, or user namespaces) to hide a library"))
+    func withoutLibmicrohttpdTheEmulatorEndsWithOneLineNamingThePackage() throws {
+        let home = try ToolHome()
+        let library = try #require(HiddenLibrary.path("libmicrohttpd.so.12"))
+        let hidden = try home.start(
+            HiddenLibrary.arguments(hiding: library) + [Self.directory + "/native-auth-emulator", "--port", "0", "--quiet"],
+            program: HiddenLibrary.unshare)
+        hidden.closeInput()
+        let result = hidden.wait()
+        #expect(result.status == 1, "\(result)")
+        #expect(
+            result.stderr.hasPrefix("native-auth-emulator: cannot load libmicrohttpd.so.12")
+                && result.stderr.contains("apt install libmicrohttpd12"), "\(result)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "one line: \(result.stderr)")
+    }
+
+    /// The old keyring program's name still runs the tool.
+    @Test func theKeyringNameIsTheTool() throws {
+        let home = try ToolHome()
+        let help = try home.start(["--help"], program: Self.directory + "/native-auth-keyring")
+        help.closeInput()
+        let result = help.wait()
+        #expect(result.status == 0 && result.stdout.contains("token"), "\(result)")
+    }
+}
