@@ -12,9 +12,6 @@ public protocol KeyringStore: Sendable {
 public enum KeyringSupport: Sendable {
     /// Linked into this executable.
     case linked(any KeyringStore)
-    /// In the sibling executable at this path, which runs with the same arguments in this process's
-    /// place (how native-auth reached native-auth-keyring before it linked the store; unused by it now).
-    case sibling(String)
     /// Not available (in-process tests).
     case unavailable
 }

@@ -50,8 +50,9 @@ public enum NativeAuthTool {
 
 extension ToolContext {
     /// The running process's context: its environment, stdin/stdout/stderr, and the directory of
-    /// its executable (from /proc/self/exe, so a symbolic link or a PATH look-up finds the siblings).
-    public static func process(keyring: (String) -> KeyringSupport) -> ToolContext {
+    /// its executable (from /proc/self/exe, so a symbolic link or a PATH look-up finds the emulator
+    /// beside it).
+    public static func process(keyring: KeyringSupport) -> ToolContext {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         let executable =
@@ -60,17 +61,7 @@ extension ToolContext {
         let directory = (executable as NSString).deletingLastPathComponent
         return ToolContext(
             environment: ProcessInfo.processInfo.environment, terminal: SystemTerminal(), executableDirectory: directory,
-            keyring: keyring(directory), arguments: Array(CommandLine.arguments.dropFirst()))
-    }
-}
-
-/// Hands the command to `native-auth-keyring` (the same tool with the keyring linked): the
-/// process is replaced, with the same arguments, environment and standard streams.
-enum Relaunch {
-    static func exec(_ program: String, _ arguments: [String]) -> CLIError {
-        withArgv([program] + arguments) { _ = execv(program, $0) }
-        let reason = String(cString: strerror(errno))
-        return CLIError(.configuration, "--keyring needs native-auth-keyring beside this program (\(program)): \(reason)")
+            keyring: keyring, arguments: Array(CommandLine.arguments.dropFirst()))
     }
 }
 

@@ -7,10 +7,10 @@ import NativeAuthAppConfig
 public struct ToolContext: Sendable {
     public var environment: [String: String]
     public var terminal: any Terminal
-    /// The directory of this executable, where `native-auth-emulator` and `native-auth-keyring` are.
+    /// The directory of this executable, where `native-auth-emulator` is (docs/cli.md#one-program-three-names).
     public var executableDirectory: String
     public var keyring: KeyringSupport
-    /// The arguments as given, for handing the command to `native-auth-keyring`.
+    /// The arguments as given (without the program's name).
     public var arguments: [String]
 
     public init(
@@ -98,13 +98,8 @@ struct Session {
             throw CLIError(.configuration, "configuration \(source): \(Self.describe(error))")
         }
         if usesKeyring {
-            // The store first: with `.sibling` this process becomes native-auth-keyring, which
-            // makes the directory itself (and removes it again when the keyring fails).
-            let store: any KeyringStore
-            switch context.keyring {
-            case .linked(let linked): store = linked
-            case .sibling(let program): throw Relaunch.exec(program, context.arguments)
-            case .unavailable: throw CLIError(.configuration, "the keyring store is not available in this program")
+            guard case .linked(let store) = context.keyring else {
+                throw CLIError(.configuration, "the keyring store is not available in this program")
             }
             let cacheHome = Places(context.environment).cacheHome
             let cacheHomeExisted = SecureFile.isDirectory(cacheHome)
@@ -122,6 +117,13 @@ struct Session {
         if usesRedis, let redis = try redis() { return try redisApplication(config, redis) }
         try SecureFile.makeDirectory(directory)
         config.tokenCacheLocation = .file(URL(fileURLWithPath: cacheFile))
+        return try makeApplication(config)
+    }
+
+    /// The SDK application for `config`; a configuration the SDK refuses is the tool's configuration error.
+    private func makeApplication(
+        _ config: MSALNativeAuthPublicClientApplicationConfig
+    ) throws(CLIError) -> MSALNativeAuthPublicClientApplication {
         do {
             return try MSALNativeAuthPublicClientApplication(nativeAuthConfiguration: config)
         } catch {
@@ -142,12 +144,7 @@ struct Session {
         } catch {
             throw CLIError(.configuration, "the keyring cannot be used: \(Self.describe(error))")
         }
-        let app: MSALNativeAuthPublicClientApplication
-        do {
-            app = try MSALNativeAuthPublicClientApplication(nativeAuthConfiguration: config)
-        } catch {
-            throw CLIError(.configuration, "configuration \(source): \(Self.describe(error))")
-        }
+        let app = try makeApplication(config)
         do { _ = try app.allAccounts() } catch {
             throw CLIError(.configuration, "the keyring cannot be used: \(Self.describe(error))")
         }
@@ -160,12 +157,7 @@ struct Session {
         _ config: MSALNativeAuthPublicClientApplicationConfig, _ redis: RedisBackend
     ) throws(CLIError) -> MSALNativeAuthPublicClientApplication {
         config.tokenCacheLocation = try redis.tokenCacheLocation()
-        let app: MSALNativeAuthPublicClientApplication
-        do {
-            app = try MSALNativeAuthPublicClientApplication(nativeAuthConfiguration: config)
-        } catch {
-            throw CLIError(.configuration, "configuration \(source): \(Self.describe(error))")
-        }
+        let app = try makeApplication(config)
         do { _ = try app.allAccounts() } catch {
             throw RedisBackend.failure(app.lastTokenCacheError ?? error, doing: "reading the token cache")
         }

@@ -25,5 +25,5 @@ struct SecretServiceKeyring: KeyringStore {
     }
 }
 
-let context = ToolContext.process { _ in .linked(SecretServiceKeyring()) }
+let context = ToolContext.process(keyring: .linked(SecretServiceKeyring()))
 exit(await NativeAuthTool.run(context.arguments, context: context))
