@@ -25,51 +25,23 @@ struct RedisBackend {
         } catch {
             throw problem("field 'redis.url': \(error.message)")
         }
-        if let file = settings.passwordFile {
-            guard let data = FileManager.default.contents(atPath: file) else {
-                throw problem("cannot read the file of 'redis.password_file' (\(file))")
-            }
-            let password = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).first ?? ""
-            guard !password.isEmpty else { throw problem("the file of 'redis.password_file' (\(file)) has no password on its first line") }
-            configuration.password = String(password)
+        do throws(MSALRedisError) {
+            configuration.password = try settings.passwordFile.map(MSALRedisConfiguration.password(fromFile:))
+        } catch {
+            throw problem("field 'redis.password_file': \(error.message)")
         }
         configuration.caFile = settings.caFile
         configuration.keyPrefix = settings.keyPrefix ?? ""
-        if let file = settings.encryptionKeyFile {
-            guard let data = FileManager.default.contents(atPath: file) else {
-                throw problem("cannot read the file of 'redis.encryption_key_file' (\(file))")
-            }
-            guard let key = Self.key(data) else {
-                throw problem(
-                    "the file of 'redis.encryption_key_file' (\(file)) must hold 32 bytes or 64 hex digits (head -c 32 /dev/urandom > FILE)"
-                )
-            }
-            encryptionKey = key
-        } else {
-            encryptionKey = nil
+        do throws(MSALRedisError) {
+            encryptionKey = try settings.encryptionKeyFile.map(MSALRedisConfiguration.encryptionKey(fromFile:))
+        } catch {
+            throw problem("field 'redis.encryption_key_file': \(error.message) (head -c 32 /dev/urandom > FILE)")
         }
         do {
             client = try MSALRedisClient(configuration: configuration)
         } catch {
             throw problem("'redis': \(error.message)")
         }
-    }
-
-    /// 32 bytes as they are, or 64 hex digits (with or without a final newline).
-    static func key(_ data: Data) -> Data? {
-        if data.count == 32 { return data }
-        var text = String(decoding: data, as: UTF8.self)
-        if text.hasSuffix("\n") { text.removeLast() }
-        guard text.utf8.count == 64 else { return nil }
-        var bytes: [UInt8] = []
-        var index = text.startIndex
-        while index < text.endIndex {
-            let next = text.index(index, offsetBy: 2)
-            guard let byte = UInt8(text[index..<next], radix: 16) else { return nil }
-            bytes.append(byte)
-            index = next
-        }
-        return Data(bytes)
     }
 
     /// The SDK's token cache on this server.

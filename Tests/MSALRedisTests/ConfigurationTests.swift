@@ -33,6 +33,42 @@ import Testing
         }
     }
 
+    @Test func readsThePasswordAndTheKeyFromTheirFiles() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("redis-files-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func file(_ name: String, _ data: Data) throws -> String {
+            let path = directory.appendingPathComponent(name).path
+            try data.write(to: URL(fileURLWithPath: path))
+            return path
+        }
+        func refusal(_ body: () throws -> Void) -> MSALRedisError? {
+            do {
+                try body()
+                return nil
+            } catch { return error as? MSALRedisError }
+        }
+        #expect(try MSALRedisConfiguration.password(fromFile: file("p1", Data("s3cret\nignored\n".utf8))) == "s3cret")
+        #expect(try MSALRedisConfiguration.password(fromFile: file("p2", Data("s3cret\r\n".utf8))) == "s3cret")
+        #expect(try MSALRedisConfiguration.password(fromFile: file("p3", Data("s3cret".utf8))) == "s3cret")
+        let blankFirstLine = try file("p4", Data("\nlater".utf8))
+        let empty = refusal { _ = try MSALRedisConfiguration.password(fromFile: blankFirstLine) }
+        #expect(empty?.code == .invalidConfiguration && empty?.message.contains("later") == false)
+        #expect(refusal { _ = try MSALRedisConfiguration.password(fromFile: directory.path + "/none") }?.code == .invalidConfiguration)
+
+        let raw = Data((0..<32).map { UInt8($0 * 7) })
+        #expect(try MSALRedisConfiguration.encryptionKey(fromFile: file("k1", raw)) == raw)
+        let hex = raw.map { String(format: "%02X", $0) }.joined()
+        #expect(try MSALRedisConfiguration.encryptionKey(fromFile: file("k2", Data((hex + "\n").utf8))) == raw)
+        #expect(try MSALRedisConfiguration.encryptionKey(fromFile: file("k3", Data(hex.lowercased().utf8))) == raw)
+        for bad in [Data(raw.prefix(31)), Data((String(hex.dropLast()) + "g").utf8), Data((hex + "00").utf8)] {
+            let path = try file("bad", bad)
+            let error = refusal { _ = try MSALRedisConfiguration.encryptionKey(fromFile: path) }
+            #expect(error?.code == .invalidConfiguration && error?.message.contains("32 bytes or 64 hex digits") == true)
+            #expect(error?.message.contains(hex.prefix(16)) == false)
+        }
+    }
+
     @Test func neverPrintsThePassword() throws {
         let configuration = try MSALRedisConfiguration(url: "redis://app:hunter2-secret@host:7000/1")
         #expect(!configuration.description.contains("hunter2"))

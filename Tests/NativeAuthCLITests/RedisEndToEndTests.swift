@@ -199,11 +199,11 @@ import Testing
         try Data(repeating: 1, count: 16).write(to: URL(fileURLWithPath: root + "/short.key"))
         try (String(repeating: "ab", count: 32) + "\n").write(toFile: root + "/hex.key", atomically: true, encoding: .utf8)
         let cases: [([String: Any], String)] = [
-            (["url": "redis://127.0.0.1:1", "password_file": root + "/missing"], "cannot read the file of 'redis.password_file'"),
+            (["url": "redis://127.0.0.1:1", "password_file": root + "/missing"], "field 'redis.password_file'"),
             (["url": "redis://127.0.0.1:1", "encryption_key_file": root + "/short.key"], "must hold 32 bytes or 64 hex digits"),
             (
                 ["url": "redis://127.0.0.1:1", "encryption_key_file": root + "/missing"],
-                "cannot read the file of 'redis.encryption_key_file'"
+                "field 'redis.encryption_key_file'"
             ),
             (["url": "redis://127.0.0.1:99999"], "field 'redis.url'"),
             (["url": "rediss://127.0.0.1:1", "ca_file": root + "/missing.pem"], "'redis'"),

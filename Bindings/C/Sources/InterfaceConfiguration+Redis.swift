@@ -10,7 +10,7 @@ import MSALRedis
 ///
 /// `url` is required (`redis://`, `rediss://`, `unix://`, as `MSALRedisConfiguration(url:)` reads
 /// it) and carries no password: the password is the first line of `password_file`, so it is never
-/// in the JSON. `encryption_key_file` holds exactly 32 bytes, the AES-256-GCM key of the values at
+/// in the JSON. `encryption_key_file` holds 32 bytes or 64 hex digits, the AES-256-GCM key of the values at
 /// rest. The files are read, and the server asked (`PING`), when the application is made: a server
 /// that cannot be used then is `MSAL_NA_ERR_REDIS_UNAVAILABLE`, with a message that names the server
 /// (its password as `***`).
@@ -85,24 +85,16 @@ struct RedisSettings: Sendable {
         do throws(MSALRedisError) { configuration = try MSALRedisConfiguration(url: url) } catch {
             throw Self.problem("field 'redis.url': \(error.message)")
         }
-        if let passwordFile {
-            guard let data = FileManager.default.contents(atPath: passwordFile), let text = String(data: data, encoding: .utf8) else {
-                throw Self.problem("the file of 'redis.password_file' (\(passwordFile)) cannot be read as UTF-8 text")
-            }
-            let password = String(text.prefix { $0 != "\n" && $0 != "\r\n" })
-            guard !password.isEmpty else { throw Self.problem("the file of 'redis.password_file' (\(passwordFile)) is empty") }
-            configuration.password = password
+        do throws(MSALRedisError) {
+            configuration.password = try passwordFile.map(MSALRedisConfiguration.password(fromFile:))
+        } catch {
+            throw Self.problem("field 'redis.password_file': \(error.message)")
         }
-        var key: Data?
-        if let encryptionKeyFile {
-            guard let data = FileManager.default.contents(atPath: encryptionKeyFile) else {
-                throw Self.problem("the file of 'redis.encryption_key_file' (\(encryptionKeyFile)) cannot be read")
-            }
-            guard data.count == 32 else {
-                throw Self.problem(
-                    "the file of 'redis.encryption_key_file' (\(encryptionKeyFile)) must hold exactly 32 bytes (it holds \(data.count))")
-            }
-            key = data
+        let key: Data?
+        do throws(MSALRedisError) {
+            key = try encryptionKeyFile.map(MSALRedisConfiguration.encryptionKey(fromFile:))
+        } catch {
+            throw Self.problem("field 'redis.encryption_key_file': \(error.message)")
         }
         configuration.caFile = caFile
         if let keyPrefix { configuration.keyPrefix = keyPrefix }

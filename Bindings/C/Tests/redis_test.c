@@ -265,7 +265,7 @@ static void bad_settings(void) {
     char extra[400];
     snprintf(extra, sizeof extra, ", \"encryption_key_file\": \"%s/short.key\"", directory);
     CHECK_CODE(create_code(config_with(redis_body("password", "x:", extra))), MSAL_NA_ERR_INVALID_CONFIG);
-    CHECK(message_has("exactly 32 bytes"));
+    CHECK(message_has("32 bytes or 64 hex digits"));
     snprintf(json, sizeof json, "{\"client_id\": \"%s\", \"authority\": \"%s\", \"cache\": \"redis\", \"cache_file\": \"/tmp/c.json\", "
              "\"redis\": {\"url\": \"redis://127.0.0.1\"}}", client_id, authority);
     CHECK_CODE(create_code(json), MSAL_NA_ERR_INVALID_CONFIG);

@@ -208,7 +208,7 @@ msal_na_error msal_na_headers_add(msal_na_headers *headers, const char *name, co
  *             "password_file": "/etc/contoso-todo/redis.password", optional: the password, its first line
  *             "ca_file": "/etc/ssl/private-ca.pem",               optional, rediss:// only; default the system's
  *             "key_prefix": "contoso-todo:",                      optional
- *             "encryption_key_file": "/etc/contoso-todo/redis.key", optional: exactly 32 bytes, AES-256-GCM at rest
+ *             "encryption_key_file": "/etc/contoso-todo/redis.key", optional: 32 bytes or 64 hex digits, AES-256-GCM
  *             "check_interval_seconds": 1}                        optional, 0 to 3600, default 1
  * Set "allows_multiple_accounts": true on a shared store: otherwise each sign-in removes the
  * client's other accounts, on every machine. The files are read and the server asked (PING) when
