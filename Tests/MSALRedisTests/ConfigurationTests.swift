@@ -61,6 +61,7 @@ import Testing
         let hex = raw.map { String(format: "%02X", $0) }.joined()
         #expect(try MSALRedisConfiguration.encryptionKey(fromFile: file("k2", Data((hex + "\n").utf8))) == raw)
         #expect(try MSALRedisConfiguration.encryptionKey(fromFile: file("k3", Data(hex.lowercased().utf8))) == raw)
+        #expect(try MSALRedisConfiguration.encryptionKey(fromFile: file("k4", Data((hex + "\r\n").utf8))) == raw)
         for bad in [Data(raw.prefix(31)), Data((String(hex.dropLast()) + "g").utf8), Data((hex + "00").utf8)] {
             let path = try file("bad", bad)
             let error = refusal { _ = try MSALRedisConfiguration.encryptionKey(fromFile: path) }

@@ -98,6 +98,20 @@ import Testing
         #expect(seen.count == 5 && changes.count == 10)
     }
 
+    /// A version key that Redis answers with an error (here a key of another type under it) is the
+    /// server's error, not a partition quietly left out of the versions.
+    @Test func aVersionRedisRefusesIsAnErrorNotAMissingPartition() throws {
+        let server = try RedisServer()
+        let store = try Self.store(server)
+        try store.write(MSALTokenCacheEntryWrite(partition: Self.ada, set: ["AccessToken:a": Self.value("a")], remove: []))
+        let client = try ClientTests.client(server.url)
+        try client.command([Data("DEL".utf8), store.key(Self.ada, "v")])
+        try client.command([Data("HSET".utf8), store.key(Self.ada, "v"), Data("f".utf8), Data("v".utf8)])
+        var refused: MSALRedisError?
+        do { _ = try store.partitionVersions(clientId: Self.clientId) } catch { refused = error as? MSALRedisError }
+        #expect(refused?.serverCode == "WRONGTYPE")
+    }
+
     @Test func entriesExpireWithTheirTokens() throws {
         let server = try RedisServer()
         let store = try Self.store(server)

@@ -32,6 +32,10 @@ struct ConfigurationTests {
         (#"{"client_id": "x", "tenant_subdomain": "contoso", "redis": {"url": "redis://h"}}"#, "only with \"cache\": \"redis\""),
         (#"{"client_id": "x", "tenant_subdomain": "contoso", "cache": "redis", "redis": {"url": "redis://h", "db": 1}}"#, "'redis.db'"),
         (#"{"client_id": "x", "tenant_subdomain": "contoso", "cache": "redis", "redis": {"url": "redis://:pw@h"}}"#, "password_file"),
+        (
+            #"{"client_id": "x", "tenant_subdomain": "contoso", "cache": "redis", "redis": {"url": "redis://h", "key_prefix": "a\u0000b"}}"#,
+            "'redis.key_prefix'"
+        ),
     ])
     func aBadConfigurationNamesItsProblem(json: String, fragment: String) {
         let result = create(json)
