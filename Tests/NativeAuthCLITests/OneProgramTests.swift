@@ -29,13 +29,7 @@ import Testing
 
     @Test func aPlainTokenLoadsNeitherTheEmulatorsLibrariesNorLibsecret() throws {
         let emulator = try CLIEmulator()
-        let login = try emulator.run(
-            ["login", "--username", "ada@example.com", "--password", CLIEmulator.adaPassword, "--scope", CLIEmulator.todolist])
-        #expect(login.status == 0, "\(login)")
-        emulator.home.extraEnvironment["LD_DEBUG"] = "files"
-        let token = try emulator.run(["token", "--scope", CLIEmulator.todolist])
-        #expect(token.status == 0 && token.stdout.split(separator: ".").count == 3, "\(token.status) \(token.stdout)")
-        #expect(token.stderr.contains("file=libc.so.6"), "the loader's log is there")
+        let token = try emulator.tokenUnderTheLoadersLog()
         let loads = token.stderr.split(separator: "\n").filter { $0.contains("needed by") || $0.contains("dynamically loaded by") }
         for library in ["libmicrohttpd.so", "libsecret-1.so", "libglib-2.0.so"] {
             #expect(!loads.contains { $0.contains("file=\(library)") }, "\(library) is not loaded for a plain token")

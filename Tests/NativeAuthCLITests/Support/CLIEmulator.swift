@@ -32,6 +32,18 @@ struct CLIEmulator {
         try home.run(["--config", config] + arguments, input: input)
     }
 
+    /// Ada signed in, then a plain `token` run under the dynamic loader's own log (LD_DEBUG=files, on
+    /// its standard error), which names every object the process maps and how; later runs keep the log.
+    func tokenUnderTheLoadersLog() throws -> ToolResult {
+        let login = try run(["login", "--username", "ada@example.com", "--password", Self.adaPassword, "--scope", Self.todolist])
+        #expect(login.status == 0, "\(login)")
+        home.extraEnvironment["LD_DEBUG"] = "files"
+        let token = try run(["token", "--scope", Self.todolist])
+        #expect(token.status == 0 && token.stdout.split(separator: ".").count == 3, "\(token.status) \(token.stdout)")
+        #expect(token.stderr.contains("file=libc.so.6"), "the loader's log is there")
+        return token
+    }
+
     func start(_ arguments: [String]) throws -> RunningTool {
         try home.start(["--config", config] + arguments)
     }
