@@ -243,6 +243,13 @@ package final class TokenCache: Sendable {
         }
     }
 
+    /// The account of this client whose home account id is `homeAccountId` (compared
+    /// case-insensitively), when it holds credentials; nil otherwise.
+    package func account(homeAccountId: String) -> CachedAccount? {
+        let id = homeAccountId.lowercased()
+        return accounts().first { $0.homeAccountId.lowercased() == id }
+    }
+
     /// Every account the cache has a record of at this environment, whether or not this client
     /// (or any) holds credentials for it: what MSAL lists with `returnOnlySignedInAccounts = false`.
     /// The id token is this client's when it has one, else another client's; most recently used
