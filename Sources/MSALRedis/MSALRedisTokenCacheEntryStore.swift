@@ -55,7 +55,27 @@ public final class MSALRedisTokenCacheEntryStore: MSALTokenCacheEntryStore {
     /// `HGETALL` of the partition's entries, each opened (`.invalidValue` for one this store did not write).
     public func entries(in partition: MSALTokenCachePartition) throws -> [String: Data] {
         let entriesKey = key(partition, "e")
-        let fields = try client.command([Data("HGETALL".utf8), entriesKey]).array ?? []
+        return try opened(try client.command([Data("HGETALL".utf8), entriesKey]), entriesKey)
+    }
+
+    /// `GET` of the partition's version key.
+    public func version(of partition: MSALTokenCachePartition) throws -> String? {
+        try client.command([Data("GET".utf8), key(partition, "v")]).string
+    }
+
+    /// The version and the entries in one round trip: `GET` of the version and `HGETALL` of the
+    /// entries, pipelined (one slot: one server).
+    public func read(_ partition: MSALTokenCachePartition) throws -> (version: String?, entries: [String: Data]) {
+        let entriesKey = key(partition, "e")
+        let replies = try client.pipeline([[Data("GET".utf8), key(partition, "v")], [Data("HGETALL".utf8), entriesKey]])
+        for reply in replies { if case .error(let text) = reply { throw MSALRedisError.fromServer(text) } }
+        guard let version = replies[0].string else { return (nil, [:]) }
+        return (version, try opened(replies[1], entriesKey))
+    }
+
+    /// The entries of an `HGETALL` reply, each opened (`.invalidValue` for one this store did not write).
+    private func opened(_ reply: MSALRedisReply, _ entriesKey: Data) throws -> [String: Data] {
+        let fields = reply.array ?? []
         guard fields.count % 2 == 0 else { throw MSALRedisError(.invalidValue, "A token cache partition is not a hash of entries") }
         var entries: [String: Data] = [:]
         for index in stride(from: 0, to: fields.count, by: 2) {

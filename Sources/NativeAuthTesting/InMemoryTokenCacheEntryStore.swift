@@ -21,6 +21,10 @@ public final class InMemoryTokenCacheEntryStore: MSALTokenCacheEntryStore {
         case partitionVersions
         /// `entries(in:)` of the partition.
         case entries(MSALTokenCachePartition)
+        /// `version(of:)` of the partition.
+        case version(MSALTokenCachePartition)
+        /// `read(_:)` of the partition: its version and entries at once.
+        case read(MSALTokenCachePartition)
         /// `write(_:)`, as given.
         case write(MSALTokenCacheEntryWrite)
         /// `removePartition(_:)`.
@@ -130,11 +134,24 @@ public final class InMemoryTokenCacheEntryStore: MSALTokenCacheEntryStore {
     /// The entries not yet expired.
     public func entries(in partition: MSALTokenCachePartition) throws -> [String: Data] {
         let now = now()
-        return try record(.entries(partition)) { state in
-            (state.partitions[partition]?.entries ?? [:]).compactMapValues { value in
-                (value.expiresOn.map { $0 > now } ?? true) ? value.data : nil
-            }
+        return try record(.entries(partition)) { state in Self.live(state.partitions[partition], now) }
+    }
+
+    /// The partition's counter.
+    public func version(of partition: MSALTokenCachePartition) throws -> String? {
+        try record(.version(partition)) { state in state.partitions[partition].map { String(base + $0.version) } }
+    }
+
+    /// The partition's counter and its entries not yet expired, in one step.
+    public func read(_ partition: MSALTokenCachePartition) throws -> (version: String?, entries: [String: Data]) {
+        let now = now()
+        return try record(.read(partition)) { state in
+            (state.partitions[partition].map { String(base + $0.version) }, Self.live(state.partitions[partition], now))
         }
+    }
+
+    private static func live(_ stored: Stored?, _ now: Date) -> [String: Data] {
+        (stored?.entries ?? [:]).compactMapValues { value in (value.expiresOn.map { $0 > now } ?? true) ? value.data : nil }
     }
 
     /// Sets and removes in one step under the store's lock.

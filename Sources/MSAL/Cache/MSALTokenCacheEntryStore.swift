@@ -56,6 +56,17 @@ public protocol MSALTokenCacheEntryStore: AnyObject, Sendable {
     /// left out or included.
     func entries(in partition: MSALTokenCachePartition) throws -> [String: Data]
 
+    /// The version of one partition, nil when it holds nothing: what the SDK asks before it serves
+    /// an account whose copy it no longer trusts. The default reads `partitionVersions(clientId:)`,
+    /// every partition's; a store that serves many accounts answers for the one (one round trip).
+    func version(of partition: MSALTokenCachePartition) throws -> String?
+
+    /// The version and the entries of one partition, read together: what the SDK asks the first
+    /// time it serves an account. A version read before the entries is enough (a writer between
+    /// the two makes the next check read again); the default asks `version(of:)`, then `entries(in:)`.
+    /// A store that can answers both in one round trip.
+    func read(_ partition: MSALTokenCachePartition) throws -> (version: String?, entries: [String: Data])
+
     /// Sets `write.set` and removes `write.remove` in `write.partition`, atomically, and bumps the
     /// versions.
     func write(_ write: MSALTokenCacheEntryWrite) throws
@@ -77,6 +88,17 @@ public protocol MSALTokenCacheEntryStore: AnyObject, Sendable {
 }
 
 extension MSALTokenCacheEntryStore {
+    /// `partitionVersions(clientId:)[partition]`.
+    public func version(of partition: MSALTokenCachePartition) throws -> String? {
+        try partitionVersions(clientId: partition.clientId)[partition]
+    }
+
+    /// `version(of:)`, then `entries(in:)` unless the version says the partition is empty.
+    public func read(_ partition: MSALTokenCachePartition) throws -> (version: String?, entries: [String: Data]) {
+        guard let version = try version(of: partition) else { return (nil, [:]) }
+        return (version, try entries(in: partition))
+    }
+
     /// No notifications: other writers' changes are seen through `changeVersion` alone.
     public func observeChanges(clientId: String, _ onChange: @escaping @Sendable () -> Void) -> (@Sendable () -> Void)? { nil }
 }
