@@ -66,8 +66,12 @@ open class MSALPublicClientApplication: @unchecked Sendable {
                 throw SetupError(.invalidParameter, "The token cache's checkInterval must be 0 or more seconds")
             }
             // A refresh lock outlives the longest refresh (a request and its retry) unless released.
+            guard configuration.tokenCacheMemoryLimit > 0 else {
+                throw SetupError(.invalidParameter, "The token cache's memory limit must be more than 0 bytes")
+            }
             storage = EntryStoreTokenCacheStorage(
-                store: store, clientId: clientId, checkInterval: checkInterval, lease: configuration.requestTimeout * 2, clock: clock)
+                store: store, clientId: clientId, checkInterval: checkInterval, lease: configuration.requestTimeout * 2, clock: clock,
+                memoryLimit: configuration.tokenCacheMemoryLimit)
         }
         // Which store holds the tokens (paths may name the user: personal data).
         switch storage {

@@ -57,6 +57,10 @@ open class MSALPublicClientApplicationConfig {
     public var appVersion: String?
     /// Where tokens are kept. Default: a file under the XDG data directory.
     public var tokenCacheLocation: MSALNativeAuthTokenCacheLocation = .default
+    /// With `.entryStore`: the most bytes of cache entries kept in memory (128 MiB, about 25,000
+    /// accounts); past it, the accounts served least recently are dropped and read again from the
+    /// store when next served (docs/scale-out.md). This SDK's addition.
+    public var tokenCacheMemoryLimit: Int = 128 << 20
 
     /// A configuration for the `common` authority and a loopback redirect.
     public convenience init(clientId: String) {

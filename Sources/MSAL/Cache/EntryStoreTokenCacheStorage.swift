@@ -5,183 +5,289 @@ import Foundation
 #endif
 
 /// The token cache kept in an app's `MSALTokenCacheEntryStore` (a Redis server shared by several
-/// machines), behind an in-memory copy (docs/decisions.md#shared-token-cache, docs/scale-out.md):
+/// machines), behind an in-memory layer of partitions (docs/decisions.md#shared-token-cache,
+/// docs/scale-out.md):
 ///
-/// - the copy holds every partition of the client as last read, with its version; a look-up is
-///   served from it without asking the store, unless `checkInterval` has passed since the last
-///   check, the store reported a change (`observeChanges`), or a refresh lock was just taken;
-/// - a check reads the client's change version; when it moved, the partition versions, and then
-///   only the partitions whose version moved;
-/// - `update` checks first, applies the change to the copy, and writes only the entries that
-///   differ, partition by partition (`EntryStoreLayout.plan`): a write never names a partition
-///   whose entries did not change;
-/// - both find and install only what changed (`EntryStoreLayout.changes`, `replace`), so that a
-///   write or another machine's change costs what the partitions it touched hold, whatever the
-///   number of accounts in the cache;
-/// - a store error becomes `cacheUnavailable` carrying the store's own error; the copy keeps serving
-///   the tokens it holds until they expire, and every write fails.
-package final class EntryStoreTokenCacheStorage: TokenCacheStorage {
+/// - **A request reads its own account.** `slice(of:)` serves an account from the partition held in
+///   memory while it is trusted: for `checkInterval` after it was last checked, until the store
+///   reports a change (`observeChanges`), or until a refresh lock on it is taken. Then it asks the
+///   store for that partition's version alone, and reads the partition again only when the version
+///   moved. An account not held is read with its version in one call (`read(_:)`). No request
+///   reads another account's partition or the client's list of partitions.
+/// - **Bounded.** The partitions held add up to at most `memoryLimit` bytes of entries; past it, the
+///   least recently served are dropped, and cost one read when next served.
+/// - **Never under the lock.** Store calls of the account path run outside the layer's lock, so a
+///   cold account's read never holds up another account's hit.
+/// - **Writes merge by entry.** `update(account:)` reads the account's partition (and the client's)
+///   from the store, applies the change, and writes only the entries that differ
+///   (`EntryStoreLayout.plan`).
+/// - **The whole cache** (`load`, `update(_:)`: the list of accounts, a sign-in that signs the
+///   others out) reads every partition whose version moved, through the client's change version
+///   and the partition versions; it is linear in the accounts, as a listing is.
+/// - A store error becomes `cacheUnavailable` carrying the store's own error; a partition held
+///   keeps serving the tokens it holds until they expire, and every write fails.
+package final class EntryStoreTokenCacheStorage: AccountScopedTokenCacheStorage {
     package let store: any MSALTokenCacheEntryStore
     package let clientId: String
-    private let checkInterval: TimeInterval
+    let checkInterval: TimeInterval
     private let lease: TimeInterval
-    private let clock: any NativeAuthClock
-    private let state = Locked(State())
-    private let notified: Locked<Bool>
+    let clock: any NativeAuthClock
+    /// The most entry bytes held in memory.
+    package let memoryLimit: Int
+    let state = Locked(State())
+    /// Bumped by each notification of the store: a partition checked under an older count is no
+    /// longer trusted.
+    let notifications: Locked<UInt64>
     private let stopObserving: (@Sendable () -> Void)?
 
-    private struct State {
-        var loaded = false
-        var changeVersion: String?
-        var partitions: [MSALTokenCachePartition: Partition] = [:]
-        var document = TokenCacheDocument()
+    /// The bytes of entries held by default: about 25,000 accounts of 5 KB (docs/scale-out.md).
+    package static let defaultMemoryLimit = 128 << 20
+
+    typealias Entries = EntryStoreLayout.Entries
+
+    struct State {
+        var partitions: [MSALTokenCachePartition: Held] = [:]
+        var heldBytes = 0
+        /// Counts look-ups, for the least recently served.
+        var tick: UInt64 = 0
+        /// Bumped whenever a partition held changes: the whole document's stamp.
         var generation: Int64 = 0
-        /// When the store was last asked (monotonic nanoseconds).
+        /// The whole cache: every partition of the client is held, as of `changeVersion`.
+        var complete = false
+        var changeVersion: String?
+        /// When the whole cache was last checked (monotonic nanoseconds), and under which notification count.
         var checkedAt: UInt64 = 0
-        /// The next load asks the store whatever the interval (a refresh lock was taken).
+        var checkedNotifications: UInt64 = 0
+        /// The next whole load asks the store whatever the interval (a refresh lock was taken).
         var mustCheck = false
         var problem: SetupError?
     }
 
-    private struct Partition {
+    struct Held {
         /// As last read; nil after this process wrote it (the next check reads it again).
         var version: String?
-        var entries: EntryStoreLayout.Entries
+        var entries: Entries
+        var bytes: Int
+        /// When this partition was last checked, and under which notification count.
+        var checkedAt: UInt64
+        var checkedNotifications: UInt64
+        /// The next look-up asks the store (a refresh lock was taken).
+        var mustCheck = false
+        var used: UInt64 = 0
+        /// Writes this process made; a read that began before one is not installed over it.
+        var writes: UInt64 = 0
+        var slice: AccountSlice?
     }
 
-    /// `checkInterval`: how long the copy is trusted without asking the store (0: never).
-    /// `lease`: how long a refresh lock lasts unless released.
+    /// `checkInterval`: how long a partition is trusted without asking the store (0: never).
+    /// `lease`: how long a refresh lock lasts unless released. `memoryLimit`: the most bytes of
+    /// entries held in memory.
     package init(
-        store: any MSALTokenCacheEntryStore, clientId: String, checkInterval: TimeInterval, lease: TimeInterval, clock: any NativeAuthClock
+        store: any MSALTokenCacheEntryStore, clientId: String, checkInterval: TimeInterval, lease: TimeInterval, clock: any NativeAuthClock,
+        memoryLimit: Int = EntryStoreTokenCacheStorage.defaultMemoryLimit
     ) {
         self.store = store
         self.clientId = clientId
         self.checkInterval = checkInterval
         self.lease = lease
         self.clock = clock
-        let notified = Locked(false)
-        self.notified = notified
-        stopObserving = store.observeChanges(clientId: clientId) { notified.withLock { $0 = true } }
+        self.memoryLimit = max(0, memoryLimit)
+        let notifications = Locked<UInt64>(0)
+        self.notifications = notifications
+        stopObserving = store.observeChanges(clientId: clientId) { notifications.withLock { $0 &+= 1 } }
     }
 
     deinit { stopObserving?() }
 
-    // MARK: Reading
+    /// The bytes of entries held now (tests, benchmarks).
+    package var heldBytes: Int { state.withLock { $0.heldBytes } }
 
-    package func load(ifChangedSince stamp: TokenCacheStamp?) throws(SetupError) -> TokenCacheSnapshot? {
-        try state.withLock { (state) throws(SetupError) -> TokenCacheSnapshot? in
-            if needsCheck(state) { try check(&state) }
-            return snapshot(state, unless: stamp)
+    /// The partitions held now (tests).
+    package var heldPartitions: Set<MSALTokenCachePartition> { state.withLock { Set($0.partitions.keys) } }
+
+    // MARK: One account
+
+    package func slice(of account: String, checked: Bool, builder: AccountSliceBuilder) throws(SetupError) -> ScopedSlice {
+        let partition = MSALTokenCachePartition(clientId: clientId, homeAccountId: account)
+        let now = Self.monotonicNanoseconds()
+        let notified = notifications.withLock { $0 }
+        enum Found {
+            case trusted(AccountSlice)
+            case stale(version: String?, writes: UInt64)
+            case absent
         }
-    }
-
-    /// Asks the store whatever the interval: a look-up that found nothing, or the list of accounts.
-    package func loadChecked(ifChangedSince stamp: TokenCacheStamp?) throws(SetupError) -> TokenCacheSnapshot? {
-        try state.withLock { (state) throws(SetupError) -> TokenCacheSnapshot? in
-            try check(&state)
-            return snapshot(state, unless: stamp)
+        let found = state.withLock { state -> Found in
+            state.tick += 1
+            guard var held = state.partitions[partition] else { return .absent }
+            held.used = state.tick
+            defer { state.partitions[partition] = held }
+            guard !checked, trusts(held, now: now, notified: notified) else { return .stale(version: held.version, writes: held.writes) }
+            return .trusted(Self.slice(of: &held, account: account, builder: builder))
         }
+        let writes: UInt64
+        switch found {
+        case .trusted(let slice): return ScopedSlice(slice: slice, problem: nil, asked: false)
+        case .absent: writes = 0
+        case .stale(let version, let held):
+            writes = held
+            if let version {
+                let current: String?
+                do { current = try store.version(of: partition) } catch {
+                    return try heldAfterFailure(partition, account, builder, now, error)
+                }
+                if current == version {
+                    let slice = state.withLock { state -> AccountSlice? in
+                        guard var held = state.partitions[partition] else { return nil }
+                        defer { state.partitions[partition] = held }
+                        (held.checkedAt, held.checkedNotifications, held.mustCheck) = (now, notified, false)
+                        return Self.slice(of: &held, account: account, builder: builder)
+                    }
+                    if let slice { return ScopedSlice(slice: slice, problem: nil, asked: true) }
+                }
+            }
+        }
+        let read: (version: String?, entries: [String: Data])
+        do { read = try store.read(partition) } catch { return try heldAfterFailure(partition, account, builder, now, error) }
+        let decoded = EntryStoreLayout.decode(read.entries, of: partition)
+        let slice = state.withLock { state -> AccountSlice in
+            let bytes = read.entries.reduce(0) { $0 + $1.key.utf8.count + $1.value.count }
+            if let held = state.partitions[partition], held.writes != writes {
+                // This process wrote the partition while it was read: keep what it wrote.
+                var kept = held
+                defer { state.partitions[partition] = kept }
+                return Self.slice(of: &kept, account: account, builder: builder)
+            }
+            var held = Held(
+                version: read.version, entries: decoded.entries, bytes: bytes, checkedAt: now, checkedNotifications: notified,
+                used: state.tick,
+                writes: writes)
+            let slice = Self.slice(of: &held, account: account, builder: builder)
+            hold(held, as: partition, in: &state)
+            return slice
+        }
+        return ScopedSlice(slice: slice, problem: rejection(decoded.rejected), asked: true)
     }
 
-    package var checksStore: Bool { true }
-
-    private func snapshot(_ state: State, unless stamp: TokenCacheStamp?) -> TokenCacheSnapshot? {
-        let current = TokenCacheStamp([state.generation])
-        return current == stamp ? nil : TokenCacheSnapshot(document: state.document, stamp: current, problem: state.problem)
+    /// After a failed store call: the partition held, if any, keeps serving (checked again only
+    /// after the interval, so that a store that is down is not asked on every look-up).
+    private func heldAfterFailure(
+        _ partition: MSALTokenCachePartition, _ account: String, _ builder: AccountSliceBuilder, _ now: UInt64, _ error: any Error
+    ) throws(SetupError) -> ScopedSlice {
+        let failure = failure("read the token cache from", error)
+        let notified = notifications.withLock { $0 }
+        let slice = state.withLock { state -> AccountSlice? in
+            guard var held = state.partitions[partition] else { return nil }
+            defer { state.partitions[partition] = held }
+            (held.checkedAt, held.checkedNotifications) = (now, notified)
+            return Self.slice(of: &held, account: account, builder: builder)
+        }
+        guard let slice else { throw failure }
+        return ScopedSlice(slice: slice, problem: failure, asked: false)
     }
 
-    private func needsCheck(_ state: State) -> Bool {
-        if !state.loaded || state.mustCheck || checkInterval <= 0 { return true }
-        if notified.withLock({ $0 }) { return true }
-        return Self.monotonicNanoseconds() &- state.checkedAt >= UInt64(checkInterval * 1e9)
+    private func trusts(_ held: Held, now: UInt64, notified: UInt64) -> Bool {
+        guard checkInterval > 0, !held.mustCheck, held.checkedNotifications == notified else { return false }
+        return now &- held.checkedAt < UInt64(checkInterval * 1e9)
     }
 
-    /// Reads what changed since the last check into the copy. The copy changes only when every read
-    /// succeeded; a failed check is not repeated before the interval (a store that is down is not
-    /// asked on every look-up), unless a look-up demands it.
-    private func check(_ state: inout State) throws(SetupError) {
-        notified.withLock { $0 = false }
-        state.checkedAt = Self.monotonicNanoseconds()
-        state.mustCheck = false
-        let version: String?
-        let versions: [MSALTokenCachePartition: String]
-        var read: [MSALTokenCachePartition: Partition] = [:]
+    /// The held partition's slice, made once per change of the partition.
+    private static func slice(of held: inout Held, account: String, builder: AccountSliceBuilder) -> AccountSlice {
+        if let slice = held.slice { return slice }
+        let slice = builder.slice(of: account, in: EntryStoreLayout.document(of: [held.entries]))
+        held.slice = slice
+        return slice
+    }
+
+    package func update(account: String, builder: AccountSliceBuilder, _ change: (inout TokenCacheDocument) -> Void) throws(SetupError)
+        -> SetupError?
+    {
+        let partition = MSALTokenCachePartition(clientId: clientId, homeAccountId: account)
+        let own = MSALTokenCachePartition(clientId: clientId, homeAccountId: nil)
+        let now = Self.monotonicNanoseconds()
+        let notified = notifications.withLock { $0 }
+        // What the store holds now: a write merges onto it.
+        var before: [MSALTokenCachePartition: (version: String?, entries: Entries, bytes: Int)] = [:]
         var rejected = 0
+        let writes = state.withLock { state in (state.partitions[partition]?.writes ?? 0, state.partitions[own]?.writes ?? 0) }
         do {
-            version = try store.changeVersion(clientId: clientId)
-            if state.loaded, version == state.changeVersion { return }
-            versions = try store.partitionVersions(clientId: clientId).filter { $0.key.clientId == clientId }
-            for (partition, partitionVersion) in versions where state.partitions[partition]?.version != partitionVersion {
-                let decoded = EntryStoreLayout.decode(try store.entries(in: partition), of: partition)
+            for target in [partition, own] {
+                let read = try store.read(target)
+                let decoded = EntryStoreLayout.decode(read.entries, of: target)
                 rejected += decoded.rejected
-                read[partition] = Partition(version: partitionVersion, entries: decoded.entries)
+                before[target] = (read.version, decoded.entries, read.entries.reduce(0) { $0 + $1.key.utf8.count + $1.value.count })
             }
         } catch {
             throw failure("read the token cache from", error)
         }
-        var changed: [MSALTokenCachePartition: Partition?] = read
-        for partition in state.partitions.keys where versions[partition] == nil { changed[partition] = .some(nil) }
-        state.loaded = true
-        state.changeVersion = version
-        install(changed, into: &state)
-        state.problem =
-            rejected == 0
-            ? nil
-            : SetupError(
-                .invalidJSON,
-                "The token cache in \(store.storeDescription) holds \(rejected) entries that are not this SDK's (not a cache entry, too large, or in another account's partition); they are ignored"
-            )
+        let original = EntryStoreLayout.document(of: before.values.map(\.entries))
+        var document = original
+        change(&document)
+        let touched = EntryStoreLayout.changes(from: original, to: document, clientId: clientId) { before[$0]?.entries ?? [:] }
+        let plan = EntryStoreLayout.plan(from: touched.before, to: touched.after, now: clock.now())
+        do {
+            for write in plan.writes { try store.write(write) }
+            for removal in plan.removals { try store.removePartition(removal) }
+        } catch {
+            // Some partitions may be written: read them again at the next look-up.
+            state.withLock { state in
+                for target in Set(plan.entries.keys).union([partition]) { state.partitions[target]?.mustCheck = true }
+                state.complete = false
+            }
+            throw failure("write the token cache to", error)
+        }
+        state.withLock { state in
+            for (target, read) in before where plan.entries[target] == nil {
+                // Read and unchanged: held as read, unless this process wrote it meanwhile.
+                let wrote = target == partition ? writes.0 : writes.1
+                guard (state.partitions[target]?.writes ?? 0) == wrote else { continue }
+                hold(
+                    Held(
+                        version: read.version, entries: read.entries, bytes: read.bytes, checkedAt: now, checkedNotifications: notified,
+                        used: state.tick, writes: wrote), as: target, in: &state)
+            }
+            for (target, entries) in plan.entries {
+                let count = (state.partitions[target]?.writes ?? 0) &+ 1
+                let bytes = entries.reduce(0) { $0 + $1.key.utf8.count + $1.value.jsonBytes.count }
+                hold(
+                    Held(
+                        version: nil, entries: entries, bytes: bytes, checkedAt: now, checkedNotifications: notified, used: state.tick,
+                        writes: count), as: target, in: &state)
+            }
+        }
+        return rejection(rejected)
+    }
+
+    /// Holds `held` as `partition` (an empty partition is held too: an account the store does not
+    /// have is not asked for again before the interval), then drops the least recently served
+    /// partitions while over the limit.
+    func hold(_ held: Held, as partition: MSALTokenCachePartition, in state: inout State) {
+        state.heldBytes += held.bytes - (state.partitions[partition]?.bytes ?? 0)
+        state.partitions[partition] = held
         state.generation += 1
-    }
-
-    /// Puts `changed` partitions (nil: gone) into the copy and patches the document with their
-    /// entries alone: the cost follows the partitions that changed, not the size of the cache.
-    private func install(_ changed: [MSALTokenCachePartition: Partition?], into state: inout State) {
-        for (partition, new) in changed {
-            let old = state.partitions[partition]?.entries ?? [:]
-            EntryStoreLayout.replace(partition, old, with: new?.entries ?? [:], in: &state.document)
-            state.partitions[partition] = new
+        guard state.heldBytes > memoryLimit else { return }
+        // Down to 7/8 of the limit at once, so that the sort is paid once per many reads.
+        let target = memoryLimit - memoryLimit / 8
+        for (victim, dropped) in state.partitions.sorted(by: { $0.value.used < $1.value.used }) {
+            guard state.heldBytes > target, victim != partition else { continue }
+            state.partitions[victim] = nil
+            state.heldBytes -= dropped.bytes
         }
+        state.complete = false
     }
 
-    // MARK: Writing
-
-    package func update(_ change: (inout TokenCacheDocument) -> Void) throws(SetupError) -> TokenCacheSnapshot {
-        try state.withLock { (state) throws(SetupError) -> TokenCacheSnapshot in
-            try check(&state)
-            var document = state.document
-            change(&document)
-            let partitions = state.partitions
-            let touched = EntryStoreLayout.changes(from: state.document, to: document, clientId: clientId) {
-                partitions[$0]?.entries ?? [:]
-            }
-            let plan = EntryStoreLayout.plan(from: touched.before, to: touched.after, now: clock.now())
-            do {
-                for write in plan.writes { try store.write(write) }
-                for partition in plan.removals { try store.removePartition(partition) }
-            } catch {
-                // Some partitions may be written: read them all again at the next look-up.
-                state.loaded = false
-                throw failure("write the token cache to", error)
-            }
-            if !plan.entries.isEmpty {
-                // The changed document becomes the copy, less what the plan dropped (expired access
-                // tokens) and what a store does not keep (members that are not sections).
-                for (partition, entries) in plan.entries {
-                    EntryStoreLayout.replace(partition, touched.after[partition] ?? [:], with: entries, in: &document)
-                    state.partitions[partition] = entries.isEmpty ? nil : Partition(version: nil, entries: entries)
-                }
-                document.otherMembers = [:]
-                state.document = document
-                state.generation += 1
-            }
-            return TokenCacheSnapshot(document: state.document, stamp: TokenCacheStamp([state.generation]))
-        }
+    func rejection(_ rejected: Int) -> SetupError? {
+        guard rejected > 0 else { return nil }
+        return SetupError(
+            .invalidJSON,
+            "The token cache in \(store.storeDescription) holds \(rejected) entries that are not this SDK's (not a cache entry, too large, or in another account's partition); they are ignored"
+        )
     }
 
-    /// A lock per account partition with a lease; taking it makes the next look-up ask the store,
-    /// so that the refresh finds what another machine wrote before it let go. When the store
-    /// cannot be asked, the refresh goes on without it (its write then reports the failure).
+    // MARK: Locks
+
+    /// A lock per account partition with a lease; taking it makes the next look-up of the account
+    /// ask the store, so that the refresh finds what another machine wrote before it let go. When
+    /// the store cannot be asked, the refresh goes on without it (its write then reports the failure).
     package func tryRefreshLock(_ name: String) -> (() -> Void)? {
         let partition = MSALTokenCachePartition(clientId: clientId, homeAccountId: name)
         let owner = UUID().uuidString
@@ -189,21 +295,28 @@ package final class EntryStoreTokenCacheStorage: TokenCacheStorage {
         do {
             taken = try store.tryLock(partition, owner: owner, lease: lease)
         } catch {
-            state.withLock { $0.mustCheck = true }
+            mustCheck(partition)
             return {}
         }
         guard taken else { return nil }
-        state.withLock { $0.mustCheck = true }
+        mustCheck(partition)
         return { [store] in try? store.unlock(partition, owner: owner) }
     }
 
-    private func failure(_ action: String, _ error: any Error) -> SetupError {
+    private func mustCheck(_ partition: MSALTokenCachePartition) {
+        state.withLock { state in
+            state.mustCheck = true
+            state.partitions[partition]?.mustCheck = true
+        }
+    }
+
+    func failure(_ action: String, _ error: any Error) -> SetupError {
         let underlying = error as NSError
         return SetupError(
             .cacheUnavailable, "Cannot \(action) \(store.storeDescription): \(underlying.localizedDescription)", underlying: underlying)
     }
 
-    private static func monotonicNanoseconds() -> UInt64 {
+    static func monotonicNanoseconds() -> UInt64 {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)

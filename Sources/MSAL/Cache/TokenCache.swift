@@ -6,44 +6,64 @@ import Foundation
 ///
 /// One `TokenCache` serves one client id at one authority (`environment` = host, `realm` = the
 /// authority's tenant segment, as MSAL's other libraries compute them).
+/// The application's view of the token cache: fast look-ups from an in-memory copy that is
+/// reloaded whenever the storage changed (a `stat` per look-up for a file), and writes that
+/// read, merge and write back under the storage's lock.
+///
+/// A look-up for one account reads that account's `AccountSlice` alone: from the slices of the
+/// whole document (a file, a persistence, memory: indexed in one pass when the document changes),
+/// or from a storage that keeps the cache by account (an entry store: that account's partition,
+/// read when the account is served). Only the list of accounts reads everything.
+///
+/// One `TokenCache` serves one client id at one authority (`environment` = host, `realm` = the
+/// authority's tenant segment, as MSAL's other libraries compute them).
 package final class TokenCache: Sendable {
     package let clientId: String
     package let environment: String
     package let realm: String
-    private let storage: any TokenCacheStorage
-    private let logger: MSALLoggerConfig
-    private let state = Locked(State())
+    let storage: any TokenCacheStorage
+    /// The same storage when it keeps the cache by account.
+    let scoped: (any AccountScopedTokenCacheStorage)?
+    let builder: AccountSliceBuilder
+    let logger: MSALLoggerConfig
+    let state = Locked(State())
     /// The refreshes under way in this process, and background refreshes held back after a failure.
     package let refreshes = RefreshCoordinator()
 
-    private struct State {
+    struct State {
         var stamp: TokenCacheStamp?
+        /// The whole document, for a storage that keeps one (empty for an account-scoped storage).
         var document = TokenCacheDocument()
-        /// Our client's access tokens by lower-cased home account id.
-        var accessTokens: [String: [CachedAccessToken]] = [:]
-        /// The same tokens by account and exact scope set, for the common look-up in O(1).
-        var exact: [ExactKey: CachedAccessToken] = [:]
+        /// The document's accounts by lower-cased home account id.
+        var slices: [String: AccountSlice] = [:]
         var lastError: SetupError?
         /// Bumped when an account is removed, so a refresh that started earlier does not bring it back.
         var generations: [String: Int] = [:]
         /// Tokens served before, by the account and the scopes exactly as the app asked, with the
-        /// secret decoded: a repeated call costs one hash look-up. Emptied whenever the copy changes.
-        var served: [ServedKey: CachedAccessToken] = [:]
+        /// secret decoded: a repeated call costs one hash look-up while the slice it came from is current.
+        var served: [ServedKey: Served] = [:]
     }
 
-    private struct ServedKey: Hashable {
+    struct ServedKey: Hashable {
         var homeAccountId: String
         var requestedScopes: [String]
     }
 
+    struct Served {
+        var slice: AccountSlice
+        var token: CachedAccessToken
+    }
+
     /// Bounds `served`: an app asking for ever new scope lists does not grow it without end.
-    private static let servedLimit = 256
+    private static let servedLimit = 4096
 
     package init(storage: any TokenCacheStorage, clientId: String, authority: URL, logger: MSALLoggerConfig) {
         self.storage = storage
+        scoped = storage as? any AccountScopedTokenCacheStorage
         self.clientId = clientId
         environment = (authority.host ?? "").lowercased()
         realm = authority.pathComponents.dropFirst().first ?? ""
+        builder = AccountSliceBuilder(clientId: clientId, environment: environment, realm: realm)
         self.logger = logger
     }
 
@@ -56,8 +76,8 @@ package final class TokenCache: Sendable {
 
     // MARK: Reading
 
-    /// Runs `body` on an up-to-date in-memory copy; `checked`: one the storage asked its store for
-    /// now, even when it trusts its own copy for a while (`TokenCacheStorage.loadChecked`).
+    /// Runs `body` on an up-to-date copy of the whole document; `checked`: one the storage asked
+    /// its store for now, even when it trusts its own copy for a while (`TokenCacheStorage.loadChecked`).
     private func withCurrent<R>(checked: Bool = false, _ body: (inout State) -> R) -> R {
         state.withLock { state in
             do throws(SetupError) {
@@ -86,52 +106,47 @@ package final class TokenCache: Sendable {
         }
     }
 
-    private func noteUnavailable(_ error: SetupError, in state: inout State) {
+    func noteUnavailable(_ error: SetupError, in state: inout State) {
         if state.lastError?.message != error.message {
             logger.error("Token cache unavailable: \(error.message)")
         }
         state.lastError = error
     }
 
-    private func install(_ snapshot: TokenCacheSnapshot, into state: inout State) {
-        state.stamp = snapshot.stamp
-        state.document = snapshot.document
-        state.served.removeAll()
+    /// Takes the whole document and indexes it by account, in one pass.
+    func install(_ snapshot: TokenCacheSnapshot, into state: inout State) {
         if let problem = snapshot.problem {
             logger.error("\(problem.message)")
             state.lastError = problem
         }
-        var index: [String: [CachedAccessToken]] = [:]
-        var exact: [ExactKey: CachedAccessToken] = [:]
-        // Tokens share their account's id and their scope list (a cache of 100 accounts × 100 APIs
-        // holds 100 of each, not 10,000).
-        var interner = CachedAccessToken.Interner()
-        var tokens: [CachedAccessToken] = []
-        if let lookup = snapshot.lookupAccessTokens {
-            for token in lookup.tokens {
-                guard Self.sameIgnoringCase(token.clientId, clientId), Self.sameIgnoringCase(token.environment, environment),
-                    Self.sameIgnoringCase(token.realm, realm), let cached = CachedAccessToken(token, file: lookup.file, interner: &interner)
-                else { continue }
-                tokens.append(cached)
+        // An account-scoped storage keeps its accounts itself: the whole document (after a sign-in
+        // that signed the others out) is not kept twice.
+        guard scoped == nil else { return }
+        state.stamp = snapshot.stamp
+        state.document = snapshot.document
+        state.served.removeAll()
+        state.slices = builder.slices(of: snapshot.document, lookup: snapshot.lookupAccessTokens)
+    }
+
+    /// The current slice of `account` (lower-cased home account id); `checked`: asks a store that
+    /// trusts its copy for a while, now. An account-scoped storage is asked without this cache's
+    /// lock held, so that one account's read never holds up another's look-up.
+    private func slice(_ account: String, checked: Bool = false) -> AccountSlice {
+        guard let scoped else { return withCurrent(checked: checked) { $0.slices[account] ?? .empty } }
+        do throws(SetupError) {
+            let read = try scoped.slice(of: account, checked: checked, builder: builder)
+            state.withLock { state in
+                if let problem = read.problem {
+                    if problem.code == .cacheUnavailable { noteUnavailable(problem, in: &state) } else { state.lastError = problem }
+                } else if read.asked, state.lastError?.code == .cacheUnavailable {
+                    state.lastError = nil
+                }
             }
-        } else {
-            for entry in snapshot.document[.accessToken].values {
-                guard entry.string("client_id", equalsIgnoringCase: clientId),
-                    entry.string("environment", equalsIgnoringCase: environment),
-                    entry.string("realm", equalsIgnoringCase: realm),
-                    let token = CachedAccessToken(entry, interner: &interner)
-                else { continue }
-                tokens.append(token)
-            }
+            return read.slice
+        } catch {
+            state.withLock { noteUnavailable(error, in: &$0) }
+            return .empty
         }
-        for token in tokens {
-            index[token.account, default: []].append(token)
-            let key = ExactKey(account: token.account, scopes: token.scopeSet.key)
-            if let existing = exact[key], existing.expiresOn >= token.expiresOn { continue }
-            exact[key] = token
-        }
-        state.accessTokens = index
-        state.exact = exact
     }
 
     /// An access token of `homeAccountId` whose scopes cover the resource scopes of `scopes` and
@@ -141,43 +156,39 @@ package final class TokenCache: Sendable {
     {
         let wanted = scopes.resourceScopes
         let account = homeAccountId.lowercased()
-        let key = ExactKey(account: account, scopes: scopes.key)
-        return withCurrent { state in
-            var rechecked = false
-            for _ in 0..<3 {
-                let found: CachedAccessToken?
-                if let token = state.exact[key], token.expiresOn > validAt {
-                    found = token
-                } else {
-                    found = state.accessTokens[account]?.first { token in
-                        guard token.expiresOn > validAt else { return false }
-                        return wanted.isEmpty ? token.resourceScopes.isEmpty : wanted.allSatisfy { Scopes.covers(token.resourceScopes, $0) }
-                    }
-                }
-                guard var served = found else {
-                    // Nothing here: a storage that trusts its copy for a while asks its store once,
-                    // so a token another machine wrote is found before anyone refreshes.
-                    if !rechecked, recheck(&state) {
-                        rechecked = true
-                        continue
-                    }
-                    return nil
-                }
-                guard served.decodeSecret() else {
-                    // A secret left in the file could not be read: the file changed in place
-                    // under this copy. Read it again and look again, once.
-                    logger.verbose("Token cache changed while a token was read; reading it again")
-                    reload(&state)
-                    continue
-                }
-                if let requestedScopes {
-                    if state.served.count >= Self.servedLimit { state.served.removeAll() }
-                    state.served[ServedKey(homeAccountId: homeAccountId, requestedScopes: requestedScopes)] = served
-                }
-                return served
+        var checked = false
+        var current = slice(account)
+        for _ in 0..<3 {
+            guard var served = current.accessToken(key: scopes.key, wanted: wanted, validAt: validAt) else {
+                // Nothing here: a storage that trusts its copy for a while asks its store once,
+                // so a token another machine wrote is found before anyone refreshes.
+                guard !checked else { return nil }
+                checked = true
+                let again = slice(account, checked: true)
+                guard again !== current else { return nil }
+                current = again
+                continue
             }
-            return nil
+            guard served.decodeSecret() else {
+                // A secret left in the file could not be read: the file changed in place
+                // under this copy. Read it again and look again, once.
+                logger.verbose("Token cache changed while a token was read; reading it again")
+                current = state.withLock { state in
+                    reload(&state)
+                    return state.slices[account] ?? .empty
+                }
+                continue
+            }
+            if let requestedScopes {
+                state.withLock { state in
+                    if state.served.count >= Self.servedLimit { state.served.removeAll() }
+                    state.served[ServedKey(homeAccountId: homeAccountId, requestedScopes: requestedScopes)] = Served(
+                        slice: current, token: served)
+                }
+            }
+            return served
         }
+        return nil
     }
 
     private func reload(_ state: inout State) {
@@ -189,65 +200,55 @@ package final class TokenCache: Sendable {
     }
 
     /// The token `accessToken(…, requestedScopes:)` last found for the same account and the same
-    /// requested scopes, when the cache has not changed since and the token is still valid at
-    /// `validAt`: the steady-state look-up, one hash of what the app passed and no normalising.
+    /// requested scopes, when the account's slice has not changed since and the token is still valid
+    /// at `validAt`: the steady-state look-up, one hash of what the app passed and no normalising.
     package func servedAccessToken(homeAccountId: String, requestedScopes: [String], validAt: Date) -> CachedAccessToken? {
+        let current = slice(homeAccountId.lowercased())
         let key = ServedKey(homeAccountId: homeAccountId, requestedScopes: requestedScopes)
-        return withCurrent { state in
-            guard let served = state.served[key], served.expiresOn > validAt else { return nil }
-            return served
+        return state.withLock { state in
+            guard let served = state.served[key], served.slice === current, served.token.expiresOn > validAt else { return nil }
+            return served.token
         }
-    }
-
-    private static func sameIgnoringCase(_ a: String, _ b: String) -> Bool {
-        a == b || a.lowercased() == b.lowercased()
-    }
-
-    /// A lower-cased account id and a `ScopeSet.key`.
-    private struct ExactKey: Hashable {
-        var account: String
-        var scopes: String
     }
 
     package func refreshToken(homeAccountId: String) -> String? {
-        withCurrent { state in
-            state.document[.refreshToken].values.first { entry in
-                entry.string("home_account_id", equalsIgnoringCase: homeAccountId) && belongsToClient(entry)
-            }?.string("secret")
-        }
-    }
-
-    /// The accounts that hold credentials for this client, most recently refreshed first.
-    package func accounts() -> [CachedAccount] {
-        withCurrent(checked: true) { state in
-            let document = state.document
-            var lastUsed: [String: Double] = [:]
-            for entry in Array(document[.refreshToken].values) + Array(document[.idToken].values) where belongsToClient(entry) {
-                guard let id = entry.string("home_account_id")?.lowercased() else { continue }
-                lastUsed[id] = max(lastUsed[id] ?? 0, entry.epochSeconds("last_modification_time") ?? 0)
-            }
-            var accounts: [CachedAccount] = []
-            for entry in document[.account].values {
-                guard let id = entry.string("home_account_id"), lastUsed[id.lowercased()] != nil,
-                    entry.string("environment", equalsIgnoringCase: environment)
-                else { continue }
-                let idToken = document[.idToken].values.first {
-                    belongsToClient($0) && $0.string("home_account_id", equalsIgnoringCase: id)
-                }?.string("secret")
-                accounts.append(
-                    CachedAccount(
-                        homeAccountId: id, environment: environment, username: entry.string("username"),
-                        idToken: idToken, lastUsed: lastUsed[id.lowercased()] ?? 0))
-            }
-            return accounts.sorted { $0.lastUsed > $1.lastUsed || ($0.lastUsed == $1.lastUsed && $0.homeAccountId < $1.homeAccountId) }
-        }
+        slice(homeAccountId.lowercased()).refreshToken
     }
 
     /// The account of this client whose home account id is `homeAccountId` (compared
-    /// case-insensitively), when it holds credentials; nil otherwise.
+    /// case-insensitively), when it holds credentials; nil otherwise. The cost does not grow with
+    /// the number of accounts; a storage that trusts its copy for a while asks its store before it
+    /// answers nil, so that an account signed in on another machine is found.
     package func account(homeAccountId: String) -> CachedAccount? {
-        let id = homeAccountId.lowercased()
-        return accounts().first { $0.homeAccountId.lowercased() == id }
+        let account = homeAccountId.lowercased()
+        if let found = slice(account).accounts.first { return found }
+        return slice(account, checked: true).accounts.first
+    }
+
+    /// The accounts that hold credentials for this client, most recently refreshed first: every
+    /// account is read (linear in the accounts).
+    package func accounts() -> [CachedAccount] {
+        let whole = wholeDocument()
+        return Self.sorted((whole.slices ?? builder.slices(of: whole.document)).values.flatMap(\.accounts))
+    }
+
+    /// The whole document, asked of the store now, and its slices when this cache holds them: for
+    /// a list of accounts. An account-scoped storage reads every partition for it, and the document
+    /// is not kept.
+    private func wholeDocument() -> (document: TokenCacheDocument, slices: [String: AccountSlice]?) {
+        guard scoped != nil else { return withCurrent(checked: true) { ($0.document, $0.slices) } }
+        let read = Result { () throws(SetupError) in try storage.loadChecked(ifChangedSince: nil) }
+        return state.withLock { state in
+            switch read {
+            case .success(let snapshot):
+                if state.lastError?.code == .cacheUnavailable { state.lastError = nil }
+                if let problem = snapshot?.problem { state.lastError = problem }
+                return (snapshot?.document ?? TokenCacheDocument(), nil)
+            case .failure(let error):
+                noteUnavailable(error, in: &state)
+                return (TokenCacheDocument(), nil)
+            }
+        }
     }
 
     /// Every account the cache has a record of at this environment, whether or not this client
@@ -255,8 +256,8 @@ package final class TokenCache: Sendable {
     /// The id token is this client's when it has one, else another client's; most recently used
     /// (any client's credential) first; one entry per home account id.
     package func knownAccounts() -> [CachedAccount] {
-        withCurrent(checked: true) { state in
-            let document = state.document
+        do {
+            let document = wholeDocument().document
             var lastUsed: [String: Double] = [:]
             var idTokens: [String: (own: Bool, secret: String)] = [:]
             for section in [TokenCacheDocument.Section.accessToken, .refreshToken, .idToken] {
@@ -278,14 +279,17 @@ package final class TokenCache: Sendable {
                         homeAccountId: id, environment: environment, username: entry.string("username"),
                         idToken: idTokens[id.lowercased()]?.secret, lastUsed: lastUsed[id.lowercased()] ?? 0))
             }
-            return accounts.sorted { $0.lastUsed > $1.lastUsed || ($0.lastUsed == $1.lastUsed && $0.homeAccountId < $1.homeAccountId) }
+            return Self.sorted(accounts)
         }
     }
 
-    /// Whether `entry` is a credential of this client id at this environment.
-    func belongsToClient(_ entry: TokenCacheEntry) -> Bool {
-        entry.string("client_id", equalsIgnoringCase: clientId) && entry.string("environment", equalsIgnoringCase: environment)
+    /// Most recently used first; equal times by home account id.
+    private static func sorted(_ accounts: [CachedAccount]) -> [CachedAccount] {
+        accounts.sorted { $0.lastUsed > $1.lastUsed || ($0.lastUsed == $1.lastUsed && $0.homeAccountId < $1.homeAccountId) }
     }
+
+    /// Whether `entry` is a credential of this client id at this environment.
+    func belongsToClient(_ entry: TokenCacheEntry) -> Bool { builder.isClients(entry) }
 
     /// Waits (polling every 20 ms, at most `timeout` seconds) for the refresh lock of `name`, which
     /// excludes other processes sharing the storage and other tasks of this one; returns its
@@ -302,106 +306,5 @@ package final class TokenCache: Sendable {
 
     package func generation(of homeAccountId: String) -> Int {
         state.withLock { $0.generations[homeAccountId.lowercased()] ?? 0 }
-    }
-
-    // MARK: Writing
-
-    package struct Saved: Sendable {
-        var homeAccountId: String
-        var grantedScopes: [String]
-    }
-
-    package enum SaveCondition: Sendable {
-        /// A new sign-in: with `singleAccount`, other accounts of this client are removed first.
-        case signIn(singleAccount: Bool)
-        /// A refresh: saved only if the account is still there (in this process and in the file).
-        case refresh(generation: Int)
-    }
-
-    /// Stores a token response. Returns false when a refresh found its account signed out.
-    @discardableResult
-    package func save(
-        _ response: TokenResponse, clientInfo: ClientInfo, idToken: IDToken?, scopes: ScopeSet, now: Date,
-        condition: SaveCondition
-    ) throws(SetupError) -> Bool {
-        let homeAccountId = clientInfo.homeAccountId
-        if case .refresh(let generation) = condition, self.generation(of: homeAccountId) != generation { return false }
-        var stillThere = true
-        let snapshot: TokenCacheSnapshot
-        do {
-            snapshot = try storage.update { document in
-                switch condition {
-                case .signIn(let single):
-                    if single {
-                        for other in credentialedAccounts(in: document) where other != homeAccountId.lowercased() {
-                            removeCredentials(of: other, from: &document)
-                        }
-                    }
-                case .refresh:
-                    stillThere = document[.refreshToken].values.contains {
-                        belongsToClient($0) && $0.string("home_account_id", equalsIgnoringCase: homeAccountId)
-                    }
-                    if !stillThere { return }
-                }
-                write(response, clientInfo: clientInfo, idToken: idToken, scopes: scopes, now: now, into: &document)
-            }
-        } catch {
-            state.withLock { $0.lastError = error }
-            logger.error("Token cache write failed: \(error.message)")
-            throw error
-        }
-        state.withLock { state in
-            install(snapshot, into: &state)
-            if snapshot.problem == nil, state.lastError?.code == .cacheUnavailable { state.lastError = nil }
-        }
-        return stillThere
-    }
-
-    /// Removes the account's tokens for this client, and the account record when no other client
-    /// holds credentials for it.
-    /// Removes an account's credentials of this client (`everyClient`: of every client id, MSAL's
-    /// `wipeAccount`), and its account record once no credential uses it.
-    package func removeAccount(homeAccountId: String, everyClient: Bool = false) throws(SetupError) {
-        state.withLock { $0.generations[homeAccountId.lowercased(), default: 0] += 1 }
-        let snapshot: TokenCacheSnapshot
-        do {
-            snapshot = try storage.update { document in
-                removeCredentials(of: homeAccountId.lowercased(), everyClient: everyClient, from: &document)
-            }
-        } catch {
-            state.withLock { $0.lastError = error }
-            logger.error("Token cache write failed: \(error.message)")
-            throw error
-        }
-        state.withLock { install(snapshot, into: &$0) }
-    }
-
-    private func credentialedAccounts(in document: TokenCacheDocument) -> Set<String> {
-        var ids = Set<String>()
-        for section in [TokenCacheDocument.Section.accessToken, .refreshToken, .idToken] {
-            for entry in document[section].values where belongsToClient(entry) {
-                if let id = entry.string("home_account_id") { ids.insert(id.lowercased()) }
-            }
-        }
-        return ids
-    }
-
-    private func removeCredentials(of homeAccountId: String, everyClient: Bool = false, from document: inout TokenCacheDocument) {
-        for section in [TokenCacheDocument.Section.accessToken, .refreshToken, .idToken] {
-            document[section] = document[section].filter { _, entry in
-                !((everyClient || belongsToClient(entry)) && entry.string("home_account_id", equalsIgnoringCase: homeAccountId))
-            }
-        }
-        let stillUsed = [TokenCacheDocument.Section.accessToken, .refreshToken, .idToken].contains { section in
-            document[section].values.contains {
-                $0.string("home_account_id", equalsIgnoringCase: homeAccountId) && $0.string("environment", equalsIgnoringCase: environment)
-            }
-        }
-        if !stillUsed {
-            document[.account] = document[.account].filter { _, entry in
-                !(entry.string("home_account_id", equalsIgnoringCase: homeAccountId)
-                    && entry.string("environment", equalsIgnoringCase: environment))
-            }
-        }
     }
 }

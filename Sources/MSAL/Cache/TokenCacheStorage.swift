@@ -28,6 +28,32 @@ package protocol TokenCacheStorage: Sendable {
     func tryRefreshLock(_ name: String) -> (() -> Void)?
 }
 
+/// A storage that keeps the cache by account (an entry store): a request reads and writes its own
+/// account's part, and the cost of a look-up does not grow with the number of accounts. The whole
+/// document (`load`, `update(_:)`) is still there for the list of accounts.
+package protocol AccountScopedTokenCacheStorage: TokenCacheStorage {
+    /// The slice of `account` (lower-cased home account id) as the storage trusts it now, read from
+    /// the store when it holds none or no longer trusts it; `checked`: asks the store now. Throws
+    /// only when the store fails and nothing is held for the account.
+    func slice(of account: String, checked: Bool, builder: AccountSliceBuilder) throws(SetupError) -> ScopedSlice
+
+    /// Reads the account's part of the cache (its partition and the client's own) from the store,
+    /// applies `change`, and writes what changed. Returns a problem to report but not to fail on
+    /// (entries that are not this SDK's, ignored).
+    func update(account: String, builder: AccountSliceBuilder, _ change: (inout TokenCacheDocument) -> Void) throws(SetupError)
+        -> SetupError?
+}
+
+/// What `AccountScopedTokenCacheStorage.slice` found.
+package struct ScopedSlice: Sendable {
+    package var slice: AccountSlice
+    /// A problem met on the way: the store failed and the slice is the one held before
+    /// (`cacheUnavailable`), or the store holds entries that are not this SDK's.
+    package var problem: SetupError?
+    /// Whether the store answered (a `cacheUnavailable` on record is then over).
+    package var asked: Bool
+}
+
 extension TokenCacheStorage {
     package func loadChecked(ifChangedSince stamp: TokenCacheStamp?) throws(SetupError) -> TokenCacheSnapshot? { nil }
     package var checksStore: Bool { false }
