@@ -32,7 +32,7 @@ extension EntryStoreTokenCacheStorage {
     private func needsCheck(_ state: State) -> Bool {
         if !state.complete || state.mustCheck || checkInterval <= 0 { return true }
         if notifications.withLock({ $0 }) != state.checkedNotifications { return true }
-        return Self.monotonicNanoseconds() &- state.checkedAt >= UInt64(checkInterval * 1e9)
+        return uptime() &- state.checkedAt >= UInt64(checkInterval * 1e9)
     }
 
     /// Reads every partition whose version moved since it was held, and forgets those the store no
@@ -40,7 +40,7 @@ extension EntryStoreTokenCacheStorage {
     /// before the interval (a store that is down is not asked on every look-up), unless a look-up
     /// demands it.
     private func check(_ state: inout State) throws(SetupError) {
-        let now = Self.monotonicNanoseconds()
+        let now = uptime()
         let notified = notifications.withLock { $0 }
         (state.checkedAt, state.checkedNotifications, state.mustCheck) = (now, notified, false)
         let version: String?
@@ -95,7 +95,7 @@ extension EntryStoreTokenCacheStorage {
                 for partition in plan.entries.keys { state.partitions[partition]?.mustCheck = true }
                 throw failure("write the token cache to", error)
             }
-            let now = Self.monotonicNanoseconds()
+            let now = uptime()
             for (partition, entries) in plan.entries {
                 let writes = (state.partitions[partition]?.writes ?? 0) &+ 1
                 state.heldBytes -= state.partitions[partition]?.bytes ?? 0

@@ -32,6 +32,8 @@ package final class EntryStoreTokenCacheStorage: AccountScopedTokenCacheStorage 
     let checkInterval: TimeInterval
     private let lease: TimeInterval
     let clock: any NativeAuthClock
+    /// Monotonic nanoseconds, for the check interval (tests pass their own).
+    let uptime: @Sendable () -> UInt64
     /// The most entry bytes held in memory.
     package let memoryLimit: Int
     let state = Locked(State())
@@ -81,11 +83,13 @@ package final class EntryStoreTokenCacheStorage: AccountScopedTokenCacheStorage 
 
     /// `checkInterval`: how long a partition is trusted without asking the store (0: never).
     /// `lease`: how long a refresh lock lasts unless released. `memoryLimit`: the most bytes of
-    /// entries held in memory.
+    /// entries held in memory. `uptime`: monotonic nanoseconds, for the interval.
     package init(
         store: any MSALTokenCacheEntryStore, clientId: String, checkInterval: TimeInterval, lease: TimeInterval, clock: any NativeAuthClock,
-        memoryLimit: Int = EntryStoreTokenCacheStorage.defaultMemoryLimit
+        memoryLimit: Int = EntryStoreTokenCacheStorage.defaultMemoryLimit,
+        uptime: @escaping @Sendable () -> UInt64 = EntryStoreTokenCacheStorage.monotonicNanoseconds
     ) {
+        self.uptime = uptime
         self.store = store
         self.clientId = clientId
         self.checkInterval = checkInterval
@@ -109,7 +113,7 @@ package final class EntryStoreTokenCacheStorage: AccountScopedTokenCacheStorage 
 
     package func slice(of account: String, checked: Bool, builder: AccountSliceBuilder) throws(SetupError) -> ScopedSlice {
         let partition = MSALTokenCachePartition(clientId: clientId, homeAccountId: account)
-        let now = Self.monotonicNanoseconds()
+        let now = uptime()
         let notified = notifications.withLock { $0 }
         enum Found {
             case trusted(AccountSlice)
@@ -203,7 +207,7 @@ package final class EntryStoreTokenCacheStorage: AccountScopedTokenCacheStorage 
     {
         let partition = MSALTokenCachePartition(clientId: clientId, homeAccountId: account)
         let own = MSALTokenCachePartition(clientId: clientId, homeAccountId: nil)
-        let now = Self.monotonicNanoseconds()
+        let now = uptime()
         let notified = notifications.withLock { $0 }
         // What the store holds now: a write merges onto it.
         var before: [MSALTokenCachePartition: (version: String?, entries: Entries, bytes: Int)] = [:]
@@ -316,7 +320,7 @@ package final class EntryStoreTokenCacheStorage: AccountScopedTokenCacheStorage 
             .cacheUnavailable, "Cannot \(action) \(store.storeDescription): \(underlying.localizedDescription)", underlying: underlying)
     }
 
-    static func monotonicNanoseconds() -> UInt64 {
+    package static func monotonicNanoseconds() -> UInt64 {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
