@@ -82,7 +82,7 @@ import Testing
         #expect(attributes.isInvalidAttributes && !attributes.isGeneralError)
     }
 
-    // MARK: The table recorded from V2 traffic (docs/protocol.md#native-auth-v2-experimental)
+    // MARK: The table recorded from V2 traffic (docs/error-mapping-v2.md)
 
     static let everyStep: [V2FlowMachine.Step] = [
         .entry, .start, .selectMethod(.firstFactor), .selectMethod(.mfa), .selectMethod(.recovery), .selectMethod(.registration),

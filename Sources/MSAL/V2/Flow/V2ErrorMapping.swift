@@ -1,6 +1,6 @@
 import Foundation
 
-/// Which public error a V2 refusal is, in one place (docs/decisions.md#native-auth-v2).
+/// Which public error a V2 refusal is, in one place (docs/decisions.md#native-auth-v2, docs/error-mapping-v2.md).
 /// The inner code decides when there is one; the AADSTS number (from `error_codes` or the message)
 /// is the fallback, so a refusal the emulator and the service word differently maps alike.
 /// Where MSAL's own V2 mapping would report the same answer as a general error, the error's
