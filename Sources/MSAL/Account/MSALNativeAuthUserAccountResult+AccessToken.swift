@@ -38,7 +38,7 @@ package struct AccessTokenRequest: Sendable {
 extension MSALNativeAuthUserAccountResult {
     /// Cache first, then one shared refresh per (account, scopes, claims) (docs/protocol.md#refresh).
     func accessToken(_ request: AccessTokenRequest) async throws(RetrieveAccessTokenError) -> MSALNativeAuthTokenResult {
-        if let cached = cachedAccessToken(request) { return cached }
+        if let cached = await withAccountRead({ cachedAccessToken(request) }) { return cached }
         return try await refreshedAccessToken(request)
     }
 
@@ -114,7 +114,10 @@ extension MSALNativeAuthUserAccountResult {
         let key = Self.refreshKey(request, homeAccountId: homeAccountId)
         let logger = environment.logger
         cache.refreshes.refreshInBackground(key, clock: environment.clock) {
-            Task { await self.refresh(request, homeAccountId: homeAccountId, client: client, proactive: true) }
+            // Not the request's read (TokenCache+OffCaller.swift): the refresh checks the store itself.
+            TokenCache.$readForRequest.withValue(nil) {
+                Task { await self.refresh(request, homeAccountId: homeAccountId, client: client, proactive: true) }
+            }
         } began: {
             logger.info("Access token due for refresh; refreshing in the background correlation \(request.correlationId.uuidString)")
         } failed: { error in

@@ -32,16 +32,37 @@ public final class MSALNativeAuthUserAccountResult: Sendable {
     /// An access token for `parameters.scopes`: from the cache when one covers them and is not
     /// about to expire, otherwise by redeeming the refresh token.
     ///
-    /// A cached token is answered on the caller's actor without suspending (no thread hop, so a
-    /// short-lived process that only prints a cached token never starts a worker thread); a
-    /// refresh runs off it (docs/usage.md#access-tokens-accounts-and-the-cache).
+    /// A token cached in memory is answered on the caller's actor without suspending (no thread
+    /// hop, so a short-lived process that only prints a cached token never starts a worker thread);
+    /// an account that must first be read from a shared store is read on the cache's threads, and a
+    /// refresh runs off the caller too (docs/usage.md#access-tokens-accounts-and-the-cache).
     nonisolated(nonsending) public func getAccessToken(
         parameters: MSALNativeAuthGetAccessTokenParameters = MSALNativeAuthGetAccessTokenParameters()
     ) async throws(RetrieveAccessTokenError) -> MSALNativeAuthTokenResult {
-        if let served = servedFromCache(parameters, newCorrelationId: newCorrelationId) { return served }
+        switch await withAccountRead({ cacheStep(parameters) }) {
+        case .served(let result): return result
+        case .refresh(let request): return try await refreshedAccessToken(request)
+        }
+    }
+
+    /// What the cache answers a `getAccessToken` call without suspending.
+    private enum CacheStep {
+        case served(MSALNativeAuthTokenResult)
+        case refresh(AccessTokenRequest)
+    }
+
+    private func cacheStep(_ parameters: MSALNativeAuthGetAccessTokenParameters) -> CacheStep {
+        if let served = servedFromCache(parameters, newCorrelationId: newCorrelationId) { return .served(served) }
         let request = AccessTokenRequest(parameters, newCorrelationId: newCorrelationId())
-        if let cached = cachedAccessToken(request) { return cached }
-        return try await refreshedAccessToken(request)
+        if let cached = cachedAccessToken(request) { return .served(cached) }
+        return .refresh(request)
+    }
+
+    /// Runs a synchronous cache step for this account, its read from a shared store (if one is
+    /// needed) made off the caller's thread (Sources/MSAL/Cache/TokenCache+OffCaller.swift).
+    nonisolated(nonsending) func withAccountRead<T>(_ step: () -> T) async -> T {
+        guard let cache = client?.environment.cache, let homeAccountId = account.identifier else { return step() }
+        return await cache.withAccountRead(homeAccountId, step)
     }
 
     /// Gets an access token and reports to `delegate` on the main actor.

@@ -189,6 +189,12 @@ package final class EntryStoreTokenCacheStorage: AccountScopedTokenCacheStorage 
         return ScopedSlice(slice: slice, problem: failure, asked: false)
     }
 
+    package func holdsTrusted(_ account: String) -> Bool {
+        let partition = MSALTokenCachePartition(clientId: clientId, homeAccountId: account)
+        let (now, notified) = (uptime(), notifications.withLock { $0 })
+        return state.withLock { state in state.partitions[partition].map { trusts($0, now: now, notified: notified) } ?? false }
+    }
+
     private func trusts(_ held: Held, now: UInt64, notified: UInt64) -> Bool {
         guard checkInterval > 0, !held.mustCheck, held.checkedNotifications == notified else { return false }
         return now &- held.checkedAt < UInt64(checkInterval * 1e9)

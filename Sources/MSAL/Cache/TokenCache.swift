@@ -125,8 +125,10 @@ package final class TokenCache: Sendable {
     /// The current slice of `account` (lower-cased home account id); `checked`: asks a store that
     /// trusts its copy for a while, now. An account-scoped storage is asked without this cache's
     /// lock held, so that one account's read never holds up another's look-up.
-    private func slice(_ account: String, checked: Bool = false) -> AccountSlice {
+    func slice(_ account: String, checked: Bool = false) -> AccountSlice {
         guard let scoped else { return withCurrent(checked: checked) { $0.slices[account] ?? .empty } }
+        // Read for this request off its caller's thread a moment ago (TokenCache+OffCaller.swift).
+        if let read = Self.readForRequest, read.cache == ObjectIdentifier(self), read.account == account { return read.slice }
         do throws(SetupError) {
             let read = try scoped.slice(of: account, checked: checked, builder: builder)
             state.withLock { state in

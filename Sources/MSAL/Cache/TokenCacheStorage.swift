@@ -37,6 +37,10 @@ package protocol AccountScopedTokenCacheStorage: TokenCacheStorage {
     /// only when the store fails and nothing is held for the account.
     func slice(of account: String, checked: Bool, builder: AccountSliceBuilder) throws(SetupError) -> ScopedSlice
 
+    /// Whether `slice(of: account, checked: false, …)` would answer from memory now, without asking
+    /// the store. Never asks the store itself.
+    func holdsTrusted(_ account: String) -> Bool
+
     /// Reads the account's part of the cache (its partition and the client's own) from the store,
     /// applies `change`, and writes what changed. Returns a problem to report but not to fail on
     /// (entries that are not this SDK's, ignored).

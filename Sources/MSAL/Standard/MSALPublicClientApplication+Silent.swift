@@ -68,18 +68,26 @@ extension MSALPublicClientApplication {
     }
 
     package func silentToken(_ request: SilentTokenRequest) async -> Result<MSALResult, NSError> {
-        guard let cached = environment.cache.account(homeAccountId: request.homeAccountId) else {
+        let tokenRequest = AccessTokenRequest(
+            scopes: request.scopes, forceRefresh: request.forceRefresh, returnRefreshToken: false, claims: request.claims,
+            wireClaims: request.wireClaims, correlationId: request.correlationId)
+        // The account and a cached token in one step, the account read off the caller's thread when
+        // it must come from a shared store (Sources/MSAL/Cache/TokenCache+OffCaller.swift).
+        let found = await environment.cache.withAccountRead(request.homeAccountId) {
+            () -> (account: MSALNativeAuthUserAccountResult, cached: MSALNativeAuthTokenResult?)? in
+            guard let cached = environment.cache.account(homeAccountId: request.homeAccountId) else { return nil }
+            let account = accountResult(for: cached)
+            return (account, account.cachedAccessToken(tokenRequest))
+        }
+        guard let (account, cached) = found else {
             return .failure(
                 StandardErrors.make(
                     .interactionRequired, description: "The account is not in the token cache (signed out or removed); sign in again",
                     correlationId: request.correlationId))
         }
-        let account = accountResult(for: cached)
         do throws(RetrieveAccessTokenError) {
-            let token = try await account.accessToken(
-                AccessTokenRequest(
-                    scopes: request.scopes, forceRefresh: request.forceRefresh, returnRefreshToken: false, claims: request.claims,
-                    wireClaims: request.wireClaims, correlationId: request.correlationId))
+            let token: MSALNativeAuthTokenResult
+            if let cached { token = cached } else { token = try await account.refreshedAccessToken(tokenRequest) }
             return .success(
                 makeResult(
                     accessToken: token.accessToken, expiresOn: token.expiresOn, scopes: token.scopes, account: account,

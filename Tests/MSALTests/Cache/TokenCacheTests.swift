@@ -34,17 +34,7 @@ import Testing
     private func signIn(_ h: Harness, uid: String = Fixture.uid, username: String = Fixture.username, scope: String = todo) async throws
         -> MSALNativeAuthUserAccountResult
     {
-        h.expectStart(challenge: .json(200, Fixture.passwordChallenge))
-        var body = Fixture.tokenBody(scope: scope)
-        body["client_info"] = Base64URL.encode(Data(#"{"uid":"\#(uid)","utid":"\#(Fixture.utid)"}"#.utf8))
-        body["id_token"] = Fixture.idToken(username: username, extra: ["oid": uid])
-        h.stub.expect(path: "/oauth2/v2.0/token", reply: .json(200, body))
-        let parameters = MSALNativeAuthSignInParameters(username: username)
-        parameters.password = Fixture.password
-        guard case .completed(let result) = try await h.app.signIn(parameters: parameters) else {
-            throw UnexpectedOutcome("no sign-in")
-        }
-        return result
+        try await h.signIn(uid: uid, username: username, scope: scope)
     }
 
     private func fileJSON(_ url: URL) throws -> [String: Any] {

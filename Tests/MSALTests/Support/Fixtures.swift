@@ -1,6 +1,7 @@
 import Foundation
 import MSAL
 import NativeAuthTesting
+import TestSupport
 
 @testable import MSAL
 
@@ -100,6 +101,24 @@ struct Harness {
     func expectStart(challenge: StubTransport.Reply) {
         stub.expect(path: "/oauth2/v2.0/initiate", reply: .json(200, ["continuation_token": "T0"]))
         stub.expect(path: "/oauth2/v2.0/challenge", reply: challenge)
+    }
+
+    /// A password sign-in of the account `uid` (at `Fixture.utid`) named `username`, with an access
+    /// token for `scope`.
+    func signIn(uid: String = Fixture.uid, username: String = Fixture.username, scope: String) async throws
+        -> MSALNativeAuthUserAccountResult
+    {
+        expectStart(challenge: .json(200, Fixture.passwordChallenge))
+        var body = Fixture.tokenBody(scope: scope)
+        body["client_info"] = Base64URL.encode(Data(#"{"uid":"\#(uid)","utid":"\#(Fixture.utid)"}"#.utf8))
+        body["id_token"] = Fixture.idToken(username: username, extra: ["oid": uid])
+        stub.expect(path: "/oauth2/v2.0/token", reply: .json(200, body))
+        let parameters = MSALNativeAuthSignInParameters(username: username)
+        parameters.password = Fixture.password
+        guard case .completed(let result) = try await app.signIn(parameters: parameters) else {
+            throw UnexpectedOutcome("no sign-in")
+        }
+        return result
     }
 
     /// Both sides of a strict stub: nothing unexpected arrived and nothing queued was left.

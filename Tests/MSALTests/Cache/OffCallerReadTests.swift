@@ -1,0 +1,102 @@
+import Dispatch
+import Foundation
+import MSAL
+import NativeAuthTesting
+import Testing
+
+@testable import MSAL
+
+/// A shared store's reads stay off the caller's thread (Sources/MSAL/Cache/TokenCache+OffCaller.swift):
+/// cold users whose reads hang do not hold up a warm user's token, however many there are.
+@Suite struct OffCallerReadTests {
+    static let todo = "api://contoso/todolist/ToDoList.Read"
+
+    /// The in-memory store, whose `read` of the partitions in `held` waits until they are let go.
+    final class GatedStore: MSALTokenCacheEntryStore {
+        let inner = InMemoryTokenCacheEntryStore()
+        let gate = DispatchSemaphore(value: 0)
+        let state = Locked((held: Set<String>(), waiting: 0))
+
+        var storeDescription: String { "a gated in-memory store" }
+        func changeVersion(clientId: String) throws -> String? { try inner.changeVersion(clientId: clientId) }
+        func partitionVersions(clientId: String) throws -> [MSALTokenCachePartition: String] {
+            try inner.partitionVersions(clientId: clientId)
+        }
+        func entries(in partition: MSALTokenCachePartition) throws -> [String: Data] { try inner.entries(in: partition) }
+        func version(of partition: MSALTokenCachePartition) throws -> String? { try inner.version(of: partition) }
+        func read(_ partition: MSALTokenCachePartition) throws -> (version: String?, entries: [String: Data]) {
+            let gated = state.withLock { state in
+                guard state.held.contains(partition.homeAccountId ?? "") else { return false }
+                state.waiting += 1
+                return true
+            }
+            if gated { gate.wait() }
+            return try inner.read(partition)
+        }
+        func write(_ write: MSALTokenCacheEntryWrite) throws { try inner.write(write) }
+        func removePartition(_ partition: MSALTokenCachePartition) throws { try inner.removePartition(partition) }
+        func tryLock(_ partition: MSALTokenCachePartition, owner: String, lease: TimeInterval) throws -> Bool {
+            try inner.tryLock(partition, owner: owner, lease: lease)
+        }
+        func unlock(_ partition: MSALTokenCachePartition, owner: String) throws { try inner.unlock(partition, owner: owner) }
+    }
+
+    static func uid(_ number: Int) -> String { "00000000-0000-0000-0000-\(String(format: "%012d", number))" }
+
+    @Test func coldUsersWhoseReadsHangDoNotHoldUpAWarmUsersToken() async throws {
+        let store = GatedStore()
+        let configure: (MSALNativeAuthPublicClientApplicationConfig) -> Void = {
+            $0.tokenCacheLocation = .entryStore(store, checkInterval: 600)
+            $0.allowsMultipleAccounts = true
+        }
+        // One machine signs nine users in; another serves them.
+        let signer = try Harness(configure: configure)
+        var ids: [String] = []
+        for number in 0..<9 {
+            ids.append(
+                try #require(
+                    try await signer.signIn(uid: Self.uid(number), username: "u\(number)@contoso.com", scope: Self.todo).account.identifier)
+            )
+        }
+        let worker = try Harness(configure: configure)
+        let parameters = MSALNativeAuthGetAccessTokenParameters()
+        parameters.scopes = [Self.todo]
+        let warm = try worker.app.nativeAuthUserAccount(forIdentifier: ids[0])
+        _ = try await warm.getAccessToken(parameters: parameters)
+
+        // Eight cold users, more than the threads that run Swift concurrency here: their reads hang.
+        // Handles on them that have not read the store yet, as after a restart.
+        let cold = ids.dropFirst().map {
+            worker.app.accountResult(
+                for: CachedAccount(homeAccountId: $0, environment: "contoso.ciamlogin.com", username: nil, idToken: nil, lastUsed: 0))
+        }
+        store.state.withLock { $0.held = Set(ids.dropFirst().map { $0.lowercased() }) }
+        let coldTokens = Task {
+            try await withThrowingTaskGroup(of: String.self) { group in
+                for user in cold {
+                    group.addTask {
+                        let parameters = MSALNativeAuthGetAccessTokenParameters()
+                        parameters.scopes = [Self.todo]
+                        return try await user.getAccessToken(parameters: parameters).accessToken
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+        }
+        // Should the warm request be held up, this lets the cold reads go after a while, so that the
+        // test fails rather than hangs; the order of events, not the time, is what it asserts.
+        let order = Locked<[String]>([])
+        DispatchQueue.global().async {
+            for _ in 0..<10_000 where store.state.withLock({ $0.waiting }) < cold.count { usleep(1000) }
+            for _ in 0..<200 where !order.withLock({ $0.contains("warm") }) { usleep(50_000) }
+            order.withLock { $0.append("cold let go") }
+            for _ in cold { store.gate.signal() }
+        }
+        for _ in 0..<10_000 where store.state.withLock({ $0.waiting }) < cold.count { try await Task.sleep(nanoseconds: 1_000_000) }
+        #expect(store.state.withLock { $0.waiting } == cold.count, "every cold read started")
+        _ = try await warm.getAccessToken(parameters: parameters)
+        order.withLock { $0.append("warm") }
+        #expect(try await coldTokens.value.count == cold.count)
+        #expect(order.withLock { $0 } == ["warm", "cold let go"], "the warm user's token came while every cold read hung")
+    }
+}
