@@ -115,6 +115,26 @@ import Testing
         #expect(noID.status == 2 && noID.stderr.contains("--sign-in-id"), "\(noID)")
     }
 
+    /// A machine whose key is another (a rolling deploy, a typo) cannot open a saved sign-in and
+    /// leaves it in Redis: the machine with the right key continues it afterwards.
+    @Test func aMachineWithAnotherKeyLeavesTheSavedSignInForTheRightOne() async throws {
+        let machines = try TwoMachines()
+        let started = try machines.onFirst(["login", "--no-prompt", "--username", "grace@example.com"])
+        #expect(started.status == 4, "\(started)")
+        let id = started.stdout.trimmingCharacters(in: .newlines)
+        let code = try await machines.emulator.lastCode("grace@example.com")
+
+        let otherKey = machines.second.root + "/other.key"
+        try Data(repeating: 9, count: 32).write(to: URL(fileURLWithPath: otherKey))
+        let settings: [String: Any] = ["url": machines.redis.url, "key_prefix": "cli-test:", "encryption_key_file": otherKey]
+        let other = try machines.second.writeConfig(TwoMachines.config(machines.emulator, settings), name: "other-key.json")
+        let refused = try machines.second.run(["--config", other, "login", "--no-prompt", "--sign-in-id", id, "--code", code])
+        #expect(refused.status == 9 && refused.stderr.contains("cannot be opened"), "\(refused)")
+
+        let finished = try machines.onSecond(["login", "--no-prompt", "--sign-in-id", id, "--code", code])
+        #expect(finished.status == 0 && finished.stdout == "grace@example.com\n", "the right key still continues it: \(finished)")
+    }
+
     /// MFA across three invocations on alternating machines: each waiting step is saved under a new
     /// id, and the id of a step already continued is refused.
     @Test func mfaStepsAlternateBetweenMachines() async throws {
