@@ -32,11 +32,16 @@ public final class MSALRedisSignInStore: Sendable {
         self.lifetime = Int(lifetime.rounded(.up))
     }
 
-    /// Stores `state` under a new id (`SET … EX lifetime NX`) and returns the id.
+    /// Stores `state` under a new id (`SET … EX lifetime NX`) and returns the id, within the
+    /// client's command timeout.
     public func save(_ state: Data) throws(MSALRedisError) -> String {
         guard state.count <= Self.maxStateBytes else {
             throw MSALRedisError(.tooLarge, "A saved sign-in of \(state.count) bytes is over the limit of \(Self.maxStateBytes)")
         }
+        return try client.operation { () throws(MSALRedisError) -> String in try saveOnce(state) }
+    }
+
+    private func saveOnce(_ state: Data) throws(MSALRedisError) -> String {
         for _ in 0..<3 {
             let id = try Self.newID()
             let key = self.key(id)
@@ -53,12 +58,16 @@ public final class MSALRedisSignInStore: Sendable {
     /// saved, expired, or taken before, also by a taker that read it at the same time) and
     /// `.invalidValue` when what is stored there cannot be opened here (another key, a value this
     /// store did not save, one changed in Redis): that value is left in place, so a worker with the
-    /// right key still takes it until its lifetime ends.
+    /// right key still takes it until its lifetime ends. Both commands together are one operation,
+    /// within the client's command timeout.
     public func take(_ id: String) throws(MSALRedisError) -> Data {
         guard id.count == 32, id.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else {
             throw MSALRedisError(.notFound, "Not a saved sign-in id")
         }
-        let key = self.key(id)
+        return try client.operation { () throws(MSALRedisError) -> Data in try takeOnce(key(id)) }
+    }
+
+    private func takeOnce(_ key: Data) throws(MSALRedisError) -> Data {
         let stored: Data
         switch try client.command([Data("GET".utf8), key]) {
         case .null: throw Self.notFound

@@ -213,6 +213,22 @@ import Testing
         #expect(right.status == 8, "the password is read from the file's first line; no account yet: \(right)")
     }
 
+    /// A Redis that accepts connections and never answers: `token` gives up within the command
+    /// timeout (2 s, docs/redis.md#connections) as a whole, `AUTH` and `SELECT` included.
+    @Test func aRedisThatNeverAnswersIsStatus7WithinTheCommandTimeout() throws {
+        let emulator = try CLIEmulator()
+        let silent = try SilentServer()
+        let passwordFile = emulator.home.root + "/redis.password"
+        try "secret\n".write(toFile: passwordFile, atomically: true, encoding: .utf8)
+        let object = TwoMachines.config(emulator, ["url": silent.url + "/2", "password_file": passwordFile])
+        let config = try emulator.home.writeConfig(object, name: "silent.json")
+        let start = Date()
+        let token = try emulator.home.run(["--config", config, "token"])
+        let time = Date().timeIntervalSince(start)
+        #expect(token.status == 7 && token.stderr.contains("did not answer"), "\(token)")
+        #expect(time >= 1.8 && time < 3.6, "gave up after \(time) s, where the command timeout is 2 s")
+    }
+
     @Test func redisSettingsThatCannotBeUsedAreConfigurationErrors() throws {
         let emulator = try CLIEmulator()
         let root = emulator.home.root
