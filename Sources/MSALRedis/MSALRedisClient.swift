@@ -1,7 +1,7 @@
 import Foundation
 
 /// A synchronous, thread-safe Redis client: RESP2 over TCP, unix sockets or TLS, with `AUTH`,
-/// `SELECT`, a timeout on connecting and on every command, reconnection, and Redis Cluster
+/// `SELECT`, one deadline per operation (connecting included), reconnection, and Redis Cluster
 /// routing (`MOVED` and `ASK` followed).
 ///
 /// ```swift
@@ -13,6 +13,10 @@ import Foundation
 /// One connection per server, all behind one lock: a command waits for the one before it
 /// (docs/decisions.md, "Redis connections"). A connection that fails or times out is closed; the
 /// next command opens a new one, so the client recovers by itself when the server comes back.
+///
+/// Each command is an operation that finishes or fails within `commandTimeout`, connecting (when
+/// needed) and waiting for the commands before it included; `operation(_:)` makes several
+/// commands one operation, under one deadline.
 public final class MSALRedisClient: @unchecked Sendable {
     /// The configuration the client was made with.
     public let configuration: MSALRedisConfiguration
@@ -22,11 +26,14 @@ public final class MSALRedisClient: @unchecked Sendable {
     var connections: [String: RedisConnection] = [:]
     /// Which server serves each slot, once a server answered `MOVED` (the client is then in cluster mode).
     var slotMap: ClusterSlotMap?
+    /// Where the deadline of the operation running on a thread is kept, in that thread's dictionary.
+    private let deadlineKey: String
 
     /// A client for `configuration`. Nothing is connected yet; throws `.invalidConfiguration`
     /// when the CA file (or the system's store) cannot be loaded.
     public init(configuration: MSALRedisConfiguration) throws(MSALRedisError) {
         self.configuration = configuration
+        deadlineKey = "MSALRedisClient.deadline.\(UUID().uuidString)"
         tlsContext = configuration.useTLS ? try TLSContext(caFile: configuration.caFile) : nil
         if case .unix = configuration.endpoint, configuration.useTLS {
             throw MSALRedisError(.invalidConfiguration, "TLS over a unix socket is not supported")
@@ -35,6 +42,31 @@ public final class MSALRedisClient: @unchecked Sendable {
 
     deinit {
         for connection in connections.values { connection.close() }
+    }
+
+    /// Runs `body` as one operation: every command it sends through this client, and every
+    /// connection made for them, share one deadline, `commandTimeout` from now, so that the whole
+    /// finishes or fails (`.timeout`) within it (docs/redis.md#connections). An operation inside
+    /// another on the same thread is part of the outer one.
+    ///
+    /// ```swift
+    /// // given: client: MSALRedisClient
+    /// let replies = try client.operation { () throws(MSALRedisError) -> [MSALRedisReply] in
+    ///     [try client.command(["GET", "first"]), try client.command(["GET", "second"])]
+    /// }
+    /// ```
+    public func operation<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
+        let dictionary = Thread.current.threadDictionary
+        guard dictionary[deadlineKey] == nil else { return try body() }
+        dictionary[deadlineKey] = NSNumber(value: Deadline(after: configuration.commandTimeout).nanoseconds)
+        defer { dictionary[deadlineKey] = nil }
+        return try body()
+    }
+
+    /// The deadline of the operation running on this thread, or of a new one.
+    private var deadline: Deadline {
+        if let running = Thread.current.threadDictionary[deadlineKey] as? NSNumber { return Deadline(nanoseconds: running.uint64Value) }
+        return Deadline(after: configuration.commandTimeout)
     }
 
     /// Runs one command (its words as text) and returns its reply; an error reply is thrown as
@@ -48,9 +80,10 @@ public final class MSALRedisClient: @unchecked Sendable {
     @discardableResult
     public func command(_ arguments: [Data]) throws(MSALRedisError) -> MSALRedisReply {
         guard !arguments.isEmpty else { throw MSALRedisError(.invalidConfiguration, "An empty Redis command") }
+        let deadline = self.deadline
         lock.lock()
         defer { lock.unlock() }
-        let reply = try routed(arguments)
+        let reply = try routed(arguments, deadline: deadline)
         if case .error(let text) = reply { throw MSALRedisError.fromServer(text) }
         return reply
     }
@@ -60,9 +93,10 @@ public final class MSALRedisClient: @unchecked Sendable {
     /// the cluster redirects (`MOVED`, `ASK`, `TRYAGAIN`) is sent again on its own, as `command` sends it.
     public func pipeline(_ commands: [[Data]]) throws(MSALRedisError) -> [MSALRedisReply] {
         guard !commands.contains(where: \.isEmpty) else { throw MSALRedisError(.invalidConfiguration, "An empty Redis command") }
+        let deadline = self.deadline
         lock.lock()
         defer { lock.unlock() }
-        if slotMap?.isStale == true, let any = slotMap?.nodes.first { try? refreshSlotMap(from: any) }
+        if slotMap?.isStale == true, let any = slotMap?.nodes.first { try? refreshSlotMap(from: any, deadline: deadline) }
         var groups: [ClusterSlotMap.Node?: [Int]] = [:]
         for (index, arguments) in commands.enumerated() {
             let slot = ClusterSlotMap.routingKey(of: arguments).map(ClusterSlotMap.slot(of:))
@@ -70,9 +104,9 @@ public final class MSALRedisClient: @unchecked Sendable {
         }
         var replies = [MSALRedisReply](repeating: .null, count: commands.count)
         for (node, indices) in groups {
-            for (index, reply) in zip(indices, try send(indices.map { commands[$0] }, to: node)) {
+            for (index, reply) in zip(indices, try send(indices.map { commands[$0] }, to: node, deadline: deadline)) {
                 if Self.isRedirection(reply) {
-                    replies[index] = try routed(commands[index])
+                    replies[index] = try routed(commands[index], deadline: deadline)
                 } else {
                     replies[index] = reply
                 }
@@ -91,17 +125,16 @@ public final class MSALRedisClient: @unchecked Sendable {
 
     /// Sends the command to the server that serves its key, following `MOVED` (and refreshing the
     /// slot map) and `ASK` (`ASKING`, then the command, once there), at most five redirections;
-    /// `TRYAGAIN` (a slot being migrated) is retried after a short wait until the command timeout.
-    private func routed(_ arguments: [Data]) throws(MSALRedisError) -> MSALRedisReply {
-        if slotMap?.isStale == true, let any = slotMap?.nodes.first { try? refreshSlotMap(from: any) }
+    /// `TRYAGAIN` (a slot being migrated) is retried after a short wait until `deadline`.
+    private func routed(_ arguments: [Data], deadline: Deadline) throws(MSALRedisError) -> MSALRedisReply {
+        if slotMap?.isStale == true, let any = slotMap?.nodes.first { try? refreshSlotMap(from: any, deadline: deadline) }
         let slot = ClusterSlotMap.routingKey(of: arguments).map(ClusterSlotMap.slot(of:))
         var target = slot.flatMap { slotMap?.node(for: $0) }
         var asking = false
         var redirections = 0
-        let deadline = Deadline(after: configuration.commandTimeout)
         while true {
             let commands = asking ? [[Data("ASKING".utf8)], arguments] : [arguments]
-            let reply = try send(commands, to: target).last ?? .null
+            let reply = try send(commands, to: target, deadline: deadline).last ?? .null
             guard case .error(let text) = reply else { return reply }
             let word = text.prefix { $0 != " " }
             guard Self.isRedirection(reply) else { return .error(text) }
@@ -116,7 +149,7 @@ public final class MSALRedisClient: @unchecked Sendable {
             }
             asking = word == "ASK"
             target = node
-            if word == "MOVED" { try refreshSlotMap(from: node) }
+            if word == "MOVED" { try refreshSlotMap(from: node, deadline: deadline) }
         }
     }
 

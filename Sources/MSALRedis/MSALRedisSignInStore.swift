@@ -4,7 +4,7 @@ import Foundation
 /// Saved sign-ins on Redis: a waiting flow state's bytes (`state.serialized()`, V1 or V2) kept
 /// under a random id for the state's own lifetime, and taken back once by any process that has
 /// the id. A second take of the same id is refused, so a replayed request cannot continue a
-/// sign-in twice.
+/// sign-in twice, and a taker that cannot open the state (another key) leaves it for one that can.
 ///
 /// ```swift
 /// // given: client: MSALRedisClient, saved: Data
@@ -32,11 +32,16 @@ public final class MSALRedisSignInStore: Sendable {
         self.lifetime = Int(lifetime.rounded(.up))
     }
 
-    /// Stores `state` under a new id (`SET … EX lifetime NX`) and returns the id.
+    /// Stores `state` under a new id (`SET … EX lifetime NX`) and returns the id, within the
+    /// client's command timeout.
     public func save(_ state: Data) throws(MSALRedisError) -> String {
         guard state.count <= Self.maxStateBytes else {
             throw MSALRedisError(.tooLarge, "A saved sign-in of \(state.count) bytes is over the limit of \(Self.maxStateBytes)")
         }
+        return try client.operation { () throws(MSALRedisError) -> String in try saveOnce(state) }
+    }
+
+    private func saveOnce(_ state: Data) throws(MSALRedisError) -> String {
         for _ in 0..<3 {
             let id = try Self.newID()
             let key = self.key(id)
@@ -47,21 +52,42 @@ public final class MSALRedisSignInStore: Sendable {
         throw MSALRedisError(.serverError, "Redis did not store the saved sign-in")
     }
 
-    /// Takes the state saved under `id` and deletes it in the same step (`GETDEL`). Throws
-    /// `.notFound` when there is none (never saved, expired, or taken before) and `.invalidValue`
-    /// when what is stored there is not a state this store saved.
+    /// Takes the state saved under `id`, once: reads it (`GET`), opens it here, and only then
+    /// deletes it if it is still the value read (one script, `takeIfUnchanged` below), so
+    /// that of several takers exactly one gets it. Throws `.notFound` when there is none (never
+    /// saved, expired, or taken before, also by a taker that read it at the same time) and
+    /// `.invalidValue` when what is stored there cannot be opened here (another key, a value this
+    /// store did not save, one changed in Redis): that value is left in place, so a worker with the
+    /// right key still takes it until its lifetime ends. Both commands together are one operation,
+    /// within the client's command timeout.
     public func take(_ id: String) throws(MSALRedisError) -> Data {
         guard id.count == 32, id.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else {
             throw MSALRedisError(.notFound, "Not a saved sign-in id")
         }
-        let key = self.key(id)
-        let reply = try client.command([Data("GETDEL".utf8), key])
-        switch reply {
-        case .null: throw MSALRedisError(.notFound, "No saved sign-in under this id: never saved, expired, or already taken")
-        case .bulk(let stored): return try seal.open(stored, storedAs: key)
+        return try client.operation { () throws(MSALRedisError) -> Data in try takeOnce(key(id)) }
+    }
+
+    private func takeOnce(_ key: Data) throws(MSALRedisError) -> Data {
+        let stored: Data
+        switch try client.command([Data("GET".utf8), key]) {
+        case .null: throw Self.notFound
+        case .bulk(let value): stored = value
         default: throw MSALRedisError(.invalidValue, "A saved sign-in's value is not one this library wrote")
         }
+        let state = try seal.open(stored, storedAs: key)
+        let deleted = try client.command([Data("EVAL".utf8), Data(Self.takeIfUnchanged.utf8), Data("1".utf8), key, stored])
+        guard deleted == .integer(1) else { throw Self.notFound }
+        return state
     }
+
+    private static let notFound = MSALRedisError(.notFound, "No saved sign-in under this id: never saved, expired, or already taken")
+
+    /// KEYS: the saved sign-in. ARGV: the value its taker read and opened. Deletes the key only
+    /// while it still holds that value; 1 when deleted (this taker has it), 0 when another took it.
+    static let takeIfUnchanged = """
+        if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+        return 0
+        """
 
     /// `<prefix>signin:{<id>}`: the id is the hash tag, so in a cluster the key's slot is the id's.
     private func key(_ id: String) -> Data { Data("\(client.configuration.keyPrefix)signin:{\(id)}".utf8) }

@@ -16,6 +16,9 @@ import MSAL
 /// (docs/redis.md#the-token-cache). A write is one script on that slot: it merges by entry, drops
 /// expired entries, and makes the keys live as long as the latest expiry. The client's own keys
 /// (the change version and the index of partitions) share another tag and are written after the data.
+///
+/// Every requirement, and everything the SDK asks in one go (`operation(_:)`), finishes or fails
+/// within the client's command timeout as a whole (docs/redis.md#connections).
 public final class MSALRedisTokenCacheEntryStore: MSALTokenCacheEntryStore {
     private let client: MSALRedisClient
     private let seal: ValueSeal
@@ -30,6 +33,12 @@ public final class MSALRedisTokenCacheEntryStore: MSALTokenCacheEntryStore {
     /// `Redis at <endpoint> db <n>`, without the password.
     public var storeDescription: String { "Redis at \(client.configuration)" }
 
+    /// One deadline, the client's command timeout, for every command `body` sends
+    /// (`MSALRedisClient.operation(_:)`).
+    public func operation<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
+        try client.operation(body)
+    }
+
     /// `GET <prefix>tc:{<client id>}:changed`.
     public func changeVersion(clientId: String) throws -> String? {
         try client.command([Data("GET".utf8), clientKey(clientId, "changed")]).string
@@ -39,6 +48,10 @@ public final class MSALRedisTokenCacheEntryStore: MSALTokenCacheEntryStore {
     /// whose version has expired or was removed are left out): the versions are read in one
     /// pipeline, one round trip per server however many accounts there are.
     public func partitionVersions(clientId: String) throws -> [MSALTokenCachePartition: String] {
+        try client.operation { () throws(MSALRedisError) in try versions(clientId: clientId) }
+    }
+
+    private func versions(clientId: String) throws(MSALRedisError) -> [MSALTokenCachePartition: String] {
         let members = try client.command([Data("SMEMBERS".utf8), clientKey(clientId, "partitions")]).array ?? []
         let partitions = members.compactMap(\.string).map { member in
             MSALTokenCachePartition(clientId: clientId, homeAccountId: member == "-" ? nil : String(member.dropFirst()))
@@ -89,6 +102,10 @@ public final class MSALRedisTokenCacheEntryStore: MSALTokenCacheEntryStore {
 
     /// One script on the partition's slot (TokenCacheScripts.write), then the client's index and change version.
     public func write(_ write: MSALTokenCacheEntryWrite) throws {
+        try client.operation { () throws(MSALRedisError) in try written(write) }
+    }
+
+    private func written(_ write: MSALTokenCacheEntryWrite) throws(MSALRedisError) {
         let entriesKey = key(write.partition, "e")
         var arguments = [Data("EVAL".utf8), Data(TokenCacheScripts.write.utf8), Data("3".utf8)]
         arguments += [entriesKey, key(write.partition, "x"), key(write.partition, "v")]
@@ -104,8 +121,10 @@ public final class MSALRedisTokenCacheEntryStore: MSALTokenCacheEntryStore {
 
     /// Deletes the partition's keys, then updates the client's index and change version.
     public func removePartition(_ partition: MSALTokenCachePartition) throws {
-        try client.command([Data("DEL".utf8), key(partition, "e"), key(partition, "x"), key(partition, "v")])
-        try index(partition, "remove")
+        try client.operation { () throws(MSALRedisError) in
+            try client.command([Data("DEL".utf8), key(partition, "e"), key(partition, "x"), key(partition, "v")])
+            try index(partition, "remove")
+        }
     }
 
     /// `SET <lock> owner NX PX <lease in ms>`.
@@ -129,7 +148,7 @@ public final class MSALRedisTokenCacheEntryStore: MSALTokenCacheEntryStore {
     /// at the data again once its member is gone: a write by another machine that landed between
     /// this removal's data and its index (its own "add" already done) would otherwise leave an
     /// account with entries that no machine lists. A write that lands after that look adds itself.
-    func index(_ partition: MSALTokenCachePartition, _ change: String) throws {
+    func index(_ partition: MSALTokenCachePartition, _ change: String) throws(MSALRedisError) {
         try client.command([
             Data("EVAL".utf8), Data(TokenCacheScripts.index.utf8), Data("2".utf8), clientKey(partition.clientId, "partitions"),
             clientKey(partition.clientId, "changed"), Data(Self.member(partition).utf8), Data(change.utf8), try Self.newVersion(),

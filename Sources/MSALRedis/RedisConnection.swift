@@ -6,15 +6,16 @@ import Foundation
 final class RedisConnection {
     private let socket: RedisSocket
     private var reader: RESPReader
-    private let commandTimeout: TimeInterval
 
+    /// Connects, `AUTH`s and `SELECT`s within `connectTimeout`, and never past `operation`: the
+    /// deadline of the operation that needs the connection.
     init(
-        endpoint: MSALRedisConfiguration.Endpoint, configuration: MSALRedisConfiguration, tlsContext: TLSContext?, selectDatabase: Bool
+        endpoint: MSALRedisConfiguration.Endpoint, configuration: MSALRedisConfiguration, tlsContext: TLSContext?, selectDatabase: Bool,
+        operation: Deadline
     ) throws(MSALRedisError) {
-        let deadline = Deadline(after: configuration.connectTimeout)
+        let deadline = Deadline(after: configuration.connectTimeout).earlier(operation)
         socket = try RedisSocket(endpoint: endpoint, tlsContext: tlsContext, deadline: deadline)
         reader = RESPReader(maxBulkBytes: configuration.maxReplyBytes, maxArrayCount: configuration.maxArrayCount)
-        commandTimeout = configuration.commandTimeout
         var setup: [[Data]] = []
         if let password = configuration.password {
             setup.append([Data("AUTH".utf8)] + (configuration.username.map { [Data($0.utf8)] } ?? []) + [Data(password.utf8)])
@@ -36,10 +37,9 @@ final class RedisConnection {
     /// Whether the server closed this idle connection (or sent something unasked).
     var isStale: Bool { reader.hasPendingBytes || socket.isClosedByPeer }
 
-    /// Sends `commands` at once and reads one reply for each, within the command timeout. Error
-    /// replies come back as `.error`.
-    func pipeline(_ commands: [[Data]], deadline: Deadline? = nil) throws(MSALRedisError) -> [MSALRedisReply] {
-        let deadline = deadline ?? Deadline(after: commandTimeout)
+    /// Sends `commands` at once and reads one reply for each before `deadline`. Error replies
+    /// come back as `.error`.
+    func pipeline(_ commands: [[Data]], deadline: Deadline) throws(MSALRedisError) -> [MSALRedisReply] {
         try socket.write(commands.flatMap { RESPEncoder.encode($0) }, deadline: deadline)
         var replies: [MSALRedisReply] = []
         while replies.count < commands.count {

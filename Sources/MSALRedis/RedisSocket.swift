@@ -13,6 +13,11 @@ struct Deadline {
         nanoseconds = Self.now() &+ UInt64(max(0, seconds) * 1_000_000_000)
     }
 
+    init(nanoseconds: UInt64) { self.nanoseconds = nanoseconds }
+
+    /// Whichever of the two comes first.
+    func earlier(_ other: Deadline) -> Deadline { nanoseconds <= other.nanoseconds ? self : other }
+
     /// Milliseconds left, at least 0, for `poll`.
     var remainingMilliseconds: Int32 {
         let now = Self.now()

@@ -8,7 +8,7 @@ import MSALRedis
 /// minutes the service accepts it) and what the tool shows about the step. A `login --v2` step
 /// saves a version 2 document, which `load` restores with `restoreStateV2(serialized:)`. With
 /// `"saved_sign_ins": "redis"` the same document is kept in Redis under a new id at every save,
-/// and taken (read and deleted) by the one `login --sign-in-id ID` that continues it
+/// and taken (read, opened, then deleted) by the one `login --sign-in-id ID` that continues it
 /// (docs/cli.md#redis).
 struct FlowStore {
     /// Where the saved sign-in is.
@@ -93,7 +93,8 @@ struct FlowStore {
             } catch  where error.code == .invalidValue {
                 throw CLIError(
                     .noSavedFlow,
-                    "the saved sign-in in Redis cannot be read (damaged, or sealed with another key): start again with native-auth login")
+                    "the saved sign-in in Redis cannot be opened with this configuration (sealed with another key, or damaged); it stays there for a machine with the right key until it expires"
+                )
             } catch {
                 throw RedisBackend.failure(error, doing: "taking the saved sign-in")
             }

@@ -98,7 +98,8 @@ public final class InMemoryTokenCacheEntryStore: MSALTokenCacheEntryStore {
     /// The partitions that hold entries.
     public var partitions: Set<MSALTokenCachePartition> { state.withLock { Set($0.partitions.keys) } }
 
-    /// The stored values of `partition`, expired ones included, as they were written.
+    /// The stored values of `partition` as they were written, expired ones included until the
+    /// partition's next write drops them.
     public func storedEntries(of partition: MSALTokenCachePartition) -> [String: MSALTokenCacheEntryValue] {
         state.withLock { $0.partitions[partition]?.entries ?? [:] }
     }
@@ -154,16 +155,22 @@ public final class InMemoryTokenCacheEntryStore: MSALTokenCacheEntryStore {
         (stored?.entries ?? [:]).compactMapValues { value in (value.expiresOn.map { $0 > now } ?? true) ? value.data : nil }
     }
 
-    /// Sets and removes in one step under the store's lock.
+    /// Sets and removes in one step under the store's lock, and drops the partition's entries past
+    /// their expiry, as a Redis store's write does: a partition left with no entries is removed
+    /// (out of `partitions` and `partitionVersions`).
     public func write(_ write: MSALTokenCacheEntryWrite) throws {
         if let failure = self.failure { throw failure }
         beforeChange?(write.partition)
+        let now = now()
         let observers = try record(.write(write)) { state in
             var stored = state.partitions[write.partition] ?? Stored()
             for key in write.remove { stored.entries[key] = nil }
             for (key, value) in write.set { stored.entries[key] = value }
+            stored.entries = stored.entries.filter { $0.value.expiresOn.map { $0 > now } ?? true }
             state.partitions[write.partition] = stored
-            return bump(write.partition, &state)
+            let observers = bump(write.partition, &state)
+            if stored.entries.isEmpty { state.partitions[write.partition] = nil }
+            return observers
         }
         notify(observers)
     }

@@ -4,8 +4,8 @@ import TestSupport
 import Testing
 
 /// `MSALRedisSignInStore`: a state saved by one process and taken by another, once; expiry;
-/// encryption at rest refusing anything that does not authenticate; values that are not ours.
-/// Eight threads taking one id run again under ThreadSanitizer.
+/// encryption at rest refusing anything that does not authenticate, and leaving it where it is;
+/// values that are not ours. Eight threads taking one id run again under ThreadSanitizer.
 @Suite(.tags(.concurrency)) struct SignInStoreTests {
     static let state = Data(#"{"version":1,"kind":"signInCode","continuationToken":"ct-secret-value-123"}"#.utf8)
     static let key = Data((0..<32).map { UInt8($0 * 7 % 256) })
@@ -51,17 +51,65 @@ import Testing
         #expect(try store.take(id) == Self.state)
     }
 
+    /// Eight takers with the right key, each on its own connection, let go at once, over twenty
+    /// saved states: each state goes to exactly one of them and the others find it taken.
     @Test func onlyOneOfManyConcurrentTakesGetsTheState() throws {
         let server = try RedisServer()
-        let store = try MSALRedisSignInStore(client: try ClientTests.client(server.url))
-        let id = try store.save(Self.state)
-        let lock = NSLock()
-        nonisolated(unsafe) var taken = 0
-        DispatchQueue.concurrentPerform(iterations: 8) { _ in
-            let own = try? MSALRedisSignInStore(client: try ClientTests.client(server.url))
-            if (try? own?.take(id)) != nil { lock.withLock { taken += 1 } }
+        let store = try MSALRedisSignInStore(client: try ClientTests.client(server.url), encryptionKey: Self.key)
+        let takers = try (0..<8).map { _ in
+            let client = try ClientTests.client(server.url)
+            try client.command(["PING"])
+            return try MSALRedisSignInStore(client: client, encryptionKey: Self.key)
         }
-        #expect(taken == 1)
+        for round in 0..<20 {
+            let id = try store.save(Self.state)
+            let lock = NSLock()
+            nonisolated(unsafe) var taken: [Data] = []
+            nonisolated(unsafe) var refused: [MSALRedisError.Code?] = []
+            // Threads of their own (not a pool that may run fewer at once), let go together.
+            let ready = DispatchGroup()
+            let done = DispatchGroup()
+            let go = DispatchSemaphore(value: 0)
+            for taker in takers {
+                ready.enter()
+                done.enter()
+                Thread {
+                    ready.leave()
+                    go.wait()
+                    do {
+                        let state = try taker.take(id)
+                        lock.withLock { taken.append(state) }
+                    } catch {
+                        lock.withLock { refused.append((error as? MSALRedisError)?.code) }
+                    }
+                    done.leave()
+                }.start()
+            }
+            ready.wait()
+            for _ in takers { go.signal() }
+            done.wait()
+            #expect(taken == [Self.state], "round \(round): exactly one of eight takers with the right key gets the state")
+            #expect(refused == Array(repeating: .notFound, count: 7), "round \(round): the others find it taken")
+        }
+    }
+
+    /// A worker with another key (a rolling deploy, a typo) cannot open the state and leaves it:
+    /// the worker with the right key takes it afterwards, once.
+    @Test func aWorkerWithAnotherKeyLeavesTheStateForTheRightOne() throws {
+        let server = try RedisServer()
+        let client = try ClientTests.client(server.url)
+        let right = try MSALRedisSignInStore(client: client, encryptionKey: Self.key)
+        let wrong = try MSALRedisSignInStore(client: try ClientTests.client(server.url), encryptionKey: Data(repeating: 9, count: 32))
+        let unkeyed = try MSALRedisSignInStore(client: try ClientTests.client(server.url))
+        let id = try right.save(Self.state)
+        let stored = try client.command(["GET", "signin:{\(id)}"]).data
+        #expect(Self.failure { _ = try wrong.take(id) }?.code == .invalidValue)
+        #expect(Self.failure { _ = try unkeyed.take(id) }?.code == .invalidValue)
+        #expect(try client.command(["GET", "signin:{\(id)}"]).data == stored, "the state is still there, as saved")
+        let ttl = try client.command(["TTL", "signin:{\(id)}"]).integer ?? -1
+        #expect(ttl > 590 && ttl <= 600, "and keeps its lifetime")
+        #expect(try right.take(id) == Self.state)
+        #expect(Self.failure { _ = try right.take(id) }?.code == .notFound)
     }
 
     @Test func keepsAStateForItsLifetimeOnlyUnderThePrefix() throws {
@@ -85,7 +133,10 @@ import Testing
         let id = try sealed.save(Self.state)
         var bytes = try #require(try client.command(["GET", "signin:{\(id)}"]).data)
         bytes[bytes.count - 3] ^= 0x01
-        try client.command([Data("SET".utf8), Data("signin:{\(id)}".utf8), bytes])
+        try client.command([Data("SET".utf8), Data("signin:{\(id)}".utf8), bytes, Data("EX".utf8), Data("600".utf8)])
+        #expect(Self.failure { _ = try sealed.take(id) }?.code == .invalidValue)
+        // Never returned and never taken: still there as it was, refused again.
+        #expect(try client.command(["GET", "signin:{\(id)}"]).data == bytes)
         #expect(Self.failure { _ = try sealed.take(id) }?.code == .invalidValue)
         // A good value copied under another id: the key is authenticated with it.
         let first = try sealed.save(Self.state)

@@ -82,6 +82,27 @@ import Testing
         #expect(try client.command([Data("SMEMBERS".utf8), store.clientKey(Self.clientId, "partitions")]).array?.isEmpty == true)
     }
 
+    /// A write that leaves a partition with no entries (its last access token expired and
+    /// dropped) takes it out of the client's index, so that no check asks for it again.
+    @Test func aPartitionEmptiedByAWriteLeavesTheIndex() throws {
+        let server = try RedisServer()
+        let store = try Self.store(server)
+        let client = try ClientTests.client(server.url)
+        let index = { () throws -> Set<String> in
+            Set(
+                try client.command([Data("SMEMBERS".utf8), store.clientKey(Self.clientId, "partitions")]).array?.compactMap(\.string) ?? [])
+        }
+        try store.write(MSALTokenCacheEntryWrite(partition: Self.ada, set: ["AccessToken:a": Self.value("a")], remove: []))
+        try store.write(MSALTokenCacheEntryWrite(partition: Self.grace, set: ["RefreshToken:r": Self.value("r", expires: nil)], remove: []))
+        #expect(try index() == ["aada-uid.tenant", "agrace-uid.tenant"])
+        let before = try store.changeVersion(clientId: Self.clientId)
+        try store.write(MSALTokenCacheEntryWrite(partition: Self.ada, set: ["AccessToken:a": Self.value("a", expires: -5)], remove: []))
+        #expect(try index() == ["agrace-uid.tenant"], "the emptied partition is out of the index")
+        #expect(try store.partitionVersions(clientId: Self.clientId).keys.sorted { $0.description < $1.description } == [Self.grace])
+        #expect(try store.changeVersion(clientId: Self.clientId) != before)
+        #expect(try client.command([Data("EXISTS".utf8), store.key(Self.ada, "e"), store.key(Self.ada, "v")]).integer == 0)
+    }
+
     @Test func everyWriteAndRemovalChangesTheVersionsToValuesNeverSeenBefore() throws {
         let server = try RedisServer()
         let store = try Self.store(server)

@@ -115,6 +115,26 @@ import Testing
         #expect(noID.status == 2 && noID.stderr.contains("--sign-in-id"), "\(noID)")
     }
 
+    /// A machine whose key is another (a rolling deploy, a typo) cannot open a saved sign-in and
+    /// leaves it in Redis: the machine with the right key continues it afterwards.
+    @Test func aMachineWithAnotherKeyLeavesTheSavedSignInForTheRightOne() async throws {
+        let machines = try TwoMachines()
+        let started = try machines.onFirst(["login", "--no-prompt", "--username", "grace@example.com"])
+        #expect(started.status == 4, "\(started)")
+        let id = started.stdout.trimmingCharacters(in: .newlines)
+        let code = try await machines.emulator.lastCode("grace@example.com")
+
+        let otherKey = machines.second.root + "/other.key"
+        try Data(repeating: 9, count: 32).write(to: URL(fileURLWithPath: otherKey))
+        let settings: [String: Any] = ["url": machines.redis.url, "key_prefix": "cli-test:", "encryption_key_file": otherKey]
+        let other = try machines.second.writeConfig(TwoMachines.config(machines.emulator, settings), name: "other-key.json")
+        let refused = try machines.second.run(["--config", other, "login", "--no-prompt", "--sign-in-id", id, "--code", code])
+        #expect(refused.status == 9 && refused.stderr.contains("cannot be opened"), "\(refused)")
+
+        let finished = try machines.onSecond(["login", "--no-prompt", "--sign-in-id", id, "--code", code])
+        #expect(finished.status == 0 && finished.stdout == "grace@example.com\n", "the right key still continues it: \(finished)")
+    }
+
     /// MFA across three invocations on alternating machines: each waiting step is saved under a new
     /// id, and the id of a step already continued is refused.
     @Test func mfaStepsAlternateBetweenMachines() async throws {
@@ -191,6 +211,22 @@ import Testing
         try "correct-horse\n".write(toFile: passwordFile, atomically: true, encoding: .utf8)
         let right = try emulator.home.run(["--config", config, "token"])
         #expect(right.status == 8, "the password is read from the file's first line; no account yet: \(right)")
+    }
+
+    /// A Redis that accepts connections and never answers: `token` gives up within the command
+    /// timeout (2 s, docs/redis.md#connections) as a whole, `AUTH` and `SELECT` included.
+    @Test func aRedisThatNeverAnswersIsStatus7WithinTheCommandTimeout() throws {
+        let emulator = try CLIEmulator()
+        let silent = try SilentServer()
+        let passwordFile = emulator.home.root + "/redis.password"
+        try "secret\n".write(toFile: passwordFile, atomically: true, encoding: .utf8)
+        let object = TwoMachines.config(emulator, ["url": silent.url + "/2", "password_file": passwordFile])
+        let config = try emulator.home.writeConfig(object, name: "silent.json")
+        let start = Date()
+        let token = try emulator.home.run(["--config", config, "token"])
+        let time = Date().timeIntervalSince(start)
+        #expect(token.status == 7 && token.stderr.contains("did not answer"), "\(token)")
+        #expect(time >= 1.8 && time < 3.6, "gave up after \(time) s, where the command timeout is 2 s")
     }
 
     @Test func redisSettingsThatCannotBeUsedAreConfigurationErrors() throws {

@@ -7,7 +7,7 @@
  * another, and refused after (MSAL_NA_ERR_STATE_NOT_FOUND), also to threads taking it at once;
  * bad settings are MSAL_NA_ERR_INVALID_CONFIG naming the field; a wrong
  * password and a server that is down are MSAL_NA_ERR_REDIS_UNAVAILABLE naming the server, and no
- * message ever holds a password. Built and run by scripts/test-bindings under AddressSanitizer and
+ * message ever holds a password; so is a server that never answers, within the command timeout. Built and run by scripts/test-bindings under AddressSanitizer and
  * UndefinedBehaviorSanitizer, then ThreadSanitizer.
  * Usage: redis_test AUTHORITY CLIENT_ID   (a running emulator; redis-server and redis-cli on PATH)
  */
@@ -23,6 +23,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -289,6 +290,28 @@ static void unavailable(const char *when) {
     }
 }
 
+/* A server that accepts connections (the kernel completes them in the listen backlog) and never
+ * answers: creating the application (PING, after AUTH and SELECT) is MSAL_NA_ERR_REDIS_UNAVAILABLE
+ * within the command timeout, 2 s as a whole, not the 5 s connect timeout. */
+static void never_answers(void) {
+    int listener = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in address = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    socklen_t size = sizeof address;
+    CHECK(bind(listener, (struct sockaddr *)&address, size) == 0 && listen(listener, 8) == 0);
+    getsockname(listener, (struct sockaddr *)&address, &size);
+    char body[512];
+    snprintf(body, sizeof body, "\"url\": \"redis://127.0.0.1:%d/2\", \"password_file\": \"%s/password\"", ntohs(address.sin_port),
+             directory);
+    struct timespec start, end;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    CHECK_CODE(create_code(config_with(body)), MSAL_NA_ERR_REDIS_UNAVAILABLE);
+    clock_gettime(CLOCK_MONOTONIC, &end);
+    double elapsed = (double)(end.tv_sec - start.tv_sec) + (double)(end.tv_nsec - start.tv_nsec) / 1e9;
+    if (!(elapsed >= 1.8 && elapsed < 3.6)) fprintf(stderr, "gave up after %.2f s, where the command timeout is 2 s\n", elapsed);
+    CHECK(elapsed >= 1.8 && elapsed < 3.6);
+    close(listener);
+}
+
 #include "redis_saved_sign_ins.h"
 
 int main(int argc, char **argv) {
@@ -310,6 +333,7 @@ int main(int argc, char **argv) {
     saved_sign_ins();
     bad_settings();
     unavailable("up");
+    never_answers();
     late_app = app_of(config_with(redis_body("password", "late:", "")));
     late_state = password_step(late_app);
     stop_server();

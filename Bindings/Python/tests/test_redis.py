@@ -4,7 +4,8 @@ test starts (with a password, on a free loopback port, in its temporary director
 Two processes on one Redis share a signed-in account's tokens and see a sign-out; a sign-in saved in
 Redis by one process is continued by another, once (StateNotFoundError after); bad settings are
 InvalidConfigError naming the field; a wrong password or a server that is down is
-RedisUnavailableError naming the server, never the password.
+RedisUnavailableError naming the server, never the password; a server that accepts connections and
+never answers is RedisUnavailableError within the command timeout (2 s), AUTH and SELECT included.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -171,6 +173,37 @@ def test_a_wrong_password_or_a_server_down_is_redis_unavailable(emulator: Emulat
         m.PublicClientApplication(redis_config(emulator, redis.settings("py-x:")))
     assert place in caught.value.message and "cannot be reached" in caught.value.message
     assert PASSWORD not in caught.value.message
+
+
+def test_a_redis_that_never_answers_is_unavailable_within_the_command_timeout(emulator: Emulator, tmp_path: Path) -> None:
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(8)
+    accepted = []
+
+    def accept() -> None:
+        while True:
+            try:
+                connection, _ = listener.accept()
+            except OSError:
+                return
+            accepted.append(connection)
+
+    threading.Thread(target=accept, daemon=True).start()
+    (tmp_path / "password").write_text(PASSWORD + "\n")
+    port = listener.getsockname()[1]
+    settings = {"url": f"redis://127.0.0.1:{port}/2", "password_file": str(tmp_path / "password")}
+    try:
+        start = time.monotonic()
+        with pytest.raises(m.RedisUnavailableError) as caught:
+            m.PublicClientApplication(redis_config(emulator, settings))
+        elapsed = time.monotonic() - start
+    finally:
+        listener.close()
+        for connection in accepted:
+            connection.close()
+    assert 1.8 <= elapsed < 3.6, f"gave up after {elapsed:.2f} s, where the command timeout is 2 s"
+    assert f"127.0.0.1:{port}" in caught.value.message and PASSWORD not in caught.value.message
 
 
 # A second process that takes a saved sign-in from Redis and submits the password on it.

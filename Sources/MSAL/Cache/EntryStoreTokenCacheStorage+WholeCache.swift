@@ -7,7 +7,7 @@ extension EntryStoreTokenCacheStorage {
 
     package func load(ifChangedSince stamp: TokenCacheStamp?) throws(SetupError) -> TokenCacheSnapshot? {
         try state.withLock { (state) throws(SetupError) -> TokenCacheSnapshot? in
-            if needsCheck(state) { try check(&state) }
+            if needsCheck(state) { try store.operation { () throws(SetupError) in try check(&state) } }
             return snapshot(state, unless: stamp)
         }
     }
@@ -15,7 +15,7 @@ extension EntryStoreTokenCacheStorage {
     /// Asks the store whatever the interval: the list of accounts.
     package func loadChecked(ifChangedSince stamp: TokenCacheStamp?) throws(SetupError) -> TokenCacheSnapshot? {
         try state.withLock { (state) throws(SetupError) -> TokenCacheSnapshot? in
-            try check(&state)
+            try store.operation { () throws(SetupError) in try check(&state) }
             return snapshot(state, unless: stamp)
         }
     }
@@ -78,39 +78,45 @@ extension EntryStoreTokenCacheStorage {
     }
 
     package func update(_ change: (inout TokenCacheDocument) -> Void) throws(SetupError) -> TokenCacheSnapshot {
+        // The check and the writes are one operation for the store (one deadline).
         try state.withLock { (state) throws(SetupError) -> TokenCacheSnapshot in
-            try check(&state)
-            let original = EntryStoreLayout.document(of: state.partitions.values.map(\.entries))
-            var document = original
-            change(&document)
-            let partitions = state.partitions
-            let touched = EntryStoreLayout.changes(from: original, to: document, clientId: clientId) { partitions[$0]?.entries ?? [:] }
-            let plan = EntryStoreLayout.plan(from: touched.before, to: touched.after, now: clock.now())
-            do {
-                for write in plan.writes { try store.write(write) }
-                for partition in plan.removals { try store.removePartition(partition) }
-            } catch {
-                // Some partitions may be written: read them all again at the next look-up.
-                state.complete = false
-                for partition in plan.entries.keys { state.partitions[partition]?.mustCheck = true }
-                throw failure("write the token cache to", error)
-            }
-            let now = uptime()
-            for (partition, entries) in plan.entries {
-                let writes = (state.partitions[partition]?.writes ?? 0) &+ 1
-                state.heldBytes -= state.partitions[partition]?.bytes ?? 0
-                guard !entries.isEmpty else {
-                    state.partitions[partition] = nil
-                    continue
-                }
-                let bytes = entries.reduce(0) { $0 + $1.key.utf8.count + $1.value.jsonBytes.count }
-                state.heldBytes += bytes
-                state.partitions[partition] = Held(
-                    version: nil, entries: entries, bytes: bytes, checkedAt: now, checkedNotifications: state.checkedNotifications,
-                    writes: writes)
-            }
-            if !plan.entries.isEmpty { state.generation += 1 }
-            return snapshot(state, unless: nil)!
+            try store.operation { () throws(SetupError) -> TokenCacheSnapshot in try checkedUpdate(&state, change) }
         }
+    }
+
+    private func checkedUpdate(_ state: inout State, _ change: (inout TokenCacheDocument) -> Void) throws(SetupError) -> TokenCacheSnapshot
+    {
+        try check(&state)
+        let original = EntryStoreLayout.document(of: state.partitions.values.map(\.entries))
+        var document = original
+        change(&document)
+        let partitions = state.partitions
+        let touched = EntryStoreLayout.changes(from: original, to: document, clientId: clientId) { partitions[$0]?.entries ?? [:] }
+        let plan = EntryStoreLayout.plan(from: touched.before, to: touched.after, now: clock.now())
+        do {
+            for write in plan.writes { try store.write(write) }
+            for partition in plan.removals { try store.removePartition(partition) }
+        } catch {
+            // Some partitions may be written: read them all again at the next look-up.
+            state.complete = false
+            for partition in plan.entries.keys { state.partitions[partition]?.mustCheck = true }
+            throw failure("write the token cache to", error)
+        }
+        let now = uptime()
+        for (partition, entries) in plan.entries {
+            let writes = (state.partitions[partition]?.writes ?? 0) &+ 1
+            state.heldBytes -= state.partitions[partition]?.bytes ?? 0
+            guard !entries.isEmpty else {
+                state.partitions[partition] = nil
+                continue
+            }
+            let bytes = entries.reduce(0) { $0 + $1.key.utf8.count + $1.value.jsonBytes.count }
+            state.heldBytes += bytes
+            state.partitions[partition] = Held(
+                version: nil, entries: entries, bytes: bytes, checkedAt: now, checkedNotifications: state.checkedNotifications,
+                writes: writes)
+        }
+        if !plan.entries.isEmpty { state.generation += 1 }
+        return snapshot(state, unless: nil)!
     }
 }

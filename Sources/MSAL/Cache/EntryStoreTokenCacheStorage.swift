@@ -26,6 +26,8 @@ import Foundation
 ///   and the partition versions; it is linear in the accounts, as a listing is.
 /// - A store error becomes `cacheUnavailable` carrying the store's own error; a partition held
 ///   keeps serving the tokens it holds until they expire, and every write fails.
+/// - **One operation, one deadline.** What one look-up, write or listing asks of the store runs
+///   inside `store.operation(_:)`, so that a store with a timeout bounds it as a whole.
 package final class EntryStoreTokenCacheStorage: AccountScopedTokenCacheStorage {
     package let store: any MSALTokenCacheEntryStore
     package let clientId: String
@@ -129,25 +131,37 @@ package final class EntryStoreTokenCacheStorage: AccountScopedTokenCacheStorage 
             return .trusted(Self.slice(of: &held, account: account, builder: builder))
         }
         let writes: UInt64
+        let version: String?
         switch found {
         case .trusted(let slice): return ScopedSlice(slice: slice, problem: nil, asked: false)
-        case .absent: writes = 0
-        case .stale(let version, let held):
-            writes = held
-            if let version {
-                let current: String?
-                do { current = try store.version(of: partition) } catch {
-                    return try heldAfterFailure(partition, account, builder, now, error)
+        case .absent: (writes, version) = (0, nil)
+        case .stale(let held, let count): (writes, version) = (count, held)
+        }
+        // The version and the read below are one operation for the store (one deadline).
+        return try store.operation { () throws(SetupError) -> ScopedSlice in
+            try fromStore(partition, account, builder, now, notified, held: version, writes: writes)
+        }
+    }
+
+    /// `slice(of:)` when the copy held is not trusted: its version (`held`, when one is held)
+    /// checked, or the partition read.
+    private func fromStore(
+        _ partition: MSALTokenCachePartition, _ account: String, _ builder: AccountSliceBuilder, _ now: UInt64, _ notified: UInt64,
+        held version: String?, writes: UInt64
+    ) throws(SetupError) -> ScopedSlice {
+        if let version {
+            let current: String?
+            do { current = try store.version(of: partition) } catch {
+                return try heldAfterFailure(partition, account, builder, now, error)
+            }
+            if current == version {
+                let slice = state.withLock { state -> AccountSlice? in
+                    guard var held = state.partitions[partition] else { return nil }
+                    defer { state.partitions[partition] = held }
+                    (held.checkedAt, held.checkedNotifications, held.mustCheck) = (now, notified, false)
+                    return Self.slice(of: &held, account: account, builder: builder)
                 }
-                if current == version {
-                    let slice = state.withLock { state -> AccountSlice? in
-                        guard var held = state.partitions[partition] else { return nil }
-                        defer { state.partitions[partition] = held }
-                        (held.checkedAt, held.checkedNotifications, held.mustCheck) = (now, notified, false)
-                        return Self.slice(of: &held, account: account, builder: builder)
-                    }
-                    if let slice { return ScopedSlice(slice: slice, problem: nil, asked: true) }
-                }
+                if let slice { return ScopedSlice(slice: slice, problem: nil, asked: true) }
             }
         }
         let read: (version: String?, entries: [String: Data])
@@ -211,6 +225,11 @@ package final class EntryStoreTokenCacheStorage: AccountScopedTokenCacheStorage 
     package func update(account: String, builder: AccountSliceBuilder, _ change: (inout TokenCacheDocument) -> Void) throws(SetupError)
         -> SetupError?
     {
+        // The reads and the writes are one operation for the store (one deadline).
+        try store.operation { () throws(SetupError) -> SetupError? in try updateInStore(account: account, change) }
+    }
+
+    private func updateInStore(account: String, _ change: (inout TokenCacheDocument) -> Void) throws(SetupError) -> SetupError? {
         let partition = MSALTokenCachePartition(clientId: clientId, homeAccountId: account)
         let own = MSALTokenCachePartition(clientId: clientId, homeAccountId: nil)
         let now = uptime()

@@ -85,6 +85,12 @@ public protocol MSALTokenCacheEntryStore: AnyObject, Sendable {
     /// `clientId`, so that this process sees another's writes before its check interval ends.
     /// Returns a function that stops the calls, or nil when the store cannot notify (the default).
     func observeChanges(clientId: String, _ onChange: @escaping @Sendable () -> Void) -> (@Sendable () -> Void)?
+
+    /// Optional: runs `body`, the calls one cache operation of the SDK makes in one go (a look-up:
+    /// a version, then the entries; a write: the reads before it and the writes; the list of
+    /// accounts), so that a store with a timeout bounds them as a whole rather than each
+    /// (`MSALRedisTokenCacheEntryStore`: one command timeout for all of them). The default runs `body`.
+    func operation<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result
 }
 
 extension MSALTokenCacheEntryStore {
@@ -98,6 +104,9 @@ extension MSALTokenCacheEntryStore {
         guard let version = try version(of: partition) else { return (nil, [:]) }
         return (version, try entries(in: partition))
     }
+
+    /// Runs `body`: each call is bounded on its own.
+    public func operation<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result { try body() }
 
     /// No notifications: other writers' changes are seen through `changeVersion` alone.
     public func observeChanges(clientId: String, _ onChange: @escaping @Sendable () -> Void) -> (@Sendable () -> Void)? { nil }

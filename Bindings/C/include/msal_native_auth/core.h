@@ -129,8 +129,9 @@ char *msal_na_state_auth_method(msal_na_state *state, size_t index, int field); 
  * The id lets its holder continue the sign-in: treat it as a secret. An app without "cache": "redis"
  * is MSAL_NA_ERR_INVALID_ARGUMENT; a server that cannot be used MSAL_NA_ERR_REDIS_UNAVAILABLE.
  * save: *out_id receives the id, yours to free with msal_na_string_free; the state stays usable.
- * take: gets and deletes in one step (GETDEL), so of two processes given one id one gets the state
- * and the other MSAL_NA_ERR_STATE_NOT_FOUND, as does a take after 10 minutes; then as
+ * take: reads, opens, then deletes only if unchanged (one script), so of two processes given one id
+ * one gets the state and the other MSAL_NA_ERR_STATE_NOT_FOUND, as does a take after 10 minutes; a
+ * process that cannot open it (another encryption key) leaves it in Redis for one that can; then as
  * msal_na_app_restore_state (expected_kind, the MSAL_NA_ERR_STATE_* errors; a state refused for
  * its kind is taken all the same). */
 msal_na_error msal_na_app_redis_save_state(msal_na_app *app, msal_na_state *state, char **out_id);

@@ -1,0 +1,59 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A loopback listener that accepts every connection and then answers only the first chunks it
+/// reads, one fixed answer each (none by default, optionally late), and nothing after: a Redis that accepts
+/// connections but never answers, or stops answering in the middle of an operation. A connection
+/// stays open until the client closes it.
+public final class SilentServer: @unchecked Sendable {
+    /// The loopback port it listens on.
+    public let port: Int
+    private let listener: Int32
+
+    /// A listener on a free loopback port; `answers`: what it sends to the first chunks read on
+    /// each connection, each `delay` seconds after the chunk came (a slow server).
+    public init(answers: [String] = [], delay: TimeInterval = 0) throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        self.listener = listener
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, length) == 0 && getsockname(listener, $0, &length) == 0
+            }
+        }
+        guard bound, listen(listener, 16) == 0 else { throw RedisTestError("the silent server cannot listen") }
+        port = Int(UInt16(bigEndian: address.sin_port))
+        Thread {
+            while true {
+                let connection = accept(listener, nil, nil)
+                guard connection >= 0 else { return }
+                Thread {
+                    var buffer = [UInt8](repeating: 0, count: 65536)
+                    var next = 0
+                    defer { close(connection) }
+                    while recv(connection, &buffer, buffer.count, 0) > 0 {
+                        guard next < answers.count else { continue }
+                        let answer = Array(answers[next].utf8)
+                        next += 1
+                        usleep(UInt32(delay * 1_000_000))
+                        _ = answer.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                    }
+                }.start()
+            }
+        }.start()
+    }
+
+    /// `redis://127.0.0.1:<port>`.
+    public var url: String { "redis://127.0.0.1:\(port)" }
+
+    deinit {
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+    }
+}
