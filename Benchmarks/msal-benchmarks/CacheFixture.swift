@@ -15,6 +15,13 @@ enum CacheFixture {
     static func secret(account: Int, scopeSet: Int) -> String { "at-\(account)-\(scopeSet)-" + String(repeating: "x", count: 900) }
 
     static func write(to url: URL, accounts: Int, scopeSets: Int) throws {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try document(accounts: 0..<accounts, scopeSets: scopeSets).write(to: url)
+    }
+
+    /// The cache document of the accounts numbered `accounts` (a range, so that many accounts are
+    /// made in batches: Benchmarks/msal-benchmarks/RedisScale.swift).
+    static func document(accounts: Range<Int>, scopeSets: Int) throws -> Data {
         let environment = "contoso.ciamlogin.com"
         let realm = "contoso.onmicrosoft.com"
         let now = Int(Date().timeIntervalSince1970)
@@ -22,7 +29,7 @@ enum CacheFixture {
         var refreshTokens: [String: Any] = [:]
         var idTokens: [String: Any] = [:]
         var accountEntries: [String: Any] = [:]
-        for account in 0..<accounts {
+        for account in accounts {
             let home = "\(uid(account)).\(utid)"
             for set in 0..<scopeSets {
                 let target = scope(set)
@@ -54,8 +61,7 @@ enum CacheFixture {
             "AccessToken": accessTokens, "RefreshToken": refreshTokens, "IdToken": idTokens, "Account": accountEntries,
             "AppMetadata": ["appmetadata-\(environment)-\(clientId)": ["client_id": clientId, "environment": environment]],
         ]
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try JSONSerialization.data(withJSONObject: document).write(to: url)
+        return try JSONSerialization.data(withJSONObject: document)
     }
 
     static func base64URL(_ data: Data) -> String {
