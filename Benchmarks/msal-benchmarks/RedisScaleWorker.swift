@@ -40,8 +40,9 @@ struct ScaleWorker {
     let scopeSets: Int
 
     /// A new application over its own connection to Redis, as a new worker process makes.
-    func application(checkInterval: TimeInterval) throws -> MSALPublicClientApplication {
-        let store = try MSALRedisTokenCacheEntryStore(client: try MSALRedisClient(configuration: MSALRedisConfiguration(url: url)))
+    func application(checkInterval: TimeInterval, url: String? = nil) throws -> MSALPublicClientApplication {
+        let configuration = try MSALRedisConfiguration(url: url ?? self.url)
+        let store = try MSALRedisTokenCacheEntryStore(client: try MSALRedisClient(configuration: configuration))
         let config = MSALPublicClientApplicationConfig(
             clientId: CacheFixture.clientId, redirectUri: nil, authority: try MSALCIAMAuthority(url: URL(string: CacheFixture.authority)!))
         config.tokenCacheLocation = .entryStore(store, checkInterval: checkInterval)
@@ -156,7 +157,41 @@ struct ScaleWorker {
         report["roundRobin"] = roundRobin
         report["rssAfterRoundRobin"] = currentRSSMegabytes() ?? 0
         report["peakRSS"] = peakRSSMegabytes() ?? 0
+        try await slowRedis(into: &report)
         return report
+    }
+
+    /// 200 requests at once for users this worker has not served, through a proxy that makes
+    /// Redis answer 20 ms late, while one task keeps asking for users already held: the burst's
+    /// total time, and the warm requests' times meanwhile.
+    func slowRedis(into report: inout [String: Any]) async throws {
+        guard let port = Int(url.split(separator: ":").last ?? "") else { throw EmulatorError("no port in \(url)") }
+        let proxy = try DelayProxy(targetPort: port, delay: 0.020)
+        let app = try application(checkInterval: interval, url: proxy.url)
+        let held = Array(0..<min(20, users / 2))
+        for user in held { _ = try await request(app, user) }
+        let cold = Array((held.count..<users).shuffled().prefix(200))
+        let done = Locked(false)
+        let start = now()
+        let warmTask = Task { [self] in
+            var samples: [UInt64] = []
+            while !done.withLock({ $0 }) {
+                let began = now()
+                _ = try await request(app, held.randomElement()!)
+                samples.append(now() - began)
+                await Task.yield()
+            }
+            return samples
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for user in cold { group.addTask { [self] in _ = try await request(app, user) } }
+            try await group.waitForAll()
+        }
+        let total = now() - start
+        done.withLock { $0 = true }
+        report["slowBurstSeconds"] = Double(total) / 1e9
+        report["slowBurstUsers"] = cold.count
+        report["slowWarm"] = try await warmTask.value
     }
 }
 
