@@ -120,7 +120,8 @@ private func scaleRows(users: Int, swift: [String: Any], python: [String: Any]?,
     if let python {
         rssMeasured += " · Python \(format(mb(python, "rssAfterRoundRobin"), 0)) MB (peak \(format(mb(python, "peakRSS"), 0)))"
     }
-    var pass = "Swift \(format(mb(swift, "roundRobinSeconds"), 2)) s"
+    let served = scaleSamples(swift, "roundRobin").count
+    var pass = "Swift \(format(mb(swift, "roundRobinSeconds"), 2)) s" + (served < users ? " (stopped after \(grouped(served)) users)" : "")
     if let python { pass += " · Python \(format(mb(python, "roundRobinSeconds"), 2)) s" }
     return [
         row(
