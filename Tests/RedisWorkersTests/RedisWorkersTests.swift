@@ -85,17 +85,29 @@ import Testing
         }
     }
 
-    @Test func signsInOnWorker1FinishesOnWorker2AndBothGetTokens() async throws {
+    @Test func threeUsersSignInAcrossTheWorkersAndEachGetsItsOwnTokens() async throws {
         let run = try await Self.run([])
         #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)")
-        let expected = [
-            "1. worker 1 starts the sign-in of grace@example.com and saves the waiting state in Redis under id ",
-            "2. the mailbox has the sign-in code for grace@example.com (8 digits; not shown)",
+        var expected = [
             "3. worker 2 takes id ", ": grace@example.com is signed in",
-            "4. worker 2 gets an access token for grace@example.com (api://emulator/todolist/ToDoList.Read, valid until ",
-            "5. worker 1 gets an access token for grace@example.com", "from the token cache on Redis, without signing in itself",
-            "6. worker 1 is given id ", "again: refused, no saved sign-in under that id", "All held:",
+            "5. worker 1 is given id ", "again: refused, no saved sign-in under that id", "All held:",
         ]
+        // Each user starts on one worker and finishes on the other; then both workers, in turns,
+        // get each user a token: from the cache on Redis where the other worker signed the user in.
+        for (user, starter, finisher) in [("grace", 1, 2), ("radia", 2, 1), ("frances", 1, 2)] {
+            expected += [
+                "1. worker \(starter) starts the sign-in of \(user)@example.com and saves the waiting state in Redis under id ",
+                "2. the mailbox has the sign-in code for \(user)@example.com (8 digits; not shown)",
+                ": \(user)@example.com is signed in",
+                "4. worker \(starter) gets an access token for \(user)@example.com (api://emulator/todolist/ToDoList.Read, valid until ",
+                "4. worker \(finisher) gets an access token for \(user)@example.com (api://emulator/todolist/ToDoList.Read, valid until ",
+            ]
+            #expect(
+                run.stdout.split(separator: "\n").contains {
+                    $0.hasPrefix("4. worker \(starter) gets an access token for \(user)@example.com")
+                        && $0.hasSuffix("from the token cache on Redis, without signing the user in itself)")
+                }, "\(run.stdout)")
+        }
         for text in expected { #expect(run.stdout.contains(text), "missing: \(text)\n\(run.stdout)") }
         #expect(run.stderr.isEmpty, "\(run.stderr)")
         // Secrets stay out of the output: no whole saved-sign-in id (32 hex digits), no code (8 digits).

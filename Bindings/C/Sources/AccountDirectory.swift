@@ -5,9 +5,9 @@ import MSAL
 /// `MSALNativeAuthUserAccountResult`, as `getNativeAuthUserAccount()` hands out the most recent,
 /// so each handle gets tokens natively and signs out alone.
 ///
-/// Listing goes through the public `allAccounts()` (which reports an unusable cache); making a
-/// result for an account other than the most recent uses the SDK's `package` `accountResult(for:)`,
-/// the one thing here beyond MSAL's public API, because MSAL's native surface has no public way to it.
+/// Listing goes through the public `allAccounts()` (which reports an unusable cache) and makes a
+/// result for each account with the SDK's `package` `accountResult(for:)`; one account by its id
+/// goes through `nativeAuthUserAccount(forIdentifier:)`, which reads that account alone.
 enum AccountDirectory {
     /// Every account, most recently used first.
     static func all(_ application: MSALNativeAuthPublicClientApplication) throws(InterfaceError) -> [MSALNativeAuthUserAccountResult] {
@@ -19,10 +19,21 @@ enum AccountDirectory {
         }
     }
 
-    /// The account with this home account id (`uid.utid`, case-insensitive), if cached.
-    static func account(_ application: MSALNativeAuthPublicClientApplication, identifier: String) -> MSALNativeAuthUserAccountResult? {
-        application.environment.cache.accounts().first { $0.homeAccountId.lowercased() == identifier.lowercased() }
-            .map(application.accountResult(for:))
+    /// The account with this home account id (`uid.utid`, case-insensitive), if cached: that
+    /// account alone is read.
+    static func account(_ application: MSALNativeAuthPublicClientApplication, identifier: String) throws(InterfaceError)
+        -> MSALNativeAuthUserAccountResult?
+    {
+        do {
+            return try application.nativeAuthUserAccount(forIdentifier: identifier)
+        } catch let error as NSError
+            where error.domain == MSALErrorDomain
+            && error.userInfo[MSALInternalErrorCodeKey] as? Int == MSALInternalError.internalErrorAccountRequired.rawValue
+        {
+            return nil
+        } catch {
+            throw cacheProblem(error as NSError)
+        }
     }
 
     /// A cache that cannot be used, as the C error it is: the keyring's own kinds, else `MSAL_NA_ERR_CACHE`.

@@ -36,9 +36,16 @@ public func msal_na_app_account_for_username(_ app: OpaquePointer?, _ username: 
 public func msal_na_app_account_for_id(_ app: OpaquePointer?, _ identifier: CString?, _ out: UnsafeMutablePointer<OpaquePointer?>?)
     -> Int32
 {
-    findAccount(app, out) { () throws(InterfaceError) in
-        let wanted = try CStrings.required(identifier, "home_account_id").lowercased()
-        return { $0.account.identifier?.lowercased() == wanted }
+    out?.pointee = nil
+    return guarded { () throws(InterfaceError) in
+        let application = try Operations.app(app).application
+        let wanted = try CStrings.required(identifier, "home_account_id")
+        guard let out else { throw InterfaceError(.invalidArgument, "'out_account' is NULL") }
+        // That account alone is read: the cost does not grow with the accounts (AccountDirectory.swift).
+        guard let account = try AccountDirectory.account(application, identifier: wanted) else {
+            throw InterfaceError(.noAccount, "no cached account matches")
+        }
+        out.pointee = HandleRegistry.shared.insert(.account(AccountEntry(account)))
     }
 }
 

@@ -9,7 +9,7 @@ extension Outcome {
     convenience init(browser result: MSALResult, application: MSALNativeAuthPublicClientApplication) {
         self.init(
             kind: .accessToken, correlationId: result.correlationId.uuidString.lowercased(),
-            account: result.account.identifier.flatMap { AccountDirectory.account(application, identifier: $0) },
+            account: result.account.identifier.flatMap { id in (try? AccountDirectory.account(application, identifier: id)) ?? nil },
             accessToken: result.accessToken, expiresOn: result.expiresOn, scopes: result.scopes)
     }
 

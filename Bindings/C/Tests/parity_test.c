@@ -149,6 +149,8 @@ static void accounts(void) {
     msal_na_account *none = (msal_na_account *)0x1;
     CHECK_CODE(msal_na_app_account_for_username(app, "nobody@example.com", &none), MSAL_NA_ERR_NO_ACCOUNT);
     CHECK(none == NULL);
+    CHECK_CODE(msal_na_app_account_for_id(app, "nobody.nowhere", &none), MSAL_NA_ERR_NO_ACCOUNT);
+    CHECK(none == NULL);
     CHECK_CODE(msal_na_app_account_for_id(app, NULL, &none), MSAL_NA_ERR_INVALID_ARGUMENT);
     CHECK_CODE(msal_na_app_account_for_username(app, "ada@example.com", NULL), MSAL_NA_ERR_INVALID_ARGUMENT);
     CHECK_CODE(msal_na_app_account_for_username(app, "\xc3\x28", &none), MSAL_NA_ERR_INVALID_ARGUMENT);

@@ -3,20 +3,29 @@ import MSALRedis
 import NativeAuthEmulator
 import Synchronization
 
-/// The example's steps: start the emulator, Redis and two workers, then sign one user in across
-/// the two workers and check each thing the example promises, printing as it goes.
+/// The example's steps: start the emulator, Redis and two workers, then sign three users in across
+/// the two workers, serve their requests interleaved on both, and check each thing the example
+/// promises, printing as it goes.
 final class RedisWorkersRun {
     let options: RedisWorkersCommand.Options
-    /// The seed's email-code-only user and app, and its first protected API.
-    let email = "grace@example.com"
-    let seed = Seed.demo
+    /// Three email-code users: the seed's, and two more this run adds.
+    let emails = ["grace@example.com", "radia@example.com", "frances@example.com"]
+    let seed: Seed
     private let mailbox = Mailbox()
     /// How long a worker may take to start or to answer one request.
     var timeout: TimeInterval { options.timeout }
     /// The step under way, 0 while starting.
     private var step = 0
 
-    init(options: RedisWorkersCommand.Options) { self.options = options }
+    init(options: RedisWorkersCommand.Options) {
+        self.options = options
+        var seed = Seed.demo
+        seed.users += [
+            Seed.User(username: "radia@example.com", password: nil, attributes: ["displayName": "Radia Perlman"]),
+            Seed.User(username: "frances@example.com", password: nil, attributes: ["displayName": "Frances Allen"]),
+        ]
+        self.seed = seed
+    }
 
     /// Runs every step; the error says which step did not hold.
     func run() throws(RedisWorkersError) {
@@ -26,13 +35,13 @@ final class RedisWorkersRun {
     }
 
     private func steps() throws(RedisWorkersError) {
-        say("redis-workers: two worker processes and one Redis share a sign-in and a token cache")
+        say("redis-workers: two worker processes and one Redis share sign-ins and a token cache")
         // The service: the emulator, in this process, on a free loopback port.
         let app = seed.apps[1] // "Demo app (email code only)"
         let scope = seed.apis[0].scopeString(seed.apis[0].requiredScope)
         let mailbox = self.mailbox
         let emulator = try Cleanup.register(
-            { () throws(RedisWorkersError) -> EmulatorServer in
+            { [seed] () throws(RedisWorkersError) -> EmulatorServer in
                 do {
                     let router = try EmulatorRouter(seed: seed, onMail: { [mailbox] mail in mailbox.mails.withLock { $0.append(mail) } })
                     return try EmulatorServer(router: router, port: 0)
@@ -63,47 +72,64 @@ final class RedisWorkersRun {
                 number, arguments: ["worker", "--authority", emulator.authority, "--client-id", app.clientId, "--prefix", prefix],
                 environment: [RedisWorkersCommand.workerRedisVariable: redisURL, RedisWorkersCommand.workerKeyVariable: key])
         }
-        let (worker1, worker2) = (workers[0], workers[1])
+        // User i starts on one worker and finishes on the other.
+        func starter(_ user: Int) -> SpawnedProcess { workers[user % 2] }
+        func finisher(_ user: Int) -> SpawnedProcess { workers[(user + 1) % 2] }
 
-        // Worker 1 starts the sign-in; the id of the saved state goes back to the front end.
+        // Each user's sign-in starts on a worker; the id of the saved state goes back to the front end.
         begin(step: 1)
-        let id = try ask(worker1, "start \(email)")
-        guard id.count == 32 else { throw RedisWorkersError("worker 1 answered an id that is not 32 hex digits") }
-        say("1. worker 1 starts the sign-in of \(email) and saves the waiting state in Redis under id \(cut(id))")
+        var ids: [String] = []
+        for (user, email) in emails.enumerated() {
+            let id = try ask(starter(user), "start \(email)")
+            guard id.count == 32 else { throw RedisWorkersError("\(starter(user).name) answered an id that is not 32 hex digits") }
+            ids.append(id)
+            say("1. \(starter(user).name) starts the sign-in of \(email) and saves the waiting state in Redis under id \(cut(id))")
+        }
 
-        // The user reads the code in their mail; here, the emulator's mailbox.
+        // The users read their codes in their mail; here, the emulator's mailbox.
         begin(step: 2)
-        let code = try waitForCode()
-        say("2. the mailbox has the sign-in code for \(email) (\(code.count) digits; not shown)")
+        let codes = try emails.map { email throws(RedisWorkersError) in try waitForCode(email) }
+        for (email, code) in zip(emails, codes) {
+            say("2. the mailbox has the sign-in code for \(email) (\(code.count) digits; not shown)")
+        }
 
-        // The user's next request lands on worker 2, which finishes the sign-in.
+        // Each user's next request lands on the other worker, which finishes the sign-in; the
+        // front end keeps the account id it answers in the user's session.
         begin(step: 3)
-        let given = options.wrongID ? randomHex(16) : id
-        let username = try ask(worker2, "finish \(given) \(code)")
-        guard username == email else { throw RedisWorkersError("worker 2 signed in \(username), not \(email)") }
-        say("3. worker 2 takes id \(cut(given)) from Redis, restores the state, submits the code: \(username) is signed in")
+        var accounts: [String] = []
+        for (user, email) in emails.enumerated() {
+            let given = options.wrongID && user == 0 ? randomHex(16) : ids[user]
+            let answer = try ask(finisher(user), "finish \(given) \(codes[user])").split(separator: " ").map(String.init)
+            guard answer.count == 2, answer[0] == email else {
+                throw RedisWorkersError("\(finisher(user).name) signed in \(answer.first ?? "nobody"), not \(email)")
+            }
+            accounts.append(answer[1])
+            say("3. \(finisher(user).name) takes id \(cut(given)) from Redis, restores the state, submits the code: \(email) is signed in")
+        }
 
-        // Worker 2 gets a token for the user it signed in.
+        // The users' requests interleave across the workers, each naming its user by account id:
+        // every answer must be that user's token, whoever signed in last on that worker.
         begin(step: 4)
-        var until = try tokenValidity(from: worker2, scope: scope)
-        say("4. worker 2 gets an access token for \(email) (\(scope), valid until \(until) UTC)")
-
-        // Worker 1 never saw the sign-in finish: the account and its tokens come from Redis.
-        begin(step: 5)
-        until = try tokenValidity(from: worker1, scope: scope)
-        say(
-            "5. worker 1 gets an access token for \(email) from the token cache on Redis, without signing in itself (valid until \(until) UTC)"
-        )
+        for round in 0..<2 {
+            for user in (round == 0 ? Array(emails.indices) : emails.indices.reversed()) {
+                let worker = workers[(user + round) % 2]
+                let until = try tokenValidity(from: worker, for: user, account: accounts[user], scope: scope)
+                let origin = worker === finisher(user) ? "" : ", from the token cache on Redis, without signing the user in itself"
+                say("4. \(worker.name) gets an access token for \(emails[user]) (\(scope), valid until \(until) UTC\(origin))")
+            }
+        }
 
         // A replayed request with the same id is refused: the saved state was taken once.
-        begin(step: 6)
+        begin(step: 5)
         do throws(RedisWorkersError) {
-            _ = try ask(worker1, "finish \(id) \(code)")
-            throw RedisWorkersError("worker 1 continued the same saved sign-in a second time")
+            _ = try ask(starter(0), "finish \(ids[0]) \(codes[0])")
+            throw RedisWorkersError("\(starter(0).name) continued the same saved sign-in a second time")
         } catch let error where error.description.contains("no saved sign-in under that id") {
-            say("6. worker 1 is given id \(cut(id)) again: refused, \(error.description.dropFirst("worker 1: ".count))")
+            say("5. \(starter(0).name) is given id \(cut(ids[0])) again: refused, \(error.description.dropFirst("worker 1: ".count))")
         }
-        say("All held: a sign-in started on one worker finished on the other, both share its tokens, and its id worked once.")
+        say(
+            "All held: sign-ins started on one worker finished on the other, both workers served each user its own tokens, and each id worked once."
+        )
     }
 
     /// Starts one worker and waits until it is ready (it reached Redis).
@@ -132,23 +158,26 @@ final class RedisWorkersRun {
         throw RedisWorkersError("\(worker.name): \(answer.hasPrefix("error ") ? String(answer.dropFirst(6)) : answer)")
     }
 
-    /// Asks `worker` for an access token for `email`; when it is valid until (`HH:mm:ss`, UTC).
-    private func tokenValidity(from worker: SpawnedProcess, scope: String) throws(RedisWorkersError) -> String {
-        let answer = try ask(worker, "token \(scope)").split(separator: " ")
-        guard answer.first.map(String.init) == email, let expires = answer.last.flatMap({ Double($0) }) else {
-            throw RedisWorkersError("\(worker.name) got a token for someone else")
+    /// Asks `worker` for an access token for the user with `account`; when it is valid until
+    /// (`HH:mm:ss`, UTC). Any other user's token fails the step.
+    private func tokenValidity(from worker: SpawnedProcess, for user: Int, account: String, scope: String) throws(RedisWorkersError)
+        -> String
+    {
+        let answer = try ask(worker, "token \(account) \(scope)").split(separator: " ")
+        guard answer.first.map(String.init) == emails[user], let expires = answer.last.flatMap({ Double($0) }) else {
+            throw RedisWorkersError("\(worker.name) answered \(emails[user])'s request with a token for \(answer.first ?? "nobody")")
         }
         return Self.clock(Date(timeIntervalSince1970: expires))
     }
 
     /// The newest sign-in code sent to `email`.
-    private func waitForCode() throws(RedisWorkersError) -> String {
+    private func waitForCode(_ email: String) throws(RedisWorkersError) -> String {
         let deadline = Date().addingTimeInterval(5)
         repeat {
             if let mail = mailbox.mails.withLock({ $0.last { $0.to == email && $0.purpose == "sign_in" } }) { return mail.code }
             usleep(20_000)
         } while Date() < deadline
-        throw RedisWorkersError("no sign-in code arrived in the mailbox")
+        throw RedisWorkersError("no sign-in code arrived in the mailbox for \(email)")
     }
 
     /// An id lets its holder continue the sign-in: only its first four digits are shown.

@@ -10,11 +10,13 @@ import MSALRedis
 /// | Request | Does | Answers |
 /// |---|---|---|
 /// | `start EMAIL` | starts an email + one-time-code sign-in and saves the waiting state in Redis | `ok ID` |
-/// | `finish ID CODE` | takes the saved state (once), restores it, submits the code | `ok USERNAME` |
-/// | `token SCOPE` | an access token for the signed-in user, from the shared cache | `ok USERNAME EXPIRES` |
+/// | `finish ID CODE` | takes the saved state (once), restores it, submits the code | `ok USERNAME ACCOUNT` |
+/// | `token ACCOUNT SCOPE` | an access token for the user with that account id, from the shared cache | `ok USERNAME EXPIRES` |
 ///
-/// In a real backend the requests come from your front end over HTTP; here `RedisWorkersRun`
-/// sends them. The worker leaves at the end of its input.
+/// `ACCOUNT` is the user's home account id: the front end keeps it in the user's session (a cookie)
+/// and names it in every request, and the worker finds that user by it, whichever users it served
+/// before. In a real backend the requests come from your front end over HTTP; here
+/// `RedisWorkersRun` sends them. The worker leaves at the end of its input.
 public final class Worker: Sendable {
     let app: MSALNativeAuthPublicClientApplication
     let signIns: MSALRedisSignInStore
@@ -75,7 +77,7 @@ public final class Worker: Sendable {
         switch (words.first, words.count) {
         case ("start", 2): return try await start(email: words[1])
         case ("finish", 3): return try await finish(id: words[1], code: words[2])
-        case ("token", 2): return try await token(scope: words[1])
+        case ("token", 3): return try await token(account: words[1], scope: words[2])
         default: throw RedisWorkersError("unknown request") // not echoed: it may hold a code
         }
     }
@@ -107,13 +109,18 @@ public final class Worker: Sendable {
             throw RedisWorkersError("the code: \(error.errorDescription ?? "refused")")
         }
         guard case .completed(let account) = result else { throw RedisWorkersError("the service asked for another step") }
-        return account.account.username ?? "?"
+        return "\(account.account.username ?? "?") \(account.account.identifier ?? "?")"
     }
 
-    /// An access token for the signed-in user: from the cache on Redis (or one refresh with the
-    /// refresh token there), whichever worker signed the user in. The token itself stays here.
-    func token(scope: String) async throws(RedisWorkersError) -> String {
-        guard let account = app.getNativeAuthUserAccount() else { throw RedisWorkersError("no signed-in account in the shared cache") }
+    /// An access token for the user whose home account id the request names: from the cache on
+    /// Redis (or one refresh with the refresh token there), whichever worker signed the user in.
+    /// The user is found by id, never as "the signed-in account": `getNativeAuthUserAccount()`
+    /// answers whoever used this worker last. The token itself stays here.
+    func token(account identifier: String, scope: String) async throws(RedisWorkersError) -> String {
+        let account: MSALNativeAuthUserAccountResult
+        do { account = try app.nativeAuthUserAccount(forIdentifier: identifier) } catch {
+            throw RedisWorkersError("no signed-in account with that id in the shared cache")
+        }
         let parameters = MSALNativeAuthGetAccessTokenParameters()
         parameters.scopes = [scope]
         do {

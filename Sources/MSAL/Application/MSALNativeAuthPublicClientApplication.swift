@@ -165,8 +165,20 @@ public final class MSALNativeAuthPublicClientApplication: MSALPublicClientApplic
     // MARK: Accounts
 
     /// The signed-in account of this client id, restored from the token cache (for example after a
-    /// restart), or nil. With several accounts allowed, the one used most recently.
+    /// restart), or nil. With several accounts in the cache, the one used most recently, whoever
+    /// that is: an app that serves several users (a backend) names its user with
+    /// `nativeAuthUserAccount(forIdentifier:)`. Reads every account (linear in the accounts).
     public func getNativeAuthUserAccount(correlationId: UUID? = nil) -> MSALNativeAuthUserAccountResult? {
         environment.cache.accounts().first.map(accountResult(for:))
+    }
+
+    /// The account whose home account id (`uid.utid`, `MSALAccount.identifier`) is `identifier`,
+    /// compared case-insensitively, to get its tokens natively and sign it out: this SDK's addition
+    /// to MSAL's native surface (docs/compatibility.md), for an app that serves several users. It
+    /// reads that account alone, so its cost does not grow with the accounts in the cache. Throws
+    /// as `account(forIdentifier:)` does: not found, `.internal` with `internalErrorAccountRequired`;
+    /// a cache that cannot be used, its error.
+    public func nativeAuthUserAccount(forIdentifier identifier: String) throws -> MSALNativeAuthUserAccountResult {
+        try cachedAccount(forIdentifier: identifier)
     }
 }

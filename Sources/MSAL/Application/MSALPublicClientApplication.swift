@@ -109,19 +109,16 @@ open class MSALPublicClientApplication: @unchecked Sendable {
     // MARK: Accounts
 
     /// Every account with tokens for this client id, most recently used first; `[]` when none.
+    /// Reads every account (linear in the accounts); to find one, use `account(forIdentifier:)`.
     public func allAccounts() throws -> [MSALAccount] {
-        try checkCache()
-        return environment.cache.accounts().map { accountResult(for: $0).account }
+        try listedAccounts().map { accountResult(for: $0).account }
     }
 
     /// The account whose identifier (home account id, `uid.utid`) is `identifier`, compared
-    /// case-insensitively. Not found: `.internal` with `internalErrorAccountRequired`.
+    /// case-insensitively. Not found: `.internal` with `internalErrorAccountRequired`. The cost
+    /// does not grow with the number of accounts in the cache.
     public func account(forIdentifier identifier: String) throws -> MSALAccount {
-        try checkCache()
-        guard let found = environment.cache.accounts().first(where: { $0.homeAccountId.lowercased() == identifier.lowercased() }) else {
-            throw SetupError(.accountNotFound, "No cached account has the identifier \(identifier)").nsError
-        }
-        return accountResult(for: found).account
+        try cachedAccount(forIdentifier: identifier).account
     }
 
     /// The account whose username is `username` (case-insensitive). A blank username: `.internal`
@@ -130,8 +127,7 @@ open class MSALPublicClientApplication: @unchecked Sendable {
         guard !username.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw SetupError(.invalidParameter, "The username is empty").nsError
         }
-        try checkCache()
-        guard let found = environment.cache.accounts().first(where: { $0.username?.lowercased() == username.lowercased() }) else {
+        guard let found = try listedAccounts().first(where: { $0.username?.lowercased() == username.lowercased() }) else {
             throw SetupError(.accountNotFound, "No cached account has that username").nsError
         }
         return accountResult(for: found).account
@@ -148,9 +144,27 @@ open class MSALPublicClientApplication: @unchecked Sendable {
     /// write), or nil. The SDK keeps working in memory meanwhile; see the log for details.
     public var lastTokenCacheError: NSError? { environment.cache.lastError?.nsError }
 
-    func checkCache() throws {
-        _ = environment.cache.accounts()
+    /// Every account of the cache; throws when the cache cannot be used.
+    func listedAccounts() throws -> [CachedAccount] {
+        let accounts = environment.cache.accounts()
         if let error = environment.cache.lastError, error.code == .cacheUnavailable { throw error.nsError }
+        return accounts
+    }
+
+    /// The account with this home account id, as the native and standard surfaces hand it out;
+    /// throws when the cache cannot be used, or `accountNotFound`. Reads that account alone.
+    package func cachedAccount(forIdentifier identifier: String) throws -> MSALNativeAuthUserAccountResult {
+        guard let found = try cachedAccountIfAny(identifier) else {
+            throw SetupError(.accountNotFound, "No cached account has the identifier \(identifier)").nsError
+        }
+        return accountResult(for: found)
+    }
+
+    /// The account with this home account id, or nil; throws when the cache cannot be used.
+    func cachedAccountIfAny(_ identifier: String) throws -> CachedAccount? {
+        let found = environment.cache.account(homeAccountId: identifier)
+        if let error = environment.cache.lastError, error.code == .cacheUnavailable { throw error.nsError }
+        return found
     }
 
     /// A cached account with its id token, as the native and standard surfaces hand it out.

@@ -50,11 +50,16 @@ extension MSALPublicClientApplication {
     /// The accounts matching `parameters`, most recently used first: by default those signed in to
     /// this application (see `returnOnlySignedInAccounts`).
     public func accounts(for parameters: MSALAccountEnumerationParameters) throws -> [MSALAccount] {
-        try checkCache()
         let cache = environment.cache
-        let listed =
-            parameters.returnOnlySignedInAccounts
-            ? cache.accounts().filter { cache.refreshToken(homeAccountId: $0.homeAccountId) != nil } : cache.knownAccounts()
+        let listed: [CachedAccount]
+        if parameters.returnOnlySignedInAccounts {
+            // With an identifier, that account alone: the cost does not grow with the accounts.
+            let candidates = try parameters.identifier.map { [try cachedAccountIfAny($0)].compactMap { $0 } } ?? listedAccounts()
+            listed = candidates.filter { cache.refreshToken(homeAccountId: $0.homeAccountId) != nil }
+        } else {
+            listed = cache.knownAccounts()
+            if let error = cache.lastError, error.code == .cacheUnavailable { throw error.nsError }
+        }
         return listed.map { accountResult(for: $0).account }.filter { account in
             if let identifier = parameters.identifier, account.identifier?.lowercased() != identifier.lowercased() { return false }
             if let username = parameters.username, account.username?.lowercased() != username.lowercased() { return false }

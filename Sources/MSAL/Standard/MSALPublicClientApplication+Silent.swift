@@ -68,8 +68,7 @@ extension MSALPublicClientApplication {
     }
 
     package func silentToken(_ request: SilentTokenRequest) async -> Result<MSALResult, NSError> {
-        let id = request.homeAccountId.lowercased()
-        guard let cached = environment.cache.accounts().first(where: { $0.homeAccountId.lowercased() == id }) else {
+        guard let cached = environment.cache.account(homeAccountId: request.homeAccountId) else {
             return .failure(
                 StandardErrors.make(
                     .interactionRequired, description: "The account is not in the token cache (signed out or removed); sign in again",

@@ -148,6 +148,41 @@ import Testing
         #expect(try h.app.allAccounts().compactMap(\.username) == ["bob@contoso.com"])
     }
 
+    @Test(arguments: [TokenCacheLocationKind.inMemory, .file, .entryStore])
+    func aUserNamedByIdIsThatUserWhoeverSignedInLast(location: TokenCacheLocationKind) async throws {
+        let directory = try TemporaryDirectory()
+        let h = try Harness {
+            switch location {
+            case .inMemory: $0.tokenCacheLocation = .inMemory
+            case .file: $0.tokenCacheLocation = .file(directory.cacheFile)
+            case .entryStore: $0.tokenCacheLocation = .entryStore(InMemoryTokenCacheEntryStore(), checkInterval: 0)
+            }
+            $0.allowsMultipleAccounts = true
+        }
+        let bob = "bbbbbbbb-0000-0000-0000-000000000002"
+        _ = try await signIn(h)
+        try await h.clock.sleep(seconds: 5)
+        _ = try await signIn(h, uid: bob, username: "bob@contoso.com")
+        #expect(h.app.getNativeAuthUserAccount()?.account.username == "bob@contoso.com", "the most recent")
+        // Named by id (any case), each user is itself, never the most recent.
+        let ada = try h.app.nativeAuthUserAccount(forIdentifier: "\(Fixture.uid).\(Fixture.utid)".uppercased())
+        #expect(ada.account.username == Fixture.username)
+        #expect(ada.account.identifier == "\(Fixture.uid).\(Fixture.utid)")
+        #expect(try h.app.nativeAuthUserAccount(forIdentifier: "\(bob).\(Fixture.utid)").account.username == "bob@contoso.com")
+        // Another user's id, a prefix of one, an unknown one: not found.
+        for unknown in ["\(Fixture.uid)", "\(bob).other-tenant", "nobody.\(Fixture.utid)", ""] {
+            #expect(
+                thrownError { _ = try h.app.nativeAuthUserAccount(forIdentifier: unknown) }?.msalInternalCode
+                    == .internalErrorAccountRequired)
+        }
+        // Signed out, it is gone by id too; the other stays.
+        ada.signOut()
+        #expect(thrownError { _ = try h.app.nativeAuthUserAccount(forIdentifier: "\(Fixture.uid).\(Fixture.utid)") } != nil)
+        #expect(try h.app.nativeAuthUserAccount(forIdentifier: "\(bob).\(Fixture.utid)").account.username == "bob@contoso.com")
+    }
+
+    enum TokenCacheLocationKind: Sendable { case inMemory, file, entryStore }
+
     @Test func aCorruptFileIsSetAsideAndTheCacheCarriesOn() async throws {
         let directory = try TemporaryDirectory()
         try FileManager.default.createDirectory(at: directory.cacheFile.deletingLastPathComponent(), withIntermediateDirectories: true)
