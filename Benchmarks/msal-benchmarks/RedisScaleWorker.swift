@@ -105,6 +105,7 @@ struct ScaleWorker {
         report["warm"] = warm
         report["warmLookup"] = lookups
         report["warmSilent"] = silents
+        report["nativeWarm"] = try await nativeWarm(warmSet)
 
         // Another machine (its own connection) writes: another user, or the same user, before each request.
         let other = try MSALRedisTokenCacheEntryStore(client: try MSALRedisClient(configuration: MSALRedisConfiguration(url: url)))
@@ -161,6 +162,35 @@ struct ScaleWorker {
         report["peakRSS"] = peakRSSMegabytes() ?? 0
         try await slowRedis(into: &report)
         return report
+    }
+
+    /// Warm requests on the native-auth surface: `nativeAuthUserAccount(forIdentifier:)`, then
+    /// `getAccessToken` (a new application over its own connection, the warm set served once first).
+    func nativeWarm(_ warmSet: [Int]) async throws -> [UInt64] {
+        let store = try MSALRedisTokenCacheEntryStore(client: try MSALRedisClient(configuration: try MSALRedisConfiguration(url: url)))
+        let config = MSALNativeAuthPublicClientApplicationConfig(
+            clientId: CacheFixture.clientId, authority: try MSALCIAMAuthority(url: URL(string: CacheFixture.authority)!),
+            challengeTypes: [.OOB, .password])
+        config.tokenCacheLocation = .entryStore(store, checkInterval: interval)
+        config.tokenCacheMemoryLimit = memoryLimit
+        let app = try MSALNativeAuthPublicClientApplication(nativeAuthConfiguration: config)
+        func request(_ user: Int) async throws {
+            let parameters = MSALNativeAuthGetAccessTokenParameters()
+            parameters.scopes = [CacheFixture.scope(user % scopeSets)]
+            let token = try await app.nativeAuthUserAccount(forIdentifier: Self.identifier(user)).getAccessToken(parameters: parameters)
+            guard token.accessToken == CacheFixture.secret(account: user, scopeSet: user % scopeSets) else {
+                throw EmulatorError("user \(user) was given another user's token")
+            }
+        }
+        for user in warmSet { try await request(user) }
+        var samples: [UInt64] = []
+        try await stage { _ in
+            let user = warmSet.randomElement()!
+            let start = now()
+            try await request(user)
+            samples.append(now() - start)
+        }
+        return samples
     }
 
     /// 200 requests at once for users this worker has not served, through a proxy that makes
