@@ -82,7 +82,9 @@ func redisScale(selfPath: String, python: String?, options: RedisScaleOptions) t
     {
         rows.append(
             Row(
-                figure: "Redis memory, \(seeded) users × 2 (SDK layout + msal-python keys)", measured: String(line.dropFirst(18)),
+                figure: "Redis used_memory, \(grouped(seeded)) users"
+                    + (python == nil ? " (SDK layout)" : " (SDK layout + msal-python keys)"),
+                measured: String(line.dropFirst(18)),
                 target: "—", met: nil))
     }
     return rows
