@@ -12,7 +12,7 @@ enum ErrorMapping {
             if failure.kind == .cancelled { return CLIError(.failure, "cancelled") }
             return CLIError(.network, "the service could not be reached or did not answer usably: \(failure.message)")
         }
-        if error.serverError == "expired_token" {
+        if isExpiredFlow(error) {
             return CLIError(.noSavedFlow, "the sign-in expired: start again with native-auth login (\(text))")
         }
         switch error {
@@ -40,6 +40,14 @@ enum ErrorMapping {
         default:
             return CLIError(.failure, text)
         }
+    }
+
+    /// The service no longer takes the flow's continuation token because it expired: V1's `expired_token`;
+    /// V2's `expiredToken`/`expiredContinuationToken` as the service sends it, and the older
+    /// `invalidGrant`/`expiredToken` (docs/protocol.md#native-auth-v2-experimental).
+    static func isExpiredFlow(_ error: MSALNativeAuthError) -> Bool {
+        if error.serverError == "expired_token" || error.serverError == "expiredToken" { return true }
+        return error.serverSuberror == "expiredToken" || error.serverSuberror == "expiredContinuationToken"
     }
 
     /// A native-auth error thrown untyped.

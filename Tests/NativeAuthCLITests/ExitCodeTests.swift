@@ -19,10 +19,28 @@ struct ExitCodeTests {
         }
     }
 
-    private func details(_ error: String? = nil) -> NativeAuthErrorDetails {
+    private func details(_ error: String? = nil, suberror: String? = nil) -> NativeAuthErrorDetails {
         var details = NativeAuthErrorDetails(message: "text", correlationId: correlation)
         details.serverError = error
+        details.serverSuberror = suberror
         return details
+    }
+
+    /// An expired continuation token ends the saved sign-in in V2 as in V1 (exit 9, start again), in
+    /// the form the service sends and the older one; an invalid token is no expiry.
+    @Test func anExpiredV2TokenIsAnExpiredSignIn() {
+        let expired: [NativeAuthErrorDetails] = [
+            details("expiredToken", suberror: "expiredContinuationToken"), details("invalidGrant", suberror: "expiredToken"),
+            details("expiredToken"),
+        ]
+        for details in expired {
+            let error = MSALNativeAuthFlowError(type: .generalError, details)
+            let mapped = ErrorMapping.native(error)
+            #expect(mapped.code == .noSavedFlow, "\(details.serverError ?? "") / \(details.serverSuberror ?? "")")
+            #expect(mapped.message.hasPrefix("the sign-in expired: start again with native-auth login"))
+        }
+        let invalid = MSALNativeAuthFlowError(type: .generalError, details("invalidRequest", suberror: "invalidContinuationToken"))
+        #expect(ErrorMapping.native(invalid).code == .failure)
     }
 
     @Test func nativeErrorsMapToTheirStatus() {

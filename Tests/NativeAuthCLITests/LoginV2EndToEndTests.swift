@@ -35,6 +35,18 @@ import Testing
         #expect(mode(emulator.appDirectory + "/login-state.json") == -1)
     }
 
+    /// The service's answer to an expired V2 token (`expiredToken`/`expiredContinuationToken`) ends the
+    /// saved sign-in as V1's `expired_token` does: exit 9, start again, nothing left saved.
+    @Test func anExpiredV2SignInIsNoSavedFlow() async throws {
+        let emulator = try CLIEmulator()
+        let first = try emulator.run(["login", "--v2", "--no-prompt", "--username", "grace@example.com"])
+        #expect(first.status == 4, "\(first)")
+        #expect(try await LiveEmulator.post(emulator.server.baseURL + "/_emulator/clock", json: ["advance_seconds": 601]) == 200)
+        let late = try emulator.run(["login", "--no-prompt", "--code", "00000000"])
+        #expect(late.status == 9 && late.stderr.contains("the sign-in expired: start again with native-auth login"), "\(late)")
+        #expect(mode(emulator.appDirectory + "/login-state.json") == -1)
+    }
+
     @Test func adaPasswordOnAPromptPipe() throws {
         let emulator = try CLIEmulator()
         let prompted = try emulator.run(["login", "--v2"], input: "ada@example.com\nWrong-Password-1\n\(CLIEmulator.adaPassword)\n")

@@ -29,40 +29,53 @@ import Testing
         }
     }
 
-    @Test func missingUnknownAndWrongStepTokensAreInvalidContinuationTokens() throws {
+    /// The pairs recorded from the service's V2 traffic (docs/protocol.md#native-auth-v2-experimental): an unknown, retired or
+    /// other-step token is `invalidRequest`/`invalidContinuationToken` AADSTS10040144.
+    @Test func unknownRetiredAndWrongStepTokensAreInvalidContinuationToken10040144() throws {
         let h = try H()
         let c = C(h)
         let entry = c.entry()
         let signIn = entry["sign_in"] as? String
-        for body: [String: Any] in [["username": H.ada], ["username": H.ada, "continuationToken": "nope"]] {
-            let reply = c.follow(signIn, body)
-            #expect(reply.status == 400 && reply.hal.code == "invalidRequest" && reply.hal.inner == "invalidContinuationToken")
-            #expect(reply.hal.message?.hasPrefix("AADSTS90100:") == true)
+        func isInvalid(_ reply: H.Reply) -> Bool {
+            reply.status == 400 && reply.hal.code == "invalidRequest" && reply.hal.inner == "invalidContinuationToken"
+                && reply.hal.message == "AADSTS10040144: The continuation_token is invalid."
         }
+        #expect(isInvalid(c.follow(signIn, ["username": H.ada, "continuationToken": "nope"])))
         // The entry's token at a method's challenge: wrong step.
         let started = c.follow(signIn, ["username": H.ada, "continuationToken": entry.token ?? ""])
-        let wrongStep = c.follow(started.methodLink("password", "challenge"), ["continuationToken": entry.token ?? ""])
-        #expect(wrongStep.hal.inner == "invalidContinuationToken")
+        #expect(isInvalid(c.follow(started.methodLink("password", "challenge"), ["continuationToken": entry.token ?? ""])))
         // The entry's token is retired once the flow moved on.
-        #expect(c.follow(signIn, ["username": H.ada, "continuationToken": entry.token ?? ""]).hal.inner == "invalidContinuationToken")
+        #expect(isInvalid(c.follow(signIn, ["username": H.ada, "continuationToken": entry.token ?? ""])))
         // A sign-in token is not a resume token (flat, OAuth endpoint).
         let resumed = c.form("authorize-challenge", ["continuation_token": started.ct])
         #expect(resumed.status == 400 && resumed.error == "invalid_grant" && resumed.codes == [55200])
     }
 
-    @Test func anExpiredTokenIsExpiredToken552003() throws {
+    /// No token, or an empty one, is a missing parameter: AADSTS90100, as a missing username is.
+    @Test func aMissingTokenIsTheMissingParameter90100() throws {
+        let h = try H()
+        let c = C(h)
+        let signIn = c.entry()["sign_in"] as? String
+        for body: [String: Any] in [["username": H.ada], ["username": H.ada, "continuationToken": ""]] {
+            let reply = c.follow(signIn, body)
+            #expect(reply.status == 400 && reply.hal.code == "invalidRequest" && reply.hal.inner == "invalidContinuationToken")
+            #expect(reply.hal.message == "AADSTS90100: continuationToken parameter is empty or not valid.", "\(body)")
+        }
+    }
+
+    @Test func anExpiredTokenIsExpiredTokenExpiredContinuationToken552001() throws {
         let h = try H()
         let c = C(h)
         let started = c.start(H.ada)
         h.advanceClock(601)
         let reply = c.challenge(started, type: "password")
-        #expect(reply.status == 400 && reply.hal.code == "invalidGrant" && reply.hal.inner == "expiredToken")
-        #expect(reply.hal.message?.hasPrefix("AADSTS552003:") == true)
+        #expect(reply.status == 400 && reply.hal.code == "expiredToken" && reply.hal.inner == "expiredContinuationToken")
+        #expect(reply.hal.message == "AADSTS552001: The continuation_token has expired.")
         // Entry tokens too.
         let entry = c.entry()
         h.advanceClock(601)
-        #expect(
-            c.follow(entry["sign_in"] as? String, ["username": H.ada, "continuationToken": entry.token ?? ""]).hal.inner == "expiredToken")
+        let expired = c.follow(entry["sign_in"] as? String, ["username": H.ada, "continuationToken": entry.token ?? ""])
+        #expect(expired.hal.code == "expiredToken" && expired.hal.inner == "expiredContinuationToken")
     }
 
     @Test func everyAnswerCarriesANewTokenBoundToItsStep() throws {
@@ -133,12 +146,12 @@ import Testing
         #expect(c.start(H.ada).status == 200)
     }
 
-    @Test func toleranceBothTokenSpellingsUnknownMembersAndMalformedJSON() throws {
+    @Test func toleranceUnknownMembersAndQueryParametersButNotMalformedJSON() throws {
         let h = try H()
         let c = C(h)
         let entry = c.entry()
         let started = c.follow(
-            entry["sign_in"] as? String, ["username": H.ada, "continuation_token": entry.token ?? "", "somethingNew": ["x": 1]])
+            entry["sign_in"] as? String, ["username": H.ada, "continuationToken": entry.token ?? "", "somethingNew": ["x": 1]])
         #expect(started.action == "challenge")
         let malformed = h.send(
             "POST", started.methodLink("password", "challenge") ?? "", body: Data("{not json".utf8),

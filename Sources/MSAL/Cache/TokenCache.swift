@@ -4,12 +4,6 @@ import Foundation
 /// reloaded whenever the storage changed (a `stat` per look-up for a file), and writes that
 /// read, merge and write back under the storage's lock.
 ///
-/// One `TokenCache` serves one client id at one authority (`environment` = host, `realm` = the
-/// authority's tenant segment, as MSAL's other libraries compute them).
-/// The application's view of the token cache: fast look-ups from an in-memory copy that is
-/// reloaded whenever the storage changed (a `stat` per look-up for a file), and writes that
-/// read, merge and write back under the storage's lock.
-///
 /// A look-up for one account reads that account's `AccountSlice` alone: from the slices of the
 /// whole document (a file, a persistence, memory: indexed in one pass when the document changes),
 /// or from a storage that keeps the cache by account (an entry store: that account's partition,

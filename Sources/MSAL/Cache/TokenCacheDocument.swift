@@ -24,7 +24,8 @@ package struct TokenCacheDocument: Sendable {
 
     package subscript(section: Section) -> [String: TokenCacheEntry] {
         get { sections[section.rawValue] ?? [:] }
-        set { sections[section.rawValue] = newValue }
+        // In place: `document[section][key] = entry` must not copy the whole section per entry.
+        _modify { yield &sections[section.rawValue, default: [:]] }
     }
 
     package var isEmpty: Bool { sections.values.allSatisfy(\.isEmpty) && otherMembers.isEmpty }

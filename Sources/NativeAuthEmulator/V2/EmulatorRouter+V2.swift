@@ -35,6 +35,12 @@ extension EmulatorRouter {
                     "invalidRequest", nil, 90100, "The request body is larger than \(configuration.maxRequestBodyBytes) bytes.",
                     status: 413, context: context
                 ).response
+        } else if !Self.isJSONMediaType(context.request.headers["content-type"]) {
+            response =
+                halError(
+                    "invalidRequest", nil, 90100, "Content-Type header is empty or not valid: the request body must be application/json.",
+                    context: context
+                ).response
         } else if let body = (try? JSONSerialization.jsonObject(with: context.request.body)) as? [String: Any] {
             r.body = body
             do { response = try v2Dispatch(route, r) } catch { response = error.response }
@@ -43,6 +49,14 @@ extension EmulatorRouter {
         }
         logV2(context, body: r.body, status: response.status)
         return response
+    }
+
+    /// Whether a `Content-Type` names `application/json` (any case, parameters such as `charset` allowed): the
+    /// service reads no other body on its interaction routes (docs/protocol.md#native-auth-v2-experimental).
+    static func isJSONMediaType(_ contentType: String?) -> Bool {
+        guard let contentType else { return false }
+        let mediaType = contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        return mediaType.trimmingCharacters(in: .whitespaces).lowercased() == "application/json"
     }
 
     /// An interaction route (the path after `/T/api/{segment}/`) and the HTTP method it takes.
@@ -110,26 +124,36 @@ extension EmulatorRouter {
 
     // MARK: Tokens
 
-    /// The flow behind a V2 continuation token, checked for this step (docs/protocol.md#native-auth-v2-experimental):
-    /// missing, unknown, retired or of another step → `invalidRequest`/`invalidContinuationToken` 90100;
-    /// expired → `invalidGrant`/`expiredToken` 552003. Returns the flow and the step the token was issued for.
+    /// The flow behind a V2 continuation token, checked for this step (docs/protocol.md#native-auth-v2-experimental),
+    /// with the pairs recorded from the service's V2 traffic (that section names the source): unknown, retired or of another
+    /// step → `invalidRequest`/`invalidContinuationToken` AADSTS10040144; expired →
+    /// `expiredToken`/`expiredContinuationToken` AADSTS552001. Missing or empty (another spelling is missing)
+    /// → the missing-parameter answer, `invalidRequest`/`invalidContinuationToken` AADSTS90100.
+    /// Returns the flow and the step the token was issued for.
     func v2Flow(_ token: String?, accepting steps: Set<V2Step>, world: inout EmulatorWorld, context: RequestContext) throws(Failure)
         -> (V2Flow, V2Step)
     {
-        guard let token, let record = world.v2.tokens[token], let flow = world.v2.flows[record.flowId] else {
-            throw v2InvalidToken(context)
-        }
-        guard record.expiresAt > context.now else {
-            throw halError("invalidGrant", "expiredToken", 552003, "The continuationToken has expired.", context: context)
-        }
+        guard let token, !token.isEmpty else { throw v2MissingToken(context) }
+        guard let record = world.v2.tokens[token], let flow = world.v2.flows[record.flowId] else { throw v2InvalidToken(context) }
+        guard record.expiresAt > context.now else { throw v2ExpiredToken(context) }
         guard record.generation == flow.generation, steps.contains(record.step) else { throw v2InvalidToken(context) }
         return (flow, record.step)
     }
 
+    /// A token the service does not know, or no longer takes here.
     func v2InvalidToken(_ context: RequestContext) -> Failure {
+        halError("invalidRequest", "invalidContinuationToken", 10_040_144, "The continuation_token is invalid.", context: context)
+    }
+
+    /// A token past its lifetime.
+    func v2ExpiredToken(_ context: RequestContext) -> Failure {
+        halError("expiredToken", "expiredContinuationToken", 552_001, "The continuation_token has expired.", context: context)
+    }
+
+    /// No `continuationToken` member (or an empty one): a missing parameter, answered as the username's is.
+    func v2MissingToken(_ context: RequestContext) -> Failure {
         halError(
-            "invalidRequest", "invalidContinuationToken", 90100, "continuationToken parameter is empty or not valid.",
-            context: context)
+            "invalidRequest", "invalidContinuationToken", 90100, "continuationToken parameter is empty or not valid.", context: context)
     }
 
     /// A new 256-bit token for `step` of `flow` (600 s by default).

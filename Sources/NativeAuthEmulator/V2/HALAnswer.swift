@@ -51,8 +51,9 @@ struct V2Request {
     /// The JSON body (empty for form requests).
     var body: [String: Any] = [:]
 
-    /// `continuationToken`, or `continuation_token` (both spellings are accepted).
-    var continuationToken: String? { body["continuationToken"] as? String ?? body["continuation_token"] as? String }
+    /// `continuationToken`, the only spelling the service's camelCase interaction routes read: a
+    /// `continuation_token` member is unknown, so the token is missing (docs/protocol.md#native-auth-v2-experimental).
+    var continuationToken: String? { body["continuationToken"] as? String }
 
     /// A string member of the body.
     func string(_ name: String) -> String? { body[name] as? String }
