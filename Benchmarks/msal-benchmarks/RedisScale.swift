@@ -152,6 +152,13 @@ private func scaleRows(users: Int, swift: [String: Any], python: [String: Any]?,
             figure: "\(size) users: warm requests meanwhile (p50 / p90 / p99 µs, count)",
             measured: "Swift " + spread(swift, "slowWarm") + ", \(scaleSamples(swift, "slowWarm").count)", target: "as a warm request",
             met: nil),
+        Row(
+            figure: "\(size) users: another machine signs a user out: this worker stops serving its token after (p50 / p90 / p99 ms)",
+            measured: "Swift "
+                + [0.5, 0.9, 0.99].map { format(quantile(scaleSamples(swift, "signOut"), $0) / 1000, 0) }.joined(separator: " / ")
+                + " (checkInterval \(format(options.checkInterval, 1)) s, no push)"
+                + (python == nil ? "" : " · Python 0 (reads every request)"),
+            target: "with tracking: milliseconds", met: nil),
     ]
 }
 

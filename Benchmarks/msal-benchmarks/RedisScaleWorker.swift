@@ -161,7 +161,30 @@ struct ScaleWorker {
         report["rssAfterRoundRobin"] = currentRSSMegabytes() ?? 0
         report["peakRSS"] = peakRSSMegabytes() ?? 0
         try await slowRedis(into: &report)
+        report["signOut"] = try await signOutSeen(app, warmSet, other)
         return report
+    }
+
+    /// Another machine signs a user out (its partition removed, as the SDK's sign-out does); this
+    /// worker, which holds the user, asks for the user's token every 100 µs: the time until it no
+    /// longer gets one. Last, since the users signed out are gone.
+    func signOutSeen(_ app: MSALPublicClientApplication, _ warmSet: [Int], _ other: MSALRedisTokenCacheEntryStore) async throws
+        -> [UInt64]
+    {
+        var samples: [UInt64] = []
+        var users = warmSet.shuffled()[...]
+        try await stage(least: 10, most: warmSet.count) { _ in
+            let user = users.popFirst()!
+            _ = try await request(app, user)
+            let start = now()
+            try other.removePartition(MSALTokenCachePartition(clientId: CacheFixture.clientId, homeAccountId: Self.identifier(user)))
+            while (try? await request(app, user)) != nil {
+                guard now() - start < 10_000_000_000 else { throw EmulatorError("a signed-out user still served after 10 s") }
+                usleep(100)
+            }
+            samples.append(now() - start)
+        }
+        return samples
     }
 
     /// Warm requests on the native-auth surface: `nativeAuthUserAccount(forIdentifier:)`, then
