@@ -26,6 +26,19 @@ func redisScale(selfPath: String, python: String?, options: RedisScaleOptions) t
     signal(SIGPIPE, SIG_IGN)
     let server = try BenchRedisServer()
     defer { server.stop() }
+    // Interrupted (it runs for minutes), the benchmark still stops its redis-server.
+    nonisolated(unsafe) let stopping = server
+    let interrupts = [SIGINT, SIGTERM].map { number in
+        signal(number, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+        source.setEventHandler {
+            stopping.stop()
+            exit(128 + number)
+        }
+        source.resume()
+        return source
+    }
+    defer { interrupts.forEach { $0.cancel() } }
     let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     let peer = script.appendingPathComponent("peer_redis_cache.py").path
     let scopes = (0..<options.scopeSets).map(CacheFixture.scope).joined(separator: ",")
