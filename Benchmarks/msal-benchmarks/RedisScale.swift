@@ -38,7 +38,7 @@ func redisScale(selfPath: String, python: String?, options: RedisScaleOptions) t
         source.resume()
         return source
     }
-    defer { interrupts.forEach { $0.cancel() } }
+    defer { for source in interrupts { source.cancel() } }
     let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     let peer = script.appendingPathComponent("peer_redis_cache.py").path
     let scopes = (0..<options.scopeSets).map(CacheFixture.scope).joined(separator: ",")
