@@ -6,6 +6,12 @@ import MSAL
 ///
 ///     msal-benchmarks [--python PATH] [--json FILE] [--demo PATH] [--quick] [--only FIGURE] [--sign-ins N]
 ///                     [--static-build DIR] [--token-command PATH ARGS…]
+///                     [--users N,N,…] [--stage-seconds S] [--memory-limit-mb M] [--check-interval S]
+///
+/// `--only redis-scale` (run only when named: it seeds up to 100,000 users): `--users` the sizes
+/// (1000,10000,100000), `--stage-seconds` how long each stage of a worker runs (3),
+/// `--memory-limit-mb` the worker's `tokenCacheMemoryLimit` (the SDK's default), `--check-interval`
+/// its `.entryStore` check interval (1); Benchmarks/msal-benchmarks/RedisScale.swift.
 ///
 /// `--static-build DIR`: where `msal-fresh-token` and `bare-foundation` built with
 /// `--static-swift-stdlib` are, for the fresh-process figure; `--token-command` (last, it takes the
@@ -16,6 +22,7 @@ struct BenchmarkMain {
         var arguments = Array(CommandLine.arguments.dropFirst())
         let selfPath = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
         if arguments.first == "single-flight-worker" { exit(await singleFlightWorker(Array(arguments.dropFirst()))) }
+        if arguments.first == "redis-scale-worker" { exit(await redisScaleWorker(Array(arguments.dropFirst()))) }
         if arguments.first == "redis-writer" { exit(redisWriter(Array(arguments.dropFirst()))) }
         // `msal-benchmarks lookup-loop FILE SCOPE_SET COUNT`: cached look-ups only, for a profiler.
         if arguments.first == "lookup-loop" { exit(await lookupLoop(Array(arguments.dropFirst()))) }
@@ -36,6 +43,7 @@ struct BenchmarkMain {
         var only: String?
         var signIns: Int?
         var fresh = FreshTokenOptions()
+        var scale = RedisScaleOptions()
         while !arguments.isEmpty {
             let argument = arguments.removeFirst()
             switch argument {
@@ -45,6 +53,11 @@ struct BenchmarkMain {
             case "--quick": quick = true
             case "--only": only = arguments.isEmpty ? nil : arguments.removeFirst()
             case "--sign-ins" where Int(arguments.first ?? "").map({ $0 >= 4 }) == true: signIns = Int(arguments.removeFirst())
+            case "--users" where !arguments.isEmpty:
+                scale.users = arguments.removeFirst().split(separator: ",").compactMap { Int($0) }.filter { $0 > 1 }
+            case "--stage-seconds" where Double(arguments.first ?? "") != nil: scale.stageSeconds = Double(arguments.removeFirst())!
+            case "--memory-limit-mb" where Int(arguments.first ?? "") != nil: scale.memoryLimitMB = Int(arguments.removeFirst())!
+            case "--check-interval" where Double(arguments.first ?? "") != nil: scale.checkInterval = Double(arguments.removeFirst())!
             case "--static-build" where !arguments.isEmpty: fresh.staticBuild = arguments.removeFirst()
             case "--token-command" where !arguments.isEmpty:
                 fresh.tokenCommand = arguments
@@ -53,7 +66,8 @@ struct BenchmarkMain {
                 FileHandle.standardError.write(
                     Data(
                         ("usage: msal-benchmarks [--python PATH] [--json FILE] [--demo PATH] [--quick] [--only FIGURE] [--sign-ins N]"
-                            + " [--static-build DIR] [--token-command PATH ARGS…]\n").utf8))
+                            + " [--static-build DIR] [--token-command PATH ARGS…]"
+                            + " [--users N,N,…] [--stage-seconds S] [--memory-limit-mb M] [--check-interval S]\n").utf8))
                 exit(2)
             }
         }
@@ -93,6 +107,7 @@ struct BenchmarkMain {
                     try await redisCache(
                         selfPath: selfPath, python: python, iterations: quick ? 2_000 : 20_000, writesPerWriter: quick ? 20 : 50))
             }
+            if only == "redis-scale" { section("redis scale", try redisScale(selfPath: selfPath, python: python, options: scale)) }
             if wanted("load") { section("load", try await load(signIns: signIns ?? (quick ? 1_000 : 10_000))) }
 
             let width = rows.map(\.figure.count).max() ?? 40

@@ -1,0 +1,264 @@
+import Foundation
+import MSAL
+import MSALRedis
+import NativeAuthEmulator
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `msal-benchmarks redis-scale-worker URL USERS SECONDS LIMIT_MB CHECK_INTERVAL SCOPE_SETS`: one
+/// worker of the Redis scale figure (Benchmarks/msal-benchmarks/RedisScale.swift), in a process of
+/// its own so that its RSS is its own. Redis already holds USERS users (seeded by the parent). Each
+/// request does what a backend does: finds the request's user by id with `account(forIdentifier:)`
+/// on the standard `MSALPublicClientApplication`, then `acquireTokenSilent` for a cached token, and
+/// checks that the token is that user's. Each stage runs about SECONDS; prints one JSON object of
+/// samples (ns) and RSS figures (MB).
+func redisScaleWorker(_ arguments: [String]) async -> Int32 {
+    guard arguments.count == 6, let users = Int(arguments[1]), let seconds = Double(arguments[2]), let limit = Int(arguments[3]),
+        let interval = Double(arguments[4]), let sets = Int(arguments[5]), users > 1
+    else { return 2 }
+    signal(SIGPIPE, SIG_IGN)
+    let worker = ScaleWorker(
+        url: arguments[0], users: users, seconds: seconds, memoryLimit: limit << 20, interval: interval, scopeSets: sets)
+    do {
+        let report = try await worker.run()
+        print(String(decoding: try JSONSerialization.data(withJSONObject: report), as: UTF8.self))
+        return 0
+    } catch {
+        FileHandle.standardError.write(Data("redis-scale-worker: \(error)\n".utf8))
+        return 1
+    }
+}
+
+struct ScaleWorker {
+    let url: String
+    let users: Int
+    let seconds: Double
+    let memoryLimit: Int
+    let interval: TimeInterval
+    let scopeSets: Int
+
+    /// A new application over its own connection to Redis, as a new worker process makes.
+    func application(checkInterval: TimeInterval, url: String? = nil) throws -> MSALPublicClientApplication {
+        let configuration = try MSALRedisConfiguration(url: url ?? self.url)
+        let store = try MSALRedisTokenCacheEntryStore(client: try MSALRedisClient(configuration: configuration))
+        let config = MSALPublicClientApplicationConfig(
+            clientId: CacheFixture.clientId, redirectUri: nil, authority: try MSALCIAMAuthority(url: URL(string: CacheFixture.authority)!))
+        config.tokenCacheLocation = .entryStore(store, checkInterval: checkInterval)
+        config.tokenCacheMemoryLimit = memoryLimit
+        return try MSALPublicClientApplication(configuration: config)
+    }
+
+    static func identifier(_ user: Int) -> String { "\(CacheFixture.uid(user)).\(CacheFixture.utid)" }
+
+    /// One request for `user`: the look-up by id and the silent call, timed apart (ns).
+    func request(_ app: MSALPublicClientApplication, _ user: Int) async throws -> (lookup: UInt64, silent: UInt64) {
+        let start = now()
+        let account = try app.account(forIdentifier: Self.identifier(user))
+        let found = now()
+        let set = user % scopeSets
+        let result = try await app.acquireTokenSilent(with: MSALSilentTokenParameters(scopes: [CacheFixture.scope(set)], account: account))
+        let done = now()
+        guard result.accessToken == CacheFixture.secret(account: user, scopeSet: set) else {
+            throw EmulatorError("user \(user) was given another user's token")
+        }
+        return (found - start, done - found)
+    }
+
+    /// Runs `body` until `seconds` have passed (at least `least` times, at most `most`).
+    func stage(least: Int = 20, most: Int = 2_000_000, _ body: (Int) async throws -> Void) async rethrows {
+        let end = now() + UInt64(seconds * 1e9)
+        var index = 0
+        while index < most, index < least || now() < end {
+            try await body(index)
+            index += 1
+        }
+    }
+
+    func run() async throws -> [String: Any] {
+        var report: [String: Any] = ["baselineRSS": currentRSSMegabytes() ?? 0]
+        // A new worker's first request: a new application (its own connection) per sample.
+        var first: [UInt64] = []
+        try await stage(most: 300) { _ in
+            let app = try application(checkInterval: interval)
+            let user = Int.random(in: 0..<users)
+            let start = now()
+            _ = try await request(app, user)
+            first.append(now() - start)
+        }
+        report["first"] = first
+
+        // Warm: a set of users served once, then requests for them in random order.
+        let app = try application(checkInterval: interval)
+        let warmSet = Array((0..<users).shuffled().prefix(1_000))
+        for user in warmSet { _ = try await request(app, user) }
+        var warm: [UInt64] = []
+        var lookups: [UInt64] = []
+        var silents: [UInt64] = []
+        try await stage { _ in
+            let (lookup, silent) = try await request(app, warmSet.randomElement()!)
+            warm.append(lookup + silent)
+            lookups.append(lookup)
+            silents.append(silent)
+        }
+        report["warm"] = warm
+        report["warmLookup"] = lookups
+        report["warmSilent"] = silents
+        report["nativeWarm"] = try await nativeWarm(warmSet)
+
+        // Another machine (its own connection) writes: another user, or the same user, before each request.
+        let other = try MSALRedisTokenCacheEntryStore(client: try MSALRedisClient(configuration: MSALRedisConfiguration(url: url)))
+        func rewrite(_ user: Int) throws {
+            let partition = MSALTokenCachePartition(clientId: CacheFixture.clientId, homeAccountId: Self.identifier(user))
+            let entries = try other.entries(in: partition)
+            guard let key = entries.keys.first(where: { $0.hasPrefix("RefreshToken:") }) else { throw EmulatorError("no refresh token") }
+            try other.write(
+                MSALTokenCacheEntryWrite(
+                    partition: partition, set: [key: MSALTokenCacheEntryValue(data: entries[key]!, expiresOn: nil)], remove: []))
+        }
+        var otherWrite: [UInt64] = []
+        try await stage { _ in
+            let user = warmSet.randomElement()!
+            try rewrite((user + 1 + Int.random(in: 0..<(users - 1))) % users)
+            let (lookup, silent) = try await request(app, user)
+            otherWrite.append(lookup + silent)
+        }
+        report["otherWrite"] = otherWrite
+
+        // checkInterval 0: every request asks Redis for its own user's version; after a write to
+        // that user, it reads the partition again.
+        let checking = try application(checkInterval: 0)
+        for user in warmSet { _ = try await request(checking, user) }
+        var checked: [UInt64] = []
+        var sameWrite: [UInt64] = []
+        try await stage { _ in
+            let (lookup, silent) = try await request(checking, warmSet.randomElement()!)
+            checked.append(lookup + silent)
+        }
+        try await stage { _ in
+            let user = warmSet.randomElement()!
+            try rewrite(user)
+            let (lookup, silent) = try await request(checking, user)
+            sameWrite.append(lookup + silent)
+        }
+        report["checkEveryCall"] = checked
+        report["sameWrite"] = sameWrite
+
+        // Every user once, round robin, on a new application: RSS under the memory limit.
+        let serving = try application(checkInterval: interval)
+        var roundRobin: [UInt64] = []
+        roundRobin.reserveCapacity(users)
+        let began = now()
+        // Bounded, for an SDK slow enough that a pass would take hours: the users served are reported.
+        let budget = UInt64(max(120, seconds * 40) * 1e9)
+        for user in 0..<users where now() - began < budget {
+            let (lookup, silent) = try await request(serving, user)
+            roundRobin.append(lookup + silent)
+        }
+        report["roundRobinSeconds"] = Double(now() - began) / 1e9
+        report["roundRobin"] = roundRobin
+        report["rssAfterRoundRobin"] = currentRSSMegabytes() ?? 0
+        report["peakRSS"] = peakRSSMegabytes() ?? 0
+        try await slowRedis(into: &report)
+        report["signOut"] = try await signOutSeen(app, warmSet, other)
+        return report
+    }
+
+    /// Another machine signs a user out (its partition removed, as the SDK's sign-out does); this
+    /// worker, which holds the user, asks for the user's token every 100 µs: the time until it no
+    /// longer gets one. Each user's entries are written back after.
+    func signOutSeen(_ app: MSALPublicClientApplication, _ warmSet: [Int], _ other: MSALRedisTokenCacheEntryStore) async throws
+        -> [UInt64]
+    {
+        var samples: [UInt64] = []
+        var users = warmSet.shuffled()[...]
+        try await stage(least: 10, most: warmSet.count) { _ in
+            let user = users.popFirst()!
+            _ = try await request(app, user)
+            let partition = MSALTokenCachePartition(clientId: CacheFixture.clientId, homeAccountId: Self.identifier(user))
+            let entries = try other.entries(in: partition)
+            let start = now()
+            try other.removePartition(partition)
+            while (try? await request(app, user)) != nil {
+                guard now() - start < 10_000_000_000 else { throw EmulatorError("a signed-out user still served after 10 s") }
+                usleep(100)
+            }
+            samples.append(now() - start)
+            // Signed in again, for the next size's run over the same Redis.
+            try other.write(
+                MSALTokenCacheEntryWrite(
+                    partition: partition, set: entries.mapValues { MSALTokenCacheEntryValue(data: $0, expiresOn: nil) }, remove: []))
+        }
+        return samples
+    }
+
+    /// Warm requests on the native-auth surface: `nativeAuthUserAccount(forIdentifier:)`, then
+    /// `getAccessToken` (a new application over its own connection, the warm set served once first).
+    func nativeWarm(_ warmSet: [Int]) async throws -> [UInt64] {
+        let store = try MSALRedisTokenCacheEntryStore(client: try MSALRedisClient(configuration: try MSALRedisConfiguration(url: url)))
+        let config = MSALNativeAuthPublicClientApplicationConfig(
+            clientId: CacheFixture.clientId, authority: try MSALCIAMAuthority(url: URL(string: CacheFixture.authority)!),
+            challengeTypes: [.OOB, .password])
+        config.tokenCacheLocation = .entryStore(store, checkInterval: interval)
+        config.tokenCacheMemoryLimit = memoryLimit
+        let app = try MSALNativeAuthPublicClientApplication(nativeAuthConfiguration: config)
+        func request(_ user: Int) async throws {
+            let parameters = MSALNativeAuthGetAccessTokenParameters()
+            parameters.scopes = [CacheFixture.scope(user % scopeSets)]
+            let token = try await app.nativeAuthUserAccount(forIdentifier: Self.identifier(user)).getAccessToken(parameters: parameters)
+            guard token.accessToken == CacheFixture.secret(account: user, scopeSet: user % scopeSets) else {
+                throw EmulatorError("user \(user) was given another user's token")
+            }
+        }
+        for user in warmSet { try await request(user) }
+        var samples: [UInt64] = []
+        try await stage { _ in
+            let user = warmSet.randomElement()!
+            let start = now()
+            try await request(user)
+            samples.append(now() - start)
+        }
+        return samples
+    }
+
+    /// 200 requests at once for users this worker has not served, through a proxy that makes
+    /// Redis answer 20 ms late, while one task keeps asking for users already held: the burst's
+    /// total time, and the warm requests' times meanwhile.
+    func slowRedis(into report: inout [String: Any]) async throws {
+        guard let port = Int(url.split(separator: ":").last ?? "") else { throw EmulatorError("no port in \(url)") }
+        let proxy = try DelayProxy(targetPort: port, delay: 0.020)
+        let app = try application(checkInterval: interval, url: proxy.url)
+        let held = Array(0..<min(20, users / 2))
+        for user in held { _ = try await request(app, user) }
+        let cold = Array((held.count..<users).shuffled().prefix(200))
+        let done = Locked(false)
+        let start = now()
+        let warmTask = Task { [self] in
+            var samples: [UInt64] = []
+            while !done.withLock({ $0 }) {
+                let began = now()
+                _ = try await request(app, held.randomElement()!)
+                samples.append(now() - began)
+                await Task.yield()
+            }
+            return samples
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for user in cold { group.addTask { [self] in _ = try await request(app, user) } }
+            try await group.waitForAll()
+        }
+        let total = now() - start
+        done.withLock { $0 = true }
+        report["slowBurstSeconds"] = Double(total) / 1e9
+        report["slowBurstUsers"] = cold.count
+        report["slowWarm"] = try await warmTask.value
+    }
+}
+
+/// The `q` quantile of samples in ns, in µs.
+func quantile(_ samples: [UInt64], _ q: Double) -> Double {
+    let sorted = samples.sorted()
+    guard !sorted.isEmpty else { return .nan }
+    return Double(sorted[min(sorted.count - 1, Int(Double(sorted.count) * q))]) / 1000
+}
