@@ -7,6 +7,12 @@ package struct IDToken: Sendable, Equatable {
     /// Header and payload claims merged (the payload wins on a clash), as IdentityCore does.
     package var claims: [String: JSONValue]
 
+    /// Claims decoded before.
+    package init(raw: String, claims: [String: JSONValue]) {
+        self.raw = raw
+        self.claims = claims
+    }
+
     package init(raw: String) throws(NativeAuthDecodingError) {
         let segments = raw.split(separator: ".", omittingEmptySubsequences: false)
         guard segments.count == 3 || segments.count == 2 else {

@@ -169,7 +169,7 @@ open class MSALPublicClientApplication: @unchecked Sendable {
 
     /// A cached account with its id token, as the native and standard surfaces hand it out.
     package func accountResult(for cached: CachedAccount) -> MSALNativeAuthUserAccountResult {
-        let idToken = cached.idToken.flatMap { try? IDToken(raw: $0) }
+        let idToken = cached.decodedIdToken()
         let parts = cached.homeAccountId.split(separator: ".", maxSplits: 1).map(String.init)
         let account = MSALAccount(
             username: idToken?.username ?? cached.username, identifier: cached.homeAccountId, environment: cached.environment,

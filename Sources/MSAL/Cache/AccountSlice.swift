@@ -118,6 +118,7 @@ package struct AccountSliceBuilder: Sendable {
 
         func slice(environment: String) -> AccountSlice {
             // An account is listed only while this client holds a refresh or an id token for it.
+            let decoded = DecodedIDToken(idToken)
             let accounts: [CachedAccount] =
                 lastUsed == nil
                 ? []
@@ -125,7 +126,7 @@ package struct AccountSliceBuilder: Sendable {
                     guard let id = record.string("home_account_id") else { return nil }
                     return CachedAccount(
                         homeAccountId: id, environment: environment, username: record.string("username"), idToken: idToken,
-                        lastUsed: lastUsed ?? 0)
+                        lastUsed: lastUsed ?? 0, decoded: decoded)
                 }
             return AccountSlice(accounts: accounts, refreshToken: refreshToken, accessTokens: accessTokens)
         }

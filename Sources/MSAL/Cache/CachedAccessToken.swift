@@ -105,4 +105,30 @@ package struct CachedAccount: Sendable {
     package var username: String?
     package var idToken: String?
     package var lastUsed: Double
+    /// `idToken` decoded once for the slice that holds the account, when the slice made one.
+    var decoded: DecodedIDToken? = nil
+
+    /// The id token's claims: decoded at the first request of the slice, kept for the next ones.
+    func decodedIdToken() -> IDToken? {
+        if let decoded, decoded.raw == idToken { return decoded.value }
+        return idToken.flatMap { try? IDToken(raw: $0) }
+    }
+}
+
+/// An id token decoded when first needed, then kept (a request for a user decodes its id token once
+/// per change of the user's cache entries, not once per request).
+final class DecodedIDToken: Sendable {
+    let raw: String?
+    private let decoded = Locked<IDToken??>(nil)
+
+    init(_ raw: String?) { self.raw = raw }
+
+    var value: IDToken? {
+        decoded.withLock { decoded in
+            if let done = decoded { return done }
+            let token = raw.flatMap { try? IDToken(raw: $0) }
+            decoded = .some(token)
+            return token
+        }
+    }
 }

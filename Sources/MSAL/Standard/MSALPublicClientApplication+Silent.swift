@@ -122,8 +122,10 @@ extension MSALPublicClientApplication {
     package func makeResult(
         accessToken: String, expiresOn: Date?, scopes: [String], account: MSALNativeAuthUserAccountResult, correlationId: UUID? = nil
     ) -> MSALResult {
-        let idToken = account.idToken.flatMap { try? IDToken(raw: $0) }
         let signedIn = account.account
+        // The account's claims are its id token's, decoded when the account was made.
+        let idToken =
+            signedIn.jsonClaims.map { IDToken(raw: account.idToken ?? "", claims: $0) } ?? account.idToken.flatMap { try? IDToken(raw: $0) }
         let profile = MSALTenantProfile(
             identifier: idToken?.objectId ?? signedIn.homeAccountId?.objectId ?? "",
             tenantId: idToken?.tenantId ?? signedIn.homeAccountId?.tenantId ?? "", environment: signedIn.environment,
