@@ -37,9 +37,14 @@ import Foundation
 ///   The SDK never falls back to another store. Values are tokens: implementations never put a
 ///   value, or anything derived from one, in an error message, a description or a log.
 ///
-/// Requirements are synchronous: the SDK calls them from its own threads, never from the main actor,
-/// and one at a time for each application object. Several application objects (several processes,
-/// several machines) may call one store at once.
+/// Requirements are synchronous and may block for a round trip. The SDK makes the read of an
+/// account for an `async` request (`getAccessToken`, `acquireTokenSilent`) on threads of its own,
+/// never on the caller's; the calls of a refresh (lock, read, write), of a sign-in's or sign-out's
+/// write, and of the synchronous methods (`nativeAuthUserAccount(forIdentifier:)`,
+/// `account(forIdentifier:)`, `allAccounts()`) run on the thread that called the SDK
+/// (docs/decisions.md#shared-token-cache). Calls may come from several threads at once, for one
+/// application object too, and several application objects (processes, machines) may call one
+/// store at once: a store must be safe to call concurrently.
 public protocol MSALTokenCacheEntryStore: AnyObject, Sendable {
     /// What the store is, for logs and error messages (for example `Redis at redis.internal:6379`).
     /// Never a password or a value.
