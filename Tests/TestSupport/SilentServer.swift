@@ -16,19 +16,7 @@ public final class SilentServer: @unchecked Sendable {
     /// A listener on a free loopback port; `answers`: what it sends to the first chunks read on
     /// each connection, each `delay` seconds after the chunk came (a slow server).
     public init(answers: [String] = [], delay: TimeInterval = 0) throws {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        self.listener = listener
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(listener, $0, length) == 0 && getsockname(listener, $0, &length) == 0
-            }
-        }
-        guard bound, listen(listener, 16) == 0 else { throw RedisTestError("the silent server cannot listen") }
-        port = Int(UInt16(bigEndian: address.sin_port))
+        (listener, port) = try Self.loopbackListener(backlog: 16, name: "the silent server")
         Thread {
             while true {
                 let connection = accept(listener, nil, nil)
@@ -55,5 +43,24 @@ public final class SilentServer: @unchecked Sendable {
     deinit {
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
+    }
+
+    /// A TCP socket listening on a free loopback port, and the port; throws naming `name`.
+    public static func loopbackListener(backlog: Int32, name: String) throws -> (listener: Int32, port: Int) {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, length) == 0 && getsockname(listener, $0, &length) == 0
+            }
+        }
+        guard bound, listen(listener, backlog) == 0 else {
+            close(listener)
+            throw RedisTestError("\(name) cannot listen")
+        }
+        return (listener, Int(UInt16(bigEndian: address.sin_port)))
     }
 }

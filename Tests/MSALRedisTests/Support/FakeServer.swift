@@ -14,19 +14,8 @@ final class FakeServer: @unchecked Sendable {
 
     init(answer: [UInt8]) throws {
         self.answer = answer
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        self.listener = listener
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(listener, $0, length) == 0 && getsockname(listener, $0, &length) == 0
-            }
-        }
-        guard bound, listen(listener, 8) == 0 else { throw RedisTestError("the fake server cannot listen") }
-        port = Int(UInt16(bigEndian: address.sin_port))
+        let (listener, port) = try SilentServer.loopbackListener(backlog: 8, name: "the fake server")
+        (self.listener, self.port) = (listener, port)
         let thread = Thread { [listener, answer] in
             while true {
                 let connection = accept(listener, nil, nil)
