@@ -16,7 +16,8 @@ public final class SilentServer: @unchecked Sendable {
     /// A listener on a free loopback port; `answers`: what it sends to the first chunks read on
     /// each connection, each `delay` seconds after the chunk came (a slow server).
     public init(answers: [String] = [], delay: TimeInterval = 0) throws {
-        (listener, port) = try Self.loopbackListener(backlog: 16, name: "the silent server")
+        let (listener, port) = try Self.loopbackListener(backlog: 16, name: "the silent server")
+        (self.listener, self.port) = (listener, port)
         Thread {
             while true {
                 let connection = accept(listener, nil, nil)
