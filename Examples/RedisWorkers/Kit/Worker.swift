@@ -118,7 +118,7 @@ public final class Worker: Sendable {
     /// answers whoever used this worker last. The token itself stays here.
     func token(account identifier: String, scope: String) async throws(RedisWorkersError) -> String {
         let account: MSALNativeAuthUserAccountResult
-        do { account = try app.nativeAuthUserAccount(forIdentifier: identifier) } catch {
+        do { account = try await app.nativeAuthUserAccount(forIdentifier: identifier) } catch {
             throw RedisWorkersError("no signed-in account with that id in the shared cache")
         }
         let parameters = MSALNativeAuthGetAccessTokenParameters()

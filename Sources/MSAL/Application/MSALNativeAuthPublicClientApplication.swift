@@ -181,4 +181,13 @@ public final class MSALNativeAuthPublicClientApplication: MSALPublicClientApplic
     public func nativeAuthUserAccount(forIdentifier identifier: String) throws -> MSALNativeAuthUserAccountResult {
         try cachedAccount(forIdentifier: identifier)
     }
+
+    /// The same, for a caller in Swift concurrency: an account that the token cache must first read
+    /// from a shared store (`.entryStore`) is read on the SDK's own threads, never on the caller's
+    /// (docs/scale-out.md); one held in memory is answered at once.
+    nonisolated(nonsending) public func nativeAuthUserAccount(forIdentifier identifier: String) async throws
+        -> MSALNativeAuthUserAccountResult
+    {
+        try await environment.cache.withAccountRead(identifier) { Result { try cachedAccount(forIdentifier: identifier) } }.get()
+    }
 }

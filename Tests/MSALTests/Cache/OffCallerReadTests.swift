@@ -61,20 +61,25 @@ import Testing
         let worker = try Harness(configure: configure)
         let parameters = MSALNativeAuthGetAccessTokenParameters()
         parameters.scopes = [Self.todo]
-        let warm = try worker.app.nativeAuthUserAccount(forIdentifier: ids[0])
+        let warm = try await worker.app.nativeAuthUserAccount(forIdentifier: ids[0])
         _ = try await warm.getAccessToken(parameters: parameters)
 
         // Eight cold users, more than the threads that run Swift concurrency here: their reads hang.
-        // Handles on them that have not read the store yet, as after a restart.
-        let cold = ids.dropFirst().map {
-            worker.app.accountResult(
-                for: CachedAccount(homeAccountId: $0, environment: "contoso.ciamlogin.com", username: nil, idToken: nil, lastUsed: 0))
-        }
-        store.state.withLock { $0.held = Set(ids.dropFirst().map { $0.lowercased() }) }
+        // Half are looked up by id first; half are handles that have not read the store yet (as
+        // after a restart), whose first read is their token's.
+        let cold = Array(ids.dropFirst())
+        let app = worker.app
+        store.state.withLock { $0.held = Set(cold.map { $0.lowercased() }) }
         let coldTokens = Task {
             try await withThrowingTaskGroup(of: String.self) { group in
-                for user in cold {
+                for (index, id) in cold.enumerated() {
                     group.addTask {
+                        let user =
+                            index.isMultiple(of: 2)
+                            ? try await app.nativeAuthUserAccount(forIdentifier: id)
+                            : app.accountResult(
+                                for: CachedAccount(
+                                    homeAccountId: id, environment: "contoso.ciamlogin.com", username: nil, idToken: nil, lastUsed: 0))
                         let parameters = MSALNativeAuthGetAccessTokenParameters()
                         parameters.scopes = [Self.todo]
                         return try await user.getAccessToken(parameters: parameters).accessToken

@@ -155,10 +155,10 @@ import Testing
         _ = try await signIn(h, uid: bob, username: "bob@contoso.com")
         #expect(h.app.getNativeAuthUserAccount()?.account.username == "bob@contoso.com", "the most recent")
         // Named by id (any case), each user is itself, never the most recent.
-        let ada = try h.app.nativeAuthUserAccount(forIdentifier: "\(Fixture.uid).\(Fixture.utid)".uppercased())
+        let ada = try await h.app.nativeAuthUserAccount(forIdentifier: "\(Fixture.uid).\(Fixture.utid)".uppercased())
         #expect(ada.account.username == Fixture.username)
         #expect(ada.account.identifier == "\(Fixture.uid).\(Fixture.utid)")
-        #expect(try h.app.nativeAuthUserAccount(forIdentifier: "\(bob).\(Fixture.utid)").account.username == "bob@contoso.com")
+        #expect(try await h.app.nativeAuthUserAccount(forIdentifier: "\(bob).\(Fixture.utid)").account.username == "bob@contoso.com")
         // Another user's id, a prefix of one, an unknown one: not found.
         for unknown in ["\(Fixture.uid)", "\(bob).other-tenant", "nobody.\(Fixture.utid)", ""] {
             #expect(
@@ -168,7 +168,7 @@ import Testing
         // Signed out, it is gone by id too; the other stays.
         ada.signOut()
         #expect(thrownError { _ = try h.app.nativeAuthUserAccount(forIdentifier: "\(Fixture.uid).\(Fixture.utid)") } != nil)
-        #expect(try h.app.nativeAuthUserAccount(forIdentifier: "\(bob).\(Fixture.utid)").account.username == "bob@contoso.com")
+        #expect(try await h.app.nativeAuthUserAccount(forIdentifier: "\(bob).\(Fixture.utid)").account.username == "bob@contoso.com")
     }
 
     enum TokenCacheLocationKind: Sendable { case inMemory, file, entryStore }
