@@ -43,6 +43,10 @@ func redisScale(selfPath: String, python: String?, options: RedisScaleOptions) t
     let peer = script.appendingPathComponent("peer_redis_cache.py").path
     let scopes = (0..<options.scopeSets).map(CacheFixture.scope).joined(separator: ",")
     let prefix = "msal-python:user:"
+    /// The Python peer's arguments for `mode`: the server, the key prefix, the client, then `rest`.
+    func peerArguments(_ mode: String, _ rest: String...) -> [String] {
+        [peer, mode, server.url, prefix, CacheFixture.clientId, CacheFixture.authority, CacheFixture.utid, scopes] + rest
+    }
     var rows: [Row] = []
     var seeded = 0
     for users in options.users.sorted() {
@@ -51,13 +55,7 @@ func redisScale(selfPath: String, python: String?, options: RedisScaleOptions) t
         let swiftSeed = Double(now() - start) / 1e9
         start = now()
         if let python {
-            let seed = try run(
-                python,
-                [
-                    peer, "seed-many", server.url, prefix, CacheFixture.clientId, CacheFixture.authority, CacheFixture.utid, scopes,
-                    "\(seeded)",
-                    "\(users - seeded)",
-                ])
+            let seed = try run(python, peerArguments("seed-many", "\(seeded)", "\(users - seeded)"))
             guard seed.status == 0 else { throw EmulatorError("peer_redis_cache.py seed-many exited with \(seed.status)") }
         }
         let pythonSeed = Double(now() - start) / 1e9
@@ -77,13 +75,7 @@ func redisScale(selfPath: String, python: String?, options: RedisScaleOptions) t
         }
         var peerReport: [String: Any]?
         if let python {
-            let output = try run(
-                python,
-                [
-                    peer, "hit-many", server.url, prefix, CacheFixture.clientId, CacheFixture.authority, CacheFixture.utid, scopes,
-                    "\(users)",
-                    "\(options.stageSeconds)",
-                ])
+            let output = try run(python, peerArguments("hit-many", "\(users)", "\(options.stageSeconds)"))
             guard output.status == 0 else { throw EmulatorError("peer_redis_cache.py hit-many exited with \(output.status)") }
             peerReport = scaleReport(output.output)
         }
