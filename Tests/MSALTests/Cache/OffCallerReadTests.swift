@@ -70,8 +70,11 @@ import Testing
         let cold = Array(ids.dropFirst())
         let app = worker.app
         store.state.withLock { $0.held = Set(cold.map { $0.lowercased() }) }
-        let coldTokens = Task {
-            try await withThrowingTaskGroup(of: String.self) { group in
+        // Everything from here runs on one thread of its own, as if Swift concurrency had a single
+        // thread: a read that blocked it would stop every other request (and the rest of the suite
+        // cannot take it away).
+        try await withTaskExecutorPreference(OneThreadExecutor()) {
+            async let coldTokens = withThrowingTaskGroup(of: String.self) { group in
                 for (index, id) in cold.enumerated() {
                     group.addTask {
                         let user =
@@ -87,21 +90,48 @@ import Testing
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
+            // Should the warm request be held up, this lets the cold reads go after a while, so that
+            // the test fails rather than hangs; the order of events, not the time, is what it asserts.
+            let order = Locked<[String]>([])
+            DispatchQueue.global().async {
+                for _ in 0..<30_000 where store.state.withLock({ $0.waiting }) < cold.count { usleep(1000) }
+                for _ in 0..<600 where !order.withLock({ $0.contains("warm") }) { usleep(50_000) }
+                order.withLock { $0.append("cold let go") }
+                for _ in cold { store.gate.signal() }
+            }
+            for _ in 0..<30_000 where store.state.withLock({ $0.waiting }) < cold.count { try await Task.sleep(nanoseconds: 1_000_000) }
+            #expect(store.state.withLock { $0.waiting } == cold.count, "every cold read started")
+            _ = try await warm.getAccessToken(parameters: parameters)
+            order.withLock { $0.append("warm") }
+            #expect(try await coldTokens.count == cold.count)
+            #expect(order.withLock { $0 } == ["warm", "cold let go"], "the warm user's token came while every cold read hung")
         }
-        // Should the warm request be held up, this lets the cold reads go after a while, so that the
-        // test fails rather than hangs; the order of events, not the time, is what it asserts.
-        let order = Locked<[String]>([])
-        DispatchQueue.global().async {
-            for _ in 0..<10_000 where store.state.withLock({ $0.waiting }) < cold.count { usleep(1000) }
-            for _ in 0..<200 where !order.withLock({ $0.contains("warm") }) { usleep(50_000) }
-            order.withLock { $0.append("cold let go") }
-            for _ in cold { store.gate.signal() }
-        }
-        for _ in 0..<10_000 where store.state.withLock({ $0.waiting }) < cold.count { try await Task.sleep(nanoseconds: 1_000_000) }
-        #expect(store.state.withLock { $0.waiting } == cold.count, "every cold read started")
-        _ = try await warm.getAccessToken(parameters: parameters)
-        order.withLock { $0.append("warm") }
-        #expect(try await coldTokens.value.count == cold.count)
-        #expect(order.withLock { $0 } == ["warm", "cold let go"], "the warm user's token came while every cold read hung")
+    }
+}
+
+/// A task executor with one thread of its own.
+final class OneThreadExecutor: TaskExecutor, @unchecked Sendable {
+    // `jobs` is guarded by `condition`.
+    private let condition = NSCondition()
+    private var jobs: [UnownedJob] = []
+
+    init() {
+        Thread { [self] in
+            while true {
+                condition.lock()
+                while jobs.isEmpty { condition.wait() }
+                let job = jobs.removeFirst()
+                condition.unlock()
+                job.runSynchronously(on: asUnownedTaskExecutor())
+            }
+        }.start()
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        condition.lock()
+        jobs.append(job)
+        condition.signal()
+        condition.unlock()
     }
 }
