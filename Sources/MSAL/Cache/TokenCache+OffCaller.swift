@@ -27,9 +27,17 @@ extension TokenCache {
     nonisolated(nonsending) package func withAccountRead<T>(_ homeAccountId: String, _ step: () -> T) async -> T {
         let account = homeAccountId.lowercased()
         guard let scoped, !scoped.holdsTrusted(account) else { return step() }
-        let slice = await withCheckedContinuation { (continuation: CheckedContinuation<AccountSlice, Never>) in
-            Self.storeThreads.run { continuation.resume(returning: self.slice(account)) }
+        // The slice crosses threads through a lock, so that what its thread wrote is seen here (by
+        // ThreadSanitizer too).
+        let read = Locked<AccountSlice?>(nil)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            Self.storeThreads.run {
+                let slice = self.slice(account)
+                read.withLock { $0 = slice }
+                continuation.resume()
+            }
         }
+        let slice = read.withLock { $0 } ?? .empty
         return Self.$readForRequest.withValue(RequestRead(cache: ObjectIdentifier(self), account: account, slice: slice)) { step() }
     }
 }

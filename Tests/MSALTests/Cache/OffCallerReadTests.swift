@@ -8,7 +8,7 @@ import Testing
 
 /// A shared store's reads stay off the caller's thread (Sources/MSAL/Cache/TokenCache+OffCaller.swift):
 /// cold users whose reads hang do not hold up a warm user's token, however many there are.
-@Suite struct OffCallerReadTests {
+@Suite(.tags(.concurrency)) struct OffCallerReadTests {
     static let todo = "api://contoso/todolist/ToDoList.Read"
 
     /// The in-memory store, whose `read` of the partitions in `held` waits until they are let go.
