@@ -114,10 +114,7 @@ extension MSALNativeAuthUserAccountResult {
         let key = Self.refreshKey(request, homeAccountId: homeAccountId)
         let logger = environment.logger
         cache.refreshes.refreshInBackground(key, clock: environment.clock) {
-            // Not the request's read (TokenCache+OffCaller.swift): the refresh checks the store itself.
-            TokenCache.$readForRequest.withValue(nil) {
-                Task { await self.refresh(request, homeAccountId: homeAccountId, client: client, proactive: true) }
-            }
+            Task { await self.refresh(request, homeAccountId: homeAccountId, client: client, proactive: true) }
         } began: {
             logger.info("Access token due for refresh; refreshing in the background correlation \(request.correlationId.uuidString)")
         } failed: { error in

@@ -103,15 +103,14 @@ package struct CachedAccount: Sendable {
     package var homeAccountId: String
     package var environment: String
     package var username: String?
-    package var idToken: String?
+    package let idToken: String?
     package var lastUsed: Double
     /// `idToken` decoded once for the slice that holds the account, when the slice made one.
     var decoded: DecodedIDToken? = nil
 
     /// The id token's claims: decoded at the first request of the slice, kept for the next ones.
     func decodedIdToken() -> IDToken? {
-        if let decoded, decoded.raw == idToken { return decoded.value }
-        return idToken.flatMap { try? IDToken(raw: $0) }
+        decoded?.value ?? idToken.flatMap { try? IDToken(raw: $0) }
     }
 }
 

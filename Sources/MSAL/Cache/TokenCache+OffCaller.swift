@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Store reads off the caller's thread (docs/decisions.md#shared-token-cache): an `async` request
 /// for an account that the cache does not hold trusted in memory (an entry store's first request
 /// for a user on this machine, or a copy whose interval is over) reads that account on the cache's
@@ -8,15 +12,25 @@ import Foundation
 /// thread, without a hop.
 extension TokenCache {
     /// One account's slice, read for the request under way.
-    struct RequestRead: Sendable {
+    final class RequestRead: Sendable {
         let cache: ObjectIdentifier
         let account: String
         let slice: AccountSlice
+
+        init(cache: ObjectIdentifier, account: String, slice: AccountSlice) {
+            (self.cache, self.account, self.slice) = (cache, account, slice)
+        }
     }
 
-    /// The slice `withAccountRead` read for the request it runs: `slice(_:checked:)` answers it for
-    /// that account, checked or not, since it was read from the store a moment ago.
-    @TaskLocal static var readForRequest: RequestRead?
+    /// The slice `withAccountRead` read for the step it runs on this thread: `slice(_:checked:)`
+    /// answers it for that account, checked or not, since it was read from the store a moment ago.
+    /// Kept per thread, not per task: the step is synchronous, so it is seen by the step alone and
+    /// never by a task the step starts (a background refresh reads the store itself).
+    static var readForRequest: RequestRead? {
+        pthread_getspecific(requestReadKey.key).map { Unmanaged<RequestRead>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    private static let requestReadKey = ThreadKey()
 
     /// Where store reads wait: threads of the cache's own, not the fixed pool that runs Swift
     /// concurrency (nor Dispatch's, which adds a thread about once a second while its threads block).
@@ -38,7 +52,25 @@ extension TokenCache {
             }
         }
         let slice = read.withLock { $0 } ?? .empty
-        return Self.$readForRequest.withValue(RequestRead(cache: ObjectIdentifier(self), account: account, slice: slice)) { step() }
+        let pinned = RequestRead(cache: ObjectIdentifier(self), account: account, slice: slice)
+        return withExtendedLifetime(pinned) {
+            let key = Self.requestReadKey.key
+            let outer = pthread_getspecific(key)
+            pthread_setspecific(key, Unmanaged.passUnretained(pinned).toOpaque())
+            defer { pthread_setspecific(key, outer) }
+            return step()
+        }
+    }
+}
+
+/// A pthread key: a value per thread.
+final class ThreadKey: Sendable {
+    let key: pthread_key_t
+
+    init() {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        self.key = key
     }
 }
 
@@ -79,7 +111,13 @@ final class StoreThreads: @unchecked Sendable {
             }
             let job = jobs[next]
             next += 1
-            if next == jobs.count { (jobs, next) = ([], 0) }
+            // Done jobs are dropped once they are half the array, so a queue never drained stays bounded.
+            if next == jobs.count {
+                (jobs, next) = ([], 0)
+            } else if next > jobs.count / 2 {
+                jobs.removeFirst(next)
+                next = 0
+            }
             condition.unlock()
             job()
             condition.lock()

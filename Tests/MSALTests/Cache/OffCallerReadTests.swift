@@ -109,6 +109,51 @@ import Testing
     }
 }
 
+extension OffCallerReadTests {
+    /// Two users signed in on one store; a worker application over it that asks the store on every
+    /// look-up (checkInterval 0), and its cache.
+    static func twoUsers(_ store: InMemoryTokenCacheEntryStore) async throws -> (ids: [String], cache: TokenCache) {
+        let configure: (MSALNativeAuthPublicClientApplicationConfig) -> Void = {
+            $0.tokenCacheLocation = .entryStore(store, checkInterval: 0)
+            $0.allowsMultipleAccounts = true
+        }
+        let signer = try Harness(configure: configure)
+        var ids: [String] = []
+        for number in 0..<2 {
+            let user = try await signer.signIn(uid: uid(number), username: "u\(number)@contoso.com", scope: todo)
+            ids.append(try #require(user.account.identifier))
+        }
+        return (ids, try Harness(configure: configure).app.environment.cache)
+    }
+
+    @Test func aRequestsReadServesOnlyThatAccountOfThatCache() async throws {
+        let store = InMemoryTokenCacheEntryStore()
+        let (ids, cache) = try await Self.twoUsers(store)
+        let other = try Harness { $0.tokenCacheLocation = .entryStore(InMemoryTokenCacheEntryStore(), checkInterval: 0) }.app.environment
+            .cache
+        let seen = await cache.withAccountRead(ids[0]) {
+            (cache.account(homeAccountId: ids[1])?.homeAccountId, other.account(homeAccountId: ids[0])?.homeAccountId)
+        }
+        #expect(seen.0 == ids[1], "another account of the same cache is its own")
+        #expect(seen.1 == nil, "another cache (whose store is empty) is not served this read")
+    }
+
+    @Test func aTaskTheRequestStartsAsksTheStoreItself() async throws {
+        let store = InMemoryTokenCacheEntryStore()
+        let (ids, cache) = try await Self.twoUsers(store)
+        let partition = MSALTokenCachePartition(clientId: Fixture.clientId, homeAccountId: ids[0].lowercased())
+        store.clearOperations()
+        let background = await cache.withAccountRead(ids[0]) {
+            // Within the step: the read made for it, no store call.
+            _ = cache.refreshToken(homeAccountId: ids[0])
+            return Task { cache.refreshToken(homeAccountId: ids[0]) }
+        }
+        #expect(await background.value != nil)
+        let asked = store.operations.filter { $0 == .read(partition) || $0 == .version(partition) }
+        #expect(asked == [.read(partition), .version(partition)], "the request's read, then the task's own check")
+    }
+}
+
 /// A task executor with one thread of its own.
 final class OneThreadExecutor: TaskExecutor, @unchecked Sendable {
     // `jobs` is guarded by `condition`.
