@@ -68,7 +68,8 @@ import Testing
             }
         }
         #expect(failure?.code == .connectionFailed || failure?.code == .timeout)
-        #expect(acknowledged.count > 150)
+        // The kill comes once k:150 is written; its reply may be lost with the server, so 150.
+        #expect(acknowledged.count >= 150)
         killed.wait()
         try server.start()
         let replies = try acknowledged.map { try client.command(["GET", "k:\($0)"]).string }
