@@ -55,9 +55,12 @@ public final class InMemoryTokenCacheEntryStore: MSALTokenCacheEntryStore {
         var clientVersions: [String: Int] = [:]
         var locks: [MSALTokenCachePartition: (owner: String, until: Date)] = [:]
         var operations: [Operation] = []
-        var observers: [UUID: (clientId: String, onChange: @Sendable () -> Void)] = [:]
+        var observers: [UUID: (clientId: String, onChange: @Sendable (MSALTokenCacheChange) -> Void)] = [:]
+        /// While false, changes are not reported (`interruptTracking()`).
+        var reporting = true
         var failure: Failure?
         var beforeChange: (@Sendable (MSALTokenCachePartition) -> Void)?
+        var afterRead: (@Sendable (MSALTokenCachePartition) -> Void)?
     }
 
     private let state = Locked(State())
@@ -66,8 +69,8 @@ public final class InMemoryTokenCacheEntryStore: MSALTokenCacheEntryStore {
     /// Versions go up by one from a random start, as a store that restarts would not repeat them.
     private let base = Int.random(in: 1...1_000_000)
 
-    /// `notifies`: whether `observeChanges` is offered (as a store with pub/sub); `now`: the clock
-    /// that decides expiry and leases.
+    /// `notifies`: whether `observeChanges` is offered, tracking every change as Redis's
+    /// `CLIENT TRACKING` does; `now`: the clock that decides expiry and leases.
     public init(notifies: Bool = false, now: @escaping @Sendable () -> Date = { Date() }) {
         self.notifies = notifies
         self.now = now
@@ -87,6 +90,14 @@ public final class InMemoryTokenCacheEntryStore: MSALTokenCacheEntryStore {
     public var beforeChange: (@Sendable (MSALTokenCachePartition) -> Void)? {
         get { state.withLock { $0.beforeChange } }
         set { state.withLock { $0.beforeChange = newValue } }
+    }
+
+    /// Called with the partition of each `read(_:)` after it took the partition's data and before
+    /// it returns, outside the store's lock: a test can let another writer in while a reply is on
+    /// its way.
+    public var afterRead: (@Sendable (MSALTokenCachePartition) -> Void)? {
+        get { state.withLock { $0.afterRead } }
+        set { state.withLock { $0.afterRead = newValue } }
     }
 
     /// Everything the store was asked, in order.
@@ -146,9 +157,11 @@ public final class InMemoryTokenCacheEntryStore: MSALTokenCacheEntryStore {
     /// The partition's counter and its entries not yet expired, in one step.
     public func read(_ partition: MSALTokenCachePartition) throws -> (version: String?, entries: [String: Data]) {
         let now = now()
-        return try record(.read(partition)) { state in
-            (state.partitions[partition].map { String(base + $0.version) }, Self.live(state.partitions[partition], now))
+        let read = try record(.read(partition)) { state in
+            (version: state.partitions[partition].map { String(base + $0.version) }, entries: Self.live(state.partitions[partition], now))
         }
+        afterRead?(partition)
+        return read
     }
 
     private static func live(_ stored: Stored?, _ now: Date) -> [String: Data] {
@@ -206,12 +219,37 @@ public final class InMemoryTokenCacheEntryStore: MSALTokenCacheEntryStore {
         }
     }
 
-    /// Offered when the store was made with `notifies: true`.
-    public func observeChanges(clientId: String, _ onChange: @escaping @Sendable () -> Void) -> (@Sendable () -> Void)? {
+    /// Offered when the store was made with `notifies: true`: `.tracking` at once (unless
+    /// interrupted), then each partition as it changes.
+    public func observeChanges(clientId: String, _ onChange: @escaping @Sendable (MSALTokenCacheChange) -> Void) -> (@Sendable () -> Void)?
+    {
         guard notifies else { return nil }
         let id = UUID()
-        state.withLock { $0.observers[id] = (clientId, onChange) }
+        let reporting = state.withLock { state in
+            state.observers[id] = (clientId, onChange)
+            return state.reporting
+        }
+        if reporting { onChange(.tracking) }
         return { [state] in _ = state.withLock { $0.observers.removeValue(forKey: id) } }
+    }
+
+    /// As a store whose tracking connection dropped: observers are told `.stopped`, and changes
+    /// made until `resumeTracking()` are not reported.
+    public func interruptTracking() {
+        let observers = state.withLock { state in
+            state.reporting = false
+            return state.observers.values.map(\.onChange)
+        }
+        for observer in observers { observer(.stopped) }
+    }
+
+    /// As a store whose tracking connection is back: observers are told `.tracking`.
+    public func resumeTracking() {
+        let observers = state.withLock { state in
+            state.reporting = true
+            return state.observers.values.map(\.onChange)
+        }
+        for observer in observers { observer(.tracking) }
     }
 
     // MARK: Helpers
@@ -224,13 +262,16 @@ public final class InMemoryTokenCacheEntryStore: MSALTokenCacheEntryStore {
         }
     }
 
-    /// Bumps the partition's and its client's versions; returns the observers to tell.
+    /// Bumps the partition's and its client's versions; returns the reports to make.
     private func bump(_ partition: MSALTokenCachePartition, _ state: inout State) -> [@Sendable () -> Void] {
         // A partition's version is its client's counter: a partition removed and written again
         // never repeats a version a reader saw before.
         state.clientVersions[partition.clientId, default: 0] += 1
         state.partitions[partition, default: Stored()].version = state.clientVersions[partition.clientId]!
-        return state.observers.values.filter { $0.clientId == partition.clientId }.map(\.onChange)
+        guard state.reporting else { return [] }
+        return state.observers.values.filter { $0.clientId == partition.clientId }.map { observer in
+            { observer.onChange(.changed(partition)) }
+        }
     }
 
     private func notify(_ observers: [@Sendable () -> Void]) {

@@ -31,7 +31,9 @@ extension EntryStoreTokenCacheStorage {
 
     private func needsCheck(_ state: State) -> Bool {
         if !state.complete || state.mustCheck || checkInterval <= 0 { return true }
-        if notifications.withLock({ $0 }) != state.checkedNotifications { return true }
+        let current = watch.withLock { $0.whole }
+        if current.any != state.checkedWatch.any { return true }
+        if state.checkedWatch.tracked(current) { return false }
         return uptime() &- state.checkedAt >= UInt64(checkInterval * 1e9)
     }
 
@@ -41,8 +43,7 @@ extension EntryStoreTokenCacheStorage {
     /// demands it.
     private func check(_ state: inout State) throws(SetupError) {
         let now = uptime()
-        let notified = notifications.withLock { $0 }
-        (state.checkedAt, state.checkedNotifications, state.mustCheck) = (now, notified, false)
+        (state.checkedAt, state.checkedWatch, state.mustCheck) = (now, watch.withLock { $0.whole }, false)
         let version: String?
         let versions: [MSALTokenCachePartition: String]
         var read: [MSALTokenCachePartition: Held] = [:]
@@ -52,13 +53,14 @@ extension EntryStoreTokenCacheStorage {
             if state.complete, version == state.changeVersion { return }
             versions = try store.partitionVersions(clientId: clientId).filter { $0.key.clientId == clientId }
             for (partition, partitionVersion) in versions where state.partitions[partition]?.version != partitionVersion {
+                let stamp = watch.withLock { $0.stamp(bucket: ChangeWatch.bucket(of: partition)) }
                 let stored = try store.entries(in: partition)
                 let decoded = EntryStoreLayout.decode(stored, of: partition)
                 rejected += decoded.rejected
                 read[partition] = Held(
                     version: partitionVersion, entries: decoded.entries,
                     bytes: stored.reduce(0) { $0 + $1.key.utf8.count + $1.value.count },
-                    checkedAt: now, checkedNotifications: notified, writes: state.partitions[partition]?.writes ?? 0)
+                    checkedAt: now, stamp: stamp, writes: state.partitions[partition]?.writes ?? 0)
             }
         } catch {
             throw failure("read the token cache from", error)
@@ -112,9 +114,14 @@ extension EntryStoreTokenCacheStorage {
             }
             let bytes = entries.reduce(0) { $0 + $1.key.utf8.count + $1.value.jsonBytes.count }
             state.heldBytes += bytes
-            state.partitions[partition] = Held(
-                version: nil, entries: entries, bytes: bytes, checkedAt: now, checkedNotifications: state.checkedNotifications,
-                writes: writes)
+            // Stamped as when the check read it, so that a change another writer made since is seen;
+            // a partition new to this process is asked for again first.
+            let previous = state.partitions[partition]
+            var held = Held(
+                version: nil, entries: entries, bytes: bytes, checkedAt: now,
+                stamp: previous?.stamp ?? watch.withLock { $0.stamp(bucket: ChangeWatch.bucket(of: partition)) }, writes: writes)
+            held.mustCheck = previous == nil
+            state.partitions[partition] = held
         }
         if !plan.entries.isEmpty { state.generation += 1 }
         return snapshot(state, unless: nil)!

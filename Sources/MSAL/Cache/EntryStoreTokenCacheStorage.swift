@@ -9,10 +9,10 @@ import Foundation
 /// docs/scale-out.md):
 ///
 /// - **A request reads its own account.** `slice(of:)` serves an account from the partition held in
-///   memory while it is trusted: for `checkInterval` after it was last checked, until the store
-///   reports a change (`observeChanges`), or until a refresh lock on it is taken. Then it asks the
-///   store for that partition's version alone, and reads the partition again only when the version
-///   moved. An account not held is read with its version in one call (`read(_:)`). No request
+///   memory while it is trusted: until the store reports a change of it (`observeChanges`), for as
+///   long as the store tracks changes without a break (`ChangeWatch`), else for `checkInterval`
+///   after it was last checked; and until a refresh lock on it is taken. Then it asks the store for
+///   that partition's version alone, and reads the partition again only when the version moved. An account not held is read with its version in one call (`read(_:)`). No request
 ///   reads another account's partition or the client's list of partitions.
 /// - **Bounded.** The partitions held add up to at most `memoryLimit` bytes of entries; past it, the
 ///   least recently served are dropped, and cost one read when next served.
@@ -39,9 +39,9 @@ package final class EntryStoreTokenCacheStorage: AccountScopedTokenCacheStorage 
     /// The most entry bytes held in memory.
     package let memoryLimit: Int
     let state = Locked(State())
-    /// Bumped by each notification of the store: a partition checked under an older count is no
-    /// longer trusted.
-    let notifications: Locked<UInt64>
+    /// What the store reported about changes: a partition read before a change of it is no longer
+    /// trusted. Its own lock, so that a report never waits for the store calls of the whole cache.
+    let watch: Locked<ChangeWatch>
     private let stopObserving: (@Sendable () -> Void)?
 
     /// The bytes of entries held by default: about 25,000 accounts of 5 KB (docs/scale-out.md).
@@ -59,9 +59,9 @@ package final class EntryStoreTokenCacheStorage: AccountScopedTokenCacheStorage 
         /// The whole cache: every partition of the client is held, as of `changeVersion`.
         var complete = false
         var changeVersion: String?
-        /// When the whole cache was last checked (monotonic nanoseconds), and under which notification count.
+        /// When the whole cache was last checked (monotonic nanoseconds), and the watch then.
         var checkedAt: UInt64 = 0
-        var checkedNotifications: UInt64 = 0
+        var checkedWatch = ChangeWatch.Whole(epoch: 0, tracking: false, any: 0)
         /// The next whole load asks the store whatever the interval (a refresh lock was taken).
         var mustCheck = false
         var problem: SetupError?
@@ -72,9 +72,9 @@ package final class EntryStoreTokenCacheStorage: AccountScopedTokenCacheStorage 
         var version: String?
         var entries: Entries
         var bytes: Int
-        /// When this partition was last checked, and under which notification count.
+        /// When this partition was last checked, and the watch just before.
         var checkedAt: UInt64
-        var checkedNotifications: UInt64
+        var stamp: ChangeWatch.Stamp
         /// The next look-up asks the store (a refresh lock was taken).
         var mustCheck = false
         var used: UInt64 = 0
@@ -98,9 +98,9 @@ package final class EntryStoreTokenCacheStorage: AccountScopedTokenCacheStorage 
         self.lease = lease
         self.clock = clock
         self.memoryLimit = max(0, memoryLimit)
-        let notifications = Locked<UInt64>(0)
-        self.notifications = notifications
-        stopObserving = store.observeChanges(clientId: clientId) { notifications.withLock { $0 &+= 1 } }
+        let watch = Locked(ChangeWatch())
+        self.watch = watch
+        stopObserving = store.observeChanges(clientId: clientId) { change in watch.withLock { $0.apply(change) } }
     }
 
     deinit { stopObserving?() }
@@ -116,7 +116,7 @@ package final class EntryStoreTokenCacheStorage: AccountScopedTokenCacheStorage 
     package func slice(of account: String, checked: Bool, builder: AccountSliceBuilder) throws(SetupError) -> ScopedSlice {
         let partition = MSALTokenCachePartition(clientId: clientId, homeAccountId: account)
         let now = uptime()
-        let notified = notifications.withLock { $0 }
+        let stamp = watch.withLock { $0.stamp(bucket: ChangeWatch.bucket(of: partition)) }
         enum Found {
             case trusted(AccountSlice)
             case stale(version: String?, writes: UInt64)
@@ -127,7 +127,10 @@ package final class EntryStoreTokenCacheStorage: AccountScopedTokenCacheStorage 
             guard var held = state.partitions[partition] else { return .absent }
             held.used = state.tick
             defer { state.partitions[partition] = held }
-            guard !checked, trusts(held, now: now, notified: notified) else { return .stale(version: held.version, writes: held.writes) }
+            guard !checked, trusts(held, now: now, stamp: stamp) else {
+                // Reported changed: read at once, as its version would say so.
+                return .stale(version: held.stamp.unchanged(stamp) ? held.version : nil, writes: held.writes)
+            }
             return .trusted(Self.slice(of: &held, account: account, builder: builder))
         }
         let writes: UInt64
@@ -139,15 +142,15 @@ package final class EntryStoreTokenCacheStorage: AccountScopedTokenCacheStorage 
         }
         // The version and the read below are one operation for the store (one deadline).
         return try store.operation { () throws(SetupError) -> ScopedSlice in
-            try fromStore(partition, account, builder, now, notified, held: version, writes: writes)
+            try fromStore(partition, account, builder, now, stamp, held: version, writes: writes)
         }
     }
 
     /// `slice(of:)` when the copy held is not trusted: its version (`held`, when one is held)
     /// checked, or the partition read.
     private func fromStore(
-        _ partition: MSALTokenCachePartition, _ account: String, _ builder: AccountSliceBuilder, _ now: UInt64, _ notified: UInt64,
-        held version: String?, writes: UInt64
+        _ partition: MSALTokenCachePartition, _ account: String, _ builder: AccountSliceBuilder, _ now: UInt64,
+        _ stamp: ChangeWatch.Stamp, held version: String?, writes: UInt64
     ) throws(SetupError) -> ScopedSlice {
         if let version {
             let current: String?
@@ -158,7 +161,7 @@ package final class EntryStoreTokenCacheStorage: AccountScopedTokenCacheStorage 
                 let slice = state.withLock { state -> AccountSlice? in
                     guard var held = state.partitions[partition] else { return nil }
                     defer { state.partitions[partition] = held }
-                    (held.checkedAt, held.checkedNotifications, held.mustCheck) = (now, notified, false)
+                    (held.checkedAt, held.stamp, held.mustCheck) = (now, stamp, false)
                     return Self.slice(of: &held, account: account, builder: builder)
                 }
                 if let slice { return ScopedSlice(slice: slice, problem: nil, asked: true) }
@@ -176,8 +179,7 @@ package final class EntryStoreTokenCacheStorage: AccountScopedTokenCacheStorage 
                 return Self.slice(of: &kept, account: account, builder: builder)
             }
             var held = Held(
-                version: read.version, entries: decoded.entries, bytes: bytes, checkedAt: now, checkedNotifications: notified,
-                used: state.tick,
+                version: read.version, entries: decoded.entries, bytes: bytes, checkedAt: now, stamp: stamp, used: state.tick,
                 writes: writes)
             let slice = Self.slice(of: &held, account: account, builder: builder)
             hold(held, as: partition, in: &state)
@@ -187,16 +189,18 @@ package final class EntryStoreTokenCacheStorage: AccountScopedTokenCacheStorage 
     }
 
     /// After a failed store call: the partition held, if any, keeps serving (checked again only
-    /// after the interval, so that a store that is down is not asked on every look-up).
+    /// after the interval, so that a store that is down is not asked on every look-up; never
+    /// trusted past it, as nothing confirmed it).
     private func heldAfterFailure(
         _ partition: MSALTokenCachePartition, _ account: String, _ builder: AccountSliceBuilder, _ now: UInt64, _ error: any Error
     ) throws(SetupError) -> ScopedSlice {
         let failure = failure("read the token cache from", error)
-        let notified = notifications.withLock { $0 }
+        var stamp = watch.withLock { $0.stamp(bucket: ChangeWatch.bucket(of: partition)) }
+        stamp.tracking = false
         let slice = state.withLock { state -> AccountSlice? in
             guard var held = state.partitions[partition] else { return nil }
             defer { state.partitions[partition] = held }
-            (held.checkedAt, held.checkedNotifications) = (now, notified)
+            (held.checkedAt, held.stamp) = (now, stamp)
             return Self.slice(of: &held, account: account, builder: builder)
         }
         guard let slice else { throw failure }
@@ -205,13 +209,16 @@ package final class EntryStoreTokenCacheStorage: AccountScopedTokenCacheStorage 
 
     package func holdsTrusted(_ account: String) -> Bool {
         let partition = MSALTokenCachePartition(clientId: clientId, homeAccountId: account)
-        let (now, notified) = (uptime(), notifications.withLock { $0 })
-        return state.withLock { state in state.partitions[partition].map { trusts($0, now: now, notified: notified) } ?? false }
+        let (now, stamp) = (uptime(), watch.withLock { $0.stamp(bucket: ChangeWatch.bucket(of: partition)) })
+        return state.withLock { state in state.partitions[partition].map { trusts($0, now: now, stamp: stamp) } ?? false }
     }
 
-    private func trusts(_ held: Held, now: UInt64, notified: UInt64) -> Bool {
-        guard checkInterval > 0, !held.mustCheck, held.checkedNotifications == notified else { return false }
-        return now &- held.checkedAt < UInt64(checkInterval * 1e9)
+    /// Whether `held` may be served without asking the store, `stamp` being the watch now: no
+    /// change reported since it was checked, and either changes tracked without a break since, or
+    /// checked within the interval. A check interval of 0 trusts nothing.
+    private func trusts(_ held: Held, now: UInt64, stamp: ChangeWatch.Stamp) -> Bool {
+        guard checkInterval > 0, !held.mustCheck, held.stamp.unchanged(stamp) else { return false }
+        return held.stamp.tracked(stamp) || now &- held.checkedAt < UInt64(checkInterval * 1e9)
     }
 
     /// The held partition's slice, made once per change of the partition.
@@ -233,7 +240,9 @@ package final class EntryStoreTokenCacheStorage: AccountScopedTokenCacheStorage 
         let partition = MSALTokenCachePartition(clientId: clientId, homeAccountId: account)
         let own = MSALTokenCachePartition(clientId: clientId, homeAccountId: nil)
         let now = uptime()
-        let notified = notifications.withLock { $0 }
+        let stamps = watch.withLock { watch in
+            (watch.stamp(bucket: ChangeWatch.bucket(of: partition)), watch.stamp(bucket: ChangeWatch.bucket(of: own)))
+        }
         // What the store holds now: a write merges onto it.
         var before: [MSALTokenCachePartition: (version: String?, entries: Entries, bytes: Int)] = [:]
         var rejected = 0
@@ -271,16 +280,18 @@ package final class EntryStoreTokenCacheStorage: AccountScopedTokenCacheStorage 
                 guard (state.partitions[target]?.writes ?? 0) == wrote else { continue }
                 hold(
                     Held(
-                        version: read.version, entries: read.entries, bytes: read.bytes, checkedAt: now, checkedNotifications: notified,
-                        used: state.tick, writes: wrote), as: target, in: &state)
+                        version: read.version, entries: read.entries, bytes: read.bytes, checkedAt: now,
+                        stamp: target == partition ? stamps.0 : stamps.1, used: state.tick, writes: wrote), as: target, in: &state)
             }
             for (target, entries) in plan.entries {
                 let count = (state.partitions[target]?.writes ?? 0) &+ 1
                 let bytes = entries.reduce(0) { $0 + $1.key.utf8.count + $1.value.jsonBytes.count }
                 hold(
                     Held(
-                        version: nil, entries: entries, bytes: bytes, checkedAt: now, checkedNotifications: notified, used: state.tick,
-                        writes: count), as: target, in: &state)
+                        version: nil, entries: entries, bytes: bytes, checkedAt: now, stamp: target == own ? stamps.1 : stamps.0,
+                        used: state.tick, writes: count), as: target, in: &state)
+                // A partition this update did not read holds only what it wrote: asked again first.
+                if before[target] == nil { state.partitions[target]?.mustCheck = true }
             }
         }
         return rejection(rejected)

@@ -86,10 +86,12 @@ public protocol MSALTokenCacheEntryStore: AnyObject, Sendable {
     /// Releases the lock of `partition` if `owner` still holds it.
     func unlock(_ partition: MSALTokenCachePartition, owner: String) throws
 
-    /// Optional: calls `onChange` (on any thread) soon after any writer changes a partition of
-    /// `clientId`, so that this process sees another's writes before its check interval ends.
-    /// Returns a function that stops the calls, or nil when the store cannot notify (the default).
-    func observeChanges(clientId: String, _ onChange: @escaping @Sendable () -> Void) -> (@Sendable () -> Void)?
+    /// Optional: calls `onChange` (on any thread, one call at a time) with the changes of the
+    /// partitions of `clientId` that any writer makes, as the store learns them
+    /// (`MSALTokenCacheChange`): while the store reports `.tracking`, the SDK trusts what it holds
+    /// until the store names it, instead of asking the store after each check interval. Returns a
+    /// function that stops the calls, or nil when the store cannot notify (the default).
+    func observeChanges(clientId: String, _ onChange: @escaping @Sendable (MSALTokenCacheChange) -> Void) -> (@Sendable () -> Void)?
 
     /// Optional: runs `body`, the calls one cache operation of the SDK makes in one go (a look-up:
     /// a version, then the entries; a write: the reads before it and the writes; the list of
@@ -113,8 +115,11 @@ extension MSALTokenCacheEntryStore {
     /// Runs `body`: each call is bounded on its own.
     public func operation<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result { try body() }
 
-    /// No notifications: other writers' changes are seen through `changeVersion` alone.
-    public func observeChanges(clientId: String, _ onChange: @escaping @Sendable () -> Void) -> (@Sendable () -> Void)? { nil }
+    /// No notifications: other writers' changes are seen through the versions alone.
+    public func observeChanges(clientId: String, _ onChange: @escaping @Sendable (MSALTokenCacheChange) -> Void) -> (@Sendable () -> Void)?
+    {
+        nil
+    }
 }
 
 /// One partition of a client's token cache: one account's entries, or the client's own.
