@@ -19,15 +19,55 @@ import MSAL
 ///
 /// Every requirement, and everything the SDK asks in one go (`operation(_:)`), finishes or fails
 /// within the client's command timeout as a whole (docs/redis.md#connections).
+///
+/// Redis tells the SDK which partitions other machines change (`observeChanges`, with
+/// `CLIENT TRACKING`: docs/redis.md#changes-pushed-by-redis), so that a worker serves what it holds
+/// without asking Redis, and stops serving a user's tokens within milliseconds of a sign-out
+/// elsewhere.
 public final class MSALRedisTokenCacheEntryStore: MSALTokenCacheEntryStore {
     private let client: MSALRedisClient
     private let seal: ValueSeal
+    private let tracksChanges: Bool
+    /// One tracker per client id, shared by the application objects that observe it.
+    private let trackers = Locked<[String: ChangeTracker]>([:])
+
+    /// How long the tracking connection may stay silent before it is checked with a `PING`.
+    static let heartbeat: TimeInterval = 1
 
     /// A store on `client`'s server under its key prefix; `encryptionKey`: 32 bytes for
-    /// AES-256-GCM on every entry, or `nil` to store entries as they are.
-    public init(client: MSALRedisClient, encryptionKey: Data? = nil) throws(MSALRedisError) {
+    /// AES-256-GCM on every entry, or `nil` to store entries as they are. `tracksChanges`: whether
+    /// Redis pushes other machines' changes to this process (`CLIENT TRACKING`, one more
+    /// connection; a cluster is not tracked); without it, the SDK asks for a user's version after
+    /// each check interval.
+    public init(client: MSALRedisClient, encryptionKey: Data? = nil, tracksChanges: Bool = true) throws(MSALRedisError) {
         self.client = client
         self.seal = try ValueSeal(key: encryptionKey)
+        self.tracksChanges = tracksChanges
+    }
+
+    /// Reports the changes of `clientId`'s partitions as Redis pushes them (`ChangeTracker`),
+    /// unless the store was made with `tracksChanges: false`.
+    public func observeChanges(clientId: String, _ onChange: @escaping @Sendable (MSALTokenCacheChange) -> Void) -> (@Sendable () -> Void)?
+    {
+        guard tracksChanges else { return nil }
+        let (tracker, id) = trackers.withLock { trackers in
+            let tracker: ChangeTracker
+            if let running = trackers[clientId] {
+                tracker = running
+            } else {
+                tracker = ChangeTracker(
+                    configuration: client.configuration, tlsContext: client.tlsContext, clientId: clientId,
+                    partitionPrefix: partitionPrefix(clientId), heartbeat: Self.heartbeat)
+                trackers[clientId] = tracker
+                tracker.start()
+            }
+            return (tracker, tracker.add(onChange))
+        }
+        return { [trackers] in
+            trackers.withLock { trackers in
+                if tracker.remove(id), trackers[clientId] === tracker { trackers[clientId] = nil }
+            }
+        }
     }
 
     /// `Redis at <endpoint> db <n>`, without the password.
@@ -160,10 +200,11 @@ public final class MSALRedisTokenCacheEntryStore: MSALTokenCacheEntryStore {
 
     /// `<prefix>tc:{<client id>|<member>}:<kind>`: one hash tag per partition.
     func key(_ partition: MSALTokenCachePartition, _ kind: String) -> Data {
-        Data(
-            "\(client.configuration.keyPrefix)tc:{\(Self.tagSafe(partition.clientId))|\(Self.tagSafe(Self.member(partition)))}:\(kind)".utf8
-        )
+        Data("\(partitionPrefix(partition.clientId))\(Self.tagSafe(Self.member(partition)))}:\(kind)".utf8)
     }
+
+    /// `<prefix>tc:{<client id>|`: how every key of the client's partitions begins.
+    func partitionPrefix(_ clientId: String) -> String { "\(client.configuration.keyPrefix)tc:{\(Self.tagSafe(clientId))|" }
 
     /// `<prefix>tc:{<client id>}:<kind>`: the client's own keys.
     func clientKey(_ clientId: String, _ kind: String) -> Data {

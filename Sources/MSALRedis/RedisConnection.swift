@@ -52,5 +52,23 @@ final class RedisConnection {
         return replies
     }
 
+    /// The next reply or message the server sends, before `deadline` (a subscribed connection's
+    /// messages arrive unasked).
+    func next(deadline: Deadline) throws(MSALRedisError) -> MSALRedisReply {
+        while true {
+            if let reply = try reader.next() { return reply }
+            try socket.read(into: &reader, deadline: deadline)
+        }
+    }
+
+    /// Sends `commands` without reading their replies (a subscribed connection reads them with `next`).
+    func send(_ commands: [[Data]], deadline: Deadline) throws(MSALRedisError) {
+        try socket.write(commands.flatMap { RESPEncoder.encode($0) }, deadline: deadline)
+    }
+
+    /// Wakes a read or write blocked on this connection in another thread, which then fails;
+    /// the owner closes the connection afterwards.
+    func interrupt() { socket.shutdown() }
+
     func close() { socket.close() }
 }

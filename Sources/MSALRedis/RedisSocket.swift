@@ -70,6 +70,12 @@ final class RedisSocket {
         }
     }
 
+    /// Shuts the connection down both ways, waking a read or write blocked in another thread. The
+    /// descriptor stays open until `close()`, so that this is safe to call from any thread.
+    func shutdown() {
+        if descriptor >= 0 { _ = Glibc.shutdown(descriptor, Int32(SHUT_RDWR)) }
+    }
+
     /// Sends every byte before `deadline`.
     func write(_ bytes: [UInt8], deadline: Deadline) throws(MSALRedisError) {
         var sent = 0

@@ -35,15 +35,19 @@ import Testing
         server = try RedisServer()
     }
 
-    func worker() throws -> (app: MSALNativeAuthPublicClientApplication, transport: CountingTransport) {
+    /// A worker; `tracksChanges`, `checkInterval`: as `MSALRedisTokenCacheEntryStore` and `.entryStore` take them.
+    func worker(tracksChanges: Bool = true, checkInterval: TimeInterval = 60) throws -> (
+        app: MSALNativeAuthPublicClientApplication, transport: CountingTransport
+    ) {
         let transport = CountingTransport(EmulatorTransport(router: harness.router))
         let config = MSALNativeAuthPublicClientApplicationConfig(
             clientId: H.passwordApp,
             authority: try MSALCIAMAuthority(url: URL(string: harness.router.authority(baseURL: "http://127.0.0.1:1"))!),
             challengeTypes: [.OOB, .password])
         let store = try MSALRedisTokenCacheEntryStore(
-            client: try ClientTests.client(server.url) { $0.keyPrefix = "todo:" }, encryptionKey: SignInStoreTests.key)
-        config.tokenCacheLocation = .entryStore(store, checkInterval: 60)
+            client: try ClientTests.client(server.url) { $0.keyPrefix = "todo:" }, encryptionKey: SignInStoreTests.key,
+            tracksChanges: tracksChanges)
+        config.tokenCacheLocation = .entryStore(store, checkInterval: checkInterval)
         config.transport = transport
         return (try MSALNativeAuthPublicClientApplication(nativeAuthConfiguration: config), transport)
     }
