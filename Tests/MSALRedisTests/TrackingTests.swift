@@ -72,6 +72,18 @@ import Testing
         try recorder.wait("the write after the gap") { $0 == [.tracking, .stopped, .tracking, .changed(T.ada)] }
     }
 
+    @Test func aTrackingConnectionThatFallsSilentIsReportedStoppedByItsHeartbeat() throws {
+        let server = try RedisServer()
+        let tracked = try MSALRedisTokenCacheEntryStore(client: try ClientTests.client(server.url) { $0.commandTimeout = 0.5 })
+        let recorder = Recorder()
+        let stop = try #require(tracked.observeChanges(clientId: T.clientId, recorder.record))
+        defer { stop() }
+        try recorder.wait("tracking") { $0 == [.tracking] }
+        // Redis answers no one for 3 s: the connection stays open, but the PING goes unanswered.
+        try ClientTests.client(server.url).command(["CLIENT", "PAUSE", "3000", "ALL"])
+        try recorder.wait("stopped, then tracking") { $0 == [.tracking, .stopped, .tracking] }
+    }
+
     @Test func aSignOutOnOneWorkerEndsAnothersTokensWithNoIntervalToWaitFor() async throws {
         let shared = try SharedTokenCacheOnRedisTests()
         let first = try shared.worker(checkInterval: 3600)
