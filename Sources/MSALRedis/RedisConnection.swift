@@ -1,8 +1,8 @@
 import Foundation
 
 /// One connection to one server, ready for commands: connected, `AUTH`ed and on its database.
-/// Not thread-safe (the client's lock guards it). After any thrown error the connection is in an
-/// unknown state and its owner drops it.
+/// Not thread-safe: its `MultiplexedConnection` lets one thread at a time use it. After any thrown
+/// error the connection is in an unknown state and its owner drops it.
 final class RedisConnection {
     private let socket: RedisSocket
     private var reader: RESPReader
@@ -49,6 +49,22 @@ final class RedisConnection {
                 try socket.read(into: &reader, deadline: deadline)
             }
         }
+        return replies
+    }
+
+    /// Sends `bytes` (encoded commands) before `deadline`.
+    func write(_ bytes: [UInt8], deadline: Deadline) throws(MSALRedisError) {
+        try socket.write(bytes, deadline: deadline)
+    }
+
+    /// The whole replies already read; when there are none, reads what arrives before `deadline`
+    /// (at least one byte, else `.timeout`) and returns the whole replies then read, maybe none.
+    func readReplies(before deadline: Deadline) throws(MSALRedisError) -> [MSALRedisReply] {
+        var replies: [MSALRedisReply] = []
+        while let reply = try reader.next() { replies.append(reply) }
+        guard replies.isEmpty else { return replies }
+        try socket.read(into: &reader, deadline: deadline)
+        while let reply = try reader.next() { replies.append(reply) }
         return replies
     }
 
