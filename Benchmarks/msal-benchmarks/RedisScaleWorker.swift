@@ -196,63 +196,93 @@ struct ScaleWorker {
     /// Warm requests on the native-auth surface: `nativeAuthUserAccount(forIdentifier:)`, then
     /// `getAccessToken` (a new application over its own connection, the warm set served once first).
     func nativeWarm(_ warmSet: [Int]) async throws -> [UInt64] {
+        let app = try nativeApplication(url: url)
+        for user in warmSet { try await nativeRequest(app, user) }
+        var samples: [UInt64] = []
+        try await stage { _ in
+            let user = warmSet.randomElement()!
+            let start = now()
+            try await nativeRequest(app, user)
+            samples.append(now() - start)
+        }
+        return samples
+    }
+
+    /// A new native-auth application over its own connection to Redis at `url`.
+    func nativeApplication(url: String) throws -> MSALNativeAuthPublicClientApplication {
         let store = try MSALRedisTokenCacheEntryStore(client: try MSALRedisClient(configuration: try MSALRedisConfiguration(url: url)))
         let config = MSALNativeAuthPublicClientApplicationConfig(
             clientId: CacheFixture.clientId, authority: try MSALCIAMAuthority(url: URL(string: CacheFixture.authority)!),
             challengeTypes: [.OOB, .password])
         config.tokenCacheLocation = .entryStore(store, checkInterval: interval)
         config.tokenCacheMemoryLimit = memoryLimit
-        let app = try MSALNativeAuthPublicClientApplication(nativeAuthConfiguration: config)
-        func request(_ user: Int) async throws {
-            let parameters = MSALNativeAuthGetAccessTokenParameters()
-            parameters.scopes = [CacheFixture.scope(user % scopeSets)]
-            let token = try await app.nativeAuthUserAccount(forIdentifier: Self.identifier(user)).getAccessToken(parameters: parameters)
-            guard token.accessToken == CacheFixture.secret(account: user, scopeSet: user % scopeSets) else {
-                throw EmulatorError("user \(user) was given another user's token")
-            }
+        return try MSALNativeAuthPublicClientApplication(nativeAuthConfiguration: config)
+    }
+
+    /// One native-auth request for `user`, checking that the token is that user's.
+    func nativeRequest(_ app: MSALNativeAuthPublicClientApplication, _ user: Int) async throws {
+        let parameters = MSALNativeAuthGetAccessTokenParameters()
+        parameters.scopes = [CacheFixture.scope(user % scopeSets)]
+        let token = try await app.nativeAuthUserAccount(forIdentifier: Self.identifier(user)).getAccessToken(parameters: parameters)
+        guard token.accessToken == CacheFixture.secret(account: user, scopeSet: user % scopeSets) else {
+            throw EmulatorError("user \(user) was given another user's token")
         }
-        for user in warmSet { try await request(user) }
-        var samples: [UInt64] = []
-        try await stage { _ in
-            let user = warmSet.randomElement()!
-            let start = now()
-            try await request(user)
-            samples.append(now() - start)
-        }
-        return samples
     }
 
     /// 200 requests at once for users this worker has not served, through a proxy that makes
     /// Redis answer 20 ms late, while one task keeps asking for users already held: the burst's
-    /// total time, and the warm requests' times meanwhile.
+    /// total time, and the warm requests' times meanwhile. Twice: on the native-auth surface
+    /// (`slowBurstSeconds`, `slowWarm`), whose `async` look-up reads a cold account on the cache's
+    /// own threads, and on the standard one (`slowBurstStandardSeconds`, `slowWarmStandard`, also
+    /// written to standard error), whose synchronous `account(forIdentifier:)` reads it on the
+    /// calling task's thread, so that the burst there is bounded by Swift's few pool threads.
     func slowRedis(into report: inout [String: Any]) async throws {
         guard let port = Int(url.split(separator: ":").last ?? "") else { throw EmulatorError("no port in \(url)") }
         let proxy = try DelayProxy(targetPort: port, delay: 0.020)
+        let users = Array(0..<self.users).shuffled()
+        let held = Array(users.prefix(min(20, self.users / 2)))
+        let native = try nativeApplication(url: proxy.url)
+        let (nativeBurst, nativeWarm) = try await burst(held: held, cold: Array(users.dropFirst(held.count).prefix(200))) { user in
+            try await nativeRequest(native, user)
+        }
+        report["slowBurstSeconds"] = nativeBurst
+        report["slowBurstUsers"] = min(200, self.users - held.count)
+        report["slowWarm"] = nativeWarm
         let app = try application(checkInterval: interval, url: proxy.url)
-        let held = Array(0..<min(20, users / 2))
-        for user in held { _ = try await request(app, user) }
-        let cold = Array((held.count..<users).shuffled().prefix(200))
+        let (standardBurst, standardWarm) = try await burst(held: held, cold: Array(users.dropFirst(held.count).prefix(200))) { user in
+            _ = try await request(app, user)
+        }
+        report["slowBurstStandardSeconds"] = standardBurst
+        report["slowWarmStandard"] = standardWarm
+        FileHandle.standardError.write(
+            Data(
+                "redis-scale-worker: 200 cold requests, Redis 20 ms late: native \(Int(nativeBurst * 1000)) ms, standard \(Int(standardBurst * 1000)) ms; warm meanwhile p50 native \(Int(quantile(nativeWarm, 0.5))) µs, standard \(Int(quantile(standardWarm, 0.5))) µs\n"
+                    .utf8))
+    }
+
+    /// `request` for every user of `held`, then for every user of `cold` at once while one task
+    /// keeps asking for users of `held`: the burst's seconds and the held requests' times (ns).
+    func burst(held: [Int], cold: [Int], _ request: @escaping @Sendable (Int) async throws -> Void) async throws -> (Double, [UInt64]) {
+        for user in held { try await request(user) }
         let done = Locked(false)
         let start = now()
-        let warmTask = Task { [self] in
+        let warmTask = Task {
             var samples: [UInt64] = []
             while !done.withLock({ $0 }) {
                 let began = now()
-                _ = try await request(app, held.randomElement()!)
+                try await request(held.randomElement()!)
                 samples.append(now() - began)
                 await Task.yield()
             }
             return samples
         }
         try await withThrowingTaskGroup(of: Void.self) { group in
-            for user in cold { group.addTask { [self] in _ = try await request(app, user) } }
+            for user in cold { group.addTask { try await request(user) } }
             try await group.waitForAll()
         }
         let total = now() - start
         done.withLock { $0 = true }
-        report["slowBurstSeconds"] = Double(total) / 1e9
-        report["slowBurstUsers"] = cold.count
-        report["slowWarm"] = try await warmTask.value
+        return (Double(total) / 1e9, try await warmTask.value)
     }
 }
 

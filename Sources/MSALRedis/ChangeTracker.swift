@@ -132,7 +132,7 @@ final class ChangeTracker: @unchecked Sendable {
         for reply in try connection.pipeline([tracking.map { Data($0.utf8) }], deadline: setup) {
             if let text = reply.errorText { throw MSALRedisError.fromServer(text) }
         }
-        try connection.send([["SUBSCRIBE", "__redis__:invalidate"].map { Data($0.utf8) }], deadline: setup)
+        try connection.write(RESPEncoder.encode(["SUBSCRIBE", "__redis__:invalidate"].map { Data($0.utf8) }), deadline: setup)
         let subscribed = try connection.next(deadline: setup)
         if let text = subscribed.errorText { throw MSALRedisError.fromServer(text) }
         state.withLock { $0.tracking = true }
@@ -143,7 +143,7 @@ final class ChangeTracker: @unchecked Sendable {
             do {
                 reply = try connection.next(deadline: Deadline(after: pinged ? configuration.commandTimeout : heartbeat))
             } catch let error where error.code == .timeout && !pinged {
-                try connection.send([[Data("PING".utf8)]], deadline: Deadline(after: configuration.commandTimeout))
+                try connection.write(RESPEncoder.encode([Data("PING".utf8)]), deadline: Deadline(after: configuration.commandTimeout))
                 pinged = true
                 continue
             }

@@ -2,46 +2,78 @@ import Foundation
 
 extension MSALRedisClient {
     /// Sends `commands` (pipelined) to `node`, or to the configured endpoint when `nil`, on its
-    /// connection (made, or made again when the server closed it while idle), before `deadline`.
-    /// Any failure drops the connection (and, in cluster mode, marks the slot map for a refresh)
-    /// before it is thrown.
+    /// connection (made, or made again when it failed or the server closed it while idle), before
+    /// `deadline`. A failure means the connection failed: it is dropped (and, in cluster mode, the
+    /// slot map is marked for a refresh) before the error is thrown.
     func send(_ commands: [[Data]], to node: ClusterSlotMap.Node?, deadline: Deadline) throws(MSALRedisError) -> [MSALRedisReply] {
         let endpoint = node.map { MSALRedisConfiguration.Endpoint.tcp(host: $0.host, port: $0.port) } ?? configuration.endpoint
         let key = Self.key(of: endpoint)
+        let connection = self.connection(to: endpoint, key: key)
         do {
-            return try connection(to: endpoint, key: key, deadline: deadline).pipeline(commands, deadline: deadline)
+            return try connection.send(commands, deadline: deadline)
         } catch {
-            connections.removeValue(forKey: key)?.close()
+            lock.lock()
+            defer { lock.unlock() }
+            if connections[key] === connection { connections[key] = nil }
             if error.code != .serverError { slotMap?.isStale = true }
             throw error
         }
     }
 
-    private func connection(to endpoint: MSALRedisConfiguration.Endpoint, key: String, deadline: Deadline) throws(MSALRedisError)
-        -> RedisConnection
-    {
+    /// The connection to `endpoint`: the open one, or a new one (which connects when its first
+    /// command needs it, outside the lock).
+    private func connection(to endpoint: MSALRedisConfiguration.Endpoint, key: String) -> MultiplexedConnection {
+        lock.lock()
+        defer { lock.unlock() }
         if let open = connections[key] {
-            guard open.isStale else { return open }
-            open.close()
-            connections[key] = nil
+            guard open.isUnusable else { return open }
+            open.close("The Redis server closed the connection")
         }
-        let made = try RedisConnection(
-            endpoint: endpoint, configuration: configuration, tlsContext: tlsContext, selectDatabase: slotMap == nil, operation: deadline)
+        let configuration = configuration
+        let tlsContext = tlsContext
+        let selectDatabase = slotMap == nil
+        let made = MultiplexedConnection { deadline throws(MSALRedisError) in
+            try RedisConnection(
+                endpoint: endpoint, configuration: configuration, tlsContext: tlsContext, selectDatabase: selectDatabase,
+                operation: deadline)
+        }
         connections[key] = made
         return made
+    }
+
+    /// Reads the slot map again when a failure marked it stale; one caller does it while the others
+    /// go on with the map they have (a `MOVED` corrects them).
+    func refreshSlotMapIfStale(deadline: Deadline) {
+        lock.lock()
+        let any = slotMap?.isStale == true ? slotMap?.nodes.first : nil
+        if any != nil { slotMap?.isStale = false }
+        lock.unlock()
+        guard let any else { return }
+        do {
+            try refreshSlotMap(from: any, deadline: deadline)
+        } catch {
+            lock.lock()
+            slotMap?.isStale = true
+            lock.unlock()
+        }
     }
 
     /// Reads the slot map with `CLUSTER SLOTS` from `node` (the one that just redirected), else
     /// from any server known, before `deadline`.
     func refreshSlotMap(from node: ClusterSlotMap.Node, deadline: Deadline) throws(MSALRedisError) {
+        lock.lock()
         var candidates: [ClusterSlotMap.Node?] = [node]
         candidates += slotMap?.nodes.filter { $0 != node } ?? []
+        lock.unlock()
         candidates.append(nil)
         var failure = MSALRedisError(.cluster, "No Redis Cluster node answered CLUSTER SLOTS")
         for candidate in candidates {
             do {
                 let reply = try send([[Data("CLUSTER".utf8), Data("SLOTS".utf8)]], to: candidate, deadline: deadline).last ?? .null
-                slotMap = try ClusterSlotMap(reply: reply)
+                let map = try ClusterSlotMap(reply: reply)
+                lock.lock()
+                slotMap = map
+                lock.unlock()
                 return
             } catch {
                 failure = error

@@ -10,20 +10,25 @@ import Foundation
 /// let value = try client.command(["GET", "greeting"]).string  // "hello"
 /// ```
 ///
-/// One connection per server, all behind one lock: a command waits for the one before it
-/// (docs/decisions.md, "Redis connections"). A connection that fails or times out is closed; the
-/// next command opens a new one, so the client recovers by itself when the server comes back.
+/// One multiplexed connection per server (docs/decisions.md, "Redis connections"): the commands of
+/// every thread that uses the client are in flight on it together, and each thread gets its own
+/// replies, so a command waits for one round trip, not for the commands before it
+/// (`MultiplexedConnection`). The client's lock guards only the map of connections and the slot
+/// map, never I/O. A connection that fails, or on which a command times out, is closed and every
+/// command still waiting on it fails; the next command opens a new one, so the client recovers by
+/// itself when the server comes back.
 ///
 /// Each command is an operation that finishes or fails within `commandTimeout`, connecting (when
-/// needed) and waiting for the commands before it included; `operation(_:)` makes several
-/// commands one operation, under one deadline.
+/// needed) and waiting for its replies included; `operation(_:)` makes several commands one
+/// operation, under one deadline.
 public final class MSALRedisClient: @unchecked Sendable {
     /// The configuration the client was made with.
     public let configuration: MSALRedisConfiguration
     let tlsContext: TLSContext?
-    private let lock = NSLock()
+    /// Guards `connections` and `slotMap`; never held during I/O.
+    let lock = NSLock()
     /// Open connections by server ("host:port", or the configured endpoint's key).
-    var connections: [String: RedisConnection] = [:]
+    var connections: [String: MultiplexedConnection] = [:]
     /// Which server serves each slot, once a server answered `MOVED` (the client is then in cluster mode).
     var slotMap: ClusterSlotMap?
     /// Where the deadline of the operation running on a thread is kept, in that thread's dictionary.
@@ -41,7 +46,7 @@ public final class MSALRedisClient: @unchecked Sendable {
     }
 
     deinit {
-        for connection in connections.values { connection.close() }
+        for connection in connections.values { connection.close("The Redis client was released") }
     }
 
     /// Runs `body` as one operation: every command it sends through this client, and every
@@ -80,9 +85,6 @@ public final class MSALRedisClient: @unchecked Sendable {
     @discardableResult
     public func command(_ arguments: [Data]) throws(MSALRedisError) -> MSALRedisReply {
         guard !arguments.isEmpty else { throw MSALRedisError(.invalidConfiguration, "An empty Redis command") }
-        let deadline = self.deadline
-        lock.lock()
-        defer { lock.unlock() }
         let reply = try routed(arguments, deadline: deadline)
         if case .error(let text) = reply { throw MSALRedisError.fromServer(text) }
         return reply
@@ -94,14 +96,12 @@ public final class MSALRedisClient: @unchecked Sendable {
     public func pipeline(_ commands: [[Data]]) throws(MSALRedisError) -> [MSALRedisReply] {
         guard !commands.contains(where: \.isEmpty) else { throw MSALRedisError(.invalidConfiguration, "An empty Redis command") }
         let deadline = self.deadline
-        lock.lock()
-        defer { lock.unlock() }
-        if slotMap?.isStale == true, let any = slotMap?.nodes.first { try? refreshSlotMap(from: any, deadline: deadline) }
+        refreshSlotMapIfStale(deadline: deadline)
+        let slots = commands.map { ClusterSlotMap.routingKey(of: $0).map(ClusterSlotMap.slot(of:)) }
         var groups: [ClusterSlotMap.Node?: [Int]] = [:]
-        for (index, arguments) in commands.enumerated() {
-            let slot = ClusterSlotMap.routingKey(of: arguments).map(ClusterSlotMap.slot(of:))
-            groups[slot.flatMap { slotMap?.node(for: $0) }, default: []].append(index)
-        }
+        lock.lock()
+        for (index, slot) in slots.enumerated() { groups[slot.flatMap { slotMap?.node(for: $0) }, default: []].append(index) }
+        lock.unlock()
         var replies = [MSALRedisReply](repeating: .null, count: commands.count)
         for (node, indices) in groups {
             for (index, reply) in zip(indices, try send(indices.map { commands[$0] }, to: node, deadline: deadline)) {
@@ -115,11 +115,12 @@ public final class MSALRedisClient: @unchecked Sendable {
         return replies
     }
 
-    /// Closes every connection; the next command opens one again.
+    /// Closes every connection (commands in flight on them fail with `.connectionFailed`); the
+    /// next command opens one again.
     public func disconnect() {
         lock.lock()
         defer { lock.unlock() }
-        for connection in connections.values { connection.close() }
+        for connection in connections.values { connection.close("The Redis client was disconnected") }
         connections = [:]
     }
 
@@ -127,9 +128,11 @@ public final class MSALRedisClient: @unchecked Sendable {
     /// slot map) and `ASK` (`ASKING`, then the command, once there), at most five redirections;
     /// `TRYAGAIN` (a slot being migrated) is retried after a short wait until `deadline`.
     private func routed(_ arguments: [Data], deadline: Deadline) throws(MSALRedisError) -> MSALRedisReply {
-        if slotMap?.isStale == true, let any = slotMap?.nodes.first { try? refreshSlotMap(from: any, deadline: deadline) }
+        refreshSlotMapIfStale(deadline: deadline)
         let slot = ClusterSlotMap.routingKey(of: arguments).map(ClusterSlotMap.slot(of:))
+        lock.lock()
         var target = slot.flatMap { slotMap?.node(for: $0) }
+        lock.unlock()
         var asking = false
         var redirections = 0
         while true {

@@ -1,8 +1,8 @@
 import Foundation
 
 /// One connection to one server, ready for commands: connected, `AUTH`ed and on its database.
-/// Not thread-safe (the client's lock guards it). After any thrown error the connection is in an
-/// unknown state and its owner drops it.
+/// Not thread-safe: its `MultiplexedConnection` lets one thread at a time use it. After any thrown
+/// error the connection is in an unknown state and its owner drops it.
 final class RedisConnection {
     private let socket: RedisSocket
     private var reader: RESPReader
@@ -61,14 +61,25 @@ final class RedisConnection {
         }
     }
 
-    /// Sends `commands` without reading their replies (a subscribed connection reads them with `next`).
-    func send(_ commands: [[Data]], deadline: Deadline) throws(MSALRedisError) {
-        try socket.write(commands.flatMap { RESPEncoder.encode($0) }, deadline: deadline)
-    }
-
     /// Wakes a read or write blocked on this connection in another thread, which then fails;
     /// the owner closes the connection afterwards.
     func interrupt() { socket.shutdown() }
+
+    /// Sends `bytes` (encoded commands) before `deadline`.
+    func write(_ bytes: [UInt8], deadline: Deadline) throws(MSALRedisError) {
+        try socket.write(bytes, deadline: deadline)
+    }
+
+    /// The whole replies already read; when there are none, reads what arrives before `deadline`
+    /// (at least one byte, else `.timeout`) and returns the whole replies then read, maybe none.
+    func readReplies(before deadline: Deadline) throws(MSALRedisError) -> [MSALRedisReply] {
+        var replies: [MSALRedisReply] = []
+        while let reply = try reader.next() { replies.append(reply) }
+        guard replies.isEmpty else { return replies }
+        try socket.read(into: &reader, deadline: deadline)
+        while let reply = try reader.next() { replies.append(reply) }
+        return replies
+    }
 
     func close() { socket.close() }
 }

@@ -33,8 +33,9 @@ struct Deadline {
 }
 
 /// One non-blocking socket to a server (TCP or unix), optionally under TLS, whose every read and
-/// write waits with `poll` until a deadline. Not thread-safe: `RedisConnection` holds it under its
-/// owner's lock.
+/// write waits with `poll` until a deadline. Not thread-safe: one thread at a time uses it (the
+/// owner of a `MultiplexedConnection`, or a `ChangeTracker`'s thread); only `shutdown()` may come
+/// from another.
 final class RedisSocket {
     private var descriptor: Int32
     private var tls: OpaquePointer?

@@ -34,7 +34,11 @@ extension TokenCache {
 
     /// Where store reads wait: threads of the cache's own, not the fixed pool that runs Swift
     /// concurrency (nor Dispatch's, which adds a thread about once a second while its threads block).
-    private static let storeThreads = StoreThreads(limit: 32)
+    /// Up to 256, so that a burst of a few hundred cold reads is in flight at once on the store's
+    /// multiplexed connection (docs/redis.md#connections) rather than queued here: a thread waiting
+    /// for its reply is blocked on a condition and costs only its stack, and threads are started
+    /// only as reads come.
+    private static let storeThreads = StoreThreads(limit: 256)
 
     /// Runs `step` (a request's synchronous cache step for `homeAccountId`) after reading the
     /// account on the store's threads when the storage would otherwise ask its store inside `step`.
