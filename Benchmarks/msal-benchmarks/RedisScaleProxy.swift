@@ -70,26 +70,50 @@ final class DelayProxy: @unchecked Sendable {
         }
     }
 
-    /// Copies bytes until either side closes; each chunk read is written `delay` after it arrived.
+    /// Copies bytes until either side closes; each chunk read is written `delay` after it arrived
+    /// (a reader stamps each chunk as it comes, a writer sends it when due: chunks in a stream each
+    /// wait `delay` from their own arrival, not one after another).
     private func pump(from source: Int32, to destination: Int32, delay: Double) {
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        defer {
-            shutdown(destination, Int32(SHUT_WR))
-            shutdown(source, Int32(SHUT_RD))
+        let queue = NSCondition()
+        nonisolated(unsafe) var chunks: [(due: UInt64, bytes: [UInt8])] = []
+        nonisolated(unsafe) var ended = false
+        Thread.detachNewThread {
+            defer { shutdown(source, Int32(SHUT_RD)) }
+            while true {
+                queue.lock()
+                while chunks.isEmpty && !ended { queue.wait() }
+                if chunks.isEmpty {
+                    queue.unlock()
+                    shutdown(destination, Int32(SHUT_WR))
+                    return
+                }
+                let chunk = chunks.removeFirst()
+                queue.unlock()
+                while case let left = Int64(chunk.due) - Int64(now()), left > 0 { usleep(UInt32(left / 1000)) }
+                var sent = 0
+                while sent < chunk.bytes.count {
+                    let written = chunk.bytes.withUnsafeBytes {
+                        send(destination, $0.baseAddress! + sent, chunk.bytes.count - sent, Int32(MSG_NOSIGNAL))
+                    }
+                    if written < 0, errno == EINTR { continue }
+                    guard written > 0 else { return }
+                    sent += written
+                }
+            }
         }
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let count = buffer.withUnsafeMutableBytes { read(source, $0.baseAddress, $0.count) }
             if count < 0, errno == EINTR { continue }
-            guard count > 0 else { return }
-            let due = now() + UInt64(delay * 1e9)
-            while case let left = Int64(due) - Int64(now()), left > 0 { usleep(UInt32(left / 1000)) }
-            var sent = 0
-            while sent < count {
-                let written = buffer.withUnsafeBytes { send(destination, $0.baseAddress! + sent, count - sent, Int32(MSG_NOSIGNAL)) }
-                if written < 0, errno == EINTR { continue }
-                guard written > 0 else { return }
-                sent += written
+            queue.lock()
+            if count > 0 {
+                chunks.append((now() + UInt64(delay * 1e9), Array(buffer[0..<count])))
+            } else {
+                ended = true
             }
+            queue.signal()
+            queue.unlock()
+            guard count > 0 else { return }
         }
     }
 }

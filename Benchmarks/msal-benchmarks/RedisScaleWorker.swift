@@ -39,10 +39,12 @@ struct ScaleWorker {
     let interval: TimeInterval
     let scopeSets: Int
 
-    /// A new application over its own connection to Redis, as a new worker process makes.
-    func application(checkInterval: TimeInterval, url: String? = nil) throws -> MSALPublicClientApplication {
+    /// A new application over its own connection to Redis, as a new worker process makes;
+    /// `tracksChanges`: whether Redis pushes other machines' changes (`CLIENT TRACKING`).
+    func application(checkInterval: TimeInterval, url: String? = nil, tracksChanges: Bool = true) throws -> MSALPublicClientApplication {
         let configuration = try MSALRedisConfiguration(url: url ?? self.url)
-        let store = try MSALRedisTokenCacheEntryStore(client: try MSALRedisClient(configuration: configuration))
+        let store = try MSALRedisTokenCacheEntryStore(
+            client: try MSALRedisClient(configuration: configuration), tracksChanges: tracksChanges)
         let config = MSALPublicClientApplicationConfig(
             clientId: CacheFixture.clientId, redirectUri: nil, authority: try MSALCIAMAuthority(url: URL(string: CacheFixture.authority)!))
         config.tokenCacheLocation = .entryStore(store, checkInterval: checkInterval)
@@ -125,6 +127,17 @@ struct ScaleWorker {
             otherWrite.append(lookup + silent)
         }
         report["otherWrite"] = otherWrite
+        // A write to the request's own user, reported by Redis (2 ms allowed for the report to
+        // arrive): the request reads the partition once.
+        var sameWriteTracked: [UInt64] = []
+        try await stage { _ in
+            let user = warmSet.randomElement()!
+            try rewrite(user)
+            usleep(2_000)
+            let (lookup, silent) = try await request(app, user)
+            sameWriteTracked.append(lookup + silent)
+        }
+        report["sameWriteTracked"] = sameWriteTracked
 
         // checkInterval 0: every request asks Redis for its own user's version; after a write to
         // that user, it reads the partition again.
@@ -162,6 +175,9 @@ struct ScaleWorker {
         report["peakRSS"] = peakRSSMegabytes() ?? 0
         try await slowRedis(into: &report)
         report["signOut"] = try await signOutSeen(app, warmSet, other)
+        let polling = try application(checkInterval: interval, tracksChanges: false)
+        for user in warmSet { _ = try await request(polling, user) }
+        report["signOutPolling"] = try await signOutSeen(polling, warmSet, other)
         return report
     }
 
