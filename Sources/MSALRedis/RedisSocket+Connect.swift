@@ -108,7 +108,7 @@ final class TLSContext: @unchecked Sendable {
         }
         while true {
             msal_redis_tls_clear_errors()
-            let result = SSL_connect(session)
+            let result = withoutSIGPIPE { SSL_connect(session) }
             if result == 1 { return session }
             let events: Int16
             switch SSL_get_error(session, result) {

@@ -85,7 +85,7 @@ final class RedisSocket {
                 let chunk = UnsafeRawBufferPointer(rebasing: buffer[sent...])
                 if let tls {
                     msal_redis_tls_clear_errors()
-                    return Int(SSL_write(tls, chunk.baseAddress, Int32(clamping: chunk.count)))
+                    return Int(withoutSIGPIPE { SSL_write(tls, chunk.baseAddress, Int32(clamping: chunk.count)) })
                 }
                 return Glibc.send(descriptor, chunk.baseAddress, chunk.count, Int32(MSG_NOSIGNAL))
             }
@@ -104,7 +104,7 @@ final class RedisSocket {
             let count = chunk.withUnsafeMutableBytes { buffer in
                 if let tls {
                     msal_redis_tls_clear_errors()
-                    return Int(SSL_read(tls, buffer.baseAddress, Int32(buffer.count)))
+                    return Int(withoutSIGPIPE { SSL_read(tls, buffer.baseAddress, Int32(buffer.count)) })
                 }
                 return Glibc.recv(descriptor, buffer.baseAddress, buffer.count, 0)
             }
@@ -156,4 +156,31 @@ final class RedisSocket {
             if errno != EINTR { throw MSALRedisError(.connectionFailed, "Waiting for Redis failed") }
         }
     }
+}
+
+/// Runs `body` (an OpenSSL call, which writes to the socket with `write`, not `send` with
+/// `MSG_NOSIGNAL`) with SIGPIPE blocked on this thread, and takes back the SIGPIPE it raised, if
+/// any: a server that closed the connection is an error, not the end of the app's process (the
+/// default action of SIGPIPE, which a library cannot change for the process).
+func withoutSIGPIPE<Result>(_ body: () -> Result) -> Result {
+    var pipe = sigset_t()
+    sigemptyset(&pipe)
+    sigaddset(&pipe, SIGPIPE)
+    var previous = sigset_t()
+    pthread_sigmask(SIG_BLOCK, &pipe, &previous)
+    var pending = sigset_t()
+    sigpending(&pending)
+    let wasPending = sigismember(&pending, SIGPIPE) == 1
+    let result = body()
+    let error = errno
+    if !wasPending {
+        sigpending(&pending)
+        if sigismember(&pending, SIGPIPE) == 1 {
+            var now = timespec()
+            _ = sigtimedwait(&pipe, nil, &now)
+        }
+    }
+    pthread_sigmask(SIG_SETMASK, &previous, nil)
+    errno = error
+    return result
 }
