@@ -57,7 +57,7 @@ extension EntryStoreTokenCacheStorage {
                 rejected += decoded.rejected
                 read[partition] = Held(
                     version: partitionVersion, entries: decoded.entries,
-                    bytes: stored.reduce(0) { $0 + $1.key.utf8.count + $1.value.count },
+                    bytes: Held.cost(of: decoded.entries, stored: stored.reduce(0) { $0 + $1.key.utf8.count + $1.value.count }),
                     checkedAt: now, checkedNotifications: notified, writes: state.partitions[partition]?.writes ?? 0)
             }
         } catch {
@@ -110,7 +110,7 @@ extension EntryStoreTokenCacheStorage {
                 state.partitions[partition] = nil
                 continue
             }
-            let bytes = entries.reduce(0) { $0 + $1.key.utf8.count + $1.value.jsonBytes.count }
+            let bytes = Held.cost(of: entries, stored: entries.reduce(0) { $0 + $1.key.utf8.count + $1.value.jsonBytes.count })
             state.heldBytes += bytes
             state.partitions[partition] = Held(
                 version: nil, entries: entries, bytes: bytes, checkedAt: now, checkedNotifications: state.checkedNotifications,

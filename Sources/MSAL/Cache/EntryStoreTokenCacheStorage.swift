@@ -36,7 +36,7 @@ package final class EntryStoreTokenCacheStorage: AccountScopedTokenCacheStorage 
     let clock: any NativeAuthClock
     /// Monotonic nanoseconds, for the check interval (tests pass their own).
     let uptime: @Sendable () -> UInt64
-    /// The most entry bytes held in memory.
+    /// The most bytes of memory the partitions held take (`Held.cost`).
     package let memoryLimit: Int
     let state = Locked(State())
     /// Bumped by each notification of the store: a partition checked under an older count is no
@@ -44,7 +44,7 @@ package final class EntryStoreTokenCacheStorage: AccountScopedTokenCacheStorage 
     let notifications: Locked<UInt64>
     private let stopObserving: (@Sendable () -> Void)?
 
-    /// The bytes of entries held by default: about 25,000 accounts of 5 KB (docs/scale-out.md).
+    /// The memory held by default: about 8,000 accounts of 5 KB as stored (docs/scale-out.md).
     package static let defaultMemoryLimit = 128 << 20
 
     typealias Entries = EntryStoreLayout.Entries
@@ -71,6 +71,7 @@ package final class EntryStoreTokenCacheStorage: AccountScopedTokenCacheStorage 
         /// As last read; nil after this process wrote it (the next check reads it again).
         var version: String?
         var entries: Entries
+        /// What holding it costs in memory (`Held.cost`, set by `hold`); given as the bytes stored.
         var bytes: Int
         /// When this partition was last checked, and under which notification count.
         var checkedAt: UInt64
@@ -105,7 +106,7 @@ package final class EntryStoreTokenCacheStorage: AccountScopedTokenCacheStorage 
 
     deinit { stopObserving?() }
 
-    /// The bytes of entries held now (tests, benchmarks).
+    /// The memory the partitions held take now, as counted against `memoryLimit` (tests, benchmarks).
     package var heldBytes: Int { state.withLock { $0.heldBytes } }
 
     /// The partitions held now (tests).
@@ -290,6 +291,8 @@ package final class EntryStoreTokenCacheStorage: AccountScopedTokenCacheStorage 
     /// have is not asked for again before the interval), then drops the least recently served
     /// partitions while over the limit.
     func hold(_ held: Held, as partition: MSALTokenCachePartition, in state: inout State) {
+        var held = held
+        held.bytes = Held.cost(of: held.entries, stored: held.bytes)
         state.heldBytes += held.bytes - (state.partitions[partition]?.bytes ?? 0)
         state.partitions[partition] = held
         state.generation += 1
