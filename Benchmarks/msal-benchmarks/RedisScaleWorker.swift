@@ -88,6 +88,7 @@ struct ScaleWorker {
             first.append(now() - start)
         }
         report["first"] = first
+        try await roundRobin(into: &report)
 
         // Warm: a set of users served once, then requests for them in random order.
         let app = try application(checkInterval: interval)
@@ -145,7 +146,14 @@ struct ScaleWorker {
         report["checkEveryCall"] = checked
         report["sameWrite"] = sameWrite
 
-        // Every user once, round robin, on a new application: RSS under the memory limit.
+        try await slowRedis(into: &report)
+        report["signOut"] = try await signOutSeen(app, warmSet, other)
+        return report
+    }
+
+    /// Every user once, round robin, on a new application: RSS under the memory limit. Before the
+    /// other stages, so that the RSS is that of one application, as a worker has.
+    func roundRobin(into report: inout [String: Any]) async throws {
         let serving = try application(checkInterval: interval)
         var roundRobin: [UInt64] = []
         roundRobin.reserveCapacity(users)
@@ -160,9 +168,6 @@ struct ScaleWorker {
         report["roundRobin"] = roundRobin
         report["rssAfterRoundRobin"] = currentRSSMegabytes() ?? 0
         report["peakRSS"] = peakRSSMegabytes() ?? 0
-        try await slowRedis(into: &report)
-        report["signOut"] = try await signOutSeen(app, warmSet, other)
-        return report
     }
 
     /// Another machine signs a user out (its partition removed, as the SDK's sign-out does); this
