@@ -44,7 +44,7 @@ package final class EntryStoreTokenCacheStorage: AccountScopedTokenCacheStorage 
     let notifications: Locked<UInt64>
     private let stopObserving: (@Sendable () -> Void)?
 
-    /// The memory held by default: about 8,000 accounts of 5 KB as stored (docs/scale-out.md).
+    /// The memory held by default: about 7,500 accounts of 4.6 KB as stored (docs/scale-out.md).
     package static let defaultMemoryLimit = 128 << 20
 
     typealias Entries = EntryStoreLayout.Entries
