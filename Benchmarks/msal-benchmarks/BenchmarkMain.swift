@@ -23,6 +23,10 @@ struct BenchmarkMain {
         let selfPath = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
         if arguments.first == "single-flight-worker" { exit(await singleFlightWorker(Array(arguments.dropFirst()))) }
         if arguments.first == "redis-scale-worker" { exit(await redisScaleWorker(Array(arguments.dropFirst()))) }
+        // `msal-benchmarks held-cost USERS [SCOPE_SETS]`: the heap a held partition costs (HeldCost.swift).
+        if arguments.first == "held-cost" { exit(await heldCost(Array(arguments.dropFirst()))) }
+        // `msal-benchmarks warm-loop USERS SECONDS`: the warm request in a loop, for a profiler (HeldCost.swift).
+        if arguments.first == "warm-loop" { exit(await warmLoop(Array(arguments.dropFirst()))) }
         if arguments.first == "redis-writer" { exit(redisWriter(Array(arguments.dropFirst()))) }
         // `msal-benchmarks lookup-loop FILE SCOPE_SET COUNT`: cached look-ups only, for a profiler.
         if arguments.first == "lookup-loop" { exit(await lookupLoop(Array(arguments.dropFirst()))) }

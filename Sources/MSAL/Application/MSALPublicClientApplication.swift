@@ -169,12 +169,16 @@ open class MSALPublicClientApplication: @unchecked Sendable {
 
     /// A cached account with its id token, as the native and standard surfaces hand it out.
     package func accountResult(for cached: CachedAccount) -> MSALNativeAuthUserAccountResult {
-        let idToken = cached.decodedIdToken()
-        let parts = cached.homeAccountId.split(separator: ".", maxSplits: 1).map(String.init)
-        let account = MSALAccount(
-            username: idToken?.username ?? cached.username, identifier: cached.homeAccountId, environment: cached.environment,
-            homeAccountId: parts.count == 2 ? MSALAccountId(identifier: cached.homeAccountId, objectId: parts[0], tenantId: parts[1]) : nil,
-            claims: idToken?.claims)
+        // Made once per change of the account's cache entries (CachedAccount.account).
+        let account = cached.account { cached in
+            let idToken = cached.decodedIdToken()
+            let parts = cached.homeAccountId.split(separator: ".", maxSplits: 1).map(String.init)
+            return MSALAccount(
+                username: idToken?.username ?? cached.username, identifier: cached.homeAccountId, environment: cached.environment,
+                homeAccountId: parts.count == 2
+                    ? MSALAccountId(identifier: cached.homeAccountId, objectId: parts[0], tenantId: parts[1]) : nil,
+                claims: idToken?.claims)
+        }
         let tokens = TokenSet(
             accessToken: nil, refreshToken: nil, scopes: [], expiresOn: nil, extendedExpiresOn: nil, correlationId: environment.uuid())
         return MSALNativeAuthUserAccountResult(account: account, idToken: cached.idToken, tokens: tokens, client: client)

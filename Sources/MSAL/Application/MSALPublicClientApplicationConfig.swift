@@ -57,8 +57,9 @@ open class MSALPublicClientApplicationConfig {
     public var appVersion: String?
     /// Where tokens are kept. Default: a file under the XDG data directory.
     public var tokenCacheLocation: MSALNativeAuthTokenCacheLocation = .default
-    /// With `.entryStore`: the most bytes of cache entries kept in memory (128 MiB, about 25,000
-    /// accounts); past it, the accounts served least recently are dropped and read again from the
+    /// With `.entryStore`: the most bytes of memory the accounts kept in memory take, each counted at
+    /// what holding it costs, about 3.9 times its bytes as stored (128 MiB: about 7,500 accounts of
+    /// two access tokens); past it, the accounts served least recently are dropped and read again from the
     /// store when next served (docs/scale-out.md). This SDK's addition.
     public var tokenCacheMemoryLimit: Int = 128 << 20
 

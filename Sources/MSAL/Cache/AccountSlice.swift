@@ -50,6 +50,10 @@ package struct AccountSliceBuilder: Sendable {
     package let environment: String
     package let realm: String
 
+    package init(clientId: String, environment: String, realm: String) {
+        (self.clientId, self.environment, self.realm) = (clientId, environment, realm)
+    }
+
     /// The slices of every account `document` holds, by lower-cased home account id; one pass over
     /// the document. `lookup`: the access tokens of a look-up copy, whose secrets stay in the file.
     package func slices(of document: TokenCacheDocument, lookup: LookupAccessTokens? = nil) -> [String: AccountSlice] {

@@ -112,22 +112,50 @@ package struct CachedAccount: Sendable {
     func decodedIdToken() -> IDToken? {
         decoded?.value ?? idToken.flatMap { try? IDToken(raw: $0) }
     }
+
+    /// The `MSALAccount` that `make` makes of this record: made at the first request of the slice
+    /// and handed out again to the next ones (an `MSALAccount` is immutable).
+    func account(_ make: (CachedAccount) -> MSALAccount) -> MSALAccount {
+        decoded?.account(for: self, make) ?? make(self)
+    }
 }
 
 /// An id token decoded when first needed, then kept (a request for a user decodes its id token once
 /// per change of the user's cache entries, not once per request).
 final class DecodedIDToken: Sendable {
     let raw: String?
-    private let decoded = Locked<IDToken??>(nil)
+    private let state = Locked(State())
+
+    private struct State {
+        var decoded: IDToken??
+        /// The account made of a record with this id token, and the record's fields it was made of.
+        var account: (key: AccountKey, account: MSALAccount)?
+    }
+
+    /// What an account made of a record depends on besides the id token.
+    private struct AccountKey: Equatable {
+        var homeAccountId: String
+        var environment: String
+        var username: String?
+    }
 
     init(_ raw: String?) { self.raw = raw }
 
     var value: IDToken? {
-        decoded.withLock { decoded in
-            if let done = decoded { return done }
+        state.withLock { state in
+            if let done = state.decoded { return done }
             let token = raw.flatMap { try? IDToken(raw: $0) }
-            decoded = .some(token)
+            state.decoded = .some(token)
             return token
         }
+    }
+
+    /// `make(record)`, made once for the records of the same fields (`CachedAccount.account`).
+    func account(for record: CachedAccount, _ make: (CachedAccount) -> MSALAccount) -> MSALAccount {
+        let key = AccountKey(homeAccountId: record.homeAccountId, environment: record.environment, username: record.username)
+        if let made = state.withLock({ $0.account }), made.key == key { return made.account }
+        let account = make(record)
+        state.withLock { $0.account = (key, account) }
+        return account
     }
 }

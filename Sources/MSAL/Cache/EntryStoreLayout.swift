@@ -137,7 +137,11 @@ package enum EntryStoreLayout {
     /// One entry's JSON object, parsed as the document parser parses an entry of `section`; nil for
     /// anything else (another value, trailing members, text that is not JSON).
     private static func decodeEntry(_ data: Data, section: TokenCacheDocument.Section) -> TokenCacheEntry? {
-        var bytes = Array("{\"\(section.rawValue)\":{\"e\":".utf8)
+        let prefix = "{\"\(section.rawValue)\":{\"e\":".utf8
+        // Sized once: grown by appends, the text would hold up to twice its bytes for as long as the entry is held.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(prefix.count + data.count + 2)
+        bytes.append(contentsOf: prefix)
         bytes.append(contentsOf: data)
         bytes.append(contentsOf: "}}".utf8)
         guard let document = try? TokenCacheDocument(bytes: bytes), document.otherMembers.isEmpty,

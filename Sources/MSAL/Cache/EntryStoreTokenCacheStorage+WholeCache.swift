@@ -59,7 +59,7 @@ extension EntryStoreTokenCacheStorage {
                 rejected += decoded.rejected
                 read[partition] = Held(
                     version: partitionVersion, entries: decoded.entries,
-                    bytes: stored.reduce(0) { $0 + $1.key.utf8.count + $1.value.count },
+                    bytes: Held.cost(of: decoded.entries, stored: stored.reduce(0) { $0 + $1.key.utf8.count + $1.value.count }),
                     checkedAt: now, stamp: stamp, writes: state.partitions[partition]?.writes ?? 0)
             }
         } catch {
@@ -112,7 +112,7 @@ extension EntryStoreTokenCacheStorage {
                 state.partitions[partition] = nil
                 continue
             }
-            let bytes = entries.reduce(0) { $0 + $1.key.utf8.count + $1.value.jsonBytes.count }
+            let bytes = Held.cost(of: entries, stored: entries.reduce(0) { $0 + $1.key.utf8.count + $1.value.jsonBytes.count })
             state.heldBytes += bytes
             // Stamped as when the check read it, so that a change another writer made since is seen;
             // a partition new to this process is asked for again first.

@@ -36,7 +36,7 @@ package final class EntryStoreTokenCacheStorage: AccountScopedTokenCacheStorage 
     let clock: any NativeAuthClock
     /// Monotonic nanoseconds, for the check interval (tests pass their own).
     let uptime: @Sendable () -> UInt64
-    /// The most entry bytes held in memory.
+    /// The most bytes of memory the partitions held take (`Held.cost`).
     package let memoryLimit: Int
     let state = Locked(State())
     /// What the store reported about changes: a partition read before a change of it is no longer
@@ -44,7 +44,7 @@ package final class EntryStoreTokenCacheStorage: AccountScopedTokenCacheStorage 
     let watch: Locked<ChangeWatch>
     private let stopObserving: (@Sendable () -> Void)?
 
-    /// The bytes of entries held by default: about 25,000 accounts of 5 KB (docs/scale-out.md).
+    /// The memory held by default: about 7,500 accounts of 4.6 KB as stored (docs/scale-out.md).
     package static let defaultMemoryLimit = 128 << 20
 
     typealias Entries = EntryStoreLayout.Entries
@@ -71,6 +71,7 @@ package final class EntryStoreTokenCacheStorage: AccountScopedTokenCacheStorage 
         /// As last read; nil after this process wrote it (the next check reads it again).
         var version: String?
         var entries: Entries
+        /// What holding it costs in memory (`Held.cost`, set by `hold`); given as the bytes stored.
         var bytes: Int
         /// When this partition was last checked, and the watch just before.
         var checkedAt: UInt64
@@ -105,7 +106,7 @@ package final class EntryStoreTokenCacheStorage: AccountScopedTokenCacheStorage 
 
     deinit { stopObserving?() }
 
-    /// The bytes of entries held now (tests, benchmarks).
+    /// The memory the partitions held take now, as counted against `memoryLimit` (tests, benchmarks).
     package var heldBytes: Int { state.withLock { $0.heldBytes } }
 
     /// The partitions held now (tests).
@@ -301,6 +302,8 @@ package final class EntryStoreTokenCacheStorage: AccountScopedTokenCacheStorage 
     /// have is not asked for again before the interval), then drops the least recently served
     /// partitions while over the limit.
     func hold(_ held: Held, as partition: MSALTokenCachePartition, in state: inout State) {
+        var held = held
+        held.bytes = Held.cost(of: held.entries, stored: held.bytes)
         state.heldBytes += held.bytes - (state.partitions[partition]?.bytes ?? 0)
         state.partitions[partition] = held
         state.generation += 1

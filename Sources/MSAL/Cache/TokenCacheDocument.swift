@@ -200,6 +200,9 @@ package struct TokenCacheEntry: Sendable, ExpressibleByDictionaryLiteral {
 }
 
 extension TokenCacheEntry {
+    /// The bytes the text it was read from holds in the heap (0 for an entry the SDK made).
+    var textHeapBytes: Int { text?.heapBytes ?? 0 }
+
     /// The entry alone as compact JSON, as the document writes it (an entry store's value).
     package var jsonBytes: [UInt8] {
         var writer = JSONWriter()

@@ -99,7 +99,19 @@ package final class TokenCacheText: Sendable {
             guard scanner.atEnd else { throw JSONSyntaxError("text after the JSON object", at: scanner.position) }
             return (sections, others, fields)
         }
-        return Parsed(text: TokenCacheText(bytes: bytes, fields: found.fields), sections: found.sections, otherMembers: found.others)
+        // A small text's table is held in the heap, room left unused included (an entry store holds
+        // one text per entry): trimmed to what it holds. A large one's unused pages are never resident.
+        let fields = bytes.count < Self.trimmedBelow ? Array(found.fields[...]) : found.fields
+        return Parsed(text: TokenCacheText(bytes: bytes, fields: fields), sections: found.sections, otherMembers: found.others)
+    }
+
+    /// Texts smaller than this keep a field table of their own size (`parse`).
+    static let trimmedBelow = 64 << 10
+
+    /// What the text holds in the heap: its bytes and its field table with the room reserved, and
+    /// the three allocations' headers (this object's and the two arrays').
+    var heapBytes: Int {
+        bytes.capacity + fields.capacity * MemoryLayout<RawField>.stride + 3 * 32
     }
 
     // MARK: Reading fields

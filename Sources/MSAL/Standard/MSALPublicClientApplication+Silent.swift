@@ -132,7 +132,7 @@ extension MSALPublicClientApplication {
             isHomeTenantProfile: true, claims: idToken?.claims)
         return MSALResult(
             accessToken: accessToken, expiresOn: expiresOn, idToken: account.idToken,
-            scopes: ScopeSet(scopes).resourceScopesAsGiven, tenantProfile: profile, account: signedIn,
+            scopes: ScopeSet.resourceScopesAsGiven(scopes), tenantProfile: profile, account: signedIn,
             authority: MSALAuthority(validatedURL: environment.authorityURL), correlationId: correlationId ?? account.tokens.correlationId)
     }
 }

@@ -17,7 +17,10 @@ package final class ScopeSet: Sendable {
     }
 
     /// The scopes that name a resource as given (order and case kept): what a result lists.
-    package var resourceScopesAsGiven: [String] {
+    package var resourceScopesAsGiven: [String] { Self.resourceScopesAsGiven(scopes) }
+
+    /// `ScopeSet(scopes).resourceScopesAsGiven`, without indexing the scopes first.
+    package static func resourceScopesAsGiven(_ scopes: [String]) -> [String] {
         scopes.filter { !Scopes.isOIDC($0) }
     }
 
@@ -29,8 +32,21 @@ package final class ScopeSet: Sendable {
     /// What a token request asks for: the app's scopes trimmed, without duplicates, followed by
     /// the OIDC defaults (`Scopes.withDefaults`).
     package static func requested(_ appScopes: [String]?) -> ScopeSet {
-        ScopeSet(Scopes.withDefaults(appScopes))
+        let key = appScopes ?? []
+        if let known = requestedSets.withLock({ $0[key] }) { return known }
+        let made = ScopeSet(Scopes.withDefaults(appScopes))
+        requestedSets.withLock { sets in
+            if sets.count >= requestedSetsLimit { sets.removeAll() }
+            sets[key] = made
+        }
+        return made
     }
+
+    /// The sets `requested` made, by the app's list: a backend asks for the same few lists on every
+    /// request, and normalising one costs more than the rest of a cached look-up. Immutable, so shared.
+    private static let requestedSets = Locked<[[String]: ScopeSet]>([:])
+    /// Bounds `requestedSets`: an app asking for ever new lists does not grow it without end.
+    static let requestedSetsLimit = 256
 
     /// The resource scopes of this request that `granted` does not cover, as the app wrote them
     /// (a `…/.default` is covered by any scope of its resource, `Scopes.covers`).

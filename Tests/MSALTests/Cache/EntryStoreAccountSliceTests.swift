@@ -106,6 +106,27 @@ import Testing
         return reader.heldBytes
     }
 
+    /// The limit counts what a held partition costs in memory, never less than what it is known to
+    /// hold: its entries' texts (at least their bytes as stored) and the strings its slice copied out.
+    @Test func aHeldPartitionCountsAtLeastWhatItHolds() throws {
+        let store = InMemoryTokenCacheEntryStore()
+        try Self.signIn(Self.home(0), on: Self.storage(store))
+        let reader = Self.storage(store)
+        let slice = try Self.slice(0, of: reader)
+        let partition = L.partition(Self.home(0))
+        let stored = store.storedEntries(of: partition)
+        let raw = stored.reduce(0) { $0 + $1.key.utf8.count + $1.value.data.count }
+        let entries = EntryStoreLayout.decode(stored.mapValues(\.data), of: partition).entries
+        let texts = entries.reduce(0) { $0 + $1.key.utf8.count + $1.value.textHeapBytes }
+        #expect(texts >= raw)
+        let copied =
+            slice.accounts.reduce(0) { $0 + $1.homeAccountId.utf8.count + ($1.username?.utf8.count ?? 0) + ($1.idToken?.utf8.count ?? 0) }
+            + (slice.refreshToken?.utf8.count ?? 0)
+            + slice.accessTokens.reduce(0) { $0 + $1.account.utf8.count + $1.scopeSet.key.utf8.count }
+        #expect(copied > 0)
+        #expect(reader.heldBytes >= texts + copied, "held \(reader.heldBytes) B, its texts \(texts) B, its slice's strings \(copied) B")
+    }
+
     @Test func pastTheLimitTheLeastRecentlyServedGoAndCostOneReadWhenServedAgain() throws {
         let bytes = try Self.partitionBytes()
         #expect(bytes > 0)
