@@ -125,14 +125,17 @@ package final class EntryStoreTokenCacheStorage: AccountScopedTokenCacheStorage 
         }
         let found = state.withLock { state -> Found in
             state.tick += 1
-            guard var held = state.partitions[partition] else { return .absent }
-            held.used = state.tick
-            defer { state.partitions[partition] = held }
-            guard !checked, trusts(held, now: now, stamp: stamp) else {
-                // Reported changed: read at once, as its version would say so.
-                return .stale(version: held.stamp.unchanged(stamp) ? held.version : nil, writes: held.writes)
-            }
-            return .trusted(Self.slice(of: &held, account: account, builder: builder))
+            let tick = state.tick
+            // In place: a look-up neither copies the partition held nor stores it back.
+            return { (held: inout Held?) -> Found in
+                guard held != nil else { return .absent }
+                held!.used = tick
+                guard !checked, trusts(held!, now: now, stamp: stamp) else {
+                    // Reported changed: read at once, as its version would say so.
+                    return .stale(version: held!.stamp.unchanged(stamp) ? held!.version : nil, writes: held!.writes)
+                }
+                return .trusted(Self.slice(of: &held!, account: account, builder: builder))
+            }(&state.partitions[partition])
         }
         let writes: UInt64
         let version: String?
