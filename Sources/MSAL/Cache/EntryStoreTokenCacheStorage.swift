@@ -14,8 +14,9 @@ import Foundation
 ///   after it was last checked; and until a refresh lock on it is taken. Then it asks the store for
 ///   that partition's version alone, and reads the partition again only when the version moved. An account not held is read with its version in one call (`read(_:)`). No request
 ///   reads another account's partition or the client's list of partitions.
-/// - **Bounded.** The partitions held add up to at most `memoryLimit` bytes of entries; past it, the
-///   least recently served are dropped, and cost one read when next served.
+/// - **Bounded.** The partitions held add up to at most `memoryLimit` bytes of memory, each counted
+///   at its measured cost (`Held.cost`); past it, the least recently served are dropped, and cost
+///   one read when next served.
 /// - **Never under the lock.** Store calls of the account path run outside the layer's lock, so a
 ///   cold account's read never holds up another account's hit.
 /// - **Writes merge by entry.** `update(account:)` reads the account's partition (and the client's)
