@@ -225,10 +225,7 @@ struct ScaleWorker {
         for user in warmSet { try await nativeRequest(app, user) }
         var samples: [UInt64] = []
         try await stage { _ in
-            let user = warmSet.randomElement()!
-            let start = now()
-            try await nativeRequest(app, user)
-            samples.append(now() - start)
+            samples.append(try await nativeRequest(app, warmSet.randomElement()!))
         }
         return samples
     }
@@ -244,14 +241,20 @@ struct ScaleWorker {
         return try MSALNativeAuthPublicClientApplication(nativeAuthConfiguration: config)
     }
 
-    /// One native-auth request for `user`, checking that the token is that user's.
-    func nativeRequest(_ app: MSALNativeAuthPublicClientApplication, _ user: Int) async throws {
+    /// One native-auth request for `user`, checking that the token is that user's: its time (ns),
+    /// the look-up and the call, as `request` times them (the id and scopes made before).
+    @discardableResult
+    func nativeRequest(_ app: MSALNativeAuthPublicClientApplication, _ user: Int) async throws -> UInt64 {
+        let identifier = Self.identifier(user)
         let parameters = MSALNativeAuthGetAccessTokenParameters()
         parameters.scopes = [CacheFixture.scope(user % scopeSets)]
-        let token = try await app.nativeAuthUserAccount(forIdentifier: Self.identifier(user)).getAccessToken(parameters: parameters)
+        let start = now()
+        let token = try await app.nativeAuthUserAccount(forIdentifier: identifier).getAccessToken(parameters: parameters)
+        let done = now()
         guard token.accessToken == CacheFixture.secret(account: user, scopeSet: user % scopeSets) else {
             throw EmulatorError("user \(user) was given another user's token")
         }
+        return done - start
     }
 
     /// 200 requests at once for users this worker has not served, through a proxy that makes
