@@ -29,14 +29,22 @@ import Testing
         }
     }
 
-    @Test func eachPartitionsWritesRemovalsAndAFlushAreReportedAndNothingElse() throws {
-        let server = try RedisServer()
+    /// A store on `server` observed by a recorder, once it tracks; a writer on another connection.
+    static func tracking(_ server: RedisServer) throws -> (
+        writer: MSALRedisTokenCacheEntryStore, recorder: Recorder, stop: @Sendable () -> Void
+    ) {
         let tracked = try T.store(server)
         let writer = try MSALRedisTokenCacheEntryStore(client: try ClientTests.client(server.url), tracksChanges: false)
         let recorder = Recorder()
         let stop = try #require(tracked.observeChanges(clientId: T.clientId, recorder.record))
-        defer { stop() }
         try recorder.wait("tracking") { $0 == [.tracking] }
+        return (writer, recorder, stop)
+    }
+
+    @Test func eachPartitionsWritesRemovalsAndAFlushAreReportedAndNothingElse() throws {
+        let server = try RedisServer()
+        let (writer, recorder, stop) = try Self.tracking(server)
+        defer { stop() }
 
         let braces = MSALTokenCachePartition(clientId: T.clientId, homeAccountId: "{odd}%id.tenant")
         let other = MSALTokenCachePartition(clientId: "another-client", homeAccountId: "ada-uid.tenant")
@@ -53,12 +61,8 @@ import Testing
 
     @Test func aKilledTrackingConnectionIsReportedStoppedThenTracksAgainAndAWriteInTheGapIsNotReported() throws {
         let server = try RedisServer()
-        let tracked = try T.store(server)
-        let writer = try MSALRedisTokenCacheEntryStore(client: try ClientTests.client(server.url), tracksChanges: false)
-        let recorder = Recorder()
-        let stop = try #require(tracked.observeChanges(clientId: T.clientId, recorder.record))
+        let (writer, recorder, stop) = try Self.tracking(server)
         defer { stop() }
-        try recorder.wait("tracking") { $0 == [.tracking] }
         let client = try ClientTests.client(server.url)
         let list = try #require(try client.command(["CLIENT", "LIST", "TYPE", "pubsub"]).string)
         let id = try #require(list.split(separator: " ").first { $0.hasPrefix("id=") }?.dropFirst(3))

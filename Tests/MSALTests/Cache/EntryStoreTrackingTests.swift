@@ -18,12 +18,18 @@ import Testing
         try #require(ChangeWatch.bucket(of: L.partition(S.home(0))) != ChangeWatch.bucket(of: L.partition(S.home(1))))
     }
 
-    @Test func whileTheStoreTracksAHeldAccountIsServedPastTheIntervalUntilItChanges() throws {
-        try Self.requireDistinctBuckets()
+    /// A store that tracks; a worker over it with a 2 s interval on `clock`, and another machine.
+    static func machines() -> (
+        store: InMemoryTokenCacheEntryStore, clock: Locked<UInt64>, worker: EntryStoreTokenCacheStorage, other: EntryStoreTokenCacheStorage
+    ) {
         let store = InMemoryTokenCacheEntryStore(notifies: true)
         let clock = Locked<UInt64>(1)
-        let worker = S.storage(store, checkInterval: 2, uptime: clock)
-        let other = S.storage(store)
+        return (store, clock, S.storage(store, checkInterval: 2, uptime: clock), S.storage(store))
+    }
+
+    @Test func whileTheStoreTracksAHeldAccountIsServedPastTheIntervalUntilItChanges() throws {
+        try Self.requireDistinctBuckets()
+        let (store, clock, worker, other) = Self.machines()
         try S.signIn(S.home(0), on: other)
         try S.signIn(S.home(1), on: other)
         _ = try S.slice(0, of: worker)
@@ -64,10 +70,7 @@ import Testing
     }
 
     @Test func aGapInTheTrackingFallsBackToTheIntervalForWhatWasReadBeforeAndDuringIt() throws {
-        let store = InMemoryTokenCacheEntryStore(notifies: true)
-        let clock = Locked<UInt64>(1)
-        let worker = S.storage(store, checkInterval: 2, uptime: clock)
-        let other = S.storage(store)
+        let (store, clock, worker, other) = Self.machines()
         try S.signIn(S.home(0), on: other)
         try S.signIn(S.home(1), on: other)
         _ = try S.slice(0, of: worker)
@@ -89,10 +92,7 @@ import Testing
     }
 
     @Test func aCopyKeptThroughAFailedReadIsTrustedForTheIntervalOnlyThoughTheStoreTracks() throws {
-        let store = InMemoryTokenCacheEntryStore(notifies: true)
-        let clock = Locked<UInt64>(1)
-        let worker = S.storage(store, checkInterval: 2, uptime: clock)
-        let other = S.storage(store)
+        let (store, clock, worker, other) = Self.machines()
         try S.signIn(S.home(0), on: other)
         _ = try S.slice(0, of: worker)
         try S.signIn(S.home(0), rt: "refreshed", on: other)
