@@ -62,7 +62,11 @@ import Testing
         try S.signIn(S.home(0), on: other)
         let once = Locked(true)
         store.afterRead = { _ in
-            guard once.withLock({ ($0, $0 = false).0 }) else { return }
+            let first = once.withLock { first in
+                defer { first = false }
+                return first
+            }
+            guard first else { return }
             try? S.signIn(S.home(0), rt: "meanwhile", on: other)
         }
         #expect(try S.slice(0, of: worker).refreshToken == "rt-uid0.utid", "as read, before the change")
