@@ -44,10 +44,11 @@ struct RedisBackend {
         }
     }
 
-    /// The SDK's token cache on this server.
+    /// The SDK's token cache on this server. Without change tracking: a command lives for one
+    /// request, so a tracking connection would cost a connection and never serve a hit.
     func tokenCacheLocation() throws(CLIError) -> MSALNativeAuthTokenCacheLocation {
         do {
-            return .entryStore(try MSALRedisTokenCacheEntryStore(client: client, encryptionKey: encryptionKey))
+            return .entryStore(try MSALRedisTokenCacheEntryStore(client: client, encryptionKey: encryptionKey, tracksChanges: false))
         } catch {
             throw CLIError(.configuration, "the Redis token cache cannot be used: \(error.message)")
         }
