@@ -88,6 +88,27 @@ import Testing
         try recorder.wait("stopped, then tracking") { $0 == [.tracking, .stopped, .tracking] }
     }
 
+    @Test func aClusterIsNotTrackedSoTheSDKKeepsItsInterval() throws {
+        let cluster = try RedisCluster()
+        let node = cluster.nodes[0]
+        let store = try MSALRedisTokenCacheEntryStore(client: try ClientTests.client(node.url))
+        let recorder = Recorder()
+        let stop = try #require(store.observeChanges(clientId: T.clientId, recorder.record))
+        defer { stop() }
+        // The tracker asked the node whether it is a cluster (a bound for a failure, not a measure)...
+        let direct = try cluster.direct(node)
+        var asked = false
+        for _ in 0..<1000 where !asked {
+            asked = (try direct.command(["INFO", "commandstats"]).string ?? "").contains("cmdstat_info:")
+            if !asked { usleep(10_000) }
+        }
+        try #require(asked, "the tracker never asked INFO")
+        // ...and turned no tracking on: one node's invalidations would miss the others' keys.
+        usleep(200_000)
+        #expect(!((try direct.command(["INFO", "commandstats"]).string ?? "").contains("cmdstat_client|tracking:")))
+        #expect(recorder.changes.withLock { $0 }.isEmpty)
+    }
+
     @Test func aSignOutOnOneWorkerEndsAnothersTokensWithNoIntervalToWaitFor() async throws {
         let shared = try SharedTokenCacheOnRedisTests()
         let first = try shared.worker(checkInterval: 3600)

@@ -55,6 +55,17 @@ import Testing
         #expect(try S.slice(0, of: worker).accounts.isEmpty, "signed out elsewhere: not served here")
     }
 
+    @Test func aChangeOfEverythingEndsTheTrustInEveryHeldAccountAndTheList() {
+        var watch = ChangeWatch()
+        watch.apply(.tracking)
+        let buckets = [0, 1].map { ChangeWatch.bucket(of: L.partition(S.home($0))) }
+        let before = buckets.map { watch.stamp(bucket: $0) }
+        let whole = watch.whole
+        watch.apply(.changedAll)
+        for (bucket, stamp) in zip(buckets, before) { #expect(!stamp.unchanged(watch.stamp(bucket: bucket))) }
+        #expect(whole.any != watch.whole.any)
+    }
+
     @Test func aChangeReportedWhileTheReadIsOnItsWayIsNotLost() throws {
         let store = InMemoryTokenCacheEntryStore(notifies: true)
         let worker = S.storage(store, checkInterval: 3600)
