@@ -19,6 +19,7 @@ final class ChangeTracker: @unchecked Sendable {
 
     private let configuration: MSALRedisConfiguration
     private let tlsContext: TLSContext?
+    private let credentials: CredentialKeeper
     private let clientId: String
     /// `<prefix>tc:{<client>|`: every key of the client's partitions starts so.
     private let partitionPrefix: String
@@ -33,10 +34,14 @@ final class ChangeTracker: @unchecked Sendable {
         var tracking = false
     }
 
-    init(configuration: MSALRedisConfiguration, tlsContext: TLSContext?, clientId: String, partitionPrefix: String, heartbeat: TimeInterval)
-    {
+    init(
+        configuration: MSALRedisConfiguration, tlsContext: TLSContext?, credentials: CredentialKeeper, clientId: String,
+        partitionPrefix: String,
+        heartbeat: TimeInterval
+    ) {
         self.configuration = configuration
         self.tlsContext = tlsContext
+        self.credentials = credentials
         self.clientId = clientId
         self.partitionPrefix = partitionPrefix
         self.heartbeat = heartbeat
@@ -111,7 +116,8 @@ final class ChangeTracker: @unchecked Sendable {
     private func track() throws(MSALRedisError) {
         let setup = Deadline(after: configuration.connectTimeout + configuration.commandTimeout)
         let connection = try RedisConnection(
-            endpoint: configuration.endpoint, configuration: configuration, tlsContext: tlsContext, selectDatabase: true, operation: setup)
+            endpoint: configuration.endpoint, configuration: configuration, tlsContext: tlsContext, credentials: credentials,
+            selectDatabase: true, operation: setup)
         let registered = state.withLock { state in
             guard !state.stopped else { return false }
             state.connection = connection
@@ -138,7 +144,8 @@ final class ChangeTracker: @unchecked Sendable {
         state.withLock { $0.tracking = true }
         report([.tracking])
         var pinged = false
-        while !isStopped {
+        // A subscribed connection cannot send AUTH (RESP2): renewed credentials mean a new connection.
+        while !isStopped && credentials.generation == connection.credentialGeneration {
             let reply: MSALRedisReply
             do {
                 reply = try connection.next(deadline: Deadline(after: pinged ? configuration.commandTimeout : heartbeat))

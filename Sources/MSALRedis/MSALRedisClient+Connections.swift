@@ -31,14 +31,24 @@ extension MSALRedisClient {
         }
         let configuration = configuration
         let tlsContext = tlsContext
+        let credentials = credentials
         let selectDatabase = slotMap == nil
-        let made = MultiplexedConnection { deadline throws(MSALRedisError) in
+        let made = MultiplexedConnection(credentials: credentials) { deadline throws(MSALRedisError) in
             try RedisConnection(
-                endpoint: endpoint, configuration: configuration, tlsContext: tlsContext, selectDatabase: selectDatabase,
-                operation: deadline)
+                endpoint: endpoint, configuration: configuration, tlsContext: tlsContext, credentials: credentials,
+                selectDatabase: selectDatabase, operation: deadline)
         }
         connections[key] = made
         return made
+    }
+
+    /// Sends `AUTH` with the credentials just renewed on every open connection, each within
+    /// `commandTimeout` (on the thread that renewed them).
+    func renewCredentials() {
+        lock.lock()
+        let open = Array(connections.values)
+        lock.unlock()
+        for connection in open { connection.renewCredentials(deadline: Deadline(after: configuration.commandTimeout)) }
     }
 
     /// Reads the slot map again when a failure marked it stale; one caller does it while the others

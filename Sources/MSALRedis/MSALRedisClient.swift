@@ -25,6 +25,8 @@ public final class MSALRedisClient: @unchecked Sendable {
     /// The configuration the client was made with.
     public let configuration: MSALRedisConfiguration
     let tlsContext: TLSContext?
+    /// The credentials connections present, renewed before they expire.
+    let credentials: CredentialKeeper
     /// Guards `connections` and `slotMap`; never held during I/O.
     let lock = NSLock()
     /// Open connections by server ("host:port", or the configured endpoint's key).
@@ -40,9 +42,11 @@ public final class MSALRedisClient: @unchecked Sendable {
         self.configuration = configuration
         deadlineKey = "MSALRedisClient.deadline.\(UUID().uuidString)"
         tlsContext = configuration.useTLS ? try TLSContext(caFile: configuration.caFile) : nil
+        credentials = CredentialKeeper(configuration: configuration)
         if case .unix = configuration.endpoint, configuration.useTLS {
             throw MSALRedisError(.invalidConfiguration, "TLS over a unix socket is not supported")
         }
+        credentials.onRenewed = { [weak self] _ in self?.renewCredentials() }
     }
 
     deinit {

@@ -34,6 +34,15 @@ public struct MSALRedisConfiguration: Sendable, CustomStringConvertible {
     public var username: String?
     /// The password for `AUTH`; `nil`: no `AUTH`.
     public var password: String?
+    /// Credentials that change (an Entra token for Azure Managed Redis, a rotated password): asked
+    /// for at the first connection and again `credentialRenewalMargin` before they expire, when
+    /// every open connection sends `AUTH` again (docs/redis.md#credentials-that-change). Takes the
+    /// place of `username` and `password`; `MSALRedisPasswordCommand` makes one from a program.
+    public var credentialSource: (@Sendable () throws -> MSALRedisCredentials)?
+    /// How long before the credentials expire they are asked for again (and at most half their
+    /// lifetime): 300 s by default (Microsoft asks for at least 3 minutes before an Entra token
+    /// expires).
+    public var credentialRenewalMargin: TimeInterval
     /// The database `SELECT`ed after connecting (0 to 15 by default; Redis Cluster has only 0).
     public var database: Int
     /// Put before every key this library writes, so several apps can share one server.
@@ -55,6 +64,8 @@ public struct MSALRedisConfiguration: Sendable, CustomStringConvertible {
         self.caFile = nil
         self.username = nil
         self.password = nil
+        self.credentialSource = nil
+        self.credentialRenewalMargin = 300
         self.database = 0
         self.keyPrefix = ""
         self.connectTimeout = 5
@@ -115,6 +126,7 @@ public struct MSALRedisConfiguration: Sendable, CustomStringConvertible {
         case .unix(let path): place = "unix://\(path)"
         }
         let user = username.map { " user \($0)" } ?? ""
-        return "\(place) db \(database)\(user)\(password == nil ? "" : " password ***")"
+        let secret = credentialSource != nil ? " credentials from a source" : password == nil ? "" : " password ***"
+        return "\(place) db \(database)\(user)\(secret)"
     }
 }

@@ -56,7 +56,7 @@ public final class MSALRedisTokenCacheEntryStore: MSALTokenCacheEntryStore {
                 tracker = running
             } else {
                 tracker = ChangeTracker(
-                    configuration: client.configuration, tlsContext: client.tlsContext, clientId: clientId,
+                    configuration: client.configuration, tlsContext: client.tlsContext, credentials: client.credentials, clientId: clientId,
                     partitionPrefix: partitionPrefix(clientId), heartbeat: Self.heartbeat)
                 trackers[clientId] = tracker
                 tracker.start()

@@ -17,13 +17,23 @@ import Foundation
 /// which would put the replies out of step) fails the connection for good: every ticket not yet
 /// answered gets an error, never another caller's reply; the socket is closed by its owner or, when
 /// none, at once; the client drops the connection and opens a new one for the next command.
+///
+/// Renewed credentials (`CredentialKeeper`) go out as an `AUTH` queued ahead of the next caller's
+/// commands, or on their own by `renewCredentials`, so that nothing in flight is dropped. A
+/// renewal the server refuses retires the connection once nothing is in flight on it: the next
+/// connection then reports the refusal.
 final class MultiplexedConnection: @unchecked Sendable {
     private final class Ticket {
         let count: Int
+        /// An `AUTH` with renewed credentials, which no caller waits for.
+        let isRenewal: Bool
         var replies: [MSALRedisReply] = []
         var failure: MSALRedisError?
         var isDone: Bool { failure != nil || replies.count == count }
-        init(count: Int) { self.count = count }
+        init(count: Int, isRenewal: Bool = false) {
+            self.count = count
+            self.isRenewal = isRenewal
+        }
     }
 
     /// How long the owner waits for replies before it looks for bytes to write again.
@@ -31,6 +41,11 @@ final class MultiplexedConnection: @unchecked Sendable {
 
     private let condition = NSCondition()
     private let open: (Deadline) throws(MSALRedisError) -> RedisConnection
+    private let credentials: CredentialKeeper
+    /// The generation of the credentials the open connection presented last, once it is open.
+    private var generation: Int?
+    /// The server refused renewed credentials: the connection is not given out again.
+    private var isRetired = false
     /// The connection, once made; touched only by the socket's owner, or under `condition` when it has none.
     private var connection: RedisConnection?
     /// Bytes of commands not written yet, and their tickets, in order.
@@ -42,8 +57,9 @@ final class MultiplexedConnection: @unchecked Sendable {
     private var failure: MSALRedisError?
 
     /// A connection that `open` makes (connected, `AUTH`ed, on its database) when the first
-    /// command needs it, within that command's deadline.
-    init(open: @escaping (Deadline) throws(MSALRedisError) -> RedisConnection) {
+    /// command needs it, within that command's deadline; renewed when `credentials` are.
+    init(credentials: CredentialKeeper, open: @escaping (Deadline) throws(MSALRedisError) -> RedisConnection) {
+        self.credentials = credentials
         self.open = open
     }
 
@@ -57,6 +73,7 @@ final class MultiplexedConnection: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         if let failure { throw failure }
+        queueRenewalIfDue()
         outgoing += bytes
         queued.append(ticket)
         while !ticket.isDone {
@@ -70,14 +87,42 @@ final class MultiplexedConnection: @unchecked Sendable {
         return ticket.replies
     }
 
+    /// Sends `AUTH` with renewed credentials on the open connection, behind what is queued, and
+    /// waits for its answer until `deadline`; nothing when the connection is not open or has them.
+    func renewCredentials(deadline: Deadline) {
+        condition.lock()
+        defer { condition.unlock() }
+        guard failure == nil, let ticket = queueRenewalIfDue() else { return }
+        while !ticket.isDone && failure == nil {
+            if !isOwned {
+                serve(ticket, deadline: deadline)
+            } else if !condition.wait(until: Date(timeIntervalSinceNow: deadline.remainingSeconds)), deadline.hasPassed {
+                return
+            }
+        }
+    }
+
+    /// Queues an `AUTH` with the keeper's credentials when they are newer than the open
+    /// connection's, and returns its ticket. Under `condition`.
+    @discardableResult
+    private func queueRenewalIfDue() -> Ticket? {
+        guard let generation, let renewed = credentials.renewal(after: generation), let presented = renewed.credentials else { return nil }
+        self.generation = renewed.generation
+        let ticket = Ticket(count: 1, isRenewal: true)
+        outgoing += RESPEncoder.encode(presented.command)
+        queued.append(ticket)
+        return ticket
+    }
+
     /// Whether the client must not give this connection out again: it failed, or the server closed
-    /// it while idle (or sent something unasked), which can only be told when nothing is in flight.
+    /// it while idle (or sent something unasked), or refused renewed credentials, which can only be
+    /// acted on when nothing is in flight.
     var isUnusable: Bool {
         condition.lock()
         defer { condition.unlock() }
         if failure != nil { return true }
         guard !isOwned, inFlight.isEmpty, queued.isEmpty, let connection else { return false }
-        return connection.isStale
+        return isRetired || connection.isStale
     }
 
     /// Fails the connection: callers waiting on it get `.connectionFailed` with `reason`.
@@ -113,6 +158,7 @@ final class MultiplexedConnection: @unchecked Sendable {
             condition.lock()
             guard failure == nil else { return }
             if let thrown { return fail(thrown, by: own) }
+            if generation == nil { generation = connection?.credentialGeneration }
             deliver(replies)
         }
     }
@@ -147,6 +193,7 @@ final class MultiplexedConnection: @unchecked Sendable {
                 return fail(MSALRedisError(.protocolViolation, "The Redis server sent a reply no command asked for"), by: nil)
             }
             inFlight[answered].replies.append(reply)
+            if inFlight[answered].isRenewal, case .error = reply { isRetired = true }
             if inFlight[answered].isDone { answered += 1 }
         }
         inFlight.removeFirst(answered)

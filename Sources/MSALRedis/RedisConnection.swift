@@ -7,19 +7,23 @@ final class RedisConnection {
     private let socket: RedisSocket
     private var reader: RESPReader
 
-    /// Connects, `AUTH`s and `SELECT`s within `connectTimeout`, and never past `operation`: the
-    /// deadline of the operation that needs the connection.
+    /// The generation of the credentials it `AUTH`ed with (`CredentialKeeper`).
+    let credentialGeneration: Int
+
+    /// Connects, `AUTH`s with the keeper's credentials (waiting for them when none hold) and
+    /// `SELECT`s within `connectTimeout`, and never past `operation`: the deadline of the operation
+    /// that needs the connection. Credentials the server refuses are reported to the keeper.
     init(
-        endpoint: MSALRedisConfiguration.Endpoint, configuration: MSALRedisConfiguration, tlsContext: TLSContext?, selectDatabase: Bool,
-        operation: Deadline
+        endpoint: MSALRedisConfiguration.Endpoint, configuration: MSALRedisConfiguration, tlsContext: TLSContext?,
+        credentials keeper: CredentialKeeper, selectDatabase: Bool, operation: Deadline
     ) throws(MSALRedisError) {
         let deadline = Deadline(after: configuration.connectTimeout).earlier(operation)
+        let credentials = try keeper.credentials(deadline: deadline)
+        credentialGeneration = credentials.generation
         socket = try RedisSocket(endpoint: endpoint, tlsContext: tlsContext, deadline: deadline)
         reader = RESPReader(maxBulkBytes: configuration.maxReplyBytes, maxArrayCount: configuration.maxArrayCount)
         var setup: [[Data]] = []
-        if let password = configuration.password {
-            setup.append([Data("AUTH".utf8)] + (configuration.username.map { [Data($0.utf8)] } ?? []) + [Data(password.utf8)])
-        }
+        if let presented = credentials.credentials { setup.append(presented.command) }
         if selectDatabase && configuration.database != 0 {
             setup.append([Data("SELECT".utf8), Data(String(configuration.database).utf8)])
         }
@@ -27,7 +31,10 @@ final class RedisConnection {
         for reply in try pipeline(setup, deadline: deadline) {
             if case .error(let text) = reply {
                 let error = MSALRedisError.fromServer(text)
-                if error.code == .authentication { throw error }
+                if error.code == .authentication {
+                    keeper.refused(credentials.generation)
+                    throw error
+                }
                 throw MSALRedisError(
                     .invalidConfiguration, "Redis refused the connection's setup: \(error.message)", serverCode: error.serverCode)
             }
