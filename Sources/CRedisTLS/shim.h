@@ -12,6 +12,7 @@
 #include <openssl/ssl.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
+#include <openssl/pem.h>
 #include <openssl/x509v3.h>
 
 /// A client context that verifies the peer against `ca_file` (a PEM bundle) or, when NULL, the
@@ -27,6 +28,64 @@ static inline SSL_CTX *msal_redis_tls_context(const char *ca_file) {
         return NULL;
     }
     return ctx;
+}
+
+/// What msal_redis_tls_use_certificate found wrong (0: nothing).
+#define MSAL_REDIS_TLS_CERTIFICATE_UNREADABLE 1
+#define MSAL_REDIS_TLS_KEY_UNREADABLE 2
+#define MSAL_REDIS_TLS_KEY_ENCRYPTED 3
+#define MSAL_REDIS_TLS_KEY_MISMATCH 4
+
+/// A passphrase callback that gives none, and sets `*asked` (when not NULL): OpenSSL's own would
+/// read the passphrase from the terminal.
+static inline int msal_redis_tls_refuse_passphrase(char *buffer, int size, int writing, void *asked) {
+    (void)buffer, (void)size, (void)writing;
+    if (asked != NULL) *(int *)asked = 1;
+    return -1;
+}
+
+/// Makes `ctx` send the certificate (and chain) of the PEM file `cert_file`, with the private key
+/// of `key_file` (NULL: read from `cert_file` too), and checks that they match. Never asks for a
+/// passphrase: an encrypted key is MSAL_REDIS_TLS_KEY_ENCRYPTED. Returns 0 or a code above.
+static inline int msal_redis_tls_use_certificate(SSL_CTX *ctx, const char *cert_file, const char *key_file) {
+    SSL_CTX_set_default_passwd_cb(ctx, msal_redis_tls_refuse_passphrase);
+    int result = 0, asked = 0;
+    if (SSL_CTX_use_certificate_chain_file(ctx, cert_file) != 1) {
+        result = MSAL_REDIS_TLS_CERTIFICATE_UNREADABLE;
+    } else {
+        BIO *bio = BIO_new_file(key_file != NULL ? key_file : cert_file, "r");
+        EVP_PKEY *key = bio != NULL ? PEM_read_bio_PrivateKey(bio, NULL, msal_redis_tls_refuse_passphrase, &asked) : NULL;
+        if (key == NULL) {
+            result = asked ? MSAL_REDIS_TLS_KEY_ENCRYPTED : MSAL_REDIS_TLS_KEY_UNREADABLE;
+        } else if (SSL_CTX_use_PrivateKey(ctx, key) != 1 || SSL_CTX_check_private_key(ctx) != 1) {
+            result = MSAL_REDIS_TLS_KEY_MISMATCH;
+        }
+        EVP_PKEY_free(key);
+        BIO_free(bio);
+    }
+    ERR_clear_error();
+    return result;
+}
+
+/// The TLS alert the peer sent (its number, e.g. 116 for certificate_required) that the last error
+/// on this thread's queue reports, or 0.
+static inline int msal_redis_tls_last_alert(void) {
+    unsigned long error = ERR_peek_last_error();
+    int reason = ERR_GET_REASON(error);
+    if (ERR_GET_LIB(error) != ERR_LIB_SSL || reason < SSL_AD_REASON_OFFSET || reason > SSL_AD_REASON_OFFSET + 255) return 0;
+    return reason - SSL_AD_REASON_OFFSET;
+}
+
+/// After a call on `ssl` failed: the TLS alert the peer sent, or 0. When the failure was not the
+/// alert itself (a write that met the reset of a connection the server ended with an alert, which
+/// the kernel still holds), one more non-blocking read lets OpenSSL see the alert.
+static inline int msal_redis_tls_received_alert(SSL *ssl) {
+    int alert = msal_redis_tls_last_alert();
+    if (alert != 0) return alert;
+    unsigned char byte;
+    ERR_clear_error();
+    (void)SSL_read(ssl, &byte, 1);
+    return msal_redis_tls_last_alert();
 }
 
 /// A session on descriptor `fd` that checks the certificate names `host` (a DNS name or an IP

@@ -128,8 +128,8 @@ const union MHD_DaemonInfo *(MHD_get_daemon_info)(struct MHD_Daemon *daemon, enu
 }
 
 // ---- libcrypto ------------------------------------------------------------------------------------
-// ERR_clear_error, which the emulator's helpers call too, is Sources/LazyOpenSSL's (native-auth links
-// both; one definition each): the same libcrypto.so.3, loaded by whichever is first.
+// ERR_clear_error and EVP_PKEY_free, which the emulator's helpers call too, are Sources/LazyOpenSSL's
+// (native-auth links both; one definition each): the same libcrypto.so.3, loaded by whichever is first.
 FORWARD(crypto, int, BN_bn2bin, (const BIGNUM *a, unsigned char *to), (a, to))
 FORWARD_VOID(crypto, BN_free, (BIGNUM * a), (a))
 FORWARD(crypto, int, BN_num_bits, (const BIGNUM *a), (a))
@@ -151,7 +151,6 @@ FORWARD(crypto, EVP_MD_CTX *, EVP_MD_CTX_new, (void), ())
 FORWARD_VOID(crypto, EVP_PKEY_CTX_free, (EVP_PKEY_CTX * ctx), (ctx))
 FORWARD(crypto, EVP_PKEY_CTX *, EVP_PKEY_CTX_new_id, (int id, ENGINE *e), (id, e))
 FORWARD(crypto, int, EVP_PKEY_CTX_set_rsa_keygen_bits, (EVP_PKEY_CTX * ctx, int bits), (ctx, bits))
-FORWARD_VOID(crypto, EVP_PKEY_free, (EVP_PKEY * pkey), (pkey))
 FORWARD(crypto, int, EVP_PKEY_get_bn_param, (const EVP_PKEY *pkey, const char *key_name, BIGNUM **bn), (pkey, key_name, bn))
 FORWARD(crypto, int, EVP_PKEY_keygen, (EVP_PKEY_CTX * ctx, EVP_PKEY **ppkey), (ctx, ppkey))
 FORWARD(crypto, int, EVP_PKEY_keygen_init, (EVP_PKEY_CTX * ctx), (ctx))

@@ -1,4 +1,4 @@
-// OpenSSL on first use, for native-auth, whose `token` usually ends without TLS or AES: the 31
+// OpenSSL on first use, for native-auth, whose `token` usually ends without TLS or AES: the 40
 // libssl and libcrypto functions MSALRedis calls (Sources/CRedisTLS/shim.h and Sources/MSALRedis),
 // each loading its library with dlopen at the first call of any of its functions and then passing
 // every call on unchanged. Each forwarder is declared by OpenSSL's own header and typed with
@@ -33,6 +33,7 @@
 #pragma GCC visibility push(hidden)
 #include <openssl/err.h>
 #include <openssl/evp.h>
+#include <openssl/pem.h>
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
 
@@ -112,6 +113,13 @@ FORWARD(LIBCRYPTO, int, EVP_DecryptUpdate, (EVP_CIPHER_CTX * ctx, unsigned char 
 FORWARD(LIBCRYPTO, int, EVP_DecryptFinal_ex, (EVP_CIPHER_CTX * ctx, unsigned char *outm, int *outl), (ctx, outm, outl))
 FORWARD(LIBCRYPTO, int, X509_VERIFY_PARAM_set1_ip_asc, (X509_VERIFY_PARAM * param, const char *ipasc), (param, ipasc))
 FORWARD(LIBCRYPTO, const char *, X509_verify_cert_error_string, (long n), (n))
+FORWARD(LIBCRYPTO, unsigned long, ERR_peek_last_error, (void), ())
+
+// libcrypto: the client certificate's private key (msal_redis_tls_use_certificate).
+FORWARD(LIBCRYPTO, BIO *, BIO_new_file, (const char *filename, const char *mode), (filename, mode))
+FORWARD(LIBCRYPTO, int, BIO_free, (BIO * a), (a))
+FORWARD(LIBCRYPTO, EVP_PKEY *, PEM_read_bio_PrivateKey, (BIO * out, EVP_PKEY **x, pem_password_cb *cb, void *u), (out, x, cb, u))
+FORWARD_VOID(LIBCRYPTO, EVP_PKEY_free, (EVP_PKEY * pkey), (pkey))
 
 // libssl: the TLS client of rediss://.
 FORWARD(LIBSSL, const SSL_METHOD *, TLS_client_method, (void), ())
@@ -132,5 +140,9 @@ FORWARD(LIBSSL, int, SSL_read, (SSL * ssl, void *buf, int num), (ssl, buf, num))
 FORWARD(LIBSSL, int, SSL_write, (SSL * ssl, const void *buf, int num), (ssl, buf, num))
 FORWARD(LIBSSL, int, SSL_get_error, (const SSL *s, int ret_code), (s, ret_code))
 FORWARD(LIBSSL, long, SSL_get_verify_result, (const SSL *ssl), (ssl))
+FORWARD_VOID(LIBSSL, SSL_CTX_set_default_passwd_cb, (SSL_CTX * ctx, pem_password_cb *cb), (ctx, cb))
+FORWARD(LIBSSL, int, SSL_CTX_use_certificate_chain_file, (SSL_CTX * ctx, const char *file), (ctx, file))
+FORWARD(LIBSSL, int, SSL_CTX_use_PrivateKey, (SSL_CTX * ctx, EVP_PKEY *pkey), (ctx, pkey))
+FORWARD(LIBSSL, int, SSL_CTX_check_private_key, (const SSL_CTX *ctx), (ctx))
 
 #pragma GCC visibility pop

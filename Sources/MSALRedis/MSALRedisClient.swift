@@ -37,11 +37,21 @@ public final class MSALRedisClient: @unchecked Sendable {
     private let deadlineKey: String
 
     /// A client for `configuration`. Nothing is connected yet; throws `.invalidConfiguration`
-    /// when the CA file (or the system's store) cannot be loaded.
+    /// when the CA file (or the system's store) cannot be loaded, or the client certificate and
+    /// key cannot be used (unreadable, an encrypted key, a key that does not match, no TLS).
     public init(configuration: MSALRedisConfiguration) throws(MSALRedisError) {
         self.configuration = configuration
         deadlineKey = "MSALRedisClient.deadline.\(UUID().uuidString)"
-        tlsContext = configuration.useTLS ? try TLSContext(caFile: configuration.caFile) : nil
+        if configuration.keyFile != nil && configuration.certificateFile == nil {
+            throw MSALRedisError(.invalidConfiguration, "A client key file is set without a client certificate file")
+        }
+        if configuration.certificateFile != nil && !configuration.useTLS {
+            throw MSALRedisError(.invalidConfiguration, "A client certificate needs TLS (rediss://)")
+        }
+        tlsContext =
+            configuration.useTLS
+            ? try TLSContext(caFile: configuration.caFile, certificateFile: configuration.certificateFile, keyFile: configuration.keyFile)
+            : nil
         credentials = CredentialKeeper(configuration: configuration)
         if case .unix = configuration.endpoint, configuration.useTLS {
             throw MSALRedisError(.invalidConfiguration, "TLS over a unix socket is not supported")

@@ -30,6 +30,12 @@ public struct MSALRedisConfiguration: Sendable, CustomStringConvertible {
     public var useTLS: Bool
     /// The PEM file of the CA (or CAs) that signed the server's certificate; `nil`: the system's store.
     public var caFile: String?
+    /// The PEM file of the client certificate (optionally followed by its chain), for a server
+    /// that asks for one (`tls-auth-clients yes`); `nil`: no certificate is sent.
+    public var certificateFile: String?
+    /// The PEM file of the client certificate's private key, not encrypted; `nil` with a
+    /// certificate: the key is read from `certificateFile`.
+    public var keyFile: String?
     /// The ACL user for `AUTH` (Redis 6 and later); `nil` with a password: the default user.
     public var username: String?
     /// The password for `AUTH`; `nil`: no `AUTH`.
@@ -62,6 +68,8 @@ public struct MSALRedisConfiguration: Sendable, CustomStringConvertible {
         self.endpoint = endpoint
         self.useTLS = false
         self.caFile = nil
+        self.certificateFile = nil
+        self.keyFile = nil
         self.username = nil
         self.password = nil
         self.credentialSource = nil

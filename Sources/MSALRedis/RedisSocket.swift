@@ -39,6 +39,9 @@ struct Deadline {
 final class RedisSocket {
     private var descriptor: Int32
     private var tls: OpaquePointer?
+    /// Until the server's first bytes after the TLS handshake: its context and host, to tell why
+    /// a server that wants another client certificate (TLS 1.3 says so after the handshake) ended it.
+    private var awaitingFirstReply: (context: TLSContext, host: String)?
 
     /// Connects to `endpoint` before `deadline`; with `tlsContext`, also makes the TLS handshake,
     /// verifying the certificate against the context's CAs and `host`.
@@ -52,6 +55,7 @@ final class RedisSocket {
         guard let tlsContext, case .tcp(let host, _) = endpoint else { return }
         do {
             tls = try tlsContext.handshake(descriptor, host: host, deadline: deadline)
+            awaitingFirstReply = (tlsContext, host)
         } catch {
             close()
             throw error
@@ -109,6 +113,7 @@ final class RedisSocket {
                 return Glibc.recv(descriptor, buffer.baseAddress, buffer.count, 0)
             }
             if count > 0 {
+                awaitingFirstReply = nil
                 chunk.withUnsafeBytes { reader.feed(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
                 return
             }
@@ -134,8 +139,12 @@ final class RedisSocket {
             switch SSL_get_error(tls, Int32(result)) {
             case SSL_ERROR_WANT_READ: events = Int16(POLLIN)
             case SSL_ERROR_WANT_WRITE: events = Int16(POLLOUT)
-            case SSL_ERROR_ZERO_RETURN: throw MSALRedisError(.connectionFailed, "The Redis server closed the TLS connection")
-            default: throw MSALRedisError(.connectionFailed, "The TLS connection to Redis failed")
+            case let code:
+                if let (context, host) = awaitingFirstReply {
+                    throw context.refusal(host: host, alert: withoutSIGPIPE { msal_redis_tls_received_alert(tls) })
+                }
+                if code == SSL_ERROR_ZERO_RETURN { throw MSALRedisError(.connectionFailed, "The Redis server closed the TLS connection") }
+                throw MSALRedisError(.connectionFailed, "The TLS connection to Redis failed")
             }
         } else {
             let code = errno

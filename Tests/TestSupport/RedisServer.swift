@@ -12,7 +12,7 @@ public final class RedisServer: @unchecked Sendable {
     public struct Options {
         public init(
             aclUser: (name: String, password: String)? = nil, tls: TLSFiles? = nil, appendOnly: Bool = false, cluster: Bool = false,
-            debugCommand: Bool = false, unixSocket: Bool = false
+            debugCommand: Bool = false, unixSocket: Bool = false, requireClientCertificates: Bool = false
         ) {
             self.aclUser = aclUser
             self.tls = tls
@@ -20,6 +20,7 @@ public final class RedisServer: @unchecked Sendable {
             self.cluster = cluster
             self.debugCommand = debugCommand
             self.unixSocket = unixSocket
+            self.requireClientCertificates = requireClientCertificates
         }
         /// An ACL user with this name and password, all commands and keys; the default user off.
         public var aclUser: (name: String, password: String)?
@@ -33,6 +34,8 @@ public final class RedisServer: @unchecked Sendable {
         public var debugCommand = false
         /// Also listen on a unix socket in the server's directory.
         public var unixSocket = false
+        /// With `tls`: `tls-auth-clients yes`, a client must send a certificate its CA signed.
+        public var requireClientCertificates = false
     }
 
     public let options: Options
@@ -122,7 +125,7 @@ public final class RedisServer: @unchecked Sendable {
         if let tls = options.tls {
             lines += [
                 "port 0", "tls-port \(port)", "tls-cert-file \(tls.serverCertificate)", "tls-key-file \(tls.serverKey)",
-                "tls-ca-cert-file \(tls.caCertificate)", "tls-auth-clients no",
+                "tls-ca-cert-file \(tls.caCertificate)", "tls-auth-clients \(options.requireClientCertificates ? "yes" : "no")",
             ]
         } else {
             lines.append("port \(port)")
