@@ -110,8 +110,10 @@ final class ChangeTracker: @unchecked Sendable {
     /// Connects, turns tracking on and reports what Redis sends until the connection fails.
     private func track() throws(MSALRedisError) {
         let setup = Deadline(after: configuration.connectTimeout + configuration.commandTimeout)
+        // Under Redis Sentinel, the primary named now: each reconnection asks again (SentinelPrimary.swift).
+        let endpoint = try SentinelPrimary.endpoint(of: configuration, tlsContext: tlsContext, deadline: setup)
         let connection = try RedisConnection(
-            endpoint: configuration.endpoint, configuration: configuration, tlsContext: tlsContext, selectDatabase: true, operation: setup)
+            endpoint: endpoint, configuration: configuration, tlsContext: tlsContext, selectDatabase: true, operation: setup)
         let registered = state.withLock { state in
             guard !state.stopped else { return false }
             state.connection = connection

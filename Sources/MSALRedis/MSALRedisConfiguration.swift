@@ -22,6 +22,8 @@ public struct MSALRedisConfiguration: Sendable, CustomStringConvertible {
         case tcp(host: String, port: Int)
         /// A unix domain socket's path.
         case unix(path: String)
+        /// The primary that Redis Sentinel names (MSALRedisConfiguration+Sentinel.swift).
+        case sentinel(Sentinel)
     }
 
     /// Where the server is (for Redis Cluster: any one node; the others are learnt from it).
@@ -67,6 +69,10 @@ public struct MSALRedisConfiguration: Sendable, CustomStringConvertible {
     /// keeps the defaults of `init(endpoint:)`. Throws `.invalidConfiguration`, never echoing the
     /// password.
     public init(url text: String) throws(MSALRedisError) {
+        if let sentinel = try Self.sentinel(url: text) { // redis-sentinel://, rediss-sentinel:// (MSALRedisConfiguration+Sentinel.swift)
+            self = sentinel
+            return
+        }
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased() else {
             throw MSALRedisError(.invalidConfiguration, "The Redis URL cannot be read (expected redis://, rediss:// or unix://)")
         }
@@ -113,6 +119,7 @@ public struct MSALRedisConfiguration: Sendable, CustomStringConvertible {
         switch endpoint {
         case .tcp(let host, let port): place = "\(useTLS ? "rediss" : "redis")://\(host.contains(":") ? "[\(host)]" : host):\(port)"
         case .unix(let path): place = "unix://\(path)"
+        case .sentinel(let sentinel): place = Self.sentinelDescription(sentinel, tls: useTLS)
         }
         let user = username.map { " user \($0)" } ?? ""
         return "\(place) db \(database)\(user)\(password == nil ? "" : " password ***")"

@@ -12,7 +12,7 @@ public final class RedisServer: @unchecked Sendable {
     public struct Options {
         public init(
             aclUser: (name: String, password: String)? = nil, tls: TLSFiles? = nil, appendOnly: Bool = false, cluster: Bool = false,
-            debugCommand: Bool = false, unixSocket: Bool = false
+            debugCommand: Bool = false, unixSocket: Bool = false, replicaOf: Int? = nil, sentinel: Bool = false, lines: [String] = []
         ) {
             self.aclUser = aclUser
             self.tls = tls
@@ -20,6 +20,9 @@ public final class RedisServer: @unchecked Sendable {
             self.cluster = cluster
             self.debugCommand = debugCommand
             self.unixSocket = unixSocket
+            self.replicaOf = replicaOf
+            self.sentinel = sentinel
+            self.lines = lines
         }
         /// An ACL user with this name and password, all commands and keys; the default user off.
         public var aclUser: (name: String, password: String)?
@@ -33,6 +36,12 @@ public final class RedisServer: @unchecked Sendable {
         public var debugCommand = false
         /// Also listen on a unix socket in the server's directory.
         public var unixSocket = false
+        /// `replicaof 127.0.0.1 <port>`: a replica of the server on that loopback port.
+        public var replicaOf: Int?
+        /// Started with `--sentinel` (the binary Debian's redis-sentinel runs), for `RedisSentinelSet`.
+        public var sentinel = false
+        /// More configuration lines, written last.
+        public var lines: [String] = []
     }
 
     public let options: Options
@@ -78,7 +87,8 @@ public final class RedisServer: @unchecked Sendable {
     /// waits until it accepts connections.
     public func start() throws {
         let child = try ChildProcess(
-            "/usr/bin/redis-server", [directory + "/redis.conf"], stdout: .file(directory + "/stdout.log"),
+            "/usr/bin/redis-server", [directory + "/redis.conf"] + (options.sentinel ? ["--sentinel"] : []),
+            stdout: .file(directory + "/stdout.log"),
             stderr: .file(directory + "/stderr.log"))
         process = child
         starts += 1
@@ -88,7 +98,8 @@ public final class RedisServer: @unchecked Sendable {
                 throw RedisTestError(
                     "redis-server exited: \((try? String(contentsOfFile: directory + "/redis.log", encoding: .utf8)) ?? "")")
             }
-            if Self.readyLines(directory) >= starts && Self.accepts(port: port) { return }
+            // A sentinel does not log "Ready to accept connections".
+            if (options.sentinel || Self.readyLines(directory) >= starts) && Self.accepts(port: port) { return }
             usleep(20_000)
         }
         throw RedisTestError("redis-server did not accept connections on port \(port) within 15 s")
@@ -136,6 +147,8 @@ public final class RedisServer: @unchecked Sendable {
         }
         if options.debugCommand { lines.append("enable-debug-command yes") }
         if options.unixSocket { lines += ["unixsocket \(unixSocketPath)", "unixsocketperm 700"] }
+        if let primary = options.replicaOf { lines.append("replicaof 127.0.0.1 \(primary)") }
+        lines += options.lines
         try (lines.joined(separator: "\n") + "\n").write(toFile: directory + "/redis.conf", atomically: true, encoding: .utf8)
     }
 
