@@ -13,7 +13,9 @@ import MSAL
 /// when it fails, or the answer is late, the tracker reports `.stopped` at once, then connects again
 /// (waiting longer after each failure, up to 30 s) and reports `.tracking` when it is back. A
 /// cluster is not tracked (each node would need its own connection): the tracker then reports
-/// nothing and the SDK checks versions after its interval.
+/// nothing and the SDK checks versions after its interval. Under Redis Sentinel it connects to the
+/// primary the sentinels name, asked again at each connection (a failover closes the old primary's
+/// connections: Sources/MSALRedis/SentinelPrimary.swift).
 final class ChangeTracker: @unchecked Sendable {
     typealias Observer = @Sendable (MSALTokenCacheChange) -> Void
 

@@ -11,8 +11,9 @@ import Foundation
 /// then on (as redis-py does). While some sentinel answers but no primary passes (a failover under
 /// way), the sentinels are asked again until the operation's deadline.
 ///
-/// Forgetting: a connection failure or timeout on the primary, or a `READONLY` reply (it was
-/// demoted to a replica), forgets it and drops its connection; the next command resolves again. A
+/// Forgetting: a connection failure or a timeout on the primary (connecting or waiting for a reply:
+/// a primary that stopped answering may have been replaced), or a `READONLY` reply (it was demoted
+/// to a replica), forgets it and drops its connection; the next command resolves again. A
 /// command answered `READONLY` was not executed, so it is sent once more to the primary resolved
 /// anew, within the same deadline. A failure forgets the primary only when it is still the one
 /// that failed, so a late failure of the old primary does not undo a newer resolution.
