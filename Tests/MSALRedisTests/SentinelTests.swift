@@ -64,6 +64,18 @@ import Testing
         #expect(try later.command(["GET", "found"]).string == "yes")
     }
 
+    /// `rediss-sentinel://`: TLS to the sentinels and to the primary, verified against the CA given;
+    /// without it, the sentinels' certificates are refused.
+    @Test func findsThePrimaryOverTLS() throws {
+        let tls = try TLSFiles()
+        let set = try RedisSentinelSet(tls: tls)
+        let client = try ClientTests.client(set.url()) { $0.caFile = tls.caCertificate }
+        try client.command(["SET", "secure", "yes"])
+        #expect(try RedisSentinelSet.direct(set.servers[0]).command(["GET", "secure"]).string == "yes")
+        let untrusting = try ClientTests.client(set.url()) { $0.commandTimeout = 1 }
+        #expect(ClientTests.code { try untrusting.command(["PING"]) } == .tlsCertificate)
+    }
+
     /// A sentinel that names the replica (stale, or lying: here a fake one) is not trusted: the
     /// replica answers ROLE as one, so nothing is written there, even with `replica-read-only no`
     /// (where a write would succeed). Alone, it is an error; listed first, the next sentinel is asked.

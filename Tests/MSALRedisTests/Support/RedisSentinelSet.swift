@@ -16,15 +16,21 @@ final class RedisSentinelSet: @unchecked Sendable {
     let servers: [RedisServer]
     let sentinels: [RedisServer]
 
-    init() throws {
-        let primary = try RedisServer()
-        let replica = try RedisServer(RedisServer.Options(replicaOf: primary.port))
+    /// With `tls`: TLS only, for clients, replication and the sentinels' own connections alike.
+    let tls: TLSFiles?
+
+    init(tls: TLSFiles? = nil) throws {
+        self.tls = tls
+        let replication = tls == nil ? [] : ["tls-replication yes"]
+        let primary = try RedisServer(RedisServer.Options(tls: tls, lines: replication))
+        let replica = try RedisServer(RedisServer.Options(tls: tls, replicaOf: primary.port, lines: replication))
         servers = [primary, replica]
-        let monitor = [
-            "sentinel monitor \(name) 127.0.0.1 \(primary.port) 2", "sentinel down-after-milliseconds \(name) 1000",
-            "sentinel failover-timeout \(name) 3000",
-        ]
-        sentinels = try (0..<3).map { _ in try RedisServer(RedisServer.Options(sentinel: true, lines: monitor)) }
+        let monitor =
+            [
+                "sentinel monitor \(name) 127.0.0.1 \(primary.port) 2", "sentinel down-after-milliseconds \(name) 1000",
+                "sentinel failover-timeout \(name) 3000",
+            ] + replication
+        sentinels = try (0..<3).map { _ in try RedisServer(RedisServer.Options(tls: tls, sentinel: true, lines: monitor)) }
         try wait("the replica in sync with the primary", seconds: 30) {
             (try? Self.direct(replica).command(["INFO", "replication"]).string)?.contains("master_link_status:up") == true
         }
@@ -43,10 +49,12 @@ final class RedisSentinelSet: @unchecked Sendable {
         }
     }
 
-    /// `redis-sentinel://127.0.0.1:<port>,…/<name>` over the sentinels (after `before`, if given).
+    /// `redis-sentinel://127.0.0.1:<port>,…/<name>` (`rediss-sentinel` with TLS) over the sentinels
+    /// (after `before`, if given).
     func url(before: [Int] = []) -> String {
         let ports = before + sentinels.map(\.port)
-        return "redis-sentinel://" + ports.map { "127.0.0.1:\($0)" }.joined(separator: ",") + "/\(name)"
+        return (tls == nil ? "redis-sentinel://" : "rediss-sentinel://") + ports.map { "127.0.0.1:\($0)" }.joined(separator: ",")
+            + "/\(name)"
     }
 
     /// The server the sentinels all name as the primary now and that answers `ROLE` as one, if any.
@@ -61,9 +69,11 @@ final class RedisSentinelSet: @unchecked Sendable {
         return server
     }
 
-    /// A client straight to one server or sentinel (for administration).
+    /// A client straight to one server or sentinel (for administration), trusting its CA.
     static func direct(_ server: RedisServer) throws -> MSALRedisClient {
-        try MSALRedisClient(configuration: MSALRedisConfiguration(url: server.url))
+        var configuration = try MSALRedisConfiguration(url: server.url)
+        configuration.caFile = server.options.tls?.caCertificate
+        return try MSALRedisClient(configuration: configuration)
     }
 
     /// A flat `[name, value, …]` array as a dictionary (`SENTINEL replicas` answers one per replica).
