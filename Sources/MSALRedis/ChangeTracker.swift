@@ -13,7 +13,9 @@ import MSAL
 /// when it fails, or the answer is late, the tracker reports `.stopped` at once, then connects again
 /// (waiting longer after each failure, up to 30 s) and reports `.tracking` when it is back. A
 /// cluster is not tracked (each node would need its own connection): the tracker then reports
-/// nothing and the SDK checks versions after its interval.
+/// nothing and the SDK checks versions after its interval. Under Redis Sentinel it connects to the
+/// primary the sentinels name, asked again at each connection (a failover closes the old primary's
+/// connections: Sources/MSALRedis/SentinelPrimary.swift).
 final class ChangeTracker: @unchecked Sendable {
     typealias Observer = @Sendable (MSALTokenCacheChange) -> Void
 
@@ -115,8 +117,10 @@ final class ChangeTracker: @unchecked Sendable {
     /// Connects, turns tracking on and reports what Redis sends until the connection fails.
     private func track() throws(MSALRedisError) {
         let setup = Deadline(after: configuration.connectTimeout + configuration.commandTimeout)
+        // Under Redis Sentinel, the primary named now: each reconnection asks again (SentinelPrimary.swift).
+        let endpoint = try SentinelPrimary.endpoint(of: configuration, tlsContext: tlsContext, credentials: credentials, deadline: setup)
         let connection = try RedisConnection(
-            endpoint: configuration.endpoint, configuration: configuration, tlsContext: tlsContext, credentials: credentials,
+            endpoint: endpoint, configuration: configuration, tlsContext: tlsContext, credentials: credentials,
             selectDatabase: true, operation: setup)
         let registered = state.withLock { state in
             guard !state.stopped else { return false }

@@ -1,12 +1,21 @@
 import Foundation
 
 extension MSALRedisClient {
-    /// Sends `commands` (pipelined) to `node`, or to the configured endpoint when `nil`, on its
+    /// Sends `commands` (pipelined) to `node`, or to the configured endpoint when `nil` (under Redis
+    /// Sentinel, the primary: Sources/MSALRedis/SentinelPrimary.swift), on its
     /// connection (made, or made again when it failed or the server closed it while idle), before
     /// `deadline`. A failure means the connection failed: it is dropped (and, in cluster mode, the
     /// slot map is marked for a refresh) before the error is thrown.
     func send(_ commands: [[Data]], to node: ClusterSlotMap.Node?, deadline: Deadline) throws(MSALRedisError) -> [MSALRedisReply] {
-        let endpoint = node.map { MSALRedisConfiguration.Endpoint.tcp(host: $0.host, port: $0.port) } ?? configuration.endpoint
+        if let node { return try send(commands, on: .tcp(host: node.host, port: node.port), deadline: deadline) }
+        if case .sentinel = configuration.endpoint { return try sendToPrimary(commands, deadline: deadline) } // SentinelPrimary.swift
+        return try send(commands, on: configuration.endpoint, deadline: deadline)
+    }
+
+    /// Sends `commands` to `endpoint` as `send(_:to:deadline:)` does.
+    func send(_ commands: [[Data]], on endpoint: MSALRedisConfiguration.Endpoint, deadline: Deadline) throws(MSALRedisError)
+        -> [MSALRedisReply]
+    {
         let key = Self.key(of: endpoint)
         let connection = self.connection(to: endpoint, key: key)
         do {
@@ -96,6 +105,7 @@ extension MSALRedisClient {
         switch endpoint {
         case .tcp(let host, let port): return "\(host):\(port)"
         case .unix(let path): return "unix:\(path)"
+        case .sentinel(let sentinel): return "sentinel:\(sentinel.primaryName)"
         }
     }
 }

@@ -27,12 +27,14 @@ public final class MSALRedisClient: @unchecked Sendable {
     let tlsContext: TLSContext?
     /// The credentials connections present, renewed before they expire.
     let credentials: CredentialKeeper
-    /// Guards `connections` and `slotMap`; never held during I/O.
+    /// Guards `connections`, `slotMap` and `sentinelPrimary`; never held during I/O.
     let lock = NSLock()
     /// Open connections by server ("host:port", or the configured endpoint's key).
     var connections: [String: MultiplexedConnection] = [:]
     /// Which server serves each slot, once a server answered `MOVED` (the client is then in cluster mode).
     var slotMap: ClusterSlotMap?
+    /// Under Redis Sentinel: the sentinels and the primary they named (Sources/MSALRedis/SentinelPrimary.swift).
+    var sentinelPrimary: SentinelPrimary?
     /// Where the deadline of the operation running on a thread is kept, in that thread's dictionary.
     private let deadlineKey: String
 
@@ -42,6 +44,7 @@ public final class MSALRedisClient: @unchecked Sendable {
     public init(configuration: MSALRedisConfiguration) throws(MSALRedisError) {
         self.configuration = configuration
         deadlineKey = "MSALRedisClient.deadline.\(UUID().uuidString)"
+        sentinelPrimary = SentinelPrimary(configuration.endpoint)
         if configuration.keyFile != nil && configuration.certificateFile == nil {
             throw MSALRedisError(.invalidConfiguration, "A client key file is set without a client certificate file")
         }

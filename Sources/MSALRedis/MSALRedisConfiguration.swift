@@ -22,6 +22,8 @@ public struct MSALRedisConfiguration: Sendable, CustomStringConvertible {
         case tcp(host: String, port: Int)
         /// A unix domain socket's path.
         case unix(path: String)
+        /// The primary that Redis Sentinel names (MSALRedisConfiguration+Sentinel.swift).
+        case sentinel(Sentinel)
     }
 
     /// Where the server is (for Redis Cluster: any one node; the others are learnt from it).
@@ -86,6 +88,10 @@ public struct MSALRedisConfiguration: Sendable, CustomStringConvertible {
     /// keeps the defaults of `init(endpoint:)`. Throws `.invalidConfiguration`, never echoing the
     /// password.
     public init(url text: String) throws(MSALRedisError) {
+        if let sentinel = try Self.sentinel(url: text) { // redis-sentinel://, rediss-sentinel:// (MSALRedisConfiguration+Sentinel.swift)
+            self = sentinel
+            return
+        }
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased() else {
             throw MSALRedisError(.invalidConfiguration, "The Redis URL cannot be read (expected redis://, rediss:// or unix://)")
         }
@@ -132,6 +138,7 @@ public struct MSALRedisConfiguration: Sendable, CustomStringConvertible {
         switch endpoint {
         case .tcp(let host, let port): place = "\(useTLS ? "rediss" : "redis")://\(host.contains(":") ? "[\(host)]" : host):\(port)"
         case .unix(let path): place = "unix://\(path)"
+        case .sentinel(let sentinel): place = Self.sentinelDescription(sentinel, tls: useTLS)
         }
         let user = username.map { " user \($0)" } ?? ""
         let secret = credentialSource != nil ? " credentials from a source" : password == nil ? "" : " password ***"

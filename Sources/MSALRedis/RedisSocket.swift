@@ -51,6 +51,8 @@ final class RedisSocket {
             descriptor = try Self.connectUnix(path, deadline: deadline)
         case .tcp(let host, let port):
             descriptor = try Self.connectTCP(host, port, deadline: deadline)
+        case .sentinel:
+            throw MSALRedisError(.invalidConfiguration, "A Redis Sentinel endpoint is resolved to its primary before connecting")
         }
         guard let tlsContext, case .tcp(let host, _) = endpoint else { return }
         do {

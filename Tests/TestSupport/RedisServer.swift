@@ -12,7 +12,8 @@ public final class RedisServer: @unchecked Sendable {
     public struct Options {
         public init(
             aclUser: (name: String, password: String)? = nil, tls: TLSFiles? = nil, appendOnly: Bool = false, cluster: Bool = false,
-            debugCommand: Bool = false, unixSocket: Bool = false, requireClientCertificates: Bool = false
+            debugCommand: Bool = false, unixSocket: Bool = false, requireClientCertificates: Bool = false, replicaOf: Int? = nil,
+            sentinel: Bool = false, lines: [String] = []
         ) {
             self.aclUser = aclUser
             self.tls = tls
@@ -21,6 +22,9 @@ public final class RedisServer: @unchecked Sendable {
             self.debugCommand = debugCommand
             self.unixSocket = unixSocket
             self.requireClientCertificates = requireClientCertificates
+            self.replicaOf = replicaOf
+            self.sentinel = sentinel
+            self.lines = lines
         }
         /// An ACL user with this name and password, all commands and keys; the default user off.
         public var aclUser: (name: String, password: String)?
@@ -36,6 +40,12 @@ public final class RedisServer: @unchecked Sendable {
         public var unixSocket = false
         /// With `tls`: `tls-auth-clients yes`, a client must send a certificate its CA signed.
         public var requireClientCertificates = false
+        /// `replicaof 127.0.0.1 <port>`: a replica of the server on that loopback port.
+        public var replicaOf: Int?
+        /// Started with `--sentinel` (the binary Debian's redis-sentinel runs), for `RedisSentinelSet`.
+        public var sentinel = false
+        /// More configuration lines, written last.
+        public var lines: [String] = []
     }
 
     public let options: Options
@@ -81,7 +91,8 @@ public final class RedisServer: @unchecked Sendable {
     /// waits until it accepts connections.
     public func start() throws {
         let child = try ChildProcess(
-            "/usr/bin/redis-server", [directory + "/redis.conf"], stdout: .file(directory + "/stdout.log"),
+            "/usr/bin/redis-server", [directory + "/redis.conf"] + (options.sentinel ? ["--sentinel"] : []),
+            stdout: .file(directory + "/stdout.log"),
             stderr: .file(directory + "/stderr.log"))
         process = child
         starts += 1
@@ -91,7 +102,8 @@ public final class RedisServer: @unchecked Sendable {
                 throw RedisTestError(
                     "redis-server exited: \((try? String(contentsOfFile: directory + "/redis.log", encoding: .utf8)) ?? "")")
             }
-            if Self.readyLines(directory) >= starts && Self.accepts(port: port) { return }
+            // A sentinel does not log "Ready to accept connections".
+            if (options.sentinel || Self.readyLines(directory) >= starts) && Self.accepts(port: port) { return }
             usleep(20_000)
         }
         throw RedisTestError("redis-server did not accept connections on port \(port) within 15 s")
@@ -139,6 +151,8 @@ public final class RedisServer: @unchecked Sendable {
         }
         if options.debugCommand { lines.append("enable-debug-command yes") }
         if options.unixSocket { lines += ["unixsocket \(unixSocketPath)", "unixsocketperm 700"] }
+        if let primary = options.replicaOf { lines.append("replicaof 127.0.0.1 \(primary)") }
+        lines += options.lines
         try (lines.joined(separator: "\n") + "\n").write(toFile: directory + "/redis.conf", atomically: true, encoding: .utf8)
     }
 
