@@ -78,8 +78,9 @@ let package = Package(
             name: "MultiAPIDemoKit", dependencies: ["MSAL", "MSALSecretService", "NativeAuthEmulator", "NativeAuthAppConfig"],
             path: "Examples/MultiAPIDemo/Kit"),
         // The configuration file format the demo and the command-line tool share (parsing, and the
-        // SDK configuration it describes).
-        .target(name: "NativeAuthAppConfig", dependencies: ["MSAL"]),
+        // SDK configuration it describes); its `redis` object is read by MSALRedis's reader, which
+        // the C interface shares.
+        .target(name: "NativeAuthAppConfig", dependencies: ["MSAL", "MSALRedis"]),
         // The command-line tool's logic (arguments, commands, prompts, files, exit codes), apart
         // from its thin executables so that tests call it in process.
         // MSALRedis for `"token_cache": "redis"` and `"saved_sign_ins": "redis"` (docs/cli.md#redis).

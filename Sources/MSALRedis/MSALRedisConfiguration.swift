@@ -93,7 +93,9 @@ public struct MSALRedisConfiguration: Sendable, CustomStringConvertible {
             return
         }
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased() else {
-            throw MSALRedisError(.invalidConfiguration, "The Redis URL cannot be read (expected redis://, rediss:// or unix://)")
+            throw MSALRedisError(
+                .invalidConfiguration,
+                "The Redis URL cannot be read (expected redis://, rediss://, unix://, redis-sentinel:// or rediss-sentinel://)")
         }
         switch scheme {
         case "redis", "rediss":
@@ -113,7 +115,8 @@ public struct MSALRedisConfiguration: Sendable, CustomStringConvertible {
             }
             self.init(endpoint: .unix(path: components.path))
         default:
-            throw MSALRedisError(.invalidConfiguration, "The Redis URL's scheme must be redis, rediss or unix")
+            throw MSALRedisError(
+                .invalidConfiguration, "The Redis URL's scheme must be redis, rediss, unix, redis-sentinel or rediss-sentinel")
         }
         for item in components.queryItems ?? [] {
             switch item.name {

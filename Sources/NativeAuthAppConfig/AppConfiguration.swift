@@ -1,4 +1,5 @@
 import Foundation
+import MSALRedis
 
 /// The configuration file of an app of one External ID tenant, as the terminal demo
 /// (`multi-api-demo --config FILE`) and the command-line tool (`native-auth --config FILE`) read it:
@@ -12,10 +13,10 @@ import Foundation
 ///   "api1": {"url": "https://api.contoso.com/todolist", "scopes": ["api://…/ToDoList.Read"]},
 ///   "api2": {"url": "https://api.contoso.com/profile", "scopes": ["api://…/Profile.Read"]},
 ///   "cache_file": "/optional/path/token_cache.json",
-///   "token_cache": "file",                               // or "keyring" or "redis" (optional, default "file")
+///   "token_cache": "file",                               // or "keyring" or "redis" (optional, default "file"; "cache" read too)
 ///   "saved_sign_ins": "file",                            // or "redis" (optional, default "file")
 ///   "redis": {"url": "rediss://cache.internal:6380", "password_file": "…", "ca_file": "…",
-///             "key_prefix": "contoso:", "encryption_key_file": "…"}   // with a "redis" above
+///             "key_prefix": "contoso:", "encryption_key_file": "…"}   // with a "redis" above (docs/redis.md#the-redis-object)
 /// }
 /// ```
 ///
@@ -50,33 +51,9 @@ public struct AppConfiguration: Equatable, Sendable {
         case file, redis
     }
 
-    /// The `redis` object: where the server is and how values are kept there. Files are named, not
-    /// read: the program reads them when it connects (Sources/NativeAuthCLI/RedisBackend.swift).
-    public struct Redis: Equatable, Sendable {
-        /// `redis://[user@]host[:port][/db]`, `rediss://…` (TLS) or `unix:///path/to/redis.sock`;
-        /// never with a password in it (that is `passwordFile`'s).
-        public var url: String
-        /// A file whose first line is the password for `AUTH`.
-        public var passwordFile: String?
-        /// The PEM file of the CA that signed the server's certificate (`rediss://` only).
-        public var caFile: String?
-        /// Put before every key the program writes.
-        public var keyPrefix: String?
-        /// A file of 32 bytes (or 64 hex digits): the AES-256-GCM key values are sealed with at rest.
-        public var encryptionKeyFile: String?
-
-        public init(
-            url: String, passwordFile: String? = nil, caFile: String? = nil, keyPrefix: String? = nil, encryptionKeyFile: String? = nil
-        ) {
-            self.url = url
-            self.passwordFile = passwordFile
-            self.caFile = caFile
-            self.keyPrefix = keyPrefix
-            self.encryptionKeyFile = encryptionKeyFile
-        }
-
-        static let fields = ["url", "password_file", "ca_file", "key_prefix", "encryption_key_file"]
-    }
+    /// The `redis` object: read by the reader `native-auth` shares with the C interface and
+    /// Python (Sources/MSALRedis/MSALRedisSettings.swift); files are named, not read.
+    public typealias Redis = MSALRedisSettings
 
     /// A protected API the app calls: its address and the scopes its token needs.
     public struct API: Equatable, Sendable {
@@ -118,7 +95,7 @@ public struct AppConfiguration: Equatable, Sendable {
         }
         let known: Set<String> = [
             "client_id", "tenant_subdomain", "authority", "challenge_types", "capabilities", "api1", "api2", "cache_file", "token_cache",
-            "saved_sign_ins", "redis",
+            "saved_sign_ins", "redis", "cache",
         ]
         if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
             throw Problem("unknown field '\(unknown)' (known: \(known.sorted().joined(separator: ", ")))")
@@ -145,10 +122,13 @@ public struct AppConfiguration: Equatable, Sendable {
             }
             capabilities = list
         }
+        // "cache" is the C interface's first spelling; "default" its name for the file.
+        if object["token_cache"] != nil, object["cache"] != nil { throw Problem("set at most one of 'token_cache' and 'cache'") }
+        let cacheField = object["cache"] != nil ? "cache" : "token_cache"
         var tokenCache = TokenCache.file
-        if let raw = object["token_cache"] {
-            guard let text = raw as? String, let choice = TokenCache(rawValue: text) else {
-                throw Problem("field 'token_cache' must be \"file\", \"keyring\" or \"redis\"")
+        if let raw = object[cacheField] {
+            guard let text = raw as? String, let choice = TokenCache(rawValue: text == "default" ? "file" : text) else {
+                throw Problem("field '\(cacheField)' must be \"file\", \"keyring\" or \"redis\"")
             }
             tokenCache = choice
         }
@@ -173,32 +153,14 @@ public struct AppConfiguration: Equatable, Sendable {
             tokenCache: tokenCache, savedSignIns: savedSignIns, redis: redis)
     }
 
-    /// The `redis` object: known fields only, a `url` of a Redis scheme without a password in it.
-    /// The URL is never echoed (it may hold a user name; a password in it is refused, not shown).
+    /// The `redis` object, read as the C interface reads it; its URL is never echoed.
     private static func redis(_ raw: Any?) throws(Problem) -> Redis? {
         guard let raw else { return nil }
-        guard let object = raw as? [String: Any] else { throw Problem("field 'redis' must be an object with 'url'") }
-        if let unknown = object.keys.sorted().first(where: { !Redis.fields.contains($0) }) {
-            throw Problem("unknown field 'redis.\(unknown)' (known: \(Redis.fields.sorted().joined(separator: ", ")))")
+        do {
+            return try Redis(json: raw)
+        } catch {
+            throw Problem(error.message)
         }
-        guard let url = object["url"] as? String, !url.isEmpty else {
-            throw Problem(object["url"] == nil ? "field 'redis.url' is missing" : "field 'redis.url' must be a non-empty string")
-        }
-        let scheme = url.prefix { $0 != ":" }.lowercased()
-        guard ["redis", "rediss", "unix"].contains(scheme), url.dropFirst(scheme.count).hasPrefix("://") else {
-            throw Problem("field 'redis.url' must start with redis://, rediss:// or unix://")
-        }
-        if let components = URLComponents(string: url), components.percentEncodedPassword != nil {
-            throw Problem("field 'redis.url' must not hold a password: put it in a file named by 'redis.password_file'")
-        }
-        let settings = Redis(
-            url: url, passwordFile: try optionalString(object, "password_file", in: "redis."),
-            caFile: try optionalString(object, "ca_file", in: "redis."), keyPrefix: try optionalString(object, "key_prefix", in: "redis."),
-            encryptionKeyFile: try optionalString(object, "encryption_key_file", in: "redis."))
-        if settings.caFile != nil, scheme != "rediss" {
-            throw Problem("field 'redis.ca_file' applies to TLS only: a rediss:// URL")
-        }
-        return settings
     }
 
     /// The configuration as a file `load` reads back (keys sorted), for programs that write one.
@@ -211,15 +173,8 @@ public struct AppConfiguration: Equatable, Sendable {
         object["cache_file"] = cacheFile
         if tokenCache != .file { object["token_cache"] = tokenCache.rawValue }
         if savedSignIns != .file { object["saved_sign_ins"] = savedSignIns.rawValue }
-        if let redis {
-            var settings: [String: Any] = ["url": redis.url]
-            settings["password_file"] = redis.passwordFile
-            settings["ca_file"] = redis.caFile
-            settings["key_prefix"] = redis.keyPrefix
-            settings["encryption_key_file"] = redis.encryptionKeyFile
-            object["redis"] = settings
-        }
-        // Strings, lists of strings and objects of them: always serialisable.
+        object["redis"] = redis?.json
+        // Strings, numbers, lists of strings and objects of them: always serialisable.
         return (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted])) ?? Data()
     }
 

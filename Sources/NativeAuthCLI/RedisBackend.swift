@@ -12,35 +12,26 @@ final class LazyRedisBackend {
 /// token cache and the saved sign-ins, with the password and the encryption key read from their
 /// files. Nothing is connected until the first command.
 struct RedisBackend {
+    let settings: AppConfiguration.Redis
     let client: MSALRedisClient
     let encryptionKey: Data?
 
-    /// The client for `settings`; a URL, file or key that cannot be used is `.configuration`
-    /// naming the field (never the URL, the password or the key).
+    /// The client for `settings` (MSALRedisSettings, the reader the C interface shares); a file,
+    /// key or command that cannot be used is `.configuration` naming the field (never the URL, the
+    /// password or the key).
     init(_ settings: AppConfiguration.Redis, source: String) throws(CLIError) {
-        func problem(_ text: String) -> CLIError { CLIError(.configuration, "configuration \(source): \(text)") }
-        var configuration: MSALRedisConfiguration
+        self.settings = settings
+        let configuration: MSALRedisConfiguration
         do {
-            configuration = try MSALRedisConfiguration(url: settings.url)
+            configuration = try settings.configuration()
+            encryptionKey = try settings.encryptionKey()
         } catch {
-            throw problem("field 'redis.url': \(error.message)")
-        }
-        do throws(MSALRedisError) {
-            configuration.password = try settings.passwordFile.map(MSALRedisConfiguration.password(fromFile:))
-        } catch {
-            throw problem("field 'redis.password_file': \(error.message)")
-        }
-        configuration.caFile = settings.caFile
-        configuration.keyPrefix = settings.keyPrefix ?? ""
-        do throws(MSALRedisError) {
-            encryptionKey = try settings.encryptionKeyFile.map(MSALRedisConfiguration.encryptionKey(fromFile:))
-        } catch {
-            throw problem("field 'redis.encryption_key_file': \(error.message) (head -c 32 /dev/urandom > FILE)")
+            throw CLIError(.configuration, "configuration \(source): \(error.message)")
         }
         do {
             client = try MSALRedisClient(configuration: configuration)
         } catch {
-            throw problem("'redis': \(error.message)")
+            throw CLIError(.configuration, "configuration \(source): 'redis': \(error.message)")
         }
     }
 
@@ -48,7 +39,8 @@ struct RedisBackend {
     /// request, so a tracking connection would cost a connection and never serve a hit.
     func tokenCacheLocation() throws(CLIError) -> MSALNativeAuthTokenCacheLocation {
         do {
-            return .entryStore(try MSALRedisTokenCacheEntryStore(client: client, encryptionKey: encryptionKey, tracksChanges: false))
+            let store = try MSALRedisTokenCacheEntryStore(client: client, encryptionKey: encryptionKey, tracksChanges: false)
+            return .entryStore(store, checkInterval: settings.checkInterval ?? 1)
         } catch {
             throw CLIError(.configuration, "the Redis token cache cannot be used: \(error.message)")
         }
@@ -78,7 +70,9 @@ struct RedisBackend {
             return CLIError(.network, "the Redis server cannot be reached (\(doing)): \(text)")
         case .authentication:
             return CLIError(
-                .configuration, "the Redis server refused the credentials (\(doing)): check 'redis.url' and 'redis.password_file'")
+                .configuration,
+                "the Redis server refused the credentials (\(doing)): check 'redis.url' and 'redis.password_file' or 'redis.password_command': \(text)"
+            )
         case .tlsCertificate, .invalidConfiguration:
             return CLIError(.configuration, "the Redis server cannot be used (\(doing)): \(text)")
         default:

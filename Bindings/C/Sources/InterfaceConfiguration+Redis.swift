@@ -2,77 +2,29 @@ import Foundation
 import MSAL
 import MSALRedis
 
-/// The `redis` object of the configuration, with `"cache": "redis"` (docs/redis.md#from-c-and-python):
-///
-///     {"url": "rediss://worker@cache.internal:6380/2", "password_file": "/etc/contoso-todo/redis.password",
-///      "ca_file": "/etc/ssl/private-ca.pem", "key_prefix": "contoso-todo:",
-///      "encryption_key_file": "/etc/contoso-todo/redis.key", "check_interval_seconds": 1}
-///
-/// `url` is required (`redis://`, `rediss://`, `unix://`, as `MSALRedisConfiguration(url:)` reads
-/// it) and carries no password: the password is the first line of `password_file`, so it is never
-/// in the JSON. `encryption_key_file` holds 32 bytes or 64 hex digits, the AES-256-GCM key of the values at
-/// rest. The files are read, and the server asked (`PING`), when the application is made: a server
-/// that cannot be used then is `MSAL_NA_ERR_REDIS_UNAVAILABLE`, with a message that names the server
-/// (its password as `***`).
+/// The `redis` object of the configuration, with `"token_cache": "redis"` or `"saved_sign_ins":
+/// "redis"` (docs/redis.md#the-redis-object): read by `MSALRedisSettings`, the reader `native-auth`
+/// shares, so one file serves both. The files are read, the command run and the server asked
+/// (`PING`) when the application is made: a server that cannot be used then is
+/// `MSAL_NA_ERR_REDIS_UNAVAILABLE`, with a message that names the server (its password as `***`).
 struct RedisSettings: Sendable {
-    var url: String
-    var passwordFile: String?
-    var caFile: String?
-    var keyPrefix: String?
-    var encryptionKeyFile: String?
-    var checkInterval: TimeInterval = 1
+    let settings: MSALRedisSettings
+    /// Whether the token cache is on Redis (not only the saved sign-ins).
+    let holdsTokens: Bool
 
-    static let known: Set<String> = ["url", "password_file", "ca_file", "key_prefix", "encryption_key_file", "check_interval_seconds"]
-
-    static func parse(_ raw: Any?, selected: Bool) throws(InterfaceError) -> RedisSettings? {
+    static func parse(_ raw: Any?, tokens: Bool, signIns: Bool) throws(InterfaceError) -> RedisSettings? {
         guard let raw else {
-            if selected { throw problem("\"cache\": \"redis\" needs a 'redis' object with 'url'") }
+            if tokens || signIns { throw problem("\"redis\" in 'token_cache' or 'saved_sign_ins' needs a 'redis' object with 'url'") }
             return nil
         }
-        guard selected else { throw problem("field 'redis' is used only with \"cache\": \"redis\"") }
-        guard let object = raw as? [String: Any] else { throw problem("field 'redis' must be a JSON object") }
-        if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
-            throw problem("unknown field 'redis.\(unknown)' (known: \(known.sorted().joined(separator: ", ")))")
+        guard tokens || signIns else {
+            throw problem("field 'redis' is used only with \"token_cache\": \"redis\" or \"saved_sign_ins\": \"redis\"")
         }
-        guard let url = object["url"] as? String, !url.isEmpty, !url.contains("\0") else {
-            throw problem("field 'redis.url' must be a redis://, rediss:// or unix:// URL")
+        do throws(MSALRedisError) {
+            return RedisSettings(settings: try MSALRedisSettings(json: raw), holdsTokens: tokens)
+        } catch {
+            throw problem(error.message)
         }
-        // Read now, so that a bad URL is a configuration error; its text is never echoed (it may hold a password).
-        let parsed: MSALRedisConfiguration
-        do throws(MSALRedisError) { parsed = try MSALRedisConfiguration(url: url) } catch {
-            throw problem("field 'redis.url': \(error.message)")
-        }
-        guard parsed.password == nil else {
-            throw problem("field 'redis.url' must not carry a password: put it in the file 'redis.password_file' names")
-        }
-        var settings = RedisSettings(url: url)
-        settings.passwordFile = try path(object, "password_file")
-        settings.caFile = try path(object, "ca_file")
-        settings.encryptionKeyFile = try path(object, "encryption_key_file")
-        if settings.caFile != nil, !parsed.useTLS {
-            throw problem("field 'redis.ca_file' is used only with a rediss:// URL")
-        }
-        if let raw = object["key_prefix"] {
-            guard let prefix = raw as? String, !prefix.contains("\0") else { throw problem("field 'redis.key_prefix' must be a string") }
-            settings.keyPrefix = prefix
-        }
-        if let raw = object["check_interval_seconds"] {
-            guard let number = raw as? NSNumber, String(cString: number.objCType) != "c", number.doubleValue >= 0,
-                number.doubleValue <= 3600
-            else {
-                throw problem("field 'redis.check_interval_seconds' must be a number of seconds in [0, 3600]")
-            }
-            settings.checkInterval = number.doubleValue
-        }
-        return settings
-    }
-
-    private static func path(_ object: [String: Any], _ field: String) throws(InterfaceError) -> String? {
-        guard let raw = object[field] else { return nil }
-        guard let path = raw as? String, path.hasPrefix("/"), !path.contains("\0") else {
-            throw problem("field 'redis.\(field)' must be an absolute path")
-        }
-        return path
     }
 
     private static func problem(_ text: String) -> InterfaceError {
@@ -81,23 +33,14 @@ struct RedisSettings: Sendable {
 
     /// The Redis client these settings describe, its password and key read from their files.
     func client() throws(InterfaceError) -> (client: MSALRedisClient, encryptionKey: Data?) {
-        var configuration: MSALRedisConfiguration
-        do throws(MSALRedisError) { configuration = try MSALRedisConfiguration(url: url) } catch {
-            throw Self.problem("field 'redis.url': \(error.message)")
-        }
-        do throws(MSALRedisError) {
-            configuration.password = try passwordFile.map(MSALRedisConfiguration.password(fromFile:))
-        } catch {
-            throw Self.problem("field 'redis.password_file': \(error.message)")
-        }
+        let configuration: MSALRedisConfiguration
         let key: Data?
         do throws(MSALRedisError) {
-            key = try encryptionKeyFile.map(MSALRedisConfiguration.encryptionKey(fromFile:))
+            configuration = try settings.configuration()
+            key = try settings.encryptionKey()
         } catch {
-            throw Self.problem("field 'redis.encryption_key_file': \(error.message)")
+            throw Self.problem(error.message)
         }
-        configuration.caFile = caFile
-        if let keyPrefix { configuration.keyPrefix = keyPrefix }
         do throws(MSALRedisError) {
             return (try MSALRedisClient(configuration: configuration), key)
         } catch {
@@ -115,7 +58,7 @@ struct RedisSettings: Sendable {
         } catch {
             throw Self.unusable(error, client.configuration)
         }
-        return .entryStore(store, checkInterval: checkInterval)
+        return .entryStore(store, checkInterval: settings.checkInterval ?? 1)
     }
 
     /// A Redis error at start as the C error it is: a configuration the client refuses is

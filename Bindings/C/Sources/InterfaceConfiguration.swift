@@ -3,7 +3,8 @@ import MSAL
 
 /// The JSON configuration of `msal_na_app_create`: the terminal demo's `--config` format
 /// (`client_id`, `tenant_subdomain` or `authority`, `challenge_types`, `capabilities`, `cache_file`;
-/// its `api1`/`api2` are accepted and left to the program) plus `cache` (`"default"`, `"memory"`, `"keyring"`)
+/// its `api1`/`api2` are accepted and left to the program) plus `token_cache` (`"default"` or `"file"`,
+/// `"memory"`, `"keyring"`, `"redis"`; `cache` is its first spelling, still read), `saved_sign_ins`
 /// and `request_timeout_seconds`.
 ///
 /// Parsed here rather than shared with the demo kit, which the SDK-facing library must not depend
@@ -21,12 +22,12 @@ struct InterfaceConfiguration: Sendable {
     var allowsMultipleAccounts = false
     /// `"cache": "keyring"` with its `keyring` object (InterfaceConfiguration+Keyring.swift).
     var keyring: KeyringSettings?
-    /// `"cache": "redis"` with its `redis` object (InterfaceConfiguration+Redis.swift).
+    /// `"token_cache": "redis"` or `"saved_sign_ins": "redis"` with its `redis` object (InterfaceConfiguration+Redis.swift).
     var redis: RedisSettings?
 
     static let known: Set<String> = [
-        "client_id", "tenant_subdomain", "authority", "challenge_types", "capabilities", "cache_file", "cache", "api1", "api2",
-        "request_timeout_seconds", "allows_multiple_accounts", "keyring", "redis",
+        "client_id", "tenant_subdomain", "authority", "challenge_types", "capabilities", "cache_file", "token_cache", "cache", "api1",
+        "api2", "request_timeout_seconds", "allows_multiple_accounts", "keyring", "redis", "saved_sign_ins",
     ]
 
     static func parse(_ text: String) throws(InterfaceError) -> InterfaceConfiguration {
@@ -64,17 +65,25 @@ struct InterfaceConfiguration: Sendable {
             configuration.capabilities = list
         }
         configuration.cacheFile = try optionalString(object, "cache_file")
-        if let cache = try optionalString(object, "cache") {
-            guard ["default", "memory", "keyring", "redis"].contains(cache) else {
-                throw problem("field 'cache' must be \"default\", \"memory\", \"keyring\" or \"redis\"")
+        // One spelling with native-auth's configuration (token_cache), the first one (cache) still read.
+        if object["token_cache"] != nil, object["cache"] != nil { throw problem("set at most one of 'token_cache' and 'cache'") }
+        let cacheField = object["cache"] != nil ? "cache" : "token_cache"
+        let cache = try optionalString(object, cacheField)
+        if let cache {
+            guard ["default", "file", "memory", "keyring", "redis"].contains(cache) else {
+                throw problem("field '\(cacheField)' must be \"default\" (or \"file\"), \"memory\", \"keyring\" or \"redis\"")
             }
             guard (cache != "memory" && cache != "redis") || configuration.cacheFile == nil else {
-                throw problem("set at most one of 'cache_file' and \"cache\": \"\(cache)\"")
+                throw problem("set at most one of 'cache_file' and \"\(cacheField)\": \"\(cache)\"")
             }
             configuration.inMemoryCache = cache == "memory"
         }
-        configuration.keyring = try KeyringSettings.parse(object["keyring"], selected: object["cache"] as? String == "keyring")
-        configuration.redis = try RedisSettings.parse(object["redis"], selected: object["cache"] as? String == "redis")
+        let signIns = try optionalString(object, "saved_sign_ins")
+        guard signIns == nil || signIns == "file" || signIns == "redis" else {
+            throw problem("field 'saved_sign_ins' must be \"file\" or \"redis\"")
+        }
+        configuration.keyring = try KeyringSettings.parse(object["keyring"], selected: cache == "keyring")
+        configuration.redis = try RedisSettings.parse(object["redis"], tokens: cache == "redis", signIns: signIns == "redis")
         if let raw = object["allows_multiple_accounts"] {
             guard let flag = raw as? NSNumber, String(cString: flag.objCType) == "c" else {
                 throw problem("field 'allows_multiple_accounts' must be true or false")
@@ -117,7 +126,7 @@ struct InterfaceConfiguration: Sendable {
             config.allowsMultipleAccounts = allowsMultipleAccounts
             config.requestInterceptor = interceptor
             if let keyring { config.tokenCacheLocation = try keyring.location(fallback: config.tokenCacheLocation) }
-            if let redis { config.tokenCacheLocation = try redis.location() }
+            if let redis, redis.holdsTokens { config.tokenCacheLocation = try redis.location() }
             return try MSALNativeAuthPublicClientApplication(nativeAuthConfiguration: config)
         } catch let error as InterfaceError {
             throw error

@@ -243,7 +243,7 @@ static void bad_settings(void) {
     snprintf(json, sizeof json, "{\"client_id\": \"%s\", \"authority\": \"%s\", \"redis\": {\"url\": \"redis://127.0.0.1\"}}",
              client_id, authority);
     CHECK_CODE(create_code(json), MSAL_NA_ERR_INVALID_CONFIG);
-    CHECK(message_has("only with \"cache\": \"redis\""));
+    CHECK(message_has("only with \"token_cache\": \"redis\""));
     CHECK_CODE(create_code(config_with("\"key_prefix\": \"x:\"")), MSAL_NA_ERR_INVALID_CONFIG);
     CHECK(message_has("redis.url"));
     CHECK_CODE(create_code(config_with("\"url\": \"redis://127.0.0.1\", \"colour\": \"blue\"")), MSAL_NA_ERR_INVALID_CONFIG);

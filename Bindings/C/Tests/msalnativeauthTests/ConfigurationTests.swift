@@ -29,7 +29,14 @@ struct ConfigurationTests {
         (#"{"client_id": "x", "authority": "http://example.com/t"}"#, "http is allowed only for loopback"),
         ("{\"client_id\": \"x\", \"authority\": \"http://127.0.0.1:1/t.onmicrosoft.com\\n\"}", "white space"),
         (#"{"client_id": "x", "tenant_subdomain": "contoso", "cache": "redis"}"#, "needs a 'redis' object"),
-        (#"{"client_id": "x", "tenant_subdomain": "contoso", "redis": {"url": "redis://h"}}"#, "only with \"cache\": \"redis\""),
+        (#"{"client_id": "x", "tenant_subdomain": "contoso", "redis": {"url": "redis://h"}}"#, "only with \"token_cache\": \"redis\""),
+        (#"{"client_id": "x", "tenant_subdomain": "contoso", "token_cache": "redis", "cache": "redis"}"#, "at most one of 'token_cache'"),
+        (#"{"client_id": "x", "tenant_subdomain": "contoso", "saved_sign_ins": "cloud"}"#, "field 'saved_sign_ins'"),
+        (#"{"client_id": "x", "tenant_subdomain": "contoso", "saved_sign_ins": "redis"}"#, "needs a 'redis' object"),
+        (
+            #"{"client_id": "x", "tenant_subdomain": "contoso", "token_cache": "redis", "redis": {"url": "redis://h", "password_file": "p"}}"#,
+            "'redis.password_file' must be an absolute path"
+        ),
         (#"{"client_id": "x", "tenant_subdomain": "contoso", "cache": "redis", "redis": {"url": "redis://h", "db": 1}}"#, "'redis.db'"),
         (#"{"client_id": "x", "tenant_subdomain": "contoso", "cache": "redis", "redis": {"url": "redis://:pw@h"}}"#, "password_file"),
         (
