@@ -106,7 +106,7 @@ static void saved_sign_ins(void) {
     snprintf(memory, sizeof memory, "{\"client_id\": \"%s\", \"authority\": \"%s\", \"cache\": \"memory\"}", client_id, authority);
     msal_na_app *plain = app_of(memory);
     CHECK_CODE(msal_na_app_redis_save_state(plain, state, &id), MSAL_NA_ERR_INVALID_ARGUMENT);
-    CHECK(message_has("\"cache\": \"redis\""));
+    CHECK(message_has("\"saved_sign_ins\": \"redis\""));
     CHECK_CODE(take_code(plain, "0123456789abcdef0123456789abcdef", 0), MSAL_NA_ERR_INVALID_ARGUMENT);
     msal_na_app_free(plain);
 

@@ -103,7 +103,7 @@ KeyringLockedError = _kind("KeyringLockedError", 46, doc="The keyring is locked 
 # The token cache on Redis ("cache": "redis").
 RedisUnavailableError = _kind(
     "RedisUnavailableError", 47, ConnectionError,
-    doc="The Redis server of \"cache\": \"redis\" cannot be used: down, credentials or TLS refused (the message names it).",
+    doc="The Redis server of \"token_cache\": \"redis\" (or \"saved_sign_ins\") cannot be used: down, credentials or TLS refused (the message names it).",
 )
 # Native auth V2 (experimental): its other failures are the classes above.
 InvalidAttributesError = _kind(

@@ -11,6 +11,7 @@ never answers is RedisUnavailableError within the command timeout (2 s), AUTH an
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import socket
 import subprocess
@@ -24,7 +25,7 @@ from typing import Any, Dict, Iterator
 import pytest
 
 import msal_native_auth as m
-from conftest import TODOLIST, Emulator
+from conftest import PASSWORD_APP, ROOT, TODOLIST, Emulator
 
 PASSWORD = "py-redis-password-5d1e"
 WRONG_PASSWORD = "py-not-the-password-8a0b"
@@ -258,7 +259,43 @@ def test_a_sign_in_saved_in_redis_is_continued_once_by_another_process(emulator:
 def test_saved_sign_ins_need_an_application_on_redis(emulator: Emulator) -> None:
     with emulator.app() as app, app.sign_in(ADA[0]) as step:
         assert step.state is not None
-        with pytest.raises(m.InvalidArgumentError, match='"cache": "redis"'):
+        with pytest.raises(m.InvalidArgumentError, match='"saved_sign_ins": "redis"'):
             app.redis_save_state(step.state)
-        with pytest.raises(m.InvalidArgumentError, match='"cache": "redis"'):
+        with pytest.raises(m.InvalidArgumentError, match='"saved_sign_ins": "redis"'):
             app.redis_take_state("0" * 32)
+
+
+def test_one_configuration_file_serves_python_and_native_auth(emulator: Emulator, redis: Redis, tmp_path: Path) -> None:
+    """The same file, read by the C interface (here, through Python) and by native-auth: one reader
+    of the 'redis' object (Sources/MSALRedis/MSALRedisSettings.swift), one spelling of the switch,
+    the password printed by a command."""
+    cli = Path(os.environ.get("NATIVE_AUTH_CLI", str(ROOT / ".build/debug/native-auth")))
+    assert cli.exists(), f"{cli} is not built (scripts/test-bindings builds it)"
+    settings = {
+        "url": f"redis://127.0.0.1:{redis.port}", "password_command": ["cat", str(redis.directory / "password")],
+        "key_prefix": "py-one-file:", "check_interval_seconds": 0,
+    }
+    config = {
+        "client_id": PASSWORD_APP, "authority": emulator.authority, "token_cache": "redis", "saved_sign_ins": "redis",
+        "redis": settings,
+    }
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(config))
+    home = {name: str(tmp_path / name.lower()) for name in ("XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME")}
+
+    def native_auth(*arguments: str) -> "subprocess.CompletedProcess[str]":
+        return subprocess.run(
+            [str(cli), "--config", str(path), *arguments], capture_output=True, text=True, timeout=120, env={**os.environ, **home},
+        )
+
+    assert native_auth("token", "--scope", TODOLIST).returncode == 8  # nobody signed in yet
+    with m.PublicClientApplication(json.loads(path.read_text())) as app:
+        step = app.sign_in(*ADA)
+        assert isinstance(step, m.SignedIn) and step.account is not None
+        token = step.account.get_access_token(TODOLIST).access_token
+        done = native_auth("token", "--scope", TODOLIST)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.strip() == token
+        step.account.sign_out()
+        assert native_auth("token", "--scope", TODOLIST).returncode == 8
+        step.close()
