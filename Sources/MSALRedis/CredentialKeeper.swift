@@ -28,6 +28,7 @@ final class CredentialKeeper: @unchecked Sendable {
     private var isAsking = false
     private var failure: MSALRedisError?
     private var failedAt = Date.distantPast
+    private var answeredAt = Date.distantPast
     /// Called after each renewal, on the source's thread, outside the lock.
     var onRenewed: (@Sendable (Current) -> Void)?
 
@@ -80,13 +81,14 @@ final class CredentialKeeper: @unchecked Sendable {
     }
 
     /// A new connection was refused `generation`'s credentials: they may have been rotated, so the
-    /// source is asked again (no sooner than `retryDelay` after the last failure).
+    /// source is asked again, no sooner than `retryDelay` after its last answer.
     func refused(_ generation: Int) {
         guard source != nil else { return }
         condition.lock()
         defer { condition.unlock() }
-        if generation == current.generation { renewOn = min(renewOn, Date()) }
-        askIfDue(Date())
+        let now = Date()
+        if generation == current.generation { renewOn = min(renewOn, max(now, answeredAt.addingTimeInterval(retryDelay))) }
+        askIfDue(now)
     }
 
     private static func hasExpired(_ credentials: MSALRedisCredentials?, at now: Date) -> Bool {
@@ -111,8 +113,9 @@ final class CredentialKeeper: @unchecked Sendable {
     private func answer(_ result: Result<MSALRedisCredentials, any Error>) {
         condition.lock()
         isAsking = false
+        answeredAt = Date()
         let renewed: Current?
-        switch result {
+        switch Self.holding(result) {
         case .success(let credentials):
             let now = Date()
             let lifetime = credentials.expiresOn.map { $0.timeIntervalSince(now) }
@@ -134,6 +137,12 @@ final class CredentialKeeper: @unchecked Sendable {
         condition.broadcast()
         condition.unlock()
         if let renewed { onRenewed?(renewed) }
+    }
+
+    /// `result`, unless it is credentials that have already expired (asked again at once, they would be again).
+    private static func holding(_ result: Result<MSALRedisCredentials, any Error>) -> Result<MSALRedisCredentials, any Error> {
+        guard case .success(let credentials) = result, let expiry = credentials.expiresOn, expiry <= Date() else { return result }
+        return .failure(MSALRedisError(.authentication, "The Redis credential source gave credentials that expired at \(expiry)"))
     }
 
     /// Under the lock: asks again after `delay`, unless another answer came meanwhile.

@@ -71,8 +71,7 @@ struct RedisBackend {
         case .authentication:
             return CLIError(
                 .configuration,
-                "the Redis server refused the credentials (\(doing)): check 'redis.url' and 'redis.password_file' or 'redis.password_command': \(text)"
-            )
+                "Redis authentication failed (\(doing)): \(text) (check 'redis.url' and 'redis.password_file' or 'redis.password_command')")
         case .tlsCertificate, .invalidConfiguration:
             return CLIError(.configuration, "the Redis server cannot be used (\(doing)): \(text)")
         default:

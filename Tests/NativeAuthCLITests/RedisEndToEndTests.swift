@@ -211,6 +211,16 @@ import Testing
         try "correct-horse\n".write(toFile: passwordFile, atomically: true, encoding: .utf8)
         let right = try emulator.home.run(["--config", config, "token"])
         #expect(right.status == 8, "the password is read from the file's first line; no account yet: \(right)")
+
+        // The password printed by a command: one that works, one that fails (named, its output never shown).
+        object["redis"] = ["url": "redis://worker@127.0.0.1:\(redis.port)", "password_command": ["cat", passwordFile]]
+        let command = try emulator.home.run(["--config", try emulator.home.writeConfig(object, name: "command.json"), "token"])
+        #expect(command.status == 8, "the password is what the command prints; no account yet: \(command)")
+        object["redis"] = ["url": "redis://worker@127.0.0.1:\(redis.port)", "password_command": ["sh", "-c", "echo Leaked-Horse; exit 4"]]
+        let failing = try emulator.home.run(["--config", try emulator.home.writeConfig(object, name: "failing.json"), "token", "--json"])
+        #expect(failing.status == 3 && failing.errorJSON["code"] as? String == "configuration", "\(failing)")
+        #expect((failing.errorJSON["message"] as? String)?.contains("password command 'sh' failed (exit status 4)") == true, "\(failing)")
+        #expect(!failing.stderr.contains("Leaked-Horse"))
     }
 
     /// A Redis that accepts connections and never answers: `token` gives up within the command

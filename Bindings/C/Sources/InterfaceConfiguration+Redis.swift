@@ -98,7 +98,9 @@ final class RedisSignIns: @unchecked Sendable {
         defer { lock.unlock() }
         if let opened { return opened }
         guard let settings else {
-            throw InterfaceError(.invalidArgument, "the application has no \"saved_sign_ins\": \"redis\" or \"token_cache\": \"redis\" (its 'redis' settings name the server)")
+            throw InterfaceError(
+                .invalidArgument,
+                "the application has no \"saved_sign_ins\": \"redis\" or \"token_cache\": \"redis\" (its 'redis' settings name the server)")
         }
         let (client, key) = try settings.client()
         do throws(MSALRedisError) {
