@@ -127,4 +127,30 @@ import Testing
         Array((String(repeating: "*1\r\n", count: 20) + ":1\r\n").utf8).withUnsafeBytes { reader.feed($0) }
         #expect(throws: MSALRedisError.self) { try reader.next() }
     }
+
+    /// The `redis` object of a configuration file becomes the client configuration it describes
+    /// (Sources/MSALRedis/MSALRedisSettings.swift): each member to its property.
+    @Test func theRedisObjectMakesTheConfigurationItDescribes() throws {
+        let directory = NSTemporaryDirectory() + "msal-settings-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try "from-the-file\n".write(toFile: directory + "/password", atomically: true, encoding: .utf8)
+        let object: [String: Any] = [
+            "url": "rediss://worker@cache.internal:6380/2", "password_file": directory + "/password", "ca_file": "/ca.pem",
+            "certificate_file": "/client.pem", "certificate_key_file": "/client.key", "key_prefix": "contoso:", "check_interval_seconds": 0,
+        ]
+        let settings = try MSALRedisSettings(json: object)
+        let configuration = try settings.configuration()
+        #expect(configuration.endpoint == .tcp(host: "cache.internal", port: 6380) && configuration.useTLS && configuration.database == 2)
+        #expect(configuration.username == "worker" && configuration.password == "from-the-file" && configuration.credentialSource == nil)
+        #expect(
+            configuration.caFile == "/ca.pem" && configuration.certificateFile == "/client.pem" && configuration.keyFile == "/client.key")
+        #expect(configuration.keyPrefix == "contoso:" && settings.checkInterval == 0)
+        #expect(try MSALRedisSettings(json: settings.json) == settings)
+
+        let command = try MSALRedisSettings(json: ["url": "redis://worker@h", "password_command": ["echo", "printed"]]).configuration()
+        #expect(command.password == nil)
+        let credentials = try #require(try command.credentialSource?())
+        #expect(credentials.username == "worker" && credentials.password == "printed")
+    }
 }

@@ -173,7 +173,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return run(text, options.username, list(pairs(options.apis)), options.sign_out)
     emulator = Emulator(emulator_command(options.emulator_command))
     try:
-        config = {"client_id": EMULATOR_CLIENT_ID, "authority": emulator.authority, "cache": "memory"}
+        config = {"client_id": EMULATOR_CLIENT_ID, "authority": emulator.authority, "token_cache": "memory"}
         apis = list(pairs(options.apis)) or emulator.apis
         return run(config, options.username, apis, options.sign_out, emulator.show_code)
     finally:

@@ -22,9 +22,9 @@ class PublicClientApplication(_Handle):
 
     ``config`` is the JSON configuration of the C interface, as a mapping or a JSON string:
     ``client_id``, ``tenant_subdomain`` or ``authority``, and optionally ``challenge_types``,
-    ``capabilities``, ``cache_file`` or ``"cache": "memory"``, ``request_timeout_seconds``;
-    ``allows_multiple_accounts``; ``"cache": "keyring"`` with a ``keyring`` object, or
-    ``"cache": "redis"`` with a ``redis`` object (README).
+    ``capabilities``, ``cache_file`` or ``"token_cache": "memory"``, ``request_timeout_seconds``;
+    ``allows_multiple_accounts``; ``"token_cache": "keyring"`` with a ``keyring`` object, or
+    ``"token_cache": "redis"`` with a ``redis`` object (README).
 
     ``request_interceptor(url) -> {name: value} or None`` adds the app's own ``x-`` headers to every
     native-auth request (interceptor.py).
@@ -110,7 +110,7 @@ class PublicClientApplication(_Handle):
         return state
 
     def redis_save_state(self, state: Union[FlowState, "v2.StepV2"]) -> str:
-        """Saves a waiting state (or a V2 step) in this application's Redis (``"cache": "redis"``)
+        """Saves a waiting state (or a V2 step) in this application's Redis (``"token_cache": "redis"``)
         under a new id, which any process of the app turns back into the state once with
         ``redis_take_state``, for 10 minutes. The id lets its holder continue the sign-in: treat it
         as a secret. Raises RedisUnavailableError when the server cannot be used, InvalidArgumentError

@@ -100,7 +100,7 @@ DeclinedScopesError = _kind(
 )
 KeyringUnavailableError = _kind("KeyringUnavailableError", 45, doc="No Secret Service or keyring, or libsecret is missing.")
 KeyringLockedError = _kind("KeyringLockedError", 46, doc="The keyring is locked and stayed locked.")
-# The token cache on Redis ("cache": "redis").
+# The token cache on Redis ("token_cache": "redis").
 RedisUnavailableError = _kind(
     "RedisUnavailableError", 47, ConnectionError,
     doc="The Redis server of \"token_cache\": \"redis\" (or \"saved_sign_ins\") cannot be used: down, credentials or TLS refused (the message names it).",

@@ -26,7 +26,8 @@ extern "C" {
  *    "challenge_types": ["oob", "password"], optional, default both
  *    "capabilities": ["mfa_required", "registration_required"], optional, default both; [] for none
  *    "cache_file": "/path/token_cache.json", optional; default $XDG_DATA_HOME/msal-native-auth/…
- *    "cache": "memory",                     optional: keep tokens in memory only
+ *    "token_cache": "memory",               optional: keep tokens in memory only ("cache", its
+ *                                           first spelling, is still read); "keyring", "redis"
  *    "request_timeout_seconds": 30}         optional
  * The terminal demo's files (with "api1"/"api2") are accepted; those fields are left to the program.
  * MSAL_NA_ERR_INVALID_CONFIG for malformed JSON or a bad field (the message names it).
@@ -123,10 +124,10 @@ msal_na_error msal_na_app_restore_state(msal_na_app *app, const char *saved, int
 size_t msal_na_state_auth_method_count(msal_na_state *state);
 char *msal_na_state_auth_method(msal_na_state *state, size_t index, int field); /* msal_na_auth_method_field */
 
-/* Saved sign-ins on the application's Redis (an app created with "cache": "redis", the Redis part
+/* Saved sign-ins on the application's Redis (an app created with "token_cache": "redis", the Redis part
  * of standard.h): the state saved under a new id (32 hex digits) that any process of the app
  * takes back once, for 10 minutes, with the same key prefix and encryption key as the token cache.
- * The id lets its holder continue the sign-in: treat it as a secret. An app without "cache": "redis"
+ * The id lets its holder continue the sign-in: treat it as a secret. An app without "token_cache": "redis"
  * is MSAL_NA_ERR_INVALID_ARGUMENT; a server that cannot be used MSAL_NA_ERR_REDIS_UNAVAILABLE.
  * save: *out_id receives the id, yours to free with msal_na_string_free; the state stays usable.
  * take: reads, opens, then deletes only if unchanged (one script), so of two processes given one id

@@ -178,7 +178,7 @@ msal_na_error msal_na_headers_add(msal_na_headers *headers, const char *name, co
 /*
  * The token cache as one secret in the desktop keyring (Secret Service: GNOME Keyring, KWallet), in
  * the configuration of msal_na_app_create:
- *   "cache": "keyring",
+ *   "token_cache": "keyring",
  *   "keyring": {"schema_name": "com.contoso.todo.tokens",     required
  *               "attributes": {"app": "contoso-todo"},        optional, strings
  *               "signal_file": "/home/ada/.local/share/contoso-todo/token_cache.signal",  required, absolute
@@ -202,7 +202,7 @@ msal_na_error msal_na_headers_add(msal_na_headers *headers, const char *name, co
  * The token cache on a Redis server that several processes and machines share (the Swift SDK's
  * MSALRedis product; the repository's docs/redis.md and docs/scale-out.md), in the configuration of
  * msal_na_app_create:
- *   "cache": "redis",
+ *   "token_cache": "redis",
  *   "redis": {"url": "rediss://worker@cache.internal:6380/2",    required: redis://, rediss://, unix://;
  *                                                                  no password in it
  *             "password_file": "/etc/contoso-todo/redis.password", optional: the password, its first line

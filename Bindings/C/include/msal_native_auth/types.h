@@ -69,7 +69,7 @@ typedef enum msal_na_error {
     MSAL_NA_ERR_KEYRING_UNAVAILABLE = 45, /* no Secret Service, no keyring, or libsecret / the keyring library
                                              could not be loaded (the message says which) */
     MSAL_NA_ERR_KEYRING_LOCKED = 46,   /* the keyring is locked and stayed locked */
-    MSAL_NA_ERR_REDIS_UNAVAILABLE = 47, /* "cache": "redis": the server cannot be used at msal_na_app_create (down,
+    MSAL_NA_ERR_REDIS_UNAVAILABLE = 47, /* "token_cache": "redis": the server cannot be used at msal_na_app_create (down,
                                            credentials or TLS refused; the message names the server, never the password) */
     /* Native auth V2 (the last part of this header). */
     MSAL_NA_ERR_INVALID_ATTRIBUTES = 50, /* sign-up: attribute values refused; the result's attributes name them */
