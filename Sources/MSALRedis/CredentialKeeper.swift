@@ -62,6 +62,15 @@ final class CredentialKeeper: @unchecked Sendable {
         }
     }
 
+    /// Starts asking the source now, when it has not answered yet, so that it runs while the app
+    /// sets up rather than within its first command's deadline.
+    func prefetch() {
+        guard source != nil else { return }
+        condition.lock()
+        defer { condition.unlock() }
+        if current.generation == 0 && !isAsking { ask() }
+    }
+
     /// The credentials, when they are newer than `generation`; never waits (a renewal that is due
     /// starts on the source's thread).
     func renewal(after generation: Int) -> Current? {

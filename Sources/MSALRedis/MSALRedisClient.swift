@@ -60,6 +60,14 @@ public final class MSALRedisClient: @unchecked Sendable {
             throw MSALRedisError(.invalidConfiguration, "TLS over a unix socket is not supported")
         }
         credentials.onRenewed = { [weak self] _ in self?.renewCredentials() }
+        credentials.prefetch()
+    }
+
+    /// Waits until the credential source has answered, for at most `timeout` seconds, and throws
+    /// its failure: for a program's start, whose first command would otherwise have only
+    /// `commandTimeout` for a source that may take longer (a password command has 30 s).
+    package func awaitCredentials(timeout: TimeInterval) throws(MSALRedisError) {
+        _ = try credentials.credentials(deadline: Deadline(after: timeout))
     }
 
     deinit {

@@ -4,6 +4,7 @@ import Foundation
 /// `MSALRedisConfiguration.credentialSource` returns.
 ///
 /// ```swift
+/// // given: fetchRedisToken: @Sendable () throws -> (objectId: String, value: String, expiresOn: Date)
 /// // Azure Managed Redis with Microsoft Entra: the user is the identity's object id, the password
 /// // an access token for https://redis.azure.com (docs/redis.md#azure-managed-redis).
 /// var configuration = try MSALRedisConfiguration(url: "rediss://contoso.eastus.redis.azure.net:10000")

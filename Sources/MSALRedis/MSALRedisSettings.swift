@@ -45,6 +45,9 @@ public struct MSALRedisSettings: Sendable, Equatable {
         "certificate_key_file", "key_prefix", "encryption_key_file", "check_interval_seconds",
     ]
 
+    /// How long a program waits at its start for `password_command` (its time limit, and a second).
+    package static let credentialWait: TimeInterval = 31
+
     /// Settings for `url` and nothing else.
     public init(url: String) {
         self.url = url

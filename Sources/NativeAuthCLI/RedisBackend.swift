@@ -33,6 +33,11 @@ struct RedisBackend {
         } catch {
             throw CLIError(.configuration, "configuration \(source): 'redis': \(error.message)")
         }
+        do {
+            try client.awaitCredentials(timeout: MSALRedisSettings.credentialWait)
+        } catch {
+            throw Self.failure(error, doing: "getting the Redis password")
+        }
     }
 
     /// The SDK's token cache on this server. Without change tracking: a command lives for one

@@ -176,6 +176,10 @@ import Testing
         #expect(ClientTests.code { try late.command(["PING"]) } == .timeout)
         // The answer arrives on the source's own thread and serves the commands after it.
         #expect(Self.waitUntil { ClientTests.code { try late.command(["PING"]) } == nil })
+        // A program's start waits for the source beyond one command's deadline.
+        let started = try MSALRedisClient(configuration: configuration)
+        try started.awaitCredentials(timeout: 30)
+        #expect(ClientTests.code { try started.command(["PING"]) } == nil)
     }
 
     @Test func credentialsNeverShowTheirPassword() throws {

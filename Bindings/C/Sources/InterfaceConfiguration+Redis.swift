@@ -54,6 +54,7 @@ struct RedisSettings: Sendable {
         let store: MSALRedisTokenCacheEntryStore
         do throws(MSALRedisError) {
             store = try MSALRedisTokenCacheEntryStore(client: client, encryptionKey: key)
+            try client.awaitCredentials(timeout: MSALRedisSettings.credentialWait)
             try client.command(["PING"])
         } catch {
             throw Self.unusable(error, client.configuration)
