@@ -106,7 +106,12 @@ public final class RedisServer: @unchecked Sendable {
             if (options.sentinel || Self.readyLines(directory) >= starts) && Self.accepts(port: port) { return }
             usleep(20_000)
         }
-        throw RedisTestError("redis-server did not accept connections on port \(port) within 15 s")
+        // What the server said, to tell a slow start from a port taken or a crash.
+        let log = (try? String(contentsOfFile: directory + "/redis.log", encoding: .utf8)) ?? "(no log)"
+        let running = child.isRunning ? "running" : "exited"
+        throw RedisTestError(
+            "redis-server did not accept connections on port \(port) within 15 s (\(running); ready lines \(Self.readyLines(directory)), "
+                + "starts \(starts); log tail: \(log.split(separator: "\n").suffix(6).joined(separator: " | ")))")
     }
 
     /// SIGTERM, then SIGKILL after a grace period; safe to call twice.
