@@ -2,7 +2,7 @@ import Foundation
 
 extension MSALRedisClient {
     /// Sends `commands` (pipelined) to `node`, or to the configured endpoint when `nil` (under Redis
-    /// Sentinel, the primary: Sources/MSALRedis/SentinelPrimary.swift), on its
+    /// Sentinel, the primary: Sources/MSALRedis/Sentinel/SentinelPrimary.swift), on its
     /// connection (made, or made again when it failed or the server closed it while idle), before
     /// `deadline`. A failure means the connection failed: it is dropped (and, in cluster mode, the
     /// slot map is marked for a refresh) before the error is thrown.

@@ -33,7 +33,7 @@ public final class MSALRedisClient: @unchecked Sendable {
     var connections: [String: MultiplexedConnection] = [:]
     /// Which server serves each slot, once a server answered `MOVED` (the client is then in cluster mode).
     var slotMap: ClusterSlotMap?
-    /// Under Redis Sentinel: the sentinels and the primary they named (Sources/MSALRedis/SentinelPrimary.swift).
+    /// Under Redis Sentinel: the sentinels and the primary they named (Sources/MSALRedis/Sentinel/SentinelPrimary.swift).
     var sentinelPrimary: SentinelPrimary?
     /// Where the deadline of the operation running on a thread is kept, in that thread's dictionary.
     private let deadlineKey: String

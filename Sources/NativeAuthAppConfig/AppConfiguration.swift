@@ -52,7 +52,7 @@ public struct AppConfiguration: Equatable, Sendable {
     }
 
     /// The `redis` object: read by the reader `native-auth` shares with the C interface and
-    /// Python (Sources/MSALRedis/MSALRedisSettings.swift); files are named, not read.
+    /// Python (Sources/MSALRedis/Configuration/MSALRedisSettings.swift); files are named, not read.
     public typealias Redis = MSALRedisSettings
 
     /// A protected API the app calls: its address and the scopes its token needs.

@@ -9,7 +9,7 @@ import Testing
 
 /// OpenSSL writes to its socket with `write`, which raises SIGPIPE when the server has closed the
 /// connection; a TLS connection's calls run inside `withoutSIGPIPE`
-/// (Sources/MSALRedis/RedisSocket.swift), so that the write fails with EPIPE and the process lives.
+/// (Sources/MSALRedis/Connection/RedisSocket.swift), so that the write fails with EPIPE and the process lives.
 @Suite struct BrokenPipeTests {
     @Test func aWriteToAClosedPeerFailsWithEPIPEAndRaisesNothing() throws {
         var pair: [Int32] = [0, 0]

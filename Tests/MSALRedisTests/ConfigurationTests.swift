@@ -129,7 +129,7 @@ import Testing
     }
 
     /// The `redis` object of a configuration file becomes the client configuration it describes
-    /// (Sources/MSALRedis/MSALRedisSettings.swift): each member to its property.
+    /// (Sources/MSALRedis/Configuration/MSALRedisSettings.swift): each member to its property.
     @Test func theRedisObjectMakesTheConfigurationItDescribes() throws {
         let directory = NSTemporaryDirectory() + "msal-settings-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

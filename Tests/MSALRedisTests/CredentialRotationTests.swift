@@ -4,7 +4,7 @@ import MSALRedis
 import TestSupport
 import Testing
 
-/// Credentials that change (Sources/MSALRedis/CredentialKeeper.swift) against a real
+/// Credentials that change (Sources/MSALRedis/Connection/CredentialKeeper.swift) against a real
 /// `redis-server`: a password rotated while a worker keeps using the cache, a renewal the server
 /// refuses, and a source that fails or is late.
 @Suite(.tags(.concurrency)) struct CredentialRotationTests {

@@ -5,7 +5,7 @@ import Testing
 
 @testable import MSALRedis
 
-/// Redis Sentinel (Sources/MSALRedis/SentinelPrimary.swift): the `redis-sentinel://` URL, the
+/// Redis Sentinel (Sources/MSALRedis/Sentinel/SentinelPrimary.swift): the `redis-sentinel://` URL, the
 /// primary found through the sentinels (one down skipped, one naming a replica not trusted), and
 /// writers through one client across two failovers, losing nothing that was acknowledged.
 @Suite(.serialized, .tags(.concurrency)) struct SentinelTests {

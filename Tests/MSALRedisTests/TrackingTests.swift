@@ -6,7 +6,7 @@ import Testing
 
 @testable import MSALRedis
 
-/// Changes pushed by Redis (Sources/MSALRedis/ChangeTracker.swift): each partition's write,
+/// Changes pushed by Redis (Sources/MSALRedis/Stores/ChangeTracker.swift): each partition's write,
 /// removal and flush reported by name, nothing else; a tracking connection killed is reported
 /// stopped and tracks again, a write in the gap unreported (the SDK then falls back to its
 /// interval: Tests/MSALTests/Cache/EntryStoreTrackingTests.swift); and end to end, a sign-out on one

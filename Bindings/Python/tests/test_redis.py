@@ -267,7 +267,7 @@ def test_saved_sign_ins_need_an_application_on_redis(emulator: Emulator) -> None
 
 def test_one_configuration_file_serves_python_and_native_auth(emulator: Emulator, redis: Redis, tmp_path: Path) -> None:
     """The same file, read by the C interface (here, through Python) and by native-auth: one reader
-    of the 'redis' object (Sources/MSALRedis/MSALRedisSettings.swift), one spelling of the switch,
+    of the 'redis' object (Sources/MSALRedis/Configuration/MSALRedisSettings.swift), one spelling of the switch,
     the password printed by a command."""
     cli = Path(os.environ.get("NATIVE_AUTH_CLI", str(ROOT / ".build/debug/native-auth")))
     assert cli.exists(), f"{cli} is not built (scripts/test-bindings builds it)"

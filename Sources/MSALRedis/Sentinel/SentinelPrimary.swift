@@ -1,7 +1,7 @@
 import Foundation
 
 /// The primary that Redis Sentinel names for a client configured with `.sentinel`
-/// (Sources/MSALRedis/MSALRedisConfiguration+Sentinel.swift), and the order to ask the sentinels in.
+/// (Sources/MSALRedis/Sentinel/MSALRedisConfiguration+Sentinel.swift), and the order to ask the sentinels in.
 /// Kept in the client and guarded by its lock; resolving (I/O) happens outside it.
 ///
 /// Resolving: the sentinels are asked in turn `SENTINEL get-master-addr-by-name <name>`, each on a

@@ -5,33 +5,6 @@ import Foundation
     import Glibc
 #endif
 
-/// A monotonic deadline, in nanoseconds of CLOCK_MONOTONIC.
-struct Deadline {
-    let nanoseconds: UInt64
-
-    init(after seconds: TimeInterval) {
-        nanoseconds = Self.now() &+ UInt64(max(0, seconds) * 1_000_000_000)
-    }
-
-    init(nanoseconds: UInt64) { self.nanoseconds = nanoseconds }
-
-    /// Whichever of the two comes first.
-    func earlier(_ other: Deadline) -> Deadline { nanoseconds <= other.nanoseconds ? self : other }
-
-    /// Milliseconds left, at least 0, for `poll`.
-    var remainingMilliseconds: Int32 {
-        let now = Self.now()
-        guard nanoseconds > now else { return 0 }
-        return Int32(clamping: (nanoseconds - now + 999_999) / 1_000_000)
-    }
-
-    static func now() -> UInt64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
-    }
-}
-
 /// One non-blocking socket to a server (TCP or unix), optionally under TLS, whose every read and
 /// write waits with `poll` until a deadline. Not thread-safe: one thread at a time uses it (the
 /// owner of a `MultiplexedConnection`, or a `ChangeTracker`'s thread); only `shutdown()` may come

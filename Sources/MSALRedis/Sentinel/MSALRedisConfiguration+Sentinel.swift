@@ -4,7 +4,7 @@ extension MSALRedisConfiguration {
     /// Redis Sentinel: one primary with replicas, watched by sentinels that name the primary and
     /// promote a replica when it fails. The client asks the sentinels for the primary, checks with
     /// `ROLE` that it is one, and asks again after a failure or a `READONLY` reply
-    /// (Sources/MSALRedis/SentinelPrimary.swift).
+    /// (Sources/MSALRedis/Sentinel/SentinelPrimary.swift).
     ///
     /// The configuration's user and password are the data servers' (primary and replicas). The
     /// sentinels are asked without `AUTH`: a sentinel's own password (`requirepass` in its

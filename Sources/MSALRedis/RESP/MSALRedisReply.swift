@@ -40,18 +40,3 @@ public enum MSALRedisReply: Sendable, Equatable {
         return nil
     }
 }
-
-/// Commands as RESP arrays of bulk strings, the one form a client sends.
-enum RESPEncoder {
-    static func encode(_ arguments: [Data]) -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(16 + arguments.reduce(0) { $0 + $1.count + 16 })
-        bytes.append(contentsOf: Array("*\(arguments.count)\r\n".utf8))
-        for argument in arguments {
-            bytes.append(contentsOf: Array("$\(argument.count)\r\n".utf8))
-            bytes.append(contentsOf: argument)
-            bytes.append(contentsOf: [13, 10])
-        }
-        return bytes
-    }
-}

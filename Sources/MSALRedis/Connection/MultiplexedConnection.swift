@@ -222,13 +222,3 @@ final class MultiplexedConnection: @unchecked Sendable {
         condition.broadcast()
     }
 }
-
-extension Deadline {
-    /// Seconds left, at least 0.
-    var remainingSeconds: TimeInterval {
-        let now = Self.now()
-        return nanoseconds > now ? TimeInterval(nanoseconds - now) / 1_000_000_000 : 0
-    }
-
-    var hasPassed: Bool { Self.now() >= nanoseconds }
-}

@@ -15,7 +15,7 @@ import MSAL
 /// cluster is not tracked (each node would need its own connection): the tracker then reports
 /// nothing and the SDK checks versions after its interval. Under Redis Sentinel it connects to the
 /// primary the sentinels name, asked again at each connection (a failover closes the old primary's
-/// connections: Sources/MSALRedis/SentinelPrimary.swift).
+/// connections: Sources/MSALRedis/Sentinel/SentinelPrimary.swift).
 final class ChangeTracker: @unchecked Sendable {
     typealias Observer = @Sendable (MSALTokenCacheChange) -> Void
 
