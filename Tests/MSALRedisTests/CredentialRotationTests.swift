@@ -182,6 +182,26 @@ import Testing
         #expect(ClientTests.code { try started.command(["PING"]) } == nil)
     }
 
+    /// Credentials that have already expired are a failure, not asked for again at once (and again).
+    @Test func expiredCredentialsFromTheSourceAreRefused() throws {
+        let server = try RedisServer(RedisServer.Options(aclUser: ("worker", "pw")))
+        let asked = Locked(0)
+        var configuration = try MSALRedisConfiguration(url: "redis://\(server.host):\(server.port)")
+        configuration.credentialSource = {
+            asked.withLock { $0 += 1 }
+            return MSALRedisCredentials(username: "worker", password: "pw", expiresOn: Date().addingTimeInterval(-1))
+        }
+        let client = try MSALRedisClient(configuration: configuration)
+        do {
+            try client.command(["PING"])
+            Issue.record("PING succeeded with expired credentials")
+        } catch {
+            #expect(error.code == .authentication && error.message.contains("expired"), "\(error)")
+        }
+        usleep(300_000)
+        #expect(asked.withLock { $0 } <= 2, "asked \(asked.withLock { $0 }) times")
+    }
+
     @Test func credentialsNeverShowTheirPassword() throws {
         let credentials = MSALRedisCredentials(username: "worker", password: "hunter2", expiresOn: Date())
         #expect(!"\(credentials)".contains("hunter2"))

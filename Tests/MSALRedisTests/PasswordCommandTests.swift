@@ -68,4 +68,22 @@ import Testing
             #expect(error.code == .invalidConfiguration)
         }
     }
+
+    /// What the program started is stopped with it: it runs in a process group of its own.
+    @Test func whatTheProgramStartedIsStoppedWithIt() throws {
+        let file = NSTemporaryDirectory() + "msal-grandchild-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let error = try #require(Self.failure(Self.shell("sleep 30 & echo $! > \(file); wait", timeLimit: 0.5)))
+        #expect(error.message.hasSuffix("did not finish within 0.5 s and was stopped"))
+        let pid = try #require(Int32(try String(contentsOfFile: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        // Gone, or a zombie waiting for whoever reaps orphans here.
+        func alive() -> Bool {
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return false }
+            return !(stat.split(separator: ")").last?.trimmingCharacters(in: .whitespaces).hasPrefix("Z") ?? true)
+        }
+        let end = Date().addingTimeInterval(10)
+        while alive() && Date() < end { usleep(20_000) }
+        #expect(!alive(), "the program's child \(pid) outlived it")
+        if alive() { kill(pid, SIGKILL) }
+    }
 }

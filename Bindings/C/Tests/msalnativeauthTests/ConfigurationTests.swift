@@ -51,6 +51,19 @@ struct ConfigurationTests {
         #expect(result.message?.contains(fragment) == true, "\(result.message ?? "no message")")
     }
 
+    /// `"saved_sign_ins": "redis"` alone keeps the tokens in the default file: the app is made
+    /// without asking the server (here, one nobody listens at), which a token cache on it would.
+    @Test func savedSignInsAloneLeaveTheTokensInTheFile() {
+        let json =
+            #"{"client_id": "x", "tenant_subdomain": "contoso", "cache": "memory", "saved_sign_ins": "redis", "redis": {"url": "redis://127.0.0.1:1"}}"#
+        let result = create(json)
+        #expect(result.code == 0, "\(result.message ?? "")")
+        #expect(msal_na_app_free(result.app) == 0)
+        let onRedis = create(
+            #"{"client_id": "x", "tenant_subdomain": "contoso", "token_cache": "redis", "redis": {"url": "redis://127.0.0.1:1"}}"#)
+        #expect(onRedis.code == 47, "the token cache on a server that is down: MSAL_NA_ERR_REDIS_UNAVAILABLE")
+    }
+
     @Test func theDemoConfigurationFormatIsAccepted() {
         let json = #"""
             {"client_id": "00001111-aaaa-2222-bbbb-3333cccc4444", "tenant_subdomain": "contoso",
