@@ -92,7 +92,7 @@ func redisCache(selfPath: String, python: String?, iterations: Int, writesPerWri
             )
         }
         let client = try MSALRedisClient(configuration: MSALRedisConfiguration(url: server.url))
-        let blob = try client.command(["GET", userKey]).data ?? Data()
+        let blob = try client.command("GET", key: userKey).data ?? Data()
         let object = try JSONSerialization.jsonObject(with: blob) as? [String: Any]
         let tokens = (object?["AccessToken"] as? [String: Any])?.count ?? 0
         rows.append(
@@ -112,7 +112,7 @@ private func partitionVersionRows(_ store: MSALRedisTokenCacheEntryStore, url: S
     for partition in partitions { try store.write(MSALTokenCacheEntryWrite(partition: partition, set: ["Account:a": value], remove: [])) }
     // The version keys as Redis lists them (the store's key layout stays its own).
     let client = try MSALRedisClient(configuration: MSALRedisConfiguration(url: url))
-    let versionKeys = try client.command(["KEYS", "*\(clientId)*:v"]).array?.compactMap(\.data) ?? []
+    let versionKeys = try client.command("KEYS", "*\(clientId)*:v").array?.compactMap(\.data) ?? []
     guard versionKeys.count == partitions.count else { throw EmulatorError("\(versionKeys.count) version keys, not \(partitions.count)") }
     var pipelined: [UInt64] = []
     var oneByOne: [UInt64] = []
@@ -121,7 +121,7 @@ private func partitionVersionRows(_ store: MSALRedisTokenCacheEntryStore, url: S
         guard try store.partitionVersions(clientId: clientId).count == partitions.count else { throw EmulatorError("versions lost") }
         pipelined.append(now() - start)
         start = now()
-        for key in versionKeys { _ = try client.command([Data("GET".utf8), key]) }
+        for key in versionKeys { _ = try client.command("GET", key: key) }
         oneByOne.append(now() - start)
     }
     func row(_ figure: String, _ samples: [UInt64]) -> Row {
@@ -260,7 +260,7 @@ final class BenchRedisServer {
         }
         let client = try MSALRedisClient(configuration: MSALRedisConfiguration(url: url))
         for _ in 0..<500 {
-            if (try? client.command(["PING"])) != nil { return }
+            if (try? client.ping()) != nil { return }
             usleep(10_000)
         }
         stop()

@@ -82,7 +82,7 @@ func redisScale(selfPath: String, python: String?, options: RedisScaleOptions) t
         rows += scaleRows(users: users, swift: swift, python: peerReport, options: options)
     }
     let client = try MSALRedisClient(configuration: MSALRedisConfiguration(url: server.url))
-    if let info = try client.command(["INFO", "memory"]).string,
+    if let info = try client.command("INFO", "memory").string,
         let line = info.split(whereSeparator: \.isNewline).first(where: { $0.hasPrefix("used_memory_human:") })
     {
         rows.append(

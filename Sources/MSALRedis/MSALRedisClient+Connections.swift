@@ -6,14 +6,14 @@ extension MSALRedisClient {
     /// connection (made, or made again when it failed or the server closed it while idle), before
     /// `deadline`. A failure means the connection failed: it is dropped (and, in cluster mode, the
     /// slot map is marked for a refresh) before the error is thrown.
-    func send(_ commands: [[Data]], to node: ClusterSlotMap.Node?, deadline: Deadline) throws(MSALRedisError) -> [MSALRedisReply] {
+    func send(_ commands: [RedisCommand], to node: ClusterSlotMap.Node?, deadline: Deadline) throws(MSALRedisError) -> [MSALRedisReply] {
         if let node { return try send(commands, on: .tcp(host: node.host, port: node.port), deadline: deadline) }
         if case .sentinel = configuration.endpoint { return try sendToPrimary(commands, deadline: deadline) } // SentinelPrimary.swift
         return try send(commands, on: configuration.endpoint, deadline: deadline)
     }
 
     /// Sends `commands` to `endpoint` as `send(_:to:deadline:)` does.
-    func send(_ commands: [[Data]], on endpoint: MSALRedisConfiguration.Endpoint, deadline: Deadline) throws(MSALRedisError)
+    func send(_ commands: [RedisCommand], on endpoint: MSALRedisConfiguration.Endpoint, deadline: Deadline) throws(MSALRedisError)
         -> [MSALRedisReply]
     {
         let key = Self.key(of: endpoint)
@@ -88,7 +88,7 @@ extension MSALRedisClient {
         var failure = MSALRedisError(.cluster, "No Redis Cluster node answered CLUSTER SLOTS")
         for candidate in candidates {
             do {
-                let reply = try send([[Data("CLUSTER".utf8), Data("SLOTS".utf8)]], to: candidate, deadline: deadline).last ?? .null
+                let reply = try send([RedisCommand("CLUSTER", "SLOTS")], to: candidate, deadline: deadline).last ?? .null
                 let map = try ClusterSlotMap(reply: reply)
                 lock.lock()
                 slotMap = map

@@ -6,9 +6,13 @@ import Foundation
 ///
 /// ```swift
 /// let client = try MSALRedisClient(configuration: MSALRedisConfiguration(url: "redis://127.0.0.1:6379"))
-/// _ = try client.command(["SET", "greeting", "hello", "EX", "60"])
-/// let value = try client.command(["GET", "greeting"]).string  // "hello"
+/// try client.ping()  // fail at the start, not at the first user
+/// let store = try MSALRedisTokenCacheEntryStore(client: client)
 /// ```
+///
+/// The stores (`MSALRedisTokenCacheEntryStore`, `MSALRedisSignInStore`) are what an app gives
+/// the client to; they send their commands through it (`RedisCommand`, each naming the key a
+/// cluster routes it by).
 ///
 /// One multiplexed connection per server (docs/decisions.md, "Redis connections"): the commands of
 /// every thread that uses the client are in flight on it together, and each thread gets its own
@@ -82,10 +86,10 @@ public final class MSALRedisClient: @unchecked Sendable {
     /// ```swift
     /// // given: client: MSALRedisClient
     /// let replies = try client.operation { () throws(MSALRedisError) -> [MSALRedisReply] in
-    ///     [try client.command(["GET", "first"]), try client.command(["GET", "second"])]
+    ///     [try client.command("GET", key: "first"), try client.command("GET", key: "second")]
     /// }
     /// ```
-    public func operation<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
+    package func operation<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
         let dictionary = Thread.current.threadDictionary
         guard dictionary[deadlineKey] == nil else { return try body() }
         dictionary[deadlineKey] = NSNumber(value: Deadline(after: configuration.commandTimeout).nanoseconds)
@@ -99,33 +103,48 @@ public final class MSALRedisClient: @unchecked Sendable {
         return Deadline(after: configuration.commandTimeout)
     }
 
-    /// Runs one command (its words as text) and returns its reply; an error reply is thrown as
-    /// `.serverError` (or `.authentication`, `.cluster`).
-    @discardableResult
-    public func command(_ arguments: [String]) throws(MSALRedisError) -> MSALRedisReply {
-        try command(arguments.map { Data($0.utf8) })
+    /// Asks the server for `PONG` (a connection is made first when none is open, `AUTH` and
+    /// `SELECT` included): for a program's start, to fail there rather than at its first user,
+    /// and for a health check. Throws as any command does: `.connectionFailed`, `.timeout`,
+    /// `.authentication`…
+    public func ping() throws(MSALRedisError) {
+        let reply = try run(RedisCommand("PING"))
+        guard reply == .simple("PONG") else {
+            throw MSALRedisError(.protocolViolation, "Redis answered PING with something else than PONG")
+        }
     }
 
-    /// Runs one command given as bytes (for binary values).
+    /// Runs `command` on the server that holds its key and returns its reply; an error reply is
+    /// thrown as `.serverError` (or `.authentication`, `.cluster`).
     @discardableResult
-    public func command(_ arguments: [Data]) throws(MSALRedisError) -> MSALRedisReply {
-        guard !arguments.isEmpty else { throw MSALRedisError(.invalidConfiguration, "An empty Redis command") }
-        let reply = try routed(arguments, deadline: deadline)
+    package func run(_ command: RedisCommand) throws(MSALRedisError) -> MSALRedisReply {
+        let reply = try routed(command, deadline: deadline)
         if case .error(let text) = reply { throw MSALRedisError.fromServer(text) }
         return reply
     }
 
+    /// Runs a command on no key: `command("PING")`, `command("CONFIG", "SET", "maxmemory", "0")`.
+    @discardableResult
+    package func command(_ name: String, _ arguments: any RedisWord...) throws(MSALRedisError) -> MSALRedisReply {
+        try run(RedisCommand(name, arguments: arguments))
+    }
+
+    /// Runs a command on `key`: `command("GET", key: "greeting")`.
+    @discardableResult
+    package func command(_ name: String, key: any RedisWord, _ arguments: any RedisWord...) throws(MSALRedisError) -> MSALRedisReply {
+        try run(RedisCommand(name, key: key, arguments: arguments))
+    }
+
     /// Runs several commands with one round trip to each server they go to (pipelined) and returns
-    /// their replies in order. An error reply is returned in its place, not thrown; a command that
-    /// the cluster redirects (`MOVED`, `ASK`, `TRYAGAIN`) is sent again on its own, as `command` sends it.
-    public func pipeline(_ commands: [[Data]]) throws(MSALRedisError) -> [MSALRedisReply] {
-        guard !commands.contains(where: \.isEmpty) else { throw MSALRedisError(.invalidConfiguration, "An empty Redis command") }
+    /// their replies in order. An error reply is returned in its place as `.error`, not thrown; a
+    /// command that the cluster redirects (`MOVED`, `ASK`, `TRYAGAIN`) is sent again on its own,
+    /// as `run` sends it.
+    package func pipeline(_ commands: [RedisCommand]) throws(MSALRedisError) -> [MSALRedisReply] {
         let deadline = self.deadline
         refreshSlotMapIfStale(deadline: deadline)
-        let slots = commands.map { ClusterSlotMap.routingKey(of: $0).map(ClusterSlotMap.slot(of:)) }
         var groups: [ClusterSlotMap.Node?: [Int]] = [:]
         lock.lock()
-        for (index, slot) in slots.enumerated() { groups[slot.flatMap { slotMap?.node(for: $0) }, default: []].append(index) }
+        for (index, command) in commands.enumerated() { groups[node(for: command), default: []].append(index) }
         lock.unlock()
         var replies = [MSALRedisReply](repeating: .null, count: commands.count)
         for (node, indices) in groups {
@@ -152,16 +171,15 @@ public final class MSALRedisClient: @unchecked Sendable {
     /// Sends the command to the server that serves its key, following `MOVED` (and refreshing the
     /// slot map) and `ASK` (`ASKING`, then the command, once there), at most five redirections;
     /// `TRYAGAIN` (a slot being migrated) is retried after a short wait until `deadline`.
-    private func routed(_ arguments: [Data], deadline: Deadline) throws(MSALRedisError) -> MSALRedisReply {
+    private func routed(_ command: RedisCommand, deadline: Deadline) throws(MSALRedisError) -> MSALRedisReply {
         refreshSlotMapIfStale(deadline: deadline)
-        let slot = ClusterSlotMap.routingKey(of: arguments).map(ClusterSlotMap.slot(of:))
         lock.lock()
-        var target = slot.flatMap { slotMap?.node(for: $0) }
+        var target = node(for: command)
         lock.unlock()
         var asking = false
         var redirections = 0
         while true {
-            let commands = asking ? [[Data("ASKING".utf8)], arguments] : [arguments]
+            let commands = asking ? [RedisCommand("ASKING"), command] : [command]
             let reply = try send(commands, to: target, deadline: deadline).last ?? .null
             guard case .error(let text) = reply else { return reply }
             let word = text.prefix { $0 != " " }
@@ -179,6 +197,12 @@ public final class MSALRedisClient: @unchecked Sendable {
             target = node
             if word == "MOVED" { try refreshSlotMap(from: node, deadline: deadline) }
         }
+    }
+
+    /// The node that serves `command`'s key in cluster mode (`nil`: the configured endpoint); the
+    /// lock is held.
+    private func node(for command: RedisCommand) -> ClusterSlotMap.Node? {
+        command.key.flatMap { key in slotMap?.node(for: ClusterSlotMap.slot(of: key)) }
     }
 
     /// Whether `reply` sends the command elsewhere or asks for it again: `MOVED`, `ASK`, `TRYAGAIN`.

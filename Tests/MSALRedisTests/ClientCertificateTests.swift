@@ -38,11 +38,11 @@ import Testing
             $0.certificateFile = tls.clientCertificate
             $0.keyFile = tls.clientKey
         }
-        try client.command(["SET", "over", "mutual tls"])
-        #expect(try client.command(["GET", "over"]).string == "mutual tls")
+        try client.command("SET", key: "over", "mutual tls")
+        #expect(try client.command("GET", key: "over").string == "mutual tls")
         // The key may follow the certificate in one file.
         let oneFile = try Self.client(server, tls) { $0.certificateFile = tls.clientCertificateAndKey }
-        #expect(try oneFile.command(["GET", "over"]).string == "mutual tls")
+        #expect(try oneFile.command("GET", key: "over").string == "mutual tls")
     }
 
     @Test func withoutACertificateTheServerRefusesWithAClearError() throws {
@@ -51,7 +51,7 @@ import Testing
         // required) comes instead of the first reply, or the first write meets the reset that
         // follows it: either, each time (several connections, to meet both).
         for _ in 0..<5 {
-            let refused = Self.error { try Self.client(server, tls).command(["PING"]) }
+            let refused = Self.error { try Self.client(server, tls).command("PING") }
             #expect(refused?.code == .tlsCertificate, "\(String(describing: refused))")
             #expect(
                 refused?.message.contains("requires a client certificate (TLS alert: certificate required)") == true,
@@ -65,7 +65,7 @@ import Testing
             try Self.client(server, tls) {
                 $0.certificateFile = tls.otherClientCertificate
                 $0.keyFile = tls.otherClientKey
-            }.command(["PING"])
+            }.command("PING")
         }
         #expect(refused?.code == .tlsCertificate, "\(String(describing: refused))")
         #expect(
@@ -129,6 +129,6 @@ import Testing
             $0.certificateFile = tls.clientCertificate
             $0.keyFile = tls.clientKey
         }
-        #expect(try client.command(["PING"]) == .simple("PONG"))
+        #expect(try client.command("PING") == .simple("PONG"))
     }
 }

@@ -12,13 +12,13 @@ import Testing
     static func server(password: String) throws -> (RedisServer, MSALRedisClient) {
         let server = try RedisServer(RedisServer.Options(aclUser: ("worker", password)))
         let admin = try ClientTests.client(server.url)
-        try admin.command(["ACL", "SETUSER", "admin", "on", ">admin-pw", "~*", "&*", "+@all"])
+        try admin.command("ACL", "SETUSER", "admin", "on", ">admin-pw", "~*", "&*", "+@all")
         return (server, try ClientTests.client("redis://admin:admin-pw@\(server.host):\(server.port)"))
     }
 
     /// The server's count of a field of `INFO`, e.g. `cmdstat_auth` calls.
     static func info(_ admin: MSALRedisClient, _ section: String, _ field: String, _ subfield: String? = nil) throws -> Int {
-        let text = try admin.command(["INFO", section]).string ?? ""
+        let text = try admin.command("INFO", section).string ?? ""
         guard let line = text.split(separator: "\r\n").first(where: { $0.hasPrefix(field + ":") }) else { return 0 }
         let value = line.dropFirst(field.count + 1)
         guard let subfield else { return Int(value) ?? -1 }
@@ -74,11 +74,11 @@ import Testing
         let authBefore = try Self.info(admin, "commandstats", "cmdstat_auth", "calls")
         let connectionsBefore = try Self.info(admin, "stats", "total_connections_received")
 
-        try admin.command(["ACL", "SETUSER", "worker", ">second-secret"])
+        try admin.command("ACL", "SETUSER", "worker", ">second-secret")
         try "second-secret\n".write(toFile: file, atomically: true, encoding: .utf8)
         // Renewals come every 0.3 s: once one has gone out with the second password, the old one can go.
         #expect(try Self.waitUntil { try Self.info(admin, "commandstats", "cmdstat_auth", "calls") >= authBefore + 2 })
-        try admin.command(["ACL", "SETUSER", "worker", "<first-secret"])
+        try admin.command("ACL", "SETUSER", "worker", "<first-secret")
         let requestsAtRemoval = outcome.withLock { $0.requests }
         #expect(Self.waitUntil { outcome.withLock { $0.requests } > requestsAtRemoval + 30 })
         let authAfterRemoval = try Self.info(admin, "commandstats", "cmdstat_auth", "calls")
@@ -93,7 +93,7 @@ import Testing
         #expect(try Self.info(admin, "stats", "total_connections_received") == connectionsBefore)
         #expect(try Self.info(admin, "commandstats", "cmdstat_auth", "failed_calls") == 0)
         let old = try ClientTests.client("redis://worker:first-secret@\(server.host):\(server.port)")
-        #expect(ClientTests.code { try old.command(["PING"]) } == .authentication)
+        #expect(ClientTests.code { try old.command("PING") } == .authentication)
     }
 
     /// Renewed credentials the server refuses retire the connection: the next one is refused
@@ -106,12 +106,12 @@ import Testing
             MSALRedisCredentials(username: "worker", password: password.withLock { $0 }, expiresOn: Date().addingTimeInterval(0.6))
         }
         let client = try MSALRedisClient(configuration: configuration)
-        try client.command(["SET", "k", "1"])
+        try client.command("SET", key: "k", "1")
         password.withLock { $0 = "not-the-password" }
         #expect(Self.waitUntil { (try? Self.info(admin, "commandstats", "cmdstat_auth", "failed_calls")) ?? 0 >= 1 })
         var codes: [MSALRedisError.Code?] = []
         _ = Self.waitUntil {
-            codes.append(ClientTests.code { try client.command(["GET", "k"]) })
+            codes.append(ClientTests.code { try client.command("GET", key: "k") })
             return codes.last == .authentication
         }
         #expect(codes.last == .authentication)
@@ -133,9 +133,9 @@ import Testing
         let changes = Locked([MSALTokenCacheChange]())
         let stop = store.observeChanges(clientId: "app") { change in changes.withLock { $0.append(change) } }
         defer { stop?() }
-        try client.command(["PING"])
+        try client.command("PING")
         #expect(Self.waitUntil { changes.withLock { $0 } == [.tracking] })
-        let clientId = try client.command(["CLIENT", "ID"])
+        let clientId = try client.command("CLIENT", "ID")
         let authBefore = try Self.info(admin, "commandstats", "cmdstat_auth", "calls")
         let connectionsBefore = try Self.info(admin, "stats", "total_connections_received")
         let askedBefore = asked.withLock { $0 }
@@ -147,7 +147,7 @@ import Testing
                 return renewals - (try Self.info(admin, "stats", "total_connections_received") - connectionsBefore) >= 2
             })
         #expect(asked.withLock { $0 } > askedBefore)
-        #expect(try client.command(["CLIENT", "ID"]) == clientId)
+        #expect(try client.command("CLIENT", "ID") == clientId)
         #expect(Self.waitUntil { changes.withLock { Array($0.prefix(3)) } == [.tracking, .stopped, .tracking] })
     }
 
@@ -160,7 +160,7 @@ import Testing
         configuration.credentialSource = { throw VaultDown() }
         let failing = try MSALRedisClient(configuration: configuration)
         do {
-            try failing.command(["PING"])
+            try failing.command("PING")
             Issue.record("PING succeeded without credentials")
         } catch {
             #expect(error.code == .authentication)
@@ -173,13 +173,13 @@ import Testing
             return MSALRedisCredentials(username: "worker", password: "pw")
         }
         let late = try MSALRedisClient(configuration: configuration)
-        #expect(ClientTests.code { try late.command(["PING"]) } == .timeout)
+        #expect(ClientTests.code { try late.command("PING") } == .timeout)
         // The answer arrives on the source's own thread and serves the commands after it.
-        #expect(Self.waitUntil { ClientTests.code { try late.command(["PING"]) } == nil })
+        #expect(Self.waitUntil { ClientTests.code { try late.command("PING") } == nil })
         // A program's start waits for the source beyond one command's deadline.
         let started = try MSALRedisClient(configuration: configuration)
         try started.awaitCredentials(timeout: 30)
-        #expect(ClientTests.code { try started.command(["PING"]) } == nil)
+        #expect(ClientTests.code { try started.command("PING") } == nil)
     }
 
     /// Credentials that have already expired are a failure, not asked for again at once (and again).
@@ -193,7 +193,7 @@ import Testing
         }
         let client = try MSALRedisClient(configuration: configuration)
         do {
-            try client.command(["PING"])
+            try client.command("PING")
             Issue.record("PING succeeded with expired credentials")
         } catch {
             #expect(error.code == .authentication && error.message.contains("expired"), "\(error)")

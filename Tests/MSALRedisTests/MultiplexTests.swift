@@ -58,7 +58,7 @@ import Testing
 
     /// The clients connected to `server`, other than the one asking.
     static func otherClients(_ server: RedisServer) throws -> Int {
-        let list = try ClientTests.client(server.url).command(["CLIENT", "LIST"]).string ?? ""
+        let list = try ClientTests.client(server.url).command("CLIENT", "LIST").string ?? ""
         return list.split(separator: "\n").count - 1
     }
 
@@ -72,14 +72,14 @@ import Testing
                 do {
                     if round % 10 == 0 {
                         let replies = try client.pipeline([
-                            [Data("INCR".utf8), Data(key.utf8)], [Data("GET".utf8), Data(key.utf8)], [Data("ECHO".utf8), Data(key.utf8)],
+                            RedisCommand("INCR", key: key), RedisCommand("GET", key: key), RedisCommand("ECHO", key),
                         ])
                         let expected: [MSALRedisReply] = [.integer(Int64(round)), .bulk(Data("\(round)".utf8)), .bulk(Data(key.utf8))]
                         if replies != expected { tally.note("\(key) round \(round): pipeline answered \(replies)") }
                     } else {
-                        let counted = try client.command(["INCR", key])
+                        let counted = try client.command("INCR", key: key)
                         if counted != .integer(Int64(round)) { tally.note("\(key) round \(round): INCR answered \(counted)") }
-                        let read = try client.command(["GET", key])
+                        let read = try client.command("GET", key: key)
                         if read.string != "\(round)" { tally.note("\(key) round \(round): GET answered \(read)") }
                     }
                 } catch {
@@ -101,7 +101,7 @@ import Testing
         let tally = Tally()
         Self.onThreads(count) { thread in
             do {
-                let reply = try client.command(["INCR", "held:\(thread)"])
+                let reply = try client.command("INCR", key: "held:\(thread)")
                 if reply != .integer(1) { tally.note("held:\(thread) answered \(reply)") }
             } catch {
                 tally.note("held:\(thread): \(error)")
@@ -118,19 +118,20 @@ import Testing
     @Test func aTimeoutWhileReadingFailsTheCommandsBehindIt() throws {
         let server = try RedisServer(RedisServer.Options(debugCommand: true))
         let client = try ClientTests.client(server.url) { $0.commandTimeout = 1 }
-        try client.command(["SET", "k", "v"])
-        let before = try client.command(["CLIENT", "ID"])
+        try client.command("SET", key: "k", "v")
+        let before = try client.command("CLIENT", "ID")
         let tally = Tally()
         Self.onThreads(9) { thread in
             // The others send theirs once the sleep is on the wire (their deadlines are later).
             if thread > 0 { usleep(300_000) }
-            tally.record(ClientTests.code { try client.command(thread == 0 ? ["DEBUG", "SLEEP", "1.6"] : ["GET", "k"]) })
+            tally.record(
+                ClientTests.code { try client.run(thread == 0 ? RedisCommand("DEBUG", "SLEEP", "1.6") : RedisCommand("GET", key: "k")) })
         }
         let codes = tally.recorded
         #expect(codes.filter { $0 == .timeout }.count == 1)
         #expect(codes.filter { $0 == .connectionFailed }.count == 8)
-        #expect(try client.command(["GET", "k"]).string == "v")
-        #expect(try client.command(["CLIENT", "ID"]) != before)
+        #expect(try client.command("GET", key: "k").string == "v")
+        #expect(try client.command("CLIENT", "ID") != before)
     }
 
     /// A command whose deadline passes while it waits for another caller to read (its operation
@@ -138,40 +139,40 @@ import Testing
     @Test func aTimeoutWhileWaitingFailsTheCommandReading() throws {
         let server = try RedisServer(RedisServer.Options(debugCommand: true))
         let client = try ClientTests.client(server.url) { $0.commandTimeout = 1 }
-        try client.command(["SET", "k", "v"])
+        try client.command("SET", key: "k", "v")
         let tally = Tally()
         Self.onThreads(2) { thread in
             let code = ClientTests.code {
                 if thread == 0 {
                     usleep(200_000)
-                    try client.command(["DEBUG", "SLEEP", "1.6"])
+                    try client.command("DEBUG", "SLEEP", "1.6")
                 } else {
                     try client.operation { () throws(MSALRedisError) in
                         usleep(500_000)
-                        try client.command(["GET", "k"])
+                        try client.command("GET", key: "k")
                     }
                 }
             }
             tally.record(code)
         }
         #expect(Set(tally.recorded) == [.connectionFailed, .timeout])
-        #expect(try client.command(["GET", "k"]).string == "v")
+        #expect(try client.command("GET", key: "k").string == "v")
     }
 
     @Test func disconnectFailsTheCommandsInFlight() throws {
         let server = try RedisServer(RedisServer.Options(debugCommand: true))
         let client = try ClientTests.client(server.url) { $0.commandTimeout = 10 }
-        try client.command(["SET", "k", "v"])
+        try client.command("SET", key: "k", "v")
         let tally = Tally()
         Self.onThreads(2) { thread in
             if thread == 0 {
-                tally.record(ClientTests.code { try client.command(["DEBUG", "SLEEP", "1"]) })
+                tally.record(ClientTests.code { try client.command("DEBUG", "SLEEP", "1") })
             } else {
                 usleep(300_000)
                 client.disconnect()
             }
         }
         #expect(tally.recorded == [.connectionFailed])
-        #expect(try client.command(["GET", "k"]).string == "v")
+        #expect(try client.command("GET", key: "k").string == "v")
     }
 }

@@ -50,9 +50,9 @@ import Testing
         let set = try RedisSentinelSet()
         let down = RedisServer.freePort()
         let client = try ClientTests.client(set.url(before: [down]))
-        try client.command(["SET", "found", "yes"])
-        #expect(try RedisSentinelSet.direct(set.servers[0]).command(["GET", "found"]).string == "yes")
-        #expect(try client.command(["ROLE"]).array?.first?.string == "master")
+        try client.command("SET", key: "found", "yes")
+        #expect(try RedisSentinelSet.direct(set.servers[0]).command("GET", key: "found").string == "yes")
+        #expect(try client.command("ROLE").array?.first?.string == "master")
         #expect(client.sentinelPrimary?.primary == Address(host: "127.0.0.1", port: set.servers[0].port))
         #expect(client.sentinelPrimary?.sentinels.first == Address(host: "127.0.0.1", port: set.sentinels[0].port))
         #expect(client.sentinelPrimary?.sentinels.dropFirst().first == Address(host: "127.0.0.1", port: down))
@@ -61,7 +61,7 @@ import Testing
         set.sentinels[0].stop()
         set.sentinels[1].stop()
         let later = try ClientTests.client(set.url(before: [down]))
-        #expect(try later.command(["GET", "found"]).string == "yes")
+        #expect(try later.command("GET", key: "found").string == "yes")
     }
 
     /// `rediss-sentinel://`: TLS to the sentinels and to the primary, verified against the CA given;
@@ -70,10 +70,10 @@ import Testing
         let tls = try TLSFiles()
         let set = try RedisSentinelSet(tls: tls)
         let client = try ClientTests.client(set.url()) { $0.caFile = tls.caCertificate }
-        try client.command(["SET", "secure", "yes"])
-        #expect(try RedisSentinelSet.direct(set.servers[0]).command(["GET", "secure"]).string == "yes")
+        try client.command("SET", key: "secure", "yes")
+        #expect(try RedisSentinelSet.direct(set.servers[0]).command("GET", key: "secure").string == "yes")
         let untrusting = try ClientTests.client(set.url()) { $0.commandTimeout = 1 }
-        #expect(ClientTests.code { try untrusting.command(["PING"]) } == .tlsCertificate)
+        #expect(ClientTests.code { try untrusting.command("PING") } == .tlsCertificate)
     }
 
     /// A sentinel that names the replica (stale, or lying: here a fake one) is not trusted: the
@@ -82,22 +82,22 @@ import Testing
     @Test func aSentinelThatNamesAReplicaIsNotTrusted() throws {
         let set = try RedisSentinelSet()
         let replica = set.servers[1]
-        try RedisSentinelSet.direct(replica).command(["CONFIG", "SET", "replica-read-only", "no"])
+        try RedisSentinelSet.direct(replica).command("CONFIG", "SET", "replica-read-only", "no")
         let fake = try FakeServer(answer: Self.naming(replica.port))
 
         let misled = try ClientTests.client("redis-sentinel://127.0.0.1:\(fake.port)/\(set.name)") { $0.commandTimeout = 0.5 }
-        let error = ClientTests.code { try misled.command(["SET", "misled", "yes"]) }
+        let error = ClientTests.code { try misled.command("SET", key: "misled", "yes") }
         #expect(error == .connectionFailed)
         do {
-            try misled.command(["PING"])
+            try misled.command("PING")
         } catch {
             #expect(error.message.contains("ROLE"), "\(error)")
         }
-        #expect(try RedisSentinelSet.direct(replica).command(["EXISTS", "misled"]).integer == 0)
+        #expect(try RedisSentinelSet.direct(replica).command("EXISTS", key: "misled").integer == 0)
 
         let client = try ClientTests.client(set.url(before: [fake.port]))
-        try client.command(["SET", "right", "yes"])
-        #expect(try RedisSentinelSet.direct(set.servers[0]).command(["GET", "right"]).string == "yes")
+        try client.command("SET", key: "right", "yes")
+        #expect(try RedisSentinelSet.direct(set.servers[0]).command("GET", key: "right").string == "yes")
         #expect(client.sentinelPrimary?.sentinels.first?.port == set.sentinels[0].port)
     }
 
@@ -108,12 +108,12 @@ import Testing
         let second = try RedisServer(RedisServer.Options(replicaOf: first.port))
         let fake = try FakeServer(answer: Self.naming(first.port))
         let client = try ClientTests.client("redis-sentinel://127.0.0.1:\(fake.port)/mymaster")
-        try client.command(["SET", "before", "1"])
+        try client.command("SET", key: "before", "1")
         fake.answer(with: Self.naming(second.port))
-        try RedisSentinelSet.direct(second).command(["REPLICAOF", "NO", "ONE"])
-        try RedisSentinelSet.direct(first).command(["REPLICAOF", "127.0.0.1", "\(second.port)"])
-        #expect(try client.command(["SET", "after", "2"]) == .simple("OK"))
-        #expect(try RedisSentinelSet.direct(second).command(["GET", "after"]).string == "2")
+        try RedisSentinelSet.direct(second).command("REPLICAOF", "NO", "ONE")
+        try RedisSentinelSet.direct(first).command("REPLICAOF", "127.0.0.1", "\(second.port)")
+        #expect(try client.command("SET", key: "after", "2") == .simple("OK"))
+        #expect(try RedisSentinelSet.direct(second).command("GET", key: "after").string == "2")
         #expect(client.sentinelPrimary?.primary?.port == second.port)
     }
 
@@ -127,13 +127,13 @@ import Testing
         let stop = try #require(tracked.observeChanges(clientId: T.clientId, recorder.record))
         defer { stop() }
         try recorder.wait("tracking") { $0 == [.tracking] }
-        try RedisSentinelSet.direct(set.sentinels[0]).command(["SENTINEL", "FAILOVER", set.name])
+        try RedisSentinelSet.direct(set.sentinels[0]).command("SENTINEL", "FAILOVER", set.name)
         try set.wait("the tracker stopped and tracking again", seconds: 60) {
             recorder.changes.withLock { $0.contains(.stopped) && $0.last == .tracking }
         }
         try set.wait("the tracker on the new primary", seconds: 30) {
             // A client with tracking on (flag t; the sentinels' own subscriptions have not).
-            let clients = (try? RedisSentinelSet.direct(set.servers[1]).command(["CLIENT", "LIST"]).string) ?? ""
+            let clients = (try? RedisSentinelSet.direct(set.servers[1]).command("CLIENT", "LIST").string) ?? ""
             return clients.split(separator: "\n").contains {
                 $0.split(separator: " ").contains { $0.hasPrefix("flags=") && $0.contains("t") }
             }
@@ -181,7 +181,7 @@ import Testing
         defer { join() }
         try set.wait("acknowledged writes before the failover", seconds: 30) { writers.allSatisfy { $0.acknowledged(in: 0) >= 20 } }
 
-        try RedisSentinelSet.direct(set.sentinels[0]).command(["SENTINEL", "FAILOVER", set.name])
+        try RedisSentinelSet.direct(set.sentinels[0]).command("SENTINEL", "FAILOVER", set.name)
         try set.wait("the replica promoted", seconds: 60) { set.agreedPrimary() === second }
         phase.withLock { $0 = 1 }
         // The demoted primary becomes the new one's replica, and the client finds the new primary.
@@ -196,14 +196,14 @@ import Testing
 
         join()
         for writer in writers {
-            let value = try client.command(["GET", writer.key]).string.flatMap { Int64($0) } ?? 0
+            let value = try client.command("GET", key: writer.key).string.flatMap { Int64($0) } ?? 0
             #expect(value >= writer.highestAcknowledged, "\(writer.key): \(value) < \(writer.highestAcknowledged) acknowledged")
             #expect(writer.highestAcknowledged > 0)
         }
-        #expect(try client.command(["ROLE"]).array?.first?.string == "master")
-        #expect(try client.command(["CONFIG", "GET", "port"]).array?.last?.string == "\(first.port)")
-        #expect(try client.command(["INCR", "after-the-failovers"]) == .integer(1))
-        #expect(try RedisSentinelSet.direct(first).command(["GET", "after-the-failovers"]).string == "1")
+        #expect(try client.command("ROLE").array?.first?.string == "master")
+        #expect(try client.command("CONFIG", "GET", "port").array?.last?.string == "\(first.port)")
+        #expect(try client.command("INCR", key: "after-the-failovers") == .integer(1))
+        #expect(try RedisSentinelSet.direct(first).command("GET", key: "after-the-failovers").string == "1")
     }
 }
 
@@ -220,7 +220,7 @@ final class FailoverWriter: @unchecked Sendable {
     func succeeded(in phase: Int) -> Int { state.withLock { $0.succeeded[phase] } }
 
     func run(_ client: MSALRedisClient, phase: Locked<Int>, stop: Locked<Bool>) {
-        let commands = [["INCR", key], ["WAIT", "1", "200"]].map { $0.map { Data($0.utf8) } }
+        let commands = [RedisCommand("INCR", key: key), RedisCommand("WAIT", 1, 200)]
         while !stop.withLock({ $0 }) {
             let now = phase.withLock { $0 }
             let replies = try? client.pipeline(commands)

@@ -73,17 +73,17 @@ import Testing
         #expect(second.transport.tokenRequests == 0)
         // Nothing in Redis is readable without the key.
         let client = try ClientTests.client(server.url)
-        let keys = try client.command(["KEYS", "todo:tc:*"]).array?.compactMap(\.string) ?? []
+        let keys = try client.command("KEYS", "todo:tc:*").array?.compactMap(\.string) ?? []
         #expect(keys.contains { $0.hasSuffix(":e") })
         for key in keys where key.hasSuffix(":e") {
-            for field in try client.command(["HVALS", key]).array ?? [] {
+            for field in try client.command("HVALS", key: key).array ?? [] {
                 #expect(field.data.map { $0.range(of: Data(todo.utf8)) == nil } == true)
             }
         }
         there.signOut()
         #expect(first.app.getNativeAuthUserAccount() == nil)
         // The account's partition is gone (the client's own, app metadata, stays).
-        #expect(try client.command(["KEYS", "todo:tc:*|a*"]).array?.isEmpty == true)
+        #expect(try client.command("KEYS", "todo:tc:*|a*").array?.isEmpty == true)
     }
 
     @Test func fourWorkersRefreshingOneAccountAtOnceLoseNothing() async throws {

@@ -45,7 +45,7 @@ import Testing
         #expect(saved.status == 0, "\(saved.stderr)")
         let id = saved.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let client = try ClientTests.client(server.url)
-        let stored = try #require(try client.command(["GET", "signin:{\(id)}"]).data)
+        let stored = try #require(try client.command("GET", key: "signin:{\(id)}").data)
         #expect(stored.range(of: Data("ct-secret-value".utf8)) == nil)
         let store = try MSALRedisSignInStore(client: client, encryptionKey: Self.key)
         #expect(try store.take(id) == Self.state)
@@ -58,7 +58,7 @@ import Testing
         let store = try MSALRedisSignInStore(client: try ClientTests.client(server.url), encryptionKey: Self.key)
         let takers = try (0..<8).map { _ in
             let client = try ClientTests.client(server.url)
-            try client.command(["PING"])
+            try client.command("PING")
             return try MSALRedisSignInStore(client: client, encryptionKey: Self.key)
         }
         for round in 0..<20 {
@@ -102,11 +102,11 @@ import Testing
         let wrong = try MSALRedisSignInStore(client: try ClientTests.client(server.url), encryptionKey: Data(repeating: 9, count: 32))
         let unkeyed = try MSALRedisSignInStore(client: try ClientTests.client(server.url))
         let id = try right.save(Self.state)
-        let stored = try client.command(["GET", "signin:{\(id)}"]).data
+        let stored = try client.command("GET", key: "signin:{\(id)}").data
         #expect(Self.failure { _ = try wrong.take(id) }?.code == .invalidValue)
         #expect(Self.failure { _ = try unkeyed.take(id) }?.code == .invalidValue)
-        #expect(try client.command(["GET", "signin:{\(id)}"]).data == stored, "the state is still there, as saved")
-        let ttl = try client.command(["TTL", "signin:{\(id)}"]).integer ?? -1
+        #expect(try client.command("GET", key: "signin:{\(id)}").data == stored, "the state is still there, as saved")
+        let ttl = try client.command("TTL", key: "signin:{\(id)}").integer ?? -1
         #expect(ttl > 590 && ttl <= 600, "and keeps its lifetime")
         #expect(try right.take(id) == Self.state)
         #expect(Self.failure { _ = try right.take(id) }?.code == .notFound)
@@ -116,7 +116,7 @@ import Testing
         let server = try RedisServer()
         let client = try ClientTests.client(server.url) { $0.keyPrefix = "contoso:" }
         let id = try MSALRedisSignInStore(client: client).save(Self.state)
-        let ttl = try client.command(["TTL", "contoso:signin:{\(id)}"]).integer ?? -1
+        let ttl = try client.command("TTL", key: "contoso:signin:{\(id)}").integer ?? -1
         #expect(ttl > 590 && ttl <= 600)
         let short = try MSALRedisSignInStore(client: client, lifetime: 1)
         let expiring = try short.save(Self.state)
@@ -131,17 +131,17 @@ import Testing
         let plain = try MSALRedisSignInStore(client: client)
         // One bit flipped in the ciphertext.
         let id = try sealed.save(Self.state)
-        var bytes = try #require(try client.command(["GET", "signin:{\(id)}"]).data)
+        var bytes = try #require(try client.command("GET", key: "signin:{\(id)}").data)
         bytes[bytes.count - 3] ^= 0x01
-        try client.command([Data("SET".utf8), Data("signin:{\(id)}".utf8), bytes, Data("EX".utf8), Data("600".utf8)])
+        try client.command("SET", key: "signin:{\(id)}", bytes, "EX", "600")
         #expect(Self.failure { _ = try sealed.take(id) }?.code == .invalidValue)
         // Never returned and never taken: still there as it was, refused again.
-        #expect(try client.command(["GET", "signin:{\(id)}"]).data == bytes)
+        #expect(try client.command("GET", key: "signin:{\(id)}").data == bytes)
         #expect(Self.failure { _ = try sealed.take(id) }?.code == .invalidValue)
         // A good value copied under another id: the key is authenticated with it.
         let first = try sealed.save(Self.state)
         let second = try sealed.save(Data("other".utf8))
-        try client.command(["COPY", "signin:{\(first)}", "signin:{\(second)}", "REPLACE"])
+        try client.command("COPY", key: "signin:{\(first)}", "signin:{\(second)}", "REPLACE")
         #expect(Self.failure { _ = try sealed.take(second) }?.code == .invalidValue)
         // Another key; no key for an encrypted value; a plain value where a key is set.
         let other = try MSALRedisSignInStore(client: client, encryptionKey: Data(repeating: 9, count: 32))
@@ -150,10 +150,10 @@ import Testing
         #expect(Self.failure { _ = try sealed.take(try plain.save(Self.state)) }?.code == .invalidValue)
         // Garbage, an empty value and a hash where a state should be.
         let garbage = String(repeating: "ab", count: 16)
-        try client.command(["SET", "signin:{\(garbage)}", "{\"not\":\"ours\"}"])
+        try client.command("SET", key: "signin:{\(garbage)}", "{\"not\":\"ours\"}")
         #expect(Self.failure { _ = try plain.take(garbage) }?.code == .invalidValue)
         let hash = String(repeating: "cd", count: 16)
-        try client.command(["HSET", "signin:{\(hash)}", "f", "v"])
+        try client.command("HSET", key: "signin:{\(hash)}", "f", "v")
         #expect(Self.failure { _ = try plain.take(hash) }?.serverCode == "WRONGTYPE")
     }
 

@@ -71,7 +71,7 @@ import Testing
         let store = try Self.store(server)
         try store.write(MSALTokenCacheEntryWrite(partition: Self.ada, set: ["AccessToken:a": Self.value("old")], remove: []))
         let client = try ClientTests.client(server.url)
-        try client.command([Data("DEL".utf8), store.key(Self.ada, "e"), store.key(Self.ada, "x"), store.key(Self.ada, "v")])
+        try client.command("DEL", key: store.keys(Self.ada).entries, store.keys(Self.ada).expiries, store.keys(Self.ada).version)
         try store.write(MSALTokenCacheEntryWrite(partition: Self.ada, set: ["AccessToken:b": Self.value("new")], remove: []))
         try store.index(Self.ada, "remove")
         #expect(Set(try store.partitionVersions(clientId: Self.clientId).keys) == [Self.ada])
@@ -79,7 +79,7 @@ import Testing
         // With no data left, the removal's index step does remove the member.
         try store.removePartition(Self.ada)
         #expect(try store.partitionVersions(clientId: Self.clientId).isEmpty)
-        #expect(try client.command([Data("SMEMBERS".utf8), store.clientKey(Self.clientId, "partitions")]).array?.isEmpty == true)
+        #expect(try client.command("SMEMBERS", key: store.keys(Self.clientId).partitions).array?.isEmpty == true)
     }
 
     /// A write that leaves a partition with no entries (its last access token expired and
@@ -90,7 +90,7 @@ import Testing
         let client = try ClientTests.client(server.url)
         let index = { () throws -> Set<String> in
             Set(
-                try client.command([Data("SMEMBERS".utf8), store.clientKey(Self.clientId, "partitions")]).array?.compactMap(\.string) ?? [])
+                try client.command("SMEMBERS", key: store.keys(Self.clientId).partitions).array?.compactMap(\.string) ?? [])
         }
         try store.write(MSALTokenCacheEntryWrite(partition: Self.ada, set: ["AccessToken:a": Self.value("a")], remove: []))
         try store.write(MSALTokenCacheEntryWrite(partition: Self.grace, set: ["RefreshToken:r": Self.value("r", expires: nil)], remove: []))
@@ -100,7 +100,7 @@ import Testing
         #expect(try index() == ["agrace-uid.tenant"], "the emptied partition is out of the index")
         #expect(try store.partitionVersions(clientId: Self.clientId).keys.sorted { $0.description < $1.description } == [Self.grace])
         #expect(try store.changeVersion(clientId: Self.clientId) != before)
-        #expect(try client.command([Data("EXISTS".utf8), store.key(Self.ada, "e"), store.key(Self.ada, "v")]).integer == 0)
+        #expect(try client.command("EXISTS", key: store.keys(Self.ada).entries, store.keys(Self.ada).version).integer == 0)
     }
 
     @Test func everyWriteAndRemovalChangesTheVersionsToValuesNeverSeenBefore() throws {
@@ -126,8 +126,8 @@ import Testing
         let store = try Self.store(server)
         try store.write(MSALTokenCacheEntryWrite(partition: Self.ada, set: ["AccessToken:a": Self.value("a")], remove: []))
         let client = try ClientTests.client(server.url)
-        try client.command([Data("DEL".utf8), store.key(Self.ada, "v")])
-        try client.command([Data("HSET".utf8), store.key(Self.ada, "v"), Data("f".utf8), Data("v".utf8)])
+        try client.command("DEL", key: store.keys(Self.ada).version)
+        try client.command("HSET", key: store.keys(Self.ada).version, "f", "v")
         var refused: MSALRedisError?
         do { _ = try store.partitionVersions(clientId: Self.clientId) } catch { refused = error as? MSALRedisError }
         #expect(refused?.serverCode == "WRONGTYPE")
@@ -139,13 +139,13 @@ import Testing
         let client = try ClientTests.client(server.url)
         try store.write(
             MSALTokenCacheEntryWrite(partition: Self.ada, set: ["AccessToken:short": Self.value("s", expires: 2)], remove: []))
-        let ttl = try client.command([Data("PTTL".utf8), store.key(Self.ada, "e")]).integer ?? -1
+        let ttl = try client.command("PTTL", key: store.keys(Self.ada).entries).integer ?? -1
         // The partition lives as long as its token: 2 s, not the 90 days of a refresh token nor for
         // ever. The bound leaves room for the server's clock, read once per command, lagging this
         // process's on a loaded machine (a bound of exactly the token's lifetime failed there once).
         #expect(ttl > 0 && ttl <= 3000, "\(ttl)")
         try store.write(MSALTokenCacheEntryWrite(partition: Self.grace, set: ["RefreshToken:r": Self.value("r", expires: nil)], remove: []))
-        #expect(try client.command([Data("PTTL".utf8), store.key(Self.grace, "e")]).integer == -1)
+        #expect(try client.command("PTTL", key: store.keys(Self.grace).entries).integer == -1)
         usleep(3_100_000)
         #expect(try store.entries(in: Self.ada).isEmpty)
         #expect(try store.partitionVersions(clientId: Self.clientId)[Self.ada] == nil)
@@ -173,14 +173,14 @@ import Testing
         let store = try Self.store(server, key: SignInStoreTests.key)
         let client = try ClientTests.client(server.url)
         try store.write(MSALTokenCacheEntryWrite(partition: Self.ada, set: ["RefreshToken:r": Self.value("rt-secret-value")], remove: []))
-        let stored = try #require(try client.command([Data("HGET".utf8), store.key(Self.ada, "e"), Data("RefreshToken:r".utf8)]).data)
+        let stored = try #require(try client.command("HGET", key: store.keys(Self.ada).entries, "RefreshToken:r").data)
         #expect(stored.range(of: Data("rt-secret-value".utf8)) == nil)
         #expect(try store.entries(in: Self.ada) == ["RefreshToken:r": Data("rt-secret-value".utf8)])
         // The same bytes under another field do not authenticate.
-        try client.command([Data("HSET".utf8), store.key(Self.ada, "e"), Data("RefreshToken:other".utf8), stored])
+        try client.command("HSET", key: store.keys(Self.ada).entries, "RefreshToken:other", stored)
         #expect(throws: MSALRedisError.self) { try store.entries(in: Self.ada) }
         // A plain store cannot read them either, and a wrong type is an error, not an empty cache.
-        try client.command([Data("SET".utf8), store.key(Self.grace, "e"), Data("x".utf8)])
+        try client.command("SET", key: store.keys(Self.grace).entries, "x")
         #expect(throws: MSALRedisError.self) { try store.entries(in: Self.grace) }
     }
 
@@ -189,15 +189,14 @@ import Testing
         let store = try MSALRedisTokenCacheEntryStore(client: try ClientTests.client(cluster.nodes[0].url) { $0.keyPrefix = "app:" })
         let admin = try cluster.direct(cluster.nodes[0])
         for partition in [Self.ada, Self.grace, MSALTokenCachePartition(clientId: "odd{client}", homeAccountId: "{x}")] {
-            let slots = try ["e", "x", "v", "lock"].map {
-                try admin.command([Data("CLUSTER".utf8), Data("KEYSLOT".utf8), store.key(partition, $0)])
-            }
+            let keys = store.keys(partition)
+            let slots = try [keys.entries, keys.expiries, keys.version, keys.lock].map { try admin.command("CLUSTER", "KEYSLOT", $0) }
             #expect(Set(slots.compactMap(\.integer)).count == 1 && slots.count == 4)
             try store.write(MSALTokenCacheEntryWrite(partition: partition, set: ["AccessToken:a": Self.value("v")], remove: []))
             #expect(try store.entries(in: partition) == ["AccessToken:a": Data("v".utf8)])
         }
-        let ada = try admin.command([Data("CLUSTER".utf8), Data("KEYSLOT".utf8), store.key(Self.ada, "e")])
-        let grace = try admin.command([Data("CLUSTER".utf8), Data("KEYSLOT".utf8), store.key(Self.grace, "e")])
+        let ada = try admin.command("CLUSTER", "KEYSLOT", store.keys(Self.ada).entries)
+        let grace = try admin.command("CLUSTER", "KEYSLOT", store.keys(Self.grace).entries)
         #expect(ada != grace)
     }
 }

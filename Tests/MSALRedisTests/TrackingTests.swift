@@ -55,7 +55,7 @@ import Testing
         try writer.removePartition(T.ada)
         try recorder.wait("three changes") { $0.count == 4 }
         #expect(recorder.changes.withLock { $0 } == [.tracking, .changed(T.ada), .changed(braces), .changed(T.ada)])
-        try ClientTests.client(server.url).command(["FLUSHDB"])
+        try ClientTests.client(server.url).command("FLUSHDB")
         try recorder.wait("a flush") { $0.last == .changedAll }
     }
 
@@ -64,12 +64,12 @@ import Testing
         let (writer, recorder, stop) = try Self.tracking(server)
         defer { stop() }
         let client = try ClientTests.client(server.url)
-        let list = try #require(try client.command(["CLIENT", "LIST", "TYPE", "pubsub"]).string)
+        let list = try #require(try client.command("CLIENT", "LIST", "TYPE", "pubsub").string)
         let id = try #require(list.split(separator: " ").first { $0.hasPrefix("id=") }?.dropFirst(3))
         // Killed, then a write: Redis runs them in this order, so the write lands in the gap.
-        let version = writer.key(T.ada, "v")
+        let version = writer.keys(T.ada).version
         _ = try client.pipeline([
-            ["CLIENT", "KILL", "ID", String(id)].map { Data($0.utf8) }, [Data("SET".utf8), version, Data("v2".utf8)],
+            RedisCommand("CLIENT", "KILL", "ID", String(id)), RedisCommand("SET", key: version, "v2"),
         ])
         try recorder.wait("stopped, then tracking") { $0 == [.tracking, .stopped, .tracking] }
         try writer.write(MSALTokenCacheEntryWrite(partition: T.ada, set: ["AccessToken:a": T.value("x")], remove: []))
@@ -84,7 +84,7 @@ import Testing
         defer { stop() }
         try recorder.wait("tracking") { $0 == [.tracking] }
         // Redis answers no one for 3 s: the connection stays open, but the PING goes unanswered.
-        try ClientTests.client(server.url).command(["CLIENT", "PAUSE", "3000", "ALL"])
+        try ClientTests.client(server.url).command("CLIENT", "PAUSE", "3000", "ALL")
         try recorder.wait("stopped, then tracking") { $0 == [.tracking, .stopped, .tracking] }
     }
 
@@ -99,13 +99,13 @@ import Testing
         let direct = try cluster.direct(node)
         var asked = false
         for _ in 0..<1000 where !asked {
-            asked = (try direct.command(["INFO", "commandstats"]).string ?? "").contains("cmdstat_info:")
+            asked = (try direct.command("INFO", "commandstats").string ?? "").contains("cmdstat_info:")
             if !asked { usleep(10_000) }
         }
         try #require(asked, "the tracker never asked INFO")
         // ...and turned no tracking on: one node's invalidations would miss the others' keys.
         usleep(200_000)
-        #expect(!((try direct.command(["INFO", "commandstats"]).string ?? "").contains("cmdstat_client|tracking:")))
+        #expect(!((try direct.command("INFO", "commandstats").string ?? "").contains("cmdstat_client|tracking:")))
         #expect(recorder.changes.withLock { $0 }.isEmpty)
     }
 

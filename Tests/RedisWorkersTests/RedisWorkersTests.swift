@@ -148,9 +148,9 @@ import Testing
         #expect(!run.stdout.contains(password) && !run.stderr.contains(password))
         // Its keys are under a prefix of the run's own, and the server it did not start still answers.
         let client = try MSALRedisClient(configuration: MSALRedisConfiguration(url: server.url))
-        let keys = try client.command(["KEYS", "redis-workers:*"]).array ?? []
+        let keys = try client.command("KEYS", "redis-workers:*").array ?? []
         #expect(!keys.isEmpty)
-        #expect(try client.command(["PING"]).string == "PONG")
+        #expect(try client.command("PING").string == "PONG")
         #expect(run.leftovers.isEmpty)
         #expect(!run.redisStillAnswers)
     }

@@ -55,7 +55,7 @@ struct RedisSettings: Sendable {
         do throws(MSALRedisError) {
             store = try MSALRedisTokenCacheEntryStore(client: client, encryptionKey: key)
             try client.awaitCredentials(timeout: MSALRedisSettings.credentialWait)
-            try client.command(["PING"])
+            try client.ping()
         } catch {
             throw Self.unusable(error, client.configuration)
         }

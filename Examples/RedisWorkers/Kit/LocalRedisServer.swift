@@ -62,7 +62,7 @@ final class LocalRedisServer: Sendable {
                 process.end()
                 throw RedisWorkersError("redis-server exited at start (its log: \(directory)/redis.log)")
             }
-            if (try? client.command(["PING"]).string) == "PONG" { return }
+            if (try? client.ping()) != nil { return }
             usleep(20_000)
         }
         process.end()

@@ -38,7 +38,7 @@ public final class Worker: Sendable {
             var configuration = try MSALRedisConfiguration(url: settings.redisURL)
             configuration.keyPrefix = settings.keyPrefix
             let client = try MSALRedisClient(configuration: configuration)
-            _ = try client.command(["PING"]) // fail now, not at the first request
+            try client.ping() // fail now, not at the first request
             signIns = try MSALRedisSignInStore(client: client, encryptionKey: settings.encryptionKey)
             let tokenCache = try MSALRedisTokenCacheEntryStore(client: client, encryptionKey: settings.encryptionKey)
             guard let url = URL(string: settings.authority) else { throw RedisWorkersError("not an authority URL") }

@@ -40,22 +40,6 @@ struct ClusterSlotMap {
         return Node(host: host.isEmpty ? "127.0.0.1" : host, port: port)
     }
 
-    /// The key a command is routed by: the first key of `EVAL`/`EVALSHA`/`FCALL` (after the
-    /// script and the key count), none for commands without a key, else the first argument.
-    static func routingKey(of arguments: [Data]) -> Data? {
-        let name = String(decoding: arguments[0], as: UTF8.self).uppercased()
-        switch name {
-        case "EVAL", "EVALSHA", "EVAL_RO", "EVALSHA_RO", "FCALL", "FCALL_RO":
-            guard arguments.count > 3, let count = Int(String(decoding: arguments[2], as: UTF8.self)), count > 0 else { return nil }
-            return arguments[3]
-        case "PING", "INFO", "CLUSTER", "SCRIPT", "DEBUG", "CONFIG", "FLUSHALL", "FLUSHDB", "DBSIZE", "ACL", "AUTH", "SELECT", "ECHO",
-            "TIME", "CLIENT", "COMMAND", "ASKING", "MULTI", "EXEC", "DISCARD", "WAIT", "PUBLISH", "SAVE", "BGREWRITEAOF":
-            return nil
-        default:
-            return arguments.count > 1 ? arguments[1] : nil
-        }
-    }
-
     /// A key's hash slot: CRC16 (XMODEM) of the key, or of the part inside its first `{…}` when
     /// that part is not empty (a hash tag), mod 16384.
     static func slot(of key: Data) -> Int {

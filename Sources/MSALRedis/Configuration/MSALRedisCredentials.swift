@@ -44,7 +44,7 @@ public struct MSALRedisCredentials: Sendable, Equatable, CustomStringConvertible
     public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
 
     /// The `AUTH` command that presents them.
-    var command: [Data] {
-        [Data("AUTH".utf8)] + (username.map { [Data($0.utf8)] } ?? []) + [Data(password.utf8)]
+    var command: RedisCommand {
+        RedisCommand("AUTH", arguments: (username.map { [$0] } ?? []) + [password])
     }
 }

@@ -67,7 +67,7 @@ final class MultiplexedConnection: @unchecked Sendable {
 
     /// Sends `commands` (pipelined) and returns one reply for each, in order, before `deadline`.
     /// Error replies come back as `.error`. Any thrown error means the connection has failed.
-    func send(_ commands: [[Data]], deadline: Deadline) throws(MSALRedisError) -> [MSALRedisReply] {
+    func send(_ commands: [RedisCommand], deadline: Deadline) throws(MSALRedisError) -> [MSALRedisReply] {
         let bytes = commands.flatMap { RESPEncoder.encode($0) }
         let ticket = Ticket(count: commands.count)
         condition.lock()

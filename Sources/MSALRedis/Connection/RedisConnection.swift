@@ -22,10 +22,10 @@ final class RedisConnection {
         credentialGeneration = credentials.generation
         socket = try RedisSocket(endpoint: endpoint, tlsContext: tlsContext, deadline: deadline)
         reader = RESPReader(maxBulkBytes: configuration.maxReplyBytes, maxArrayCount: configuration.maxArrayCount)
-        var setup: [[Data]] = []
+        var setup: [RedisCommand] = []
         if let presented = credentials.credentials { setup.append(presented.command) }
         if selectDatabase && configuration.database != 0 {
-            setup.append([Data("SELECT".utf8), Data(String(configuration.database).utf8)])
+            setup.append(RedisCommand("SELECT", configuration.database))
         }
         guard !setup.isEmpty else { return }
         for reply in try pipeline(setup, deadline: deadline) {
@@ -46,7 +46,7 @@ final class RedisConnection {
 
     /// Sends `commands` at once and reads one reply for each before `deadline`. Error replies
     /// come back as `.error`.
-    func pipeline(_ commands: [[Data]], deadline: Deadline) throws(MSALRedisError) -> [MSALRedisReply] {
+    func pipeline(_ commands: [RedisCommand], deadline: Deadline) throws(MSALRedisError) -> [MSALRedisReply] {
         try socket.write(commands.flatMap { RESPEncoder.encode($0) }, deadline: deadline)
         var replies: [MSALRedisReply] = []
         while replies.count < commands.count {

@@ -1,8 +1,9 @@
 import Foundation
 
-/// One reply of a Redis server (RESP2). A top-level error reply is thrown as `MSALRedisError`;
-/// `.error` appears only inside an array (a transaction's results).
-public enum MSALRedisReply: Sendable, Equatable {
+/// One reply of a Redis server (RESP2). `MSALRedisClient.run` throws an error reply as
+/// `MSALRedisError`; `.error` is what `MSALRedisClient.pipeline` returns in an erring command's
+/// place, and what an array (a script's or a transaction's results) may hold.
+package enum MSALRedisReply: Sendable, Equatable {
     /// `+OK`, `+PONG`, …
     case simple(String)
     /// An error inside an array: its text.
@@ -17,7 +18,7 @@ public enum MSALRedisReply: Sendable, Equatable {
     case array([MSALRedisReply])
 
     /// The bytes of a bulk string, the text of a simple string as UTF-8; `nil` otherwise.
-    public var data: Data? {
+    package var data: Data? {
         switch self {
         case .bulk(let data): return data
         case .simple(let text): return Data(text.utf8)
@@ -26,16 +27,16 @@ public enum MSALRedisReply: Sendable, Equatable {
     }
 
     /// `data` as UTF-8 text, when it is.
-    public var string: String? { data.flatMap { String(data: $0, encoding: .utf8) } }
+    package var string: String? { data.flatMap { String(data: $0, encoding: .utf8) } }
 
     /// The integer of an integer reply.
-    public var integer: Int64? {
+    package var integer: Int64? {
         if case .integer(let value) = self { return value }
         return nil
     }
 
     /// The elements of an array reply.
-    public var array: [MSALRedisReply]? {
+    package var array: [MSALRedisReply]? {
         if case .array(let elements) = self { return elements }
         return nil
     }

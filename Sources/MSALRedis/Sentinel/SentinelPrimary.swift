@@ -87,8 +87,7 @@ struct SentinelPrimary {
             credentials: CredentialKeeper(configuration: plain), selectDatabase: false,
             operation: deadline)
         defer { connection.close() }
-        let question = ["SENTINEL", "get-master-addr-by-name", name].map { Data($0.utf8) }
-        let reply = try connection.pipeline([question], deadline: deadline)[0]
+        let reply = try connection.pipeline([RedisCommand("SENTINEL", "get-master-addr-by-name", name)], deadline: deadline)[0]
         if let text = reply.errorText {
             let error = MSALRedisError.fromServer(text)
             throw MSALRedisError(
@@ -113,7 +112,7 @@ struct SentinelPrimary {
             endpoint: .tcp(host: primary.host, port: primary.port), configuration: configuration, tlsContext: tlsContext,
             credentials: credentials, selectDatabase: false, operation: deadline)
         defer { connection.close() }
-        let role = try connection.pipeline([[Data("ROLE".utf8)]], deadline: deadline)[0]
+        let role = try connection.pipeline([RedisCommand("ROLE")], deadline: deadline)[0]
         guard let what = role.array?.first?.string, what == "master" else {
             let answer = role.array?.first?.string ?? role.errorText.map { MSALRedisError.fromServer($0).message } ?? "no role"
             throw MSALRedisError(
@@ -128,7 +127,7 @@ extension MSALRedisClient {
     /// Sends `commands` to the primary Redis Sentinel names (resolved when none is known), forgets
     /// it after a failure, and after a `READONLY` reply sends the commands once more to the primary
     /// resolved anew (`SentinelPrimary`), all before `deadline`.
-    func sendToPrimary(_ commands: [[Data]], deadline: Deadline) throws(MSALRedisError) -> [MSALRedisReply] {
+    func sendToPrimary(_ commands: [RedisCommand], deadline: Deadline) throws(MSALRedisError) -> [MSALRedisReply] {
         var resent = false
         while true {
             let primary = try resolvedPrimary(deadline: deadline)

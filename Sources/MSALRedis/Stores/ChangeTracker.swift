@@ -22,9 +22,8 @@ final class ChangeTracker: @unchecked Sendable {
     private let configuration: MSALRedisConfiguration
     private let tlsContext: TLSContext?
     private let credentials: CredentialKeeper
-    private let clientId: String
-    /// `<prefix>tc:{<client>|`: every key of the client's partitions starts so.
-    private let partitionPrefix: String
+    /// The client's keys: the prefix tracked, and the partition each changed key belongs to.
+    private let keys: TokenCacheKeys
     private let heartbeat: TimeInterval
     private let state = Locked(State())
 
@@ -37,15 +36,13 @@ final class ChangeTracker: @unchecked Sendable {
     }
 
     init(
-        configuration: MSALRedisConfiguration, tlsContext: TLSContext?, credentials: CredentialKeeper, clientId: String,
-        partitionPrefix: String,
+        configuration: MSALRedisConfiguration, tlsContext: TLSContext?, credentials: CredentialKeeper, keys: TokenCacheKeys,
         heartbeat: TimeInterval
     ) {
         self.configuration = configuration
         self.tlsContext = tlsContext
         self.credentials = credentials
-        self.clientId = clientId
-        self.partitionPrefix = partitionPrefix
+        self.keys = keys
         self.heartbeat = heartbeat
     }
 
@@ -131,18 +128,18 @@ final class ChangeTracker: @unchecked Sendable {
             connection.close()
             return
         }
-        let replies = try connection.pipeline([["INFO", "cluster"], ["CLIENT", "ID"]].map { $0.map { Data($0.utf8) } }, deadline: setup)
+        let replies = try connection.pipeline([RedisCommand("INFO", "cluster"), RedisCommand("CLIENT", "ID")], deadline: setup)
         if replies[0].string?.contains("cluster_enabled:1") == true {
             // Invalidations come from the node that holds the key: one connection would miss the others'.
             state.withLock { $0.stopped = true }
             return
         }
         guard let id = replies[1].integer else { throw MSALRedisError.fromServer(replies[1].errorText ?? "ERR no client id") }
-        let tracking = ["CLIENT", "TRACKING", "ON", "REDIRECT", String(id), "BCAST", "PREFIX", partitionPrefix]
-        for reply in try connection.pipeline([tracking.map { Data($0.utf8) }], deadline: setup) {
+        let tracking = RedisCommand("CLIENT", "TRACKING", "ON", "REDIRECT", Int(id), "BCAST", "PREFIX", keys.partitionPrefix)
+        for reply in try connection.pipeline([tracking], deadline: setup) {
             if let text = reply.errorText { throw MSALRedisError.fromServer(text) }
         }
-        try connection.write(RESPEncoder.encode(["SUBSCRIBE", "__redis__:invalidate"].map { Data($0.utf8) }), deadline: setup)
+        try connection.write(RESPEncoder.encode(RedisCommand("SUBSCRIBE", "__redis__:invalidate")), deadline: setup)
         let subscribed = try connection.next(deadline: setup)
         if let text = subscribed.errorText { throw MSALRedisError.fromServer(text) }
         state.withLock { $0.tracking = true }
@@ -154,7 +151,7 @@ final class ChangeTracker: @unchecked Sendable {
             do {
                 reply = try connection.next(deadline: Deadline(after: pinged ? configuration.commandTimeout : heartbeat))
             } catch let error where error.code == .timeout && !pinged {
-                try connection.write(RESPEncoder.encode([Data("PING".utf8)]), deadline: Deadline(after: configuration.commandTimeout))
+                try connection.write(RESPEncoder.encode(RedisCommand("PING")), deadline: Deadline(after: configuration.commandTimeout))
                 pinged = true
                 continue
             }
@@ -167,33 +164,17 @@ final class ChangeTracker: @unchecked Sendable {
     /// `.changedAll`. Other messages (the answer to a `PING`) name none.
     func changes(in message: MSALRedisReply) -> [MSALTokenCacheChange] {
         guard let parts = message.array, parts.count == 3, parts[0].string == "message" else { return [] }
-        guard let keys = parts[2].array else { return [.changedAll] }
+        guard let changed = parts[2].array else { return [.changedAll] }
         var partitions: [MSALTokenCachePartition] = []
-        for key in keys {
+        for key in changed {
             guard let key = key.string else { return [.changedAll] }
-            switch partition(of: key) {
+            switch keys.partition(of: key) {
             case .some(.some(let partition)): if !partitions.contains(partition) { partitions.append(partition) }
             case .some(.none): continue
             case .none: return [.changedAll]
             }
         }
         return partitions.map { .changed($0) }
-    }
-
-    /// The partition `key` belongs to; `.some(nil)` for a key that changes no entry (a refresh
-    /// lock); nil for a key under the prefix that this library does not make.
-    private func partition(of key: String) -> MSALTokenCachePartition?? {
-        guard key.hasPrefix(partitionPrefix) else { return nil }
-        let rest = key.dropFirst(partitionPrefix.count)
-        guard let close = rest.firstIndex(of: "}") else { return nil }
-        let member = rest[..<close]
-        guard rest[close...].hasPrefix("}:") else { return nil }
-        if rest[close...] == "}:lock" { return .some(nil) }
-        if member == "-" { return MSALTokenCachePartition(clientId: clientId, homeAccountId: nil) }
-        guard member.first == "a" else { return nil }
-        let account = member.dropFirst().replacingOccurrences(of: "%7B", with: "{").replacingOccurrences(of: "%7D", with: "}")
-            .replacingOccurrences(of: "%25", with: "%")
-        return MSALTokenCachePartition(clientId: clientId, homeAccountId: account)
     }
 }
 

@@ -1,4 +1,3 @@
-import CRedisTLS
 import Foundation
 
 /// Saved sign-ins on Redis: a waiting flow state's bytes (`state.serialized()`, V1 or V2) kept
@@ -46,7 +45,7 @@ public final class MSALRedisSignInStore: Sendable {
             let id = try Self.newID()
             let key = self.key(id)
             let value = try seal.seal(state, storedAs: key)
-            let reply = try client.command([Data("SET".utf8), key, value, Data("EX".utf8), Data(String(lifetime).utf8), Data("NX".utf8)])
+            let reply = try client.command("SET", key: key, value, "EX", lifetime, "NX")
             if reply == .simple("OK") { return id }
         }
         throw MSALRedisError(.serverError, "Redis did not store the saved sign-in")
@@ -69,13 +68,13 @@ public final class MSALRedisSignInStore: Sendable {
 
     private func takeOnce(_ key: Data) throws(MSALRedisError) -> Data {
         let stored: Data
-        switch try client.command([Data("GET".utf8), key]) {
+        switch try client.command("GET", key: key) {
         case .null: throw Self.notFound
         case .bulk(let value): stored = value
         default: throw MSALRedisError(.invalidValue, "A saved sign-in's value is not one this library wrote")
         }
         let state = try seal.open(stored, storedAs: key)
-        let deleted = try client.command([Data("EVAL".utf8), Data(Self.takeIfUnchanged.utf8), Data("1".utf8), key, stored])
+        let deleted = try client.run(RedisCommand.eval(Self.takeIfUnchanged, keys: [key], arguments: [stored]))
         guard deleted == .integer(1) else { throw Self.notFound }
         return state
     }
@@ -92,9 +91,5 @@ public final class MSALRedisSignInStore: Sendable {
     /// `<prefix>signin:{<id>}`: the id is the hash tag, so in a cluster the key's slot is the id's.
     private func key(_ id: String) -> Data { Data("\(client.configuration.keyPrefix)signin:{\(id)}".utf8) }
 
-    private static func newID() throws(MSALRedisError) -> String {
-        var bytes = [UInt8](repeating: 0, count: 16)
-        guard msal_redis_random(&bytes, 16) == 1 else { throw MSALRedisError(.invalidValue, "No random bytes for a saved sign-in id") }
-        return bytes.map { String(format: "%02x", $0) }.joined()
-    }
+    private static func newID() throws(MSALRedisError) -> String { try RandomBytes.hex(16, for: "a saved sign-in id") }
 }

@@ -1,4 +1,3 @@
-import CRedisTLS
 import Foundation
 import MSAL
 
@@ -13,7 +12,7 @@ import MSAL
 ///
 /// One partition (client id and account) is three keys sharing one hash tag, so that a cluster
 /// keeps them in one slot: a hash of entries, a hash of their expiries and a version
-/// (docs/redis.md#the-token-cache). A write is one script on that slot: it merges by entry, drops
+/// (`TokenCacheKeys`, docs/redis.md#the-token-cache). A write is one script on that slot: it merges by entry, drops
 /// expired entries, and makes the keys live as long as the latest expiry. The client's own keys
 /// (the change version and the index of partitions) share another tag and are written after the data.
 ///
@@ -56,8 +55,8 @@ public final class MSALRedisTokenCacheEntryStore: MSALTokenCacheEntryStore {
                 tracker = running
             } else {
                 tracker = ChangeTracker(
-                    configuration: client.configuration, tlsContext: client.tlsContext, credentials: client.credentials, clientId: clientId,
-                    partitionPrefix: partitionPrefix(clientId), heartbeat: Self.heartbeat)
+                    configuration: client.configuration, tlsContext: client.tlsContext, credentials: client.credentials,
+                    keys: keys(clientId), heartbeat: Self.heartbeat)
                 trackers[clientId] = tracker
                 tracker.start()
             }
@@ -81,7 +80,7 @@ public final class MSALRedisTokenCacheEntryStore: MSALTokenCacheEntryStore {
 
     /// `GET <prefix>tc:{<client id>}:changed`.
     public func changeVersion(clientId: String) throws -> String? {
-        try client.command([Data("GET".utf8), clientKey(clientId, "changed")]).string
+        try client.command("GET", key: keys(clientId).changed).string
     }
 
     /// The members of the client's partition set, each with its version key's value (partitions
@@ -92,11 +91,10 @@ public final class MSALRedisTokenCacheEntryStore: MSALTokenCacheEntryStore {
     }
 
     private func versions(clientId: String) throws(MSALRedisError) -> [MSALTokenCachePartition: String] {
-        let members = try client.command([Data("SMEMBERS".utf8), clientKey(clientId, "partitions")]).array ?? []
-        let partitions = members.compactMap(\.string).map { member in
-            MSALTokenCachePartition(clientId: clientId, homeAccountId: member == "-" ? nil : String(member.dropFirst()))
-        }
-        let replies = try client.pipeline(partitions.map { [Data("GET".utf8), key($0, "v")] })
+        let keys = keys(clientId)
+        let members = try client.command("SMEMBERS", key: keys.partitions).array ?? []
+        let partitions = members.compactMap(\.string).compactMap(keys.partition(member:))
+        let replies = try client.pipeline(partitions.map { RedisCommand("GET", key: keys.of($0).version) })
         var versions: [MSALTokenCachePartition: String] = [:]
         for (partition, reply) in zip(partitions, replies) {
             if case .error(let text) = reply { throw MSALRedisError.fromServer(text) }
@@ -107,23 +105,23 @@ public final class MSALRedisTokenCacheEntryStore: MSALTokenCacheEntryStore {
 
     /// `HGETALL` of the partition's entries, each opened (`.invalidValue` for one this store did not write).
     public func entries(in partition: MSALTokenCachePartition) throws -> [String: Data] {
-        let entriesKey = key(partition, "e")
-        return try opened(try client.command([Data("HGETALL".utf8), entriesKey]), entriesKey)
+        let entriesKey = keys(partition).entries
+        return try opened(try client.command("HGETALL", key: entriesKey), entriesKey)
     }
 
     /// `GET` of the partition's version key.
     public func version(of partition: MSALTokenCachePartition) throws -> String? {
-        try client.command([Data("GET".utf8), key(partition, "v")]).string
+        try client.command("GET", key: keys(partition).version).string
     }
 
     /// The version and the entries in one round trip: `GET` of the version and `HGETALL` of the
     /// entries, pipelined (one slot: one server).
     public func read(_ partition: MSALTokenCachePartition) throws -> (version: String?, entries: [String: Data]) {
-        let entriesKey = key(partition, "e")
-        let replies = try client.pipeline([[Data("GET".utf8), key(partition, "v")], [Data("HGETALL".utf8), entriesKey]])
+        let keys = keys(partition)
+        let replies = try client.pipeline([RedisCommand("GET", key: keys.version), RedisCommand("HGETALL", key: keys.entries)])
         for reply in replies { if case .error(let text) = reply { throw MSALRedisError.fromServer(text) } }
         guard let version = replies[0].string else { return (nil, [:]) }
-        return (version, try opened(replies[1], entriesKey))
+        return (version, try opened(replies[1], keys.entries))
     }
 
     /// The entries of an `HGETALL` reply, each opened (`.invalidValue` for one this store did not write).
@@ -146,23 +144,23 @@ public final class MSALRedisTokenCacheEntryStore: MSALTokenCacheEntryStore {
     }
 
     private func written(_ write: MSALTokenCacheEntryWrite) throws(MSALRedisError) {
-        let entriesKey = key(write.partition, "e")
-        var arguments = [Data("EVAL".utf8), Data(TokenCacheScripts.write.utf8), Data("3".utf8)]
-        arguments += [entriesKey, key(write.partition, "x"), key(write.partition, "v")]
-        arguments += [try Self.newVersion(), Data(String(write.set.count).utf8)]
+        let keys = keys(write.partition)
+        var arguments: [any RedisWord] = [try Self.newVersion(), write.set.count]
         for (field, value) in write.set {
             let expiry = value.expiresOn.map { String(Int64(($0.timeIntervalSince1970 * 1000).rounded(.up))) } ?? ""
-            arguments += [Data(field.utf8), try seal.seal(value.data, storedAs: entriesKey + Data(field.utf8)), Data(expiry.utf8)]
+            arguments += [field, try seal.seal(value.data, storedAs: keys.entries + Data(field.utf8)), expiry]
         }
-        arguments += write.remove.map { Data($0.utf8) }
-        let kept = try client.command(arguments).integer ?? 0
+        arguments += write.remove.map { $0 as any RedisWord }
+        let script = RedisCommand.eval(TokenCacheScripts.write, keys: [keys.entries, keys.expiries, keys.version], arguments: arguments)
+        let kept = try client.run(script).integer ?? 0
         try index(write.partition, kept == 1 ? "add" : "remove")
     }
 
     /// Deletes the partition's keys, then updates the client's index and change version.
     public func removePartition(_ partition: MSALTokenCachePartition) throws {
         try client.operation { () throws(MSALRedisError) in
-            try client.command([Data("DEL".utf8), key(partition, "e"), key(partition, "x"), key(partition, "v")])
+            let keys = keys(partition)
+            try client.command("DEL", key: keys.entries, keys.expiries, keys.version)
             try index(partition, "remove")
         }
     }
@@ -170,17 +168,13 @@ public final class MSALRedisTokenCacheEntryStore: MSALTokenCacheEntryStore {
     /// `SET <lock> owner NX PX <lease in ms>`.
     public func tryLock(_ partition: MSALTokenCachePartition, owner: String, lease: TimeInterval) throws -> Bool {
         let milliseconds = String(max(1, Int64((lease * 1000).rounded(.up))))
-        let reply = try client.command([
-            Data("SET".utf8), key(partition, "lock"), Data(owner.utf8), Data("NX".utf8), Data("PX".utf8), Data(milliseconds.utf8),
-        ])
+        let reply = try client.command("SET", key: keys(partition).lock, owner, "NX", "PX", milliseconds)
         return reply == .simple("OK")
     }
 
     /// Deletes the lock in a script only while `owner` holds it.
     public func unlock(_ partition: MSALTokenCachePartition, owner: String) throws {
-        try client.command([
-            Data("EVAL".utf8), Data(TokenCacheScripts.unlock.utf8), Data("1".utf8), key(partition, "lock"), Data(owner.utf8),
-        ])
+        try client.run(RedisCommand.eval(TokenCacheScripts.unlock, keys: [keys(partition).lock], arguments: [owner]))
     }
 
     /// Records that `partition` holds entries (or no longer does) and bumps the client's change
@@ -189,41 +183,22 @@ public final class MSALRedisTokenCacheEntryStore: MSALTokenCacheEntryStore {
     /// this removal's data and its index (its own "add" already done) would otherwise leave an
     /// account with entries that no machine lists. A write that lands after that look adds itself.
     func index(_ partition: MSALTokenCachePartition, _ change: String) throws(MSALRedisError) {
-        try client.command([
-            Data("EVAL".utf8), Data(TokenCacheScripts.index.utf8), Data("2".utf8), clientKey(partition.clientId, "partitions"),
-            clientKey(partition.clientId, "changed"), Data(Self.member(partition).utf8), Data(change.utf8), try Self.newVersion(),
-        ])
-        if change == "remove", try client.command([Data("EXISTS".utf8), key(partition, "v")]).integer == 1 {
+        let clientKeys = keys(partition.clientId)
+        try client.run(
+            RedisCommand.eval(
+                TokenCacheScripts.index, keys: [clientKeys.partitions, clientKeys.changed],
+                arguments: [TokenCacheKeys.member(partition), change, try Self.newVersion()]))
+        if change == "remove", try client.command("EXISTS", key: keys(partition).version).integer == 1 {
             try index(partition, "add")
         }
     }
 
-    /// `<prefix>tc:{<client id>|<member>}:<kind>`: one hash tag per partition.
-    func key(_ partition: MSALTokenCachePartition, _ kind: String) -> Data {
-        Data("\(partitionPrefix(partition.clientId))\(Self.tagSafe(Self.member(partition)))}:\(kind)".utf8)
-    }
+    /// The keys of `clientId`'s token cache under the client's key prefix.
+    func keys(_ clientId: String) -> TokenCacheKeys { TokenCacheKeys(keyPrefix: client.configuration.keyPrefix, clientId: clientId) }
 
-    /// `<prefix>tc:{<client id>|`: how every key of the client's partitions begins.
-    func partitionPrefix(_ clientId: String) -> String { "\(client.configuration.keyPrefix)tc:{\(Self.tagSafe(clientId))|" }
-
-    /// `<prefix>tc:{<client id>}:<kind>`: the client's own keys.
-    func clientKey(_ clientId: String, _ kind: String) -> Data {
-        Data("\(client.configuration.keyPrefix)tc:{\(Self.tagSafe(clientId))}:\(kind)".utf8)
-    }
-
-    /// The partition's name in the client's index: `-` for the client's own, `a<home account id>` for an account's.
-    private static func member(_ partition: MSALTokenCachePartition) -> String { partition.homeAccountId.map { "a" + $0 } ?? "-" }
-
-    /// Braces would end or start a hash tag: they are escaped, as is the escape character.
-    private static func tagSafe(_ text: String) -> String {
-        text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "{", with: "%7B").replacingOccurrences(
-            of: "}", with: "%7D")
-    }
+    /// The keys of `partition`.
+    func keys(_ partition: MSALTokenCachePartition) -> TokenCacheKeys.Partition { keys(partition.clientId).of(partition) }
 
     /// A version no earlier write has had: 128 random bits.
-    private static func newVersion() throws(MSALRedisError) -> Data {
-        var bytes = [UInt8](repeating: 0, count: 16)
-        guard msal_redis_random(&bytes, 16) == 1 else { throw MSALRedisError(.invalidValue, "No random bytes for a version") }
-        return Data(bytes.map { String(format: "%02x", $0) }.joined().utf8)
-    }
+    private static func newVersion() throws(MSALRedisError) -> String { try RandomBytes.hex(16, for: "a version") }
 }

@@ -27,13 +27,12 @@ struct ValueSeal: Sendable {
 
     func seal(_ plain: Data, storedAs name: Data) throws(MSALRedisError) -> Data {
         guard let key else { return Data(Self.plainTag) + plain }
-        var nonce = [UInt8](repeating: 0, count: 12)
+        let nonce = try RandomBytes.make(12, for: "a value's nonce")
         var tag = [UInt8](repeating: 0, count: 16)
         var cipher = [UInt8](repeating: 0, count: plain.count)
         let aad = [UInt8](name)
         let input = [UInt8](plain)
-        guard msal_redis_random(&nonce, 12) == 1,
-            msal_redis_seal(key, nonce, aad, Int32(aad.count), input, Int32(input.count), &cipher, &tag) == 1
+        guard msal_redis_seal(key, nonce, aad, Int32(aad.count), input, Int32(input.count), &cipher, &tag) == 1
         else { throw MSALRedisError(.invalidValue, "A value could not be encrypted") }
         return Data(Self.sealedTag + nonce + tag + cipher)
     }

@@ -20,7 +20,7 @@ final class RedisCluster: @unchecked Sendable {
         guard result.status == 0 else { throw RedisTestError("redis-cli --cluster create failed: \(result.stdout) \(result.stderr)") }
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {
-            let states = nodes.map { (try? self.direct($0).command(["CLUSTER", "INFO"]).string) ?? "" }
+            let states = nodes.map { (try? self.direct($0).command("CLUSTER", "INFO").string) ?? "" }
             if states.allSatisfy({ $0.contains("cluster_state:ok") }) { return }
             usleep(100_000)
         }
@@ -34,7 +34,7 @@ final class RedisCluster: @unchecked Sendable {
 
     /// The node serving `slot` now.
     func owner(of slot: Int) throws -> RedisServer {
-        let slots = try direct(nodes[0]).command(["CLUSTER", "SLOTS"]).array ?? []
+        let slots = try direct(nodes[0]).command("CLUSTER", "SLOTS").array ?? []
         for range in slots {
             guard let fields = range.array, let first = fields[0].integer, let last = fields[1].integer,
                 let port = fields[2].array?[1].integer
@@ -51,18 +51,18 @@ final class RedisCluster: @unchecked Sendable {
         let source = try owner(of: slot)
         let sourceClient = try direct(source)
         let targetClient = try direct(target)
-        let sourceID = try sourceClient.command(["CLUSTER", "MYID"]).string ?? ""
-        let targetID = try targetClient.command(["CLUSTER", "MYID"]).string ?? ""
-        try targetClient.command(["CLUSTER", "SETSLOT", "\(slot)", "IMPORTING", sourceID])
-        try sourceClient.command(["CLUSTER", "SETSLOT", "\(slot)", "MIGRATING", targetID])
+        let sourceID = try sourceClient.command("CLUSTER", "MYID").string ?? ""
+        let targetID = try targetClient.command("CLUSTER", "MYID").string ?? ""
+        try targetClient.command("CLUSTER", "SETSLOT", "\(slot)", "IMPORTING", sourceID)
+        try sourceClient.command("CLUSTER", "SETSLOT", "\(slot)", "MIGRATING", targetID)
         while true {
             between()
-            let keys = try sourceClient.command(["CLUSTER", "GETKEYSINSLOT", "\(slot)", "5"]).array?.compactMap(\.string) ?? []
+            let keys = try sourceClient.command("CLUSTER", "GETKEYSINSLOT", "\(slot)", "5").array?.compactMap(\.string) ?? []
             if keys.isEmpty { break }
-            try sourceClient.command(["MIGRATE", "127.0.0.1", "\(target.port)", "", "0", "5000", "KEYS"] + keys)
+            try sourceClient.run(RedisCommand("MIGRATE", arguments: ["127.0.0.1", "\(target.port)", "", "0", "5000", "KEYS"] + keys))
         }
         for node in [target, source] + nodes.filter({ $0 !== target && $0 !== source }) {
-            try direct(node).command(["CLUSTER", "SETSLOT", "\(slot)", "NODE", targetID])
+            try direct(node).command("CLUSTER", "SETSLOT", "\(slot)", "NODE", targetID)
         }
     }
 }

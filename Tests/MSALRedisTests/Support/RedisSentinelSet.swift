@@ -32,17 +32,17 @@ final class RedisSentinelSet: @unchecked Sendable {
             ] + replication
         sentinels = try (0..<3).map { _ in try RedisServer(RedisServer.Options(tls: tls, sentinel: true, lines: monitor)) }
         try wait("the replica in sync with the primary", seconds: 30) {
-            (try? Self.direct(replica).command(["INFO", "replication"]).string)?.contains("master_link_status:up") == true
+            (try? Self.direct(replica).command("INFO", "replication").string)?.contains("master_link_status:up") == true
         }
         // Each sentinel knows the primary, the replica, and the other sentinels (a quorum needs them).
         try wait("every sentinel to know the primary, the replica and the other sentinels", seconds: 60) {
             sentinels.allSatisfy { sentinel in
                 guard let client = try? Self.direct(sentinel),
-                    let master = try? client.command(["SENTINEL", "get-master-addr-by-name", name]).array,
+                    let master = try? client.command("SENTINEL", "get-master-addr-by-name", name).array,
                     master.last?.string == "\(primary.port)",
-                    let replicas = try? client.command(["SENTINEL", "replicas", name]).array,
+                    let replicas = try? client.command("SENTINEL", "replicas", name).array,
                     replicas.contains(where: { Self.fields($0)["port"] == "\(replica.port)" && Self.fields($0)["flags"] == "slave" }),
-                    let others = try? client.command(["SENTINEL", "sentinels", name]).array
+                    let others = try? client.command("SENTINEL", "sentinels", name).array
                 else { return false }
                 return others.count == 2
             }
@@ -60,11 +60,11 @@ final class RedisSentinelSet: @unchecked Sendable {
     /// The server the sentinels all name as the primary now and that answers `ROLE` as one, if any.
     func agreedPrimary() -> RedisServer? {
         let named = sentinels.map { sentinel in
-            (try? Self.direct(sentinel).command(["SENTINEL", "get-master-addr-by-name", name]).array?.last?.string) ?? nil
+            (try? Self.direct(sentinel).command("SENTINEL", "get-master-addr-by-name", name).array?.last?.string) ?? nil
         }
         guard let port = named.first ?? nil, named.allSatisfy({ $0 == port }),
             let server = servers.first(where: { "\($0.port)" == port }),
-            (try? Self.direct(server).command(["ROLE"]).array?.first?.string) == "master"
+            (try? Self.direct(server).command("ROLE").array?.first?.string) == "master"
         else { return nil }
         return server
     }

@@ -27,7 +27,8 @@ do {
     let client = try MSALRedisClient(configuration: MSALRedisConfiguration(url: arguments[2]))
     switch arguments[1] {
     case "ping":
-        print(try client.command(["PING"]).string ?? "")
+        try client.ping()
+        print("PONG")
     case "save":
         let store = try MSALRedisSignInStore(client: client, encryptionKey: key(3))
         print(try store.save(FileHandle.standardInput.readDataToEndOfFile()))
