@@ -60,7 +60,7 @@ package final class TokenCache: Sendable {
 
     /// Whether another process's changes are noticed by a directory watch rather than a `stat`
     /// per look-up (tests).
-    package var watchesStorage: Bool { (storage as? FileTokenCacheStorage)?.isWatched ?? false }
+    package var watchesStorage: Bool { storage.isWatched }
 
     /// The last problem the cache met (unreadable or corrupt file, failed write), if any.
     package var lastError: SetupError? { state.withLock { $0.lastError } }
