@@ -7,7 +7,7 @@ import NativeAuthEmulator
 #endif
 
 /// `msal-benchmarks held-cost USERS [SCOPE_SETS]`: what a partition held by the entry-store cache
-/// costs in the heap (Sources/MSAL/Cache/EntryStoreTokenCacheStorage.swift), against the bytes
+/// costs in the heap (Sources/MSAL/Cache/EntryStore/EntryStoreTokenCacheStorage.swift), against the bytes
 /// of entries it counts. USERS users as the Redis scale figure seeds them (CacheFixture), in a store
 /// in memory that hands out copies as a network store does; then every user is served once, by the
 /// storage alone and by an application (account by id + acquireTokenSilent), with no memory limit

@@ -74,13 +74,7 @@ open class MSALPublicClientApplication: @unchecked Sendable {
                 memoryLimit: configuration.tokenCacheMemoryLimit)
         }
         // Which store holds the tokens (paths may name the user: personal data).
-        switch storage {
-        case let file as FileTokenCacheStorage: logger.info("Token cache: the file \(pii: file.url.path)")
-        case let kept as PersistenceTokenCacheStorage:
-            logger.info("Token cache: \(kept.persistence.storeDescription), signal file \(pii: kept.persistence.signalFile.path)")
-        case let shared as EntryStoreTokenCacheStorage: logger.info("Token cache: entries in \(shared.store.storeDescription)")
-        default: logger.info("Token cache: in memory only")
-        }
+        logger.info("Token cache: \(storage.logDescription)")
         let native = configuration as? MSALNativeAuthPublicClientApplicationConfig
         return NativeAuthEnvironment(
             clientId: clientId,

@@ -26,6 +26,14 @@ package protocol TokenCacheStorage: Sendable {
     /// Tries to take the lock that makes a token refresh single-flight across processes sharing
     /// this storage; returns a release function, or nil when another process holds it.
     func tryRefreshLock(_ name: String) -> (() -> Void)?
+
+    /// Which store holds the tokens, for the application's log line `Token cache: …` (a path may
+    /// name the user: it is marked as personal data).
+    var logDescription: LogMessage { get }
+
+    /// Whether other processes' changes are noticed by a watch rather than asked of the storage on
+    /// each look-up (tests). The default: no.
+    var isWatched: Bool { get }
 }
 
 /// A storage that keeps the cache by account (an entry store): a request reads and writes its own
@@ -61,6 +69,7 @@ package struct ScopedSlice: Sendable {
 extension TokenCacheStorage {
     package func loadChecked(ifChangedSince stamp: TokenCacheStamp?) throws(SetupError) -> TokenCacheSnapshot? { nil }
     package var checksStore: Bool { false }
+    package var isWatched: Bool { false }
 }
 
 /// What identifies one version of the stored document (for a file: device, inode, size, mtime).
@@ -117,6 +126,8 @@ package final class InMemoryTokenCacheStorage: TokenCacheStorage {
     package init(document: TokenCacheDocument = TokenCacheDocument()) {
         state.withLock { $0.document = document }
     }
+
+    package var logDescription: LogMessage { "in memory only" }
 
     package func load(ifChangedSince stamp: TokenCacheStamp?) throws(SetupError) -> TokenCacheSnapshot? {
         state.withLock { state in

@@ -38,6 +38,11 @@ package struct LogMessage: ExpressibleByStringInterpolation, Sendable {
         package mutating func appendInterpolation(pii value: String?) {
             parts.append(.pii(value))
         }
+
+        /// Another message, its personal parts still marked.
+        package mutating func appendInterpolation(_ message: LogMessage) {
+            parts += message.parts
+        }
     }
 
     var containsPII: Bool {

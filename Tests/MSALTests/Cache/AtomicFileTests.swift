@@ -7,7 +7,7 @@ import Testing
     import Glibc
 #endif
 
-/// The one writer of files replaced whole (Sources/MSAL/Cache/AtomicFile.swift): the token cache,
+/// The one writer of files replaced whole (Sources/MSAL/Support/AtomicFile.swift): the token cache,
 /// its signal file and the CLI's private files go through it.
 struct AtomicFileTests {
     /// A fresh directory under the system's temporary directory, removed with its contents.

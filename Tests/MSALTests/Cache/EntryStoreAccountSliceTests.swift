@@ -6,7 +6,7 @@ import Testing
 @testable import MSAL
 
 /// The entry-store cache one account at a time, as a backend's requests use it
-/// (Sources/MSAL/Cache/EntryStoreTokenCacheStorage.swift): a request reads its own account's
+/// (Sources/MSAL/Cache/EntryStore/EntryStoreTokenCacheStorage.swift): a request reads its own account's
 /// partition alone, the partitions held stay under the memory limit with the least recently served
 /// dropped, and a held copy is trusted only as long as it may be.
 @Suite struct EntryStoreAccountSliceTests {

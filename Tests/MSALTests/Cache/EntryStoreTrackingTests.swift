@@ -5,7 +5,7 @@ import Testing
 
 @testable import MSAL
 
-/// The entry-store cache over a store that reports changes (Sources/MSAL/Cache/ChangeWatch.swift):
+/// The entry-store cache over a store that reports changes (Sources/MSAL/Cache/EntryStore/ChangeWatch.swift):
 /// while the store tracks, a held account is served without asking the store until the store names
 /// it; a change reported while a read is on its way is not lost; a gap in the tracking falls back to
 /// the check interval, for what was read before it and during it.

@@ -107,6 +107,8 @@ package final class EntryStoreTokenCacheStorage: AccountScopedTokenCacheStorage 
 
     deinit { stopObserving?() }
 
+    package var logDescription: LogMessage { "entries in \(store.storeDescription)" }
+
     /// The memory the partitions held take now, as counted against `memoryLimit` (tests, benchmarks).
     package var heldBytes: Int { state.withLock { $0.heldBytes } }
 

@@ -30,6 +30,8 @@ package final class PersistenceTokenCacheStorage: TokenCacheStorage {
         self.maxBytes = maxBytes
     }
 
+    package var logDescription: LogMessage { "\(persistence.storeDescription), signal file \(pii: persistence.signalFile.path)" }
+
     /// As the file store: the signal file's directory is watched with inotify, so a look-up with
     /// no change reported costs one non-blocking `read`, not a `stat` (nor a D-Bus round trip).
     package func load(ifChangedSince stamp: TokenCacheStamp?) throws(SetupError) -> TokenCacheSnapshot? {

@@ -46,8 +46,10 @@ package final class FileTokenCacheStorage: TokenCacheStorage {
         return URL(fileURLWithPath: String(cString: resolved))
     }
 
-    /// Whether changes are noticed by inotify rather than a `stat` per look-up (tests, the log).
+    /// Whether changes are noticed by inotify rather than a `stat` per look-up (tests).
     package var isWatched: Bool { watch.isWatching }
+
+    package var logDescription: LogMessage { "the file \(pii: url.path)" }
 
     /// `$XDG_DATA_HOME/msal-native-auth/<client id>/token_cache.json`, else under `~/.local/share`.
     package static func defaultURL(clientId: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
