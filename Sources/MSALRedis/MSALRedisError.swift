@@ -9,7 +9,7 @@ public let MSALRedisErrorDomain = "MSALRedisErrorDomain"
 /// ```swift
 /// // given: client: MSALRedisClient
 /// do {
-///     _ = try client.command(["PING"])
+///     try client.ping()
 /// } catch let error as MSALRedisError where error.code == .timeout {
 ///     // the server did not answer within commandTimeout; the next command reconnects
 /// }

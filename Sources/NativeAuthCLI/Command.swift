@@ -68,7 +68,7 @@ public enum Command: String, CaseIterable, Sendable {
                 options: EmulatorOptions.self,
                 positionals: (1, 2, "an action: " + EmulatorOptions.Action.list),
                 details: """
-                    The emulator (native-auth-emulator, beside this program) serves the native-auth API on
+                    The emulator (this program, started as native-auth-emulator) serves the native-auth API on
                     127.0.0.1 with demo accounts; it runs in the background from the first --emulator command
                     until 'emulator stop'. It sends no mail: 'mailbox EMAIL' lists the codes it "sent" to that
                     account, newest last. Demo accounts: ada@example.com / Analytical-Engine-1843 (password),

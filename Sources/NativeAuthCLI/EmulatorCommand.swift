@@ -7,7 +7,7 @@ struct EmulatorCommand {
     let reporter: Reporter
 
     var control: EmulatorControl {
-        EmulatorControl(places: Places(context.environment), executableDirectory: context.executableDirectory, terminal: context.terminal)
+        EmulatorControl(context, places: Places(context.environment))
     }
 
     func run() async throws(CLIError) {

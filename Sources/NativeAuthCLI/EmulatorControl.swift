@@ -47,11 +47,28 @@ struct EmulatorInstance {
     }
 }
 
+/// Where `--emulator` finds the emulator it starts in the background.
+public enum EmulatorSupport: Sendable {
+    /// Linked into this executable, which is the emulator when started under the name
+    /// `native-auth-emulator` (Sources/native-auth/main.swift): it starts itself so.
+    case linked
+    /// The `native-auth-emulator` program beside this executable (in-process tests).
+    case beside
+}
+
 /// Starts, finds, stops and reads the mailbox of the background emulator.
 struct EmulatorControl {
     let places: Places
     let executableDirectory: String
+    let support: EmulatorSupport
     let terminal: any Terminal
+
+    init(_ context: ToolContext, places: Places) {
+        self.places = places
+        executableDirectory = context.executableDirectory
+        support = context.emulator
+        terminal = context.terminal
+    }
 
     var directory: String { places.emulatorDirectory }
 
@@ -118,7 +135,9 @@ struct EmulatorControl {
     }
 
     private func start() throws(CLIError) -> EmulatorInstance {
-        let program = executableDirectory + "/native-auth-emulator"
+        // The emulator is named native-auth-emulator in its argv[0] either way: that name chooses it
+        // in a linked program, and `isEmulator` below recognises it by it.
+        let program = support == .linked ? currentExecutable() : executableDirectory + "/native-auth-emulator"
         guard access(program, X_OK) == 0 else {
             throw CLIError(
                 .configuration,
@@ -126,7 +145,7 @@ struct EmulatorControl {
             )
         }
         let log = EmulatorInstance.logFile(directory)
-        let pid = try Self.spawnDetached(program, ["--port", "0"], log: log)
+        let pid = try Self.spawnDetached(program, named: "native-auth-emulator", ["--port", "0"], log: log)
         var banner: Banner?
         for _ in 0..<3000 { // up to 30 s: a debug build on a busy machine makes its RSA key slowly
             if let text = try? SecureFile.read(log), let parsed = Banner(String(decoding: text, as: UTF8.self)) {
@@ -184,7 +203,7 @@ struct EmulatorControl {
 
     /// Starts `program` in a session of its own (Ctrl-C in this terminal does not reach it), stdin
     /// from /dev/null, stdout and stderr appended to `log` (0600), and no other descriptor.
-    static func spawnDetached(_ program: String, _ arguments: [String], log: String) throws(CLIError) -> Int32 {
+    static func spawnDetached(_ program: String, named name: String, _ arguments: [String], log: String) throws(CLIError) -> Int32 {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -217,7 +236,7 @@ struct EmulatorControl {
         let setSessionId: Int32 = 0x80
         posix_spawnattr_setflags(&attributes, Int16(setSessionId | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
-        let result = withArgv([program] + arguments) { posix_spawn(&pid, program, &actions, &attributes, $0, environ) }
+        let result = withArgv([name] + arguments) { posix_spawn(&pid, program, &actions, &attributes, $0, environ) }
         guard result == 0 else { throw CLIError(.configuration, "cannot start \(program): \(String(cString: strerror(result)))") }
         return pid
     }

@@ -52,17 +52,21 @@ extension ToolContext {
     /// The running process's context: its environment, stdin/stdout/stderr, and the directory of
     /// its executable (from /proc/self/exe, so a symbolic link or a PATH look-up finds the emulator
     /// beside it).
-    public static func process(keyring: KeyringSupport) -> ToolContext {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        let executable =
-            length > 0
-            ? String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) : CommandLine.arguments[0]
-        let directory = (executable as NSString).deletingLastPathComponent
-        return ToolContext(
-            environment: ProcessInfo.processInfo.environment, terminal: SystemTerminal(), executableDirectory: directory,
-            keyring: keyring, arguments: Array(CommandLine.arguments.dropFirst()))
+    public static func process(keyring: KeyringSupport, emulator: EmulatorSupport) -> ToolContext {
+        ToolContext(
+            environment: ProcessInfo.processInfo.environment, terminal: SystemTerminal(),
+            executableDirectory: (currentExecutable() as NSString).deletingLastPathComponent, keyring: keyring, emulator: emulator,
+            arguments: Array(CommandLine.arguments.dropFirst()))
     }
+}
+
+/// The path of this process's executable, from /proc/self/exe (the program itself, not a link
+/// it was started through).
+func currentExecutable() -> String {
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+    guard length > 0 else { return CommandLine.arguments[0] }
+    return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }
 
 /// `strings` as a C `argv` (NULL-terminated), valid during `body`.

@@ -3,9 +3,18 @@ import MSAL
 import MSALRedis
 import NativeAuthAppConfig
 
-/// A session's `RedisBackend`, made once at its first use (Session.redis()).
+/// A session's `RedisBackend` (`Session.redisBackend`), made at its first use and the same for
+/// every later one in the process.
 final class LazyRedisBackend {
-    var backend: RedisBackend?
+    private var made: RedisBackend?
+
+    /// The backend of `settings` (nil without a `redis` object), made now if it was not yet.
+    func backend(_ settings: AppConfiguration.Redis?, source: String) throws(CLIError) -> RedisBackend? {
+        if let made { return made }
+        guard let settings else { return nil }
+        made = try RedisBackend(settings, source: source)
+        return made
+    }
 }
 
 /// The Redis server of a configuration's `redis` object (docs/cli.md#redis): one client for the

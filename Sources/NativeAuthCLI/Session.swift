@@ -10,16 +10,20 @@ public struct ToolContext: Sendable {
     /// The directory of this executable, where `native-auth-emulator` is (docs/cli.md#one-program-three-names).
     public var executableDirectory: String
     public var keyring: KeyringSupport
+    /// Which program `--emulator` starts in the background.
+    public var emulator: EmulatorSupport
     /// The arguments as given (without the program's name).
     public var arguments: [String]
 
     public init(
-        environment: [String: String], terminal: any Terminal, executableDirectory: String, keyring: KeyringSupport, arguments: [String]
+        environment: [String: String], terminal: any Terminal, executableDirectory: String, keyring: KeyringSupport,
+        emulator: EmulatorSupport = .beside, arguments: [String]
     ) {
         self.environment = environment
         self.terminal = terminal
         self.executableDirectory = executableDirectory
         self.keyring = keyring
+        self.emulator = emulator
         self.arguments = arguments
     }
 }
@@ -35,7 +39,7 @@ struct Session {
     let emulator: EmulatorInstance?
     /// The server of the configuration's `redis` object, made at its first use: a `token` on the
     /// file with `"saved_sign_ins": "redis"` never reads the object's files nor loads OpenSSL.
-    let redisServer = LazyRedisBackend()
+    let redisBackend = LazyRedisBackend()
 
     var flowFile: String { directory + "/login-state.json" }
     var cacheFile: String { configuration.cacheFile ?? directory + "/token_cache.json" }
@@ -57,7 +61,7 @@ struct Session {
             if global.keyring { throw CLIError(.usage, "--keyring applies to --config; the emulator keeps its tokens beside it") }
             let instance: EmulatorInstance
             if startEmulator {
-                instance = try EmulatorControl(places: places, executableDirectory: context.executableDirectory, terminal: context.terminal)
+                instance = try EmulatorControl(context, places: places)
                     .ensureRunning()
             } else {
                 guard let running = try EmulatorInstance.load(places) else {
@@ -114,7 +118,9 @@ struct Session {
                 throw error
             }
         }
-        if usesRedis, let redis = try redis() { return try redisApplication(config, redis) }
+        if usesRedis, let redis = try redisBackend.backend(configuration.redis, source: source) {
+            return try redisApplication(config, redis)
+        }
         try SecureFile.makeDirectory(directory)
         config.tokenCacheLocation = .file(URL(fileURLWithPath: cacheFile))
         return try makeApplication(config)
@@ -167,22 +173,13 @@ struct Session {
     /// Where `login` keeps a sign-in waiting for input: the file, or Redis with
     /// `"saved_sign_ins": "redis"` (then `signInId` names the one to continue).
     func flowStore(_ app: MSALNativeAuthPublicClientApplication, signInId: String?) throws(CLIError) -> FlowStore {
-        guard configuration.savedSignIns == .redis, let redis = try redis() else {
+        guard configuration.savedSignIns == .redis, let redis = try redisBackend.backend(configuration.redis, source: source) else {
             if signInId != nil {
                 throw CLIError(.usage, "--sign-in-id applies to a configuration with \"saved_sign_ins\": \"redis\"")
             }
             return FlowStore(path: flowFile, app: app)
         }
         return FlowStore(place: .redis(try redis.signInStore(), id: signInId), app: app)
-    }
-
-    /// The configuration's Redis server (nil without a `redis` object), the same for every use in this process.
-    func redis() throws(CLIError) -> RedisBackend? {
-        if let made = redisServer.backend { return made }
-        guard let settings = configuration.redis else { return nil }
-        let made = try RedisBackend(settings, source: source)
-        redisServer.backend = made
-        return made
     }
 
     /// After a sign-in: the tokens must have reached the store.

@@ -25,5 +25,6 @@ struct SecretServiceKeyring: KeyringStore {
     }
 }
 
-let context = ToolContext.process(keyring: .linked(SecretServiceKeyring()))
+// The emulator is linked in too: `--emulator` starts this program as native-auth-emulator.
+let context = ToolContext.process(keyring: .linked(SecretServiceKeyring()), emulator: .linked)
 exit(await NativeAuthTool.run(context.arguments, context: context))

@@ -20,7 +20,7 @@ import Testing
         defer { opener.stop() }
         var inherited: [String] = []
         for _ in 0..<200 {
-            let pid = try EmulatorControl.spawnDetached("/bin/sleep", ["30"], log: directory + "/log")
+            let pid = try EmulatorControl.spawnDetached("/bin/sleep", named: "sleep", ["30"], log: directory + "/log")
             // posix_spawn returns once the child has called exec: its descriptors are the ones it got.
             inherited += pipesAndSockets(of: pid)
             kill(pid, SIGKILL)

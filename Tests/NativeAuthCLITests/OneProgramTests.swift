@@ -27,6 +27,18 @@ import Testing
         return directory
     }()
 
+    /// `one-program-alone/native-auth`, beside the test bundle: a hard link of the built program with
+    /// nothing beside it.
+    static let alone: String = {
+        let build = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let directory = build.appendingPathComponent("one-program-alone").path
+        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let program = directory + "/native-auth"
+        unlink(program)
+        if link(ToolHome.binary, program) != 0 { _ = try? FileManager.default.copyItem(atPath: ToolHome.binary, toPath: program) }
+        return program
+    }()
+
     @Test func aPlainTokenLoadsNeitherTheEmulatorsLibrariesNorLibsecret() throws {
         let emulator = try CLIEmulator()
         let token = try emulator.tokenUnderTheLoadersLog()
@@ -39,11 +51,12 @@ import Testing
         #expect(!loads.contains { $0.contains("file=libcrypto.so") && ($0.contains("native-auth [") || $0.contains("dynamically loaded")) })
     }
 
-    /// `--emulator` starts `native-auth-emulator` beside the program: here the link, which is the
-    /// emulator because of its name; `emulator stop` recognizes it by that name and ends it.
-    @Test func theEmulatorModeRunsTheLinkedEmulator() throws {
+    /// `--emulator` starts the program itself under the name `native-auth-emulator`, which makes
+    /// it the emulator: no second program is needed beside it (here a directory with `native-auth`
+    /// alone); `emulator stop` recognizes it by that name and ends it.
+    @Test func theEmulatorModeRunsTheProgramItselfAsTheEmulator() throws {
         let home = try ToolHome()
-        let program = Self.directory + "/native-auth"
+        let program = Self.alone
         let first = try home.start(["--emulator", "login", "--no-prompt", "--username", "ada@example.com"], program: program)
         first.closeInput()
         let started = first.wait()
@@ -55,7 +68,8 @@ import Testing
         let command = try Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline")).split(separator: 0).first.map {
             String(decoding: $0, as: UTF8.self)
         }
-        #expect(command == Self.directory + "/native-auth-emulator", "the link, by its name: \(command ?? "")")
+        #expect(command == "native-auth-emulator", "the program, by the emulator's name: \(command ?? "")")
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")) == program)
         let stop = try home.start(["emulator", "stop"], program: program)
         stop.closeInput()
         #expect(stop.wait().status == 0)

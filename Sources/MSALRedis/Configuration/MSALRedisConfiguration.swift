@@ -8,11 +8,14 @@ import Foundation
 /// configuration.keyPrefix = "contoso-todo:"
 /// configuration.commandTimeout = 0.5
 /// let client = try MSALRedisClient(configuration: configuration)
-/// _ = try client.command(["PING"])
+/// try client.ping()
 /// ```
 ///
 /// URL forms (docs/redis.md#connections): `redis://[user:password@]host[:port][/db]`, `rediss://…`
-/// (TLS, port 6379 unless given), `unix:///path/to/redis.sock[?db=N]`. A user name without a
+/// (TLS, port 6379 unless given), `unix:///path/to/redis.sock[?db=N]`, and under Redis Sentinel
+/// `redis-sentinel://[user:password@]host[:port],host[:port]…/primary-name[/db]` or
+/// `rediss-sentinel://…` (sentinels on port 26379 unless given; docs/redis.md#redis-sentinel).
+/// A user name without a
 /// password (or a password alone, `redis://:password@host`) is allowed: `AUTH` is sent with what
 /// is given. Percent-escapes in the user and password are decoded.
 public struct MSALRedisConfiguration: Sendable, CustomStringConvertible {
