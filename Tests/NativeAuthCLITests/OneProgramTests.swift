@@ -10,16 +10,10 @@ import Testing
 /// `native-auth`, with `native-auth-emulator` and `native-auth-keyring` as links to it in the same
 /// directory. The emulator's libraries, like libsecret, are loaded only by what uses them.
 @Suite struct OneProgramTests {
-    /// `one-program-tool/`, beside the test bundle: a hard link of the built `native-auth` (so that
-    /// /proc/self/exe names this directory) and the two links to it. Made once, kept.
+    /// `one-program-tool/`, beside the test bundle: the built program (`program(in:)`) and the two
+    /// links to it. Made once, kept.
     static let directory: String = {
-        let build = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let directory = build.appendingPathComponent("one-program-tool").path
-        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let program = directory + "/native-auth"
-        // A fresh hard link each run: the build replaces native-auth with a new file.
-        unlink(program)
-        if link(ToolHome.binary, program) != 0 { _ = try? FileManager.default.copyItem(atPath: ToolHome.binary, toPath: program) }
+        let directory = (program(in: "one-program-tool") as NSString).deletingLastPathComponent
         for name in ["native-auth-emulator", "native-auth-keyring"]
         where (try? FileManager.default.destinationOfSymbolicLink(atPath: directory + "/" + name)) == nil {
             try? FileManager.default.createSymbolicLink(atPath: directory + "/" + name, withDestinationPath: "native-auth")
@@ -27,17 +21,20 @@ import Testing
         return directory
     }()
 
-    /// `one-program-alone/native-auth`, beside the test bundle: a hard link of the built program with
-    /// nothing beside it.
-    static let alone: String = {
+    /// `one-program-alone/native-auth`, beside the test bundle: the built program with nothing beside it.
+    static let alone = program(in: "one-program-alone")
+
+    /// `<folder>/native-auth` beside the test bundle: a hard link of the built `native-auth` (so that
+    /// /proc/self/exe names this folder), made afresh, as the build replaces the program with a new file.
+    static func program(in folder: String) -> String {
         let build = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let directory = build.appendingPathComponent("one-program-alone").path
+        let directory = build.appendingPathComponent(folder).path
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let program = directory + "/native-auth"
         unlink(program)
         if link(ToolHome.binary, program) != 0 { _ = try? FileManager.default.copyItem(atPath: ToolHome.binary, toPath: program) }
         return program
-    }()
+    }
 
     @Test func aPlainTokenLoadsNeitherTheEmulatorsLibrariesNorLibsecret() throws {
         let emulator = try CLIEmulator()
