@@ -12,9 +12,10 @@ import MSAL
 ///
 /// One partition (client id and account) is three keys sharing one hash tag, so that a cluster
 /// keeps them in one slot: a hash of entries, a hash of their expiries and a version
-/// (`TokenCacheKeys`, docs/redis.md#the-token-cache). A write is one script on that slot: it merges by entry, drops
-/// expired entries, and makes the keys live as long as the latest expiry. The client's own keys
-/// (the change version and the index of partitions) share another tag and are written after the data.
+/// (`TokenCacheKeys`, docs/redis.md#the-token-cache). A write is one script on that slot: it
+/// merges by entry, drops expired entries, and makes the keys live as long as the latest expiry.
+/// The client's own keys (the change version and the index of partitions) share another tag and
+/// are written after the data.
 ///
 /// Every requirement, and everything the SDK asks in one go (`operation(_:)`), finishes or fails
 /// within the client's command timeout as a whole (docs/redis.md#connections).
