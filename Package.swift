@@ -54,9 +54,8 @@ let package = Package(
         .systemLibrary(name: "CSecretService", pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
         .target(name: "MSALSecretService", dependencies: ["MSAL", "CSecretService"]),
         // OpenSSL's libssl and libcrypto for MSALRedis: the TLS client and AES-256-GCM, through a C shim.
-        // No pkgConfig: the modulemap's `link` lines and /usr/include are all it needs (native-auth links
-        // the real libraries only as needed, lazyLinkerSettings, which the forwarders of LazyOpenSSL make
-        // never).
+        // No pkgConfig: the modulemap's `link` lines and /usr/include are all it needs. native-auth, which
+        // links LazyOpenSSL's forwarders and lazyLinkerSettings, then records neither library as needed.
         .systemLibrary(name: "CRedisTLS", providers: [.apt(["libssl-dev"])]),
         // The Redis client and what is built on it; the RESP reader is its own (README.md#dependencies says why).
         .target(name: "MSALRedis", dependencies: ["MSAL", "CRedisTLS"]),
