@@ -1,20 +1,16 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// libcurl loaded at the first request rather than at start, for programs built with
-// `--static-swift-stdlib` that often answer from the token cache alone (Sources/LazyLibcurl,
-// BENCHMARKS.md "fresh process"). Such a target also depends on "LazyLibcurl".
-let lazyLibcurlLinkerSettings: [LinkerSetting] = [.unsafeFlags(["-L", Context.packageDirectory + "/Sources/LazyLibcurl/link"])]
-// OpenSSL's libssl and libcrypto loaded at the first TLS or AES call rather than at start, for
-// native-auth, which links MSALRedis (Sources/LazyOpenSSL, docs/cli.md#redis). Such a target also
-// depends on "LazyOpenSSL".
-let lazyOpenSSLLinkerSettings: [LinkerSetting] = [.unsafeFlags(["-L", Context.packageDirectory + "/Sources/LazyOpenSSL/link"])]
-// The same for libsecret and GLib, in an executable that links the keyring store (MSALSecretService)
-// but mostly runs without it (Sources/LazySecretService); the linker wrapper there records only the
-// libraries something still needs (the pkg-config flags of libsecret come first on the link line).
-// Such a target also depends on "LazySecretService".
-let lazySecretServiceLinkerSettings: [LinkerSetting] = [
-    .unsafeFlags(["-Xclang-linker", "-B" + Context.packageDirectory + "/Sources/LazySecretService/linker/"])
+// Shared libraries loaded at their first call rather than at start, for executables built with
+// `--static-swift-stdlib` that often finish without them (docs/architecture.md, "Libraries loaded at
+// their first call"): libcurl (Sources/LazyLibcurl), libssl and libcrypto (Sources/LazyOpenSSL),
+// libsecret and GLib (Sources/LazySecretService), libmicrohttpd (Sources/LazyEmulator), each a list
+// of forwarders over Sources/LazyLoading. Such a target depends on the Lazy* targets of the
+// libraries it would otherwise link and takes these settings: the linker wrapper in
+// Sources/LazyLoading/linker (found by clang through -B) links with --as-needed, so a library whose
+// every function a forwarder defines is not recorded as a dependency.
+let lazyLinkerSettings: [LinkerSetting] = [
+    .unsafeFlags(["-Xclang-linker", "-B" + Context.packageDirectory + "/Sources/LazyLoading/linker/"])
 ]
 
 let package = Package(
@@ -58,9 +54,8 @@ let package = Package(
         .systemLibrary(name: "CSecretService", pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
         .target(name: "MSALSecretService", dependencies: ["MSAL", "CSecretService"]),
         // OpenSSL's libssl and libcrypto for MSALRedis: the TLS client and AES-256-GCM, through a C shim.
-        // No pkgConfig: its `-L/usr/lib/…` would come before lazyOpenSSLLinkerSettings' and
-        // lazyLibcurlLinkerSettings' directories on native-auth's link line, and the real libraries would
-        // be linked at start; the modulemap's `link` lines and /usr/include are all it needs.
+        // No pkgConfig: the modulemap's `link` lines and /usr/include are all it needs. native-auth, which
+        // links LazyOpenSSL's forwarders and lazyLinkerSettings, then records neither library as needed.
         .systemLibrary(name: "CRedisTLS", providers: [.apt(["libssl-dev"])]),
         // The Redis client and what is built on it; the RESP reader is its own (README.md#dependencies says why).
         .target(name: "MSALRedis", dependencies: ["MSAL", "CRedisTLS"]),
@@ -90,9 +85,9 @@ let package = Package(
             name: "native-auth",
             dependencies: [
                 "NativeAuthCLI", "MSALSecretService", "NativeAuthEmulator", "LazyLibcurl", "LazyOpenSSL", "LazySecretService",
-                "LazyEmulator",
+                "LazyEmulator", "LazyLoading",
             ],
-            linkerSettings: lazyLibcurlLinkerSettings + lazyOpenSSLLinkerSettings + lazySecretServiceLinkerSettings),
+            linkerSettings: lazyLinkerSettings),
         // Writes the tool's manual page and shell completions (NativeAuthCLI's CommandReference) and the
         // emulator's manual page, for scripts/package.
         .executableTarget(name: "native-auth-docs", dependencies: ["NativeAuthCLI", "NativeAuthEmulator"]),
@@ -112,21 +107,25 @@ let package = Package(
         .executableTarget(
             name: "msal-benchmarks", dependencies: ["MSAL", "MSALRedis", "NativeAuthEmulator", "NativeAuthTesting"],
             path: "Benchmarks/msal-benchmarks"),
-        // libcurl's functions that FoundationNetworking calls, loading libcurl at the first call (lazyLibcurlLinkerSettings).
-        .target(name: "LazyLibcurl", exclude: ["link"]),
-        // The libssl and libcrypto functions MSALRedis calls, loading OpenSSL at the first call (lazyOpenSSLLinkerSettings).
-        .target(name: "LazyOpenSSL", exclude: ["link"]),
+        // The loader the Lazy* targets share: the macros of a library and its forwarders, and the one
+        // failure rule (lazy_loading_set_exit_status); linker/ holds lazyLinkerSettings' wrapper.
+        .target(name: "LazyLoading", exclude: ["linker"]),
+        // libcurl's functions that FoundationNetworking calls, loading libcurl at the first call.
+        .target(name: "LazyLibcurl", dependencies: ["LazyLoading"]),
+        // The libssl and libcrypto functions MSALRedis and NativeAuthEmulator call, loading each library at
+        // the first call of one of its functions (one libcrypto handle for both).
+        .target(name: "LazyOpenSSL", dependencies: ["LazyLoading"]),
         // libsecret's and GLib's functions that MSALSecretService calls, loading libsecret at the first
-        // call (lazySecretServiceLinkerSettings); typed by libsecret's headers, hence CSecretService.
-        .target(name: "LazySecretService", dependencies: ["CSecretService"], exclude: ["linker"]),
-        // libmicrohttpd's and libcrypto's functions that NativeAuthEmulator calls that LazyOpenSSL does not
-        // define, each library loaded at its first call, for native-auth, which is also the emulator.
-        .target(name: "LazyEmulator", dependencies: ["CMicroHTTPD", "CCrypto"]),
+        // call; typed by libsecret's headers, hence CSecretService.
+        .target(name: "LazySecretService", dependencies: ["LazyLoading", "CSecretService"]),
+        // libmicrohttpd's functions that NativeAuthEmulator calls, loading it at the first call, for
+        // native-auth, which is also the emulator (its libcrypto functions are LazyOpenSSL's).
+        .target(name: "LazyEmulator", dependencies: ["LazyLoading", "CMicroHTTPD"]),
         // A fresh process printing one cached token, and a Foundation program that only prints (its floor):
         // `msal-benchmarks --only fresh-token`, which scripts/bench builds both ways (with and without --static-swift-stdlib).
         .executableTarget(
             name: "msal-fresh-token", dependencies: ["MSAL", "LazyLibcurl"], path: "Benchmarks/msal-fresh-token",
-            linkerSettings: lazyLibcurlLinkerSettings),
+            linkerSettings: lazyLinkerSettings),
         .executableTarget(name: "bare-foundation", path: "Benchmarks/bare-foundation"),
         // libFuzzer targets (scripts/fuzz builds them with --sanitize=fuzzer --sanitize=address).
         .executableTarget(

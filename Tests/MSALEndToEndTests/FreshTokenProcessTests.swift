@@ -116,4 +116,32 @@ import Testing
         #expect(refreshed.errors.contains("file=libcurl.so.4 [0];  dynamically loaded by"), "loaded by dlopen for the refresh")
         #expect(try await refreshGrants(server) == 1)
     }
+
+    /// libcurl hidden by a private mount (a machine without it): the fast-start build, which sets no
+    /// status of its own, ends at the refresh's first request with one line naming the package and
+    /// 127, the dynamic loader's status for a missing library (Sources/LazyLoading/LazyLoading.c),
+    /// not a status of native-auth's.
+    @Test(
+        .enabled(
+            if: (fastStartBuild.map { FileManager.default.isExecutableFile(atPath: $0.path) } ?? false) && HiddenLibrary.canHide,
+            "needs MSAL_FAST_START_BUILD (scripts/test sets it) and `unshare --mount` (root, or user namespaces) to hide libcurl"))
+    func withoutLibcurlTheFastStartBuildEndsWithTheLoadersStatus() async throws {
+        let program = try #require(Self.fastStartBuild)
+        let library = try #require(HiddenLibrary.path("libcurl.so.4"))
+        let (server, cache, _) = try await signedIn()
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: cache.deletingLastPathComponent())
+        }
+        try expireAccessTokens(cache)
+        let result = try ChildProcess.runBlocking(
+            HiddenLibrary.unshare,
+            HiddenLibrary.arguments(hiding: library) + [program.path, cache.path, H.passwordApp, server.authority, Self.todo], limit: 120)
+        #expect(result.status == 127, "\(result)")
+        #expect(
+            result.stderr.hasPrefix("msal-fresh-token: cannot load libcurl.so.4") && result.stderr.contains("apt install libcurl4"),
+            "\(result)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "one line: \(result.stderr)")
+        #expect(try await refreshGrants(server) == 0)
+    }
 }

@@ -2,7 +2,7 @@
 #define LAZY_EMULATOR_H
 
 // LazyEmulator declares nothing to call: linking it into an executable together with
-// NativeAuthEmulator and the linker wrapper of Sources/LazySecretService/linker is what it takes
-// (Sources/LazyEmulator/LazyEmulator.c).
+// NativeAuthEmulator, LazyOpenSSL (the emulator's libcrypto functions) and Package.swift's
+// lazyLinkerSettings is what it takes (Sources/LazyEmulator/LazyEmulator.c).
 
 #endif

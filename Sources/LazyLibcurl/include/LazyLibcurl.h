@@ -3,6 +3,6 @@
 
 // LazyLibcurl declares nothing to call: linking it into an executable built with
 // --static-swift-stdlib is what it takes (Sources/LazyLibcurl/LazyLibcurl.c, Package.swift's
-// lazyLibcurlLinkerSettings).
+// lazyLinkerSettings).
 
 #endif

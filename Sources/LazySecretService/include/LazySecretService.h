@@ -2,7 +2,7 @@
 #define LAZY_SECRET_SERVICE_H
 
 // LazySecretService declares nothing to call: linking it into an executable together with
-// MSALSecretService and the linker wrapper in linker/ is what it takes
-// (Sources/LazySecretService/LazySecretService.c, Package.swift's lazySecretServiceLinkerSettings).
+// MSALSecretService and Package.swift's lazyLinkerSettings is what it takes
+// (Sources/LazySecretService/LazySecretService.c).
 
 #endif
