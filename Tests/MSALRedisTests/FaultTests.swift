@@ -33,6 +33,19 @@ import Testing
         try client.ping()
     }
 
+    /// A start that fails (its port taken meanwhile, so the server exits) leaves the next start
+    /// able to succeed: each start waits for a ready line of its own in the kept log, as a new
+    /// server's retry on another port relies on (Tests/TestSupport/RedisServer.swift).
+    @Test func aServerWhoseStartFailedStartsAgain() throws {
+        let server = try RedisServer()
+        server.stop()
+        let squatter = try SilentServer.loopbackListener(backlog: 1, name: "the port's squatter", port: server.port)
+        #expect(throws: (any Error).self) { try server.start() }
+        close(squatter.listener)
+        try server.start()
+        #expect(try ClientTests.client(server.url).command("PING") == .simple("PONG"))
+    }
+
     @Test func aRestartBetweenTwoCommandsCostsNoError() throws {
         let server = try RedisServer(RedisServer.Options(appendOnly: true))
         let client = try ClientTests.client(server.url)

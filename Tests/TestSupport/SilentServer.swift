@@ -46,11 +46,14 @@ public final class SilentServer: @unchecked Sendable {
         close(listener)
     }
 
-    /// A TCP socket listening on a free loopback port, and the port; throws naming `name`.
-    public static func loopbackListener(backlog: Int32, name: String) throws -> (listener: Int32, port: Int) {
+    /// A TCP socket listening on `port` of loopback (0: a free one), and the port; throws naming `name`.
+    public static func loopbackListener(backlog: Int32, name: String, port: Int = 0) throws -> (listener: Int32, port: Int) {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var reuse: Int32 = 1
+        if port != 0 { setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size)) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) {
