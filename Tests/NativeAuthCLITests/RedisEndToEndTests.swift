@@ -223,6 +223,22 @@ import Testing
         #expect(!failing.stderr.contains("Leaked-Horse"))
     }
 
+    /// One process runs its password command once, although its token cache and its saved sign-in
+    /// both use Redis: they share one client (`LazyRedisBackend`, Sources/NativeAuthCLI/RedisBackend.swift).
+    @Test func oneProcessRunsItsPasswordCommandOnce() throws {
+        let emulator = try CLIEmulator()
+        let redis = try RedisServer(RedisServer.Options(aclUser: ("worker", "correct-horse")))
+        let root = emulator.home.root
+        try "correct-horse\n".write(toFile: root + "/redis.password", atomically: true, encoding: .utf8)
+        let asked = root + "/asked"
+        let command = ["sh", "-c", "echo . >> '\(asked)'; cat '\(root)/redis.password'"]
+        let object = TwoMachines.config(emulator, ["url": "redis://worker@127.0.0.1:\(redis.port)", "password_command": command])
+        let config = try emulator.home.writeConfig(object, name: "command.json")
+        let started = try emulator.home.run(["--config", config, "login", "--no-prompt", "--username", "grace@example.com"])
+        #expect(started.status == 4, "a sign-in saved in Redis, with the token cache there too: \(started)")
+        #expect((try? String(contentsOfFile: asked, encoding: .utf8))?.split(separator: "\n").count == 1)
+    }
+
     /// A Redis that accepts connections and never answers: `token` gives up within the command
     /// timeout (2 s, docs/redis.md#connections) as a whole, `AUTH` and `SELECT` included.
     @Test func aRedisThatNeverAnswersIsStatus7WithinTheCommandTimeout() throws {
