@@ -24,8 +24,7 @@ import Testing
         try await until(controller, "code dialog") { $0.prompt?.kind == .mfaCode }
         let sent = try #require(environment.mailbox?.first)
         #expect(sent.channel == "sms" && sent.target == "+15550100" && sent.purpose == "mfa")
-        type("00000000", controller)
-        controller.handle(.enter)
+        answer("00000000", controller)
         try await until(controller, "invalid code") { $0.prompt?.message?.hasPrefix("Invalid code") == true }
         #expect(controller.model.prompt?.kind == .mfaCode && controller.model.signedInAs == nil)
         retype(try code(environment, "sms", to: "+15550100"), controller)
@@ -52,8 +51,7 @@ import Testing
         #expect(controller.model.prompt?.kind == .mfaMethod && controller.model.focus == .promptOption(0), "back to the picker")
         try choose("SMS", controller)
         try await until(controller, "code dialog") { $0.prompt?.kind == .mfaCode }
-        type(try code(environment, "sms", to: "+15550100"), controller)
-        controller.handle(.enter)
+        answer(try code(environment, "sms", to: "+15550100"), controller)
         try await until(controller, "signed in") { $0.signedInAs == "alan@example.com" }
     }
 
@@ -76,8 +74,7 @@ import Testing
         #expect(environment.mailbox?.isEmpty == true)
         try choose("Email", controller)
         try await until(controller, "code dialog") { $0.prompt?.kind == .mfaCode }
-        type(try code(environment, "email", to: "spare@example.net"), controller)
-        controller.handle(.enter)
+        answer(try code(environment, "email", to: "spare@example.net"), controller)
         try await until(controller, "signed in") { $0.signedInAs == "blocked@example.com" }
     }
 
@@ -87,16 +84,13 @@ import Testing
         type("alan@example.com", controller)
         press(controller, .resetPassword)
         try await until(controller, "code dialog") { $0.prompt?.kind == .resetCode }
-        type(try code(environment, "email", to: "alan@example.com"), controller)
-        controller.handle(.enter)
+        answer(try code(environment, "email", to: "alan@example.com"), controller)
         try await until(controller, "password dialog") { $0.prompt?.kind == .resetPassword }
-        type("Enigma-Broken-1941", controller)
-        controller.handle(.enter)
+        answer("Enigma-Broken-1941", controller)
         try await until(controller, "method picker") { $0.prompt?.kind == .mfaMethod }
         try choose("SMS", controller)
         try await until(controller, "code dialog") { $0.prompt?.kind == .mfaCode }
-        type(try code(environment, "sms", to: "+15550100"), controller)
-        controller.handle(.enter)
+        answer(try code(environment, "sms", to: "+15550100"), controller)
         try await until(controller, "signed in") { $0.signedInAs == "alan@example.com" }
     }
 
@@ -142,8 +136,7 @@ import Testing
         #expect(controller.model.focus == .promptOption(0))
         controller.handle(.enter) // Email, then on to the contact field
         #expect(controller.model.focus == .promptField(0))
-        type("katherine@example.com", controller)
-        controller.handle(.enter)
+        answer("katherine@example.com", controller)
         try await until(controller, "signed in") { $0.signedInAs == "katherine@example.com" }
         #expect(environment.mailbox?.isEmpty == true, "a preverified contact gets no code")
         #expect(controller.model.prompt == nil && controller.model.focus == .button(.api1))
@@ -155,8 +148,7 @@ import Testing
         signIn(controller, "katherine@example.com", "Orbital-Mechanics-1962")
         try await until(controller, "registration dialog") { $0.prompt?.kind == .registerMethod }
         controller.handle(.enter)
-        type("not-an-address", controller)
-        controller.handle(.enter)
+        answer("not-an-address", controller)
         try await until(controller, "invalid contact") { $0.prompt?.message?.hasPrefix("Invalid contact") == true }
         #expect(controller.model.prompt?.kind == .registerMethod)
         retype("kj@example.org", controller)
@@ -164,8 +156,7 @@ import Testing
         try await until(controller, "code dialog") { $0.prompt?.kind == .registerCode }
         let sent = try #require(environment.mailbox?.first)
         #expect(sent.channel == "email" && sent.target == "kj@example.org" && sent.purpose == "registration")
-        type("00000000", controller)
-        controller.handle(.enter)
+        answer("00000000", controller)
         try await until(controller, "invalid code") { $0.prompt?.message?.hasPrefix("Invalid code") == true }
         controller.perform(.resend)
         try await until(controller, "resent") { $0.prompt?.message?.hasPrefix("A new code was sent") == true }
@@ -183,8 +174,7 @@ import Testing
         controller.handle(.down)
         controller.handle(.character(" ")) // SMS
         #expect(controller.model.prompt?.selected == 1 && controller.model.focus == .promptField(0))
-        type("+15550199", controller)
-        controller.handle(.enter)
+        answer("+15550199", controller)
         try await until(controller, "blocked") { $0.prompt?.message?.hasPrefix("Blocked") == true }
         #expect(controller.model.prompt?.kind == .registerMethod && controller.model.prompt?.fields[0].text == "+15550199")
         #expect(environment.mailbox?.isEmpty == true)
@@ -199,8 +189,7 @@ import Testing
         #expect(controller.model.prompt?.fields[0].text == "+15550123")
         controller.perform(.submit(["+15550123"]))
         try await until(controller, "code dialog again") { $0.prompt?.kind == .registerCode }
-        type(try code(environment, "sms", to: "+15550123"), controller)
-        controller.handle(.enter)
+        answer(try code(environment, "sms", to: "+15550123"), controller)
         try await until(controller, "signed in") { $0.signedInAs == "katherine@example.com" }
     }
 }

@@ -15,8 +15,7 @@ import Testing
     func signIn(_ controller: DemoController, _ email: String, _ password: String) {
         type(email, controller)
         controller.handle(.tab)
-        type(password, controller)
-        controller.handle(.enter)
+        answer(password, controller)
     }
 
     func press(_ controller: DemoController, _ button: DemoButton) {
@@ -78,16 +77,14 @@ import Testing
         signIn(controller, "grace@example.com", "anything")
         try await until(controller, "code dialog") { $0.prompt?.kind == .signInCode }
         #expect(controller.model.mailbox?.count == 1)
-        type("00000000", controller)
-        controller.handle(.enter)
+        answer("00000000", controller)
         try await until(controller, "invalid code") { $0.prompt?.message?.hasPrefix("Invalid code") == true }
         controller.perform(.resend)
         try await until(controller, "resent") { $0.prompt?.message?.hasPrefix("A new code was sent") == true }
         let code = try #require(environment.mailbox?.first?.code)
         #expect(environment.mailbox?.count == 2)
         for _ in 0..<8 { controller.handle(.backspace) }
-        type(code, controller)
-        controller.handle(.enter)
+        answer(code, controller)
         try await until(controller, "signed in") { $0.signedInAs == "grace@example.com" }
         #expect(controller.model.prompt == nil)
     }
@@ -100,13 +97,11 @@ import Testing
         type("Fresh-Start-2026", controller)
         press(controller, .signUp)
         try await until(controller, "code dialog") { $0.prompt?.kind == .signUpCode }
-        type(try #require(environment.mailbox?.first?.code), controller)
-        controller.handle(.enter)
+        answer(try #require(environment.mailbox?.first?.code), controller)
         try await until(controller, "attributes") { $0.prompt?.kind == .attributes }
         #expect(controller.model.prompt?.fields.map(\.label) == ["Display name"])
         #expect(controller.model.prompt?.fields.map(\.name) == ["displayName"], "sent under the attribute's own name")
-        type("New Person", controller)
-        controller.handle(.enter)
+        answer("New Person", controller)
         try await until(controller, "signed in") { $0.signedInAs == "new.person@example.com" }
     }
 
@@ -116,15 +111,12 @@ import Testing
         type("ada@example.com", controller)
         press(controller, .resetPassword)
         try await until(controller, "code dialog") { $0.prompt?.kind == .resetCode }
-        type(try #require(environment.mailbox?.first?.code), controller)
-        controller.handle(.enter)
+        answer(try #require(environment.mailbox?.first?.code), controller)
         try await until(controller, "password dialog") { $0.prompt?.kind == .resetPassword }
-        type("weakweak", controller)
-        controller.handle(.enter)
+        answer("weakweak", controller)
         try await until(controller, "weak password") { $0.prompt?.message?.hasPrefix("Invalid password") == true }
         for _ in 0..<8 { controller.handle(.backspace) }
-        type("Difference-Engine-1822", controller)
-        controller.handle(.enter)
+        answer("Difference-Engine-1822", controller)
         try await until(controller, "signed in") { $0.signedInAs == "ada@example.com" }
     }
 

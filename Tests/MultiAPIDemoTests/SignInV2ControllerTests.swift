@@ -50,8 +50,7 @@ import Testing
         signIn(controller, "ada@example.com")
         try await until(controller, "password dialog") { $0.prompt?.kind == .signInPassword }
         #expect(controller.model.focus == .promptField(0) && controller.model.prompt?.fields.first?.masked == true)
-        type("wrong-password", controller)
-        controller.handle(.enter)
+        answer("wrong-password", controller)
         try await until(controller, "invalid password") { $0.prompt?.message == "Invalid password. Try again." }
         retype("Analytical-Engine-1843", controller)
         controller.handle(.enter)
@@ -65,8 +64,7 @@ import Testing
         try await until(controller, "code dialog") { $0.prompt?.kind == .signInCode }
         #expect(controller.model.prompt?.buttons == [.submit, .resend, .cancel])
         #expect(environment.mailbox?.first?.purpose == "sign_in")
-        type("00000000", controller)
-        controller.handle(.enter)
+        answer("00000000", controller)
         try await until(controller, "invalid code") { $0.prompt?.message?.hasPrefix("Invalid code") == true }
         controller.perform(.resend)
         try await until(controller, "resent") { $0.prompt?.message?.hasPrefix("A new code was sent") == true }
@@ -87,8 +85,7 @@ import Testing
         #expect(prompt.title == "How do you want to sign in?" && controller.model.focus == .promptOption(0))
         try choose("Password", controller)
         try await until(controller, "password dialog") { $0.prompt?.kind == .signInPassword }
-        type("Substitution-Principle-1987", controller)
-        controller.handle(.enter)
+        answer("Substitution-Principle-1987", controller)
         try await until(controller, "signed in") { $0.signedInAs == "barbara@example.com" }
         #expect(environment.mailbox?.isEmpty == true)
     }
@@ -100,8 +97,7 @@ import Testing
         try await until(controller, "first-factor picker") { $0.prompt?.kind == .signInMethod }
         try choose("Email", controller)
         try await until(controller, "code dialog") { $0.prompt?.kind == .signInCode }
-        type(try code(environment, "email", to: "barbara@example.com"), controller)
-        controller.handle(.enter)
+        answer(try code(environment, "email", to: "barbara@example.com"), controller)
         try await until(controller, "signed in") { $0.signedInAs == "barbara@example.com" }
     }
 
@@ -120,8 +116,7 @@ import Testing
         #expect(controller.model.prompt?.buttons == [.submit, .resend, .cancel], "a V2 choice is spent: no Other method")
         let sent = try #require(environment.mailbox?.first)
         #expect(sent.channel == "sms" && sent.target == "+15550100" && sent.purpose == "mfa")
-        type("00000000", controller)
-        controller.handle(.enter)
+        answer("00000000", controller)
         try await until(controller, "invalid code") { $0.prompt?.message?.hasPrefix("Invalid code") == true }
         controller.perform(.resend)
         try await until(controller, "resent") { $0.prompt?.message?.hasPrefix("A new code was sent") == true }
@@ -139,8 +134,7 @@ import Testing
         try await until(controller, "registration dialog") { $0.prompt?.kind == .registerMethod }
         #expect(controller.model.prompt?.options.map(\.label) == ["Email", "SMS"])
         controller.handle(.enter) // Email, then on to the contact field
-        type("katherine@example.com", controller)
-        controller.handle(.enter)
+        answer("katherine@example.com", controller)
         try await until(controller, "signed in") { $0.signedInAs == "katherine@example.com" }
         #expect(environment.mailbox?.isEmpty == true, "a preverified contact gets no code")
     }
@@ -152,8 +146,7 @@ import Testing
         try await until(controller, "registration dialog") { $0.prompt?.kind == .registerMethod }
         controller.handle(.down)
         controller.handle(.character(" ")) // SMS
-        type("+15550199", controller)
-        controller.handle(.enter)
+        answer("+15550199", controller)
         try await until(controller, "blocked") { $0.prompt?.message?.hasPrefix("Blocked") == true }
         #expect(controller.model.prompt?.kind == .registerMethod && environment.mailbox?.isEmpty == true)
         retype("+15550123", controller)
@@ -162,8 +155,7 @@ import Testing
         #expect(controller.model.prompt?.buttons == [.submit, .resend, .cancel])
         let sent = try #require(environment.mailbox?.first)
         #expect(sent.channel == "sms" && sent.target == "+15550123" && sent.purpose == "registration")
-        type(try code(environment, "sms", to: "+15550123"), controller)
-        controller.handle(.enter)
+        answer(try code(environment, "sms", to: "+15550123"), controller)
         try await until(controller, "signed in") { $0.signedInAs == "katherine@example.com" }
     }
 

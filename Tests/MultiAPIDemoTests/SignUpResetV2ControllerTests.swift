@@ -27,12 +27,10 @@ import Testing
         #expect(controller.model.result == "Signing up..." && controller.model.busy)
         try await until(controller, "code dialog") { $0.prompt?.kind == .signUpCode }
         #expect(environment.mailbox?.first?.purpose == "sign_up" && controller.model.prompt?.buttons == [.submit, .resend, .cancel])
-        type(try code(environment, "email", to: email), controller)
-        controller.handle(.enter)
+        answer(try code(environment, "email", to: email), controller)
         try await until(controller, "password dialog") { $0.prompt?.kind == .signUpPassword }
         #expect(controller.model.result == "Email verified. Choose a password." && controller.model.prompt?.fields.first?.masked == true)
-        type(Self.newPassword, controller)
-        controller.handle(.enter)
+        answer(Self.newPassword, controller)
         try await until(controller, "attributes dialog") { $0.prompt?.kind == .attributes }
     }
 
@@ -41,11 +39,9 @@ import Testing
         defer { environment.stop() }
         start(controller, "lin@example.com", .signUp)
         try await until(controller, "code dialog") { $0.prompt?.kind == .signUpCode }
-        type(try code(environment, "email", to: "lin@example.com"), controller)
-        controller.handle(.enter)
+        answer(try code(environment, "email", to: "lin@example.com"), controller)
         try await until(controller, "password dialog") { $0.prompt?.kind == .signUpPassword }
-        type("short", controller)
-        controller.handle(.enter)
+        answer("short", controller)
         try await until(controller, "weak password") { $0.prompt?.message?.hasPrefix("Invalid password: ") == true }
         #expect(controller.model.prompt?.kind == .signUpPassword)
         retype(Self.newPassword, controller)
@@ -59,8 +55,7 @@ import Testing
         #expect(controller.model.focus == .promptField(0))
 
         // The required Display name left empty (blanks are empty): Submit says so and sends nothing.
-        type("  ", controller)
-        controller.handle(.enter)
+        answer("  ", controller)
         #expect(controller.model.prompt?.message == "Required: Display name." && !controller.model.busy)
         #expect(controller.model.focus == .promptField(0))
         retype("Lin Lanying", controller)
@@ -96,8 +91,7 @@ import Testing
         #expect(controller.model.prompt?.options.map(\.label) == ["Password", "Email"])
         try choose("Password", controller)
         try await until(controller, "password dialog") { $0.prompt?.kind == .signInPassword }
-        type("Substitution-Principle-1987", controller)
-        controller.handle(.enter)
+        answer("Substitution-Principle-1987", controller)
         try await until(controller, "signed in") { $0.signedInAs == "barbara@example.com" }
     }
 
@@ -108,8 +102,7 @@ import Testing
         #expect(controller.model.result == "Resetting password...")
         try await until(controller, "code dialog") { $0.prompt?.kind == .resetCode }
         #expect(controller.model.prompt?.title == "Enter the 8-digit code")
-        type("00000000", controller)
-        controller.handle(.enter)
+        answer("00000000", controller)
         try await until(controller, "invalid code") { $0.prompt?.message?.hasPrefix("Invalid code") == true }
         retype(try code(environment, "email", to: "ada@example.com"), controller)
         controller.handle(.enter)
@@ -143,17 +136,14 @@ import Testing
         try await until(controller, "code dialog") { $0.prompt?.kind == .resetCode }
         let sent = try #require(environment.mailbox?.first)
         #expect(sent.channel == "sms" && sent.target == "+15550101")
-        type(sent.code, controller)
-        controller.handle(.enter)
+        answer(sent.code, controller)
         try await until(controller, "new password dialog") { $0.prompt?.kind == .resetPassword }
-        type(Self.newPassword, controller)
-        controller.handle(.enter)
+        answer(Self.newPassword, controller)
         try await until(controller, "second-factor list") { $0.prompt?.kind == .mfaMethod }
         #expect(controller.model.signedInAs == nil)
         try choose("Email", controller)
         try await until(controller, "second-factor code") { $0.prompt?.kind == .mfaCode }
-        type(try code(environment, "email", to: "margaret.backup@example.net"), controller)
-        controller.handle(.enter)
+        answer(try code(environment, "email", to: "margaret.backup@example.net"), controller)
         try await until(controller, "signed in") { $0.signedInAs == "margaret@example.com" }
         #expect(controller.model.result == "Signed in: margaret@example.com" && controller.v2State == nil)
     }

@@ -26,6 +26,13 @@ func type(_ text: String, _ controller: DemoController) {
     for character in text { controller.handle(.character(character)) }
 }
 
+/// Types `text` into the focused field and presses Enter: a dialog's answer.
+@MainActor
+func answer(_ text: String, _ controller: DemoController) {
+    type(text, controller)
+    controller.handle(.enter)
+}
+
 /// Empties the focused field (at most the 256 characters a field holds), then types `text`.
 @MainActor
 func retype(_ text: String, _ controller: DemoController) {
