@@ -28,8 +28,9 @@ struct TokenCacheKeys: Sendable {
 
     init(keyPrefix: String, clientId: String) {
         self.clientId = clientId
-        partitionPrefix = "\(keyPrefix)tc:{\(Self.tagSafe(clientId))|"
-        let clientTag = "\(keyPrefix)tc:{\(Self.tagSafe(clientId))}"
+        let safeClientId = Self.tagSafe(clientId)
+        partitionPrefix = "\(keyPrefix)tc:{\(safeClientId)|"
+        let clientTag = "\(keyPrefix)tc:{\(safeClientId)}"
         partitions = Data("\(clientTag):partitions".utf8)
         changed = Data("\(clientTag):changed".utf8)
     }
